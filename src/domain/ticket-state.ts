@@ -1,0 +1,49 @@
+export type TicketStatus = 'created' | 'ready' | 'collected' | 'cancelled' | 'expired';
+
+export const TICKET_STATUSES: readonly TicketStatus[] = ['created', 'ready', 'collected', 'cancelled', 'expired'];
+
+export type TicketOperation =
+  | 'ready'
+  | 'ring'
+  | 'remind'
+  | 'snooze_end'
+  | 'collect'
+  | 'cancel'
+  | 'expire'
+  | 'customer_view'
+  | 'customer_subscribe'
+  | 'customer_acknowledge'
+  | 'customer_snooze';
+
+type Rule = { from: readonly TicketStatus[]; to: TicketStatus | 'same' };
+
+const OPEN: readonly TicketStatus[] = ['created', 'ready'];
+
+// One table mirroring PRODUCT.md §2 so a reviewer can check it line by line against the contract.
+// A Record keyed by the union makes the compiler reject a new operation that has no rule.
+const RULES: Record<TicketOperation, Rule> = {
+  ready: { from: ['created'], to: 'ready' },
+  ring: { from: ['ready'], to: 'same' },
+  remind: { from: ['ready'], to: 'same' },
+  snooze_end: { from: ['ready'], to: 'same' },
+  collect: { from: OPEN, to: 'collected' },
+  cancel: { from: OPEN, to: 'cancelled' },
+  expire: { from: OPEN, to: 'expired' },
+  // A customer may reopen the link after pickup and must still see the final state.
+  customer_view: { from: TICKET_STATUSES, to: 'same' },
+  customer_subscribe: { from: OPEN, to: 'same' },
+  // Acknowledging or snoozing only makes sense as an answer to a ring.
+  customer_acknowledge: { from: ['ready'], to: 'same' },
+  customer_snooze: { from: ['ready'], to: 'same' },
+};
+
+/** The status after `op`, or null when the operation is forbidden from `from` (409). */
+export function nextStatus(from: TicketStatus, op: TicketOperation): TicketStatus | null {
+  const rule = RULES[op];
+  if (!rule.from.includes(from)) return null;
+  return rule.to === 'same' ? from : rule.to;
+}
+
+export function isOpen(s: TicketStatus): boolean {
+  return s === 'created' || s === 'ready';
+}
