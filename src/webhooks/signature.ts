@@ -1,0 +1,46 @@
+// Signing side of webhook deliveries (PRODUCT.md §6). Receivers verify with ./verify.ts, which
+// must stay byte-for-byte compatible with what is produced here: the round-trip test pins both.
+import { createHmac, randomBytes } from 'node:crypto';
+
+export const SIGNATURE_HEADER = 'Service-Signature';
+
+const SECRET_PREFIX = 'whsec_';
+
+function assertTimestamp(timestampSeconds: number): void {
+  // A fractional or negative `t` would be rejected as malformed by every receiver, so failing
+  // here surfaces the bug at the sender instead of as a wave of 400s in delivery logs.
+  if (!Number.isSafeInteger(timestampSeconds) || timestampSeconds < 0) {
+    throw new RangeError(`webhook timestamp must be a non-negative integer of seconds, got ${timestampSeconds}`);
+  }
+}
+
+/**
+ * Lowercase hex HMAC-SHA256 of `${t}.${rawBody}`. The key is the UTF-8 bytes of the whole
+ * `whsec_…` string, prefix included, so integrators never have to decode the secret.
+ */
+export function computeSignature(secret: string, timestampSeconds: number, rawBody: string): string {
+  assertTimestamp(timestampSeconds);
+  if (secret.length === 0) throw new TypeError('webhook secret must not be empty');
+  return createHmac('sha256', Buffer.from(secret, 'utf8'))
+    .update(`${timestampSeconds}.${rawBody}`, 'utf8')
+    .digest('hex');
+}
+
+/**
+ * `t=<t>,v1=<hex>[,v1=<hex>…]`: one v1 per currently valid secret, so a receiver still holding
+ * the old secret keeps verifying during a rotation overlap.
+ */
+export function signatureHeader(secrets: readonly string[], timestampSeconds: number, rawBody: string): string {
+  if (secrets.length === 0) {
+    // A header with no v1 can never verify; sending it would only look like a receiver bug.
+    throw new TypeError('at least one webhook secret is required to sign a delivery');
+  }
+  const parts = [`t=${timestampSeconds}`];
+  for (const secret of secrets) parts.push(`v1=${computeSignature(secret, timestampSeconds, rawBody)}`);
+  return parts.join(',');
+}
+
+/** `whsec_` + 32 random bytes in base64url: 256 bits, safe in env files, URLs and JSON. */
+export function generateWebhookSecret(): string {
+  return SECRET_PREFIX + randomBytes(32).toString('base64url');
+}
