@@ -1,0 +1,60 @@
+// Plain-text output that reads the same in a terminal and in a CI log.
+import type { Row } from '../scenarios/types.ts';
+
+export function formatTable(rows: Row[], baselineRps: number | null): string {
+  const header = ['scenario', 'store', 'req/s (mean)', 'p50 ms', 'p99 ms', 'errors', 'vs baseline', 'note'];
+  const body = rows.map((r) => [
+    r.scenario,
+    r.store,
+    r.rps.toFixed(0),
+    String(r.p50),
+    String(r.p99),
+    String(r.errors),
+    baselineRps ? `${((r.rps / baselineRps) * 100).toFixed(0)}%` : '—',
+    r.note ?? '',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
+  const numeric = new Set([2, 3, 4, 5, 6]);
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => (numeric.has(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))
+      .join('  ')
+      .trimEnd();
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
+}
+
+export type TargetCheck = { label: string; value: string; met: boolean | null };
+
+/** The issue's targets. Reported, never enforced: a slow run is information, not a broken build. */
+export function checkTargets(rows: Row[], baselineRps: number | null, connections: number): TargetCheck[] {
+  const find = (scenario: string, store: string): Row | undefined => rows.find((r) => r.scenario === scenario && r.store === store);
+  const checks: TargetCheck[] = [];
+  const create = find('create', 'embedded');
+  checks.push(
+    create && baselineRps
+      ? {
+          label: 'create ≥ 50% of baseline req/s (embedded store)',
+          value: `${((create.rps / baselineRps) * 100).toFixed(0)}% (${create.rps.toFixed(0)} / ${baselineRps.toFixed(0)})`,
+          met: create.rps >= baselineRps * 0.5,
+        }
+      : { label: 'create ≥ 50% of baseline req/s (embedded store)', value: 'not measured', met: null },
+  );
+  const atFifty = connections === 50 ? '' : ` — measured at ${connections} connections, so not comparable`;
+  for (const r of rows.filter((x) => x.scenario === 'ready')) {
+    checks.push({
+      label: `ready p99 < 20 ms at 50 connections (${r.store})`,
+      value: `${r.p99} ms${atFifty}`,
+      met: connections === 50 ? r.p99 < 20 : null,
+    });
+  }
+  if (!rows.some((r) => r.scenario === 'ready')) {
+    checks.push({ label: 'ready p99 < 20 ms at 50 connections', value: 'not measured', met: null });
+  }
+  return checks;
+}
+
+export function formatTargets(checks: TargetCheck[]): string {
+  return checks
+    .map((c) => `  ${c.met === null ? '[ -- ]' : c.met ? '[ met ]' : '[MISSED]'} ${c.label}: ${c.value}`)
+    .join('\n');
+}

@@ -1,0 +1,9 @@
+// The run order matters: create measures the rate the ready run sizes its tickets by, and ready
+// leaves the tickets get reads. New scenarios go at the end unless they feed an earlier one.
+import { baseline } from './baseline.ts';
+import { create } from './create.ts';
+import { ready } from './ready.ts';
+import { get } from './get.ts';
+import type { Scenario } from './types.ts';
+
+export const scenarios: Scenario[] = [baseline, create, ready, get];

@@ -1,0 +1,34 @@
+import type { Action } from './ctx.ts';
+import { invalid, AppError } from '../domain/errors.ts';
+import { isValidTimeZone } from '../domain/business-day.ts';
+import { applyPatch, SUPPORTED_LANGUAGES, type BranchSettingsPatch } from '../domain/branch-settings.ts';
+import { getBranchForUpdate, getQueue, updateBranch, type Branch } from '../store/tenancy.ts';
+import { requireRole } from './roles.ts';
+
+export type UpdateBranchInput = BranchSettingsPatch & { name?: string; timezone?: string; default_queue?: string };
+
+export const updateBranchSettings: Action<UpdateBranchInput, Branch> = async ({ ctx, input }) => {
+  requireRole(ctx, 'manager');
+  const branch = await getBranchForUpdate(ctx.tx, ctx.branchId);
+  if (branch === undefined) throw new AppError('not-found', 'No such branch.');
+  const { name, timezone, default_queue, ...settings } = input;
+  if (timezone !== undefined && !isValidTimeZone(timezone)) throw invalid('/timezone', `"${timezone}" is not an IANA time zone such as Europe/Paris.`);
+  if (default_queue !== undefined && (await getQueue(ctx.tx, branch.id, default_queue)) === undefined) {
+    throw invalid('/default_queue', `Queue "${default_queue}" does not exist in this branch.`);
+  }
+  for (const [pointer, lang] of [['/voice/language', settings.voice?.language], ['/customer_page/language', settings.customer_page?.language]] as const) {
+    if (lang !== undefined && !(SUPPORTED_LANGUAGES as readonly string[]).includes(lang)) {
+      throw invalid(pointer, `Language must be one of ${SUPPORTED_LANGUAGES.join(', ')}.`);
+    }
+  }
+  const updated: Branch = {
+    ...branch,
+    name: name ?? branch.name,
+    timezone: timezone ?? branch.timezone,
+    defaultQueue: default_queue ?? branch.defaultQueue,
+    settings: applyPatch(branch.settings, settings),
+    updatedAt: ctx.services.clock.now(),
+  };
+  await updateBranch(ctx.tx, updated);
+  return updated;
+};

@@ -1,0 +1,24 @@
+// collect, cancel and expire: the three ways a ticket closes. Closing erases the customer's phone
+// number (PRODUCT.md §1: kept only while it can be used) and frees the display number.
+import type { Action, TxCtx } from './ctx.ts';
+import type { Ticket } from '../store/tickets.ts';
+import { applyTransition } from './transition.ts';
+import { presentTicket } from './present.ts';
+import { recordEvent } from './record-event.ts';
+import { publishTicket } from './publish.ts';
+
+async function close(ctx: TxCtx, id: string, op: 'collect' | 'cancel' | 'expire', reason: string | null): Promise<Ticket> {
+  const now = ctx.services.clock.now();
+  const stamp = op === 'collect' ? { collectedAt: now } : op === 'cancel' ? { cancelledAt: now, cancelReason: reason } : { expiredAt: now };
+  const { before, ticket } = await applyTransition(ctx, id, op, { ...stamp, closedAt: now, customerPhone: null, snoozedUntil: null });
+  const type = op === 'collect' ? 'ticket.collected' : op === 'cancel' ? 'ticket.cancelled' : 'ticket.expired';
+  await recordEvent(ctx, type, { object: presentTicket(ticket, ctx.services.config.publicUrl), previous_status: before });
+  publishTicket(ctx, ticket, type);
+  return ticket;
+}
+
+export const collectTicket: Action<{ id: string }, Ticket> = ({ ctx, input }) => close(ctx, input.id, 'collect', null);
+
+export const cancelTicket: Action<{ id: string; reason?: string }, Ticket> = ({ ctx, input }) => close(ctx, input.id, 'cancel', input.reason ?? null);
+
+export const expireTicket: Action<{ id: string }, Ticket> = ({ ctx, input }) => close(ctx, input.id, 'expire', null);

@@ -1,0 +1,60 @@
+import type { Action } from './ctx.ts';
+import { newId } from '../domain/ids.ts';
+import { invalid } from '../domain/errors.ts';
+import { businessDay } from '../domain/business-day.ts';
+import { ticketToken } from '../domain/ticket-token.ts';
+import { getBranch, getQueue } from '../store/tenancy.ts';
+import { insertTicket, nextNumber, type Ticket } from '../store/tickets.ts';
+import { presentTicket } from './present.ts';
+import { recordEvent } from './record-event.ts';
+import { publishTicket } from './publish.ts';
+
+export type CreateTicketInput = {
+  queue?: string;
+  external_ref?: string;
+  customer_phone?: string;
+  metadata?: Record<string, string>;
+};
+
+export const createTicket: Action<CreateTicketInput, Ticket> = async ({ ctx, input }) => {
+  const { tx } = ctx;
+  const branch = (await getBranch(tx, ctx.branchId))!;
+  const queue = input.queue ?? branch.defaultQueue;
+  if ((await getQueue(tx, branch.id, queue)) === undefined) {
+    throw invalid('/queue', `Queue "${queue}" does not exist in this branch. Create it with POST /v1/queues first.`);
+  }
+  const now = ctx.services.clock.now();
+  const number = await nextNumber(tx, branch.id, ctx.mode, queue, businessDay(now, branch.timezone));
+  const ticket: Ticket = {
+    id: newId('ticket', now),
+    branchId: branch.id,
+    mode: ctx.mode,
+    queue,
+    number,
+    displayNumber: `${queue}-${number}`,
+    status: 'created',
+    token: ticketToken(),
+    externalRef: input.external_ref ?? null,
+    customerPhone: input.customer_phone ?? null,
+    metadata: input.metadata ?? null,
+    createdAt: now,
+    readyAt: null,
+    collectedAt: null,
+    cancelledAt: null,
+    expiredAt: null,
+    closedAt: null,
+    cancelReason: null,
+    viewedAt: null,
+    notifications: 'none',
+    acknowledgedAt: null,
+    snoozedUntil: null,
+    rings: 0,
+    lastRingAt: null,
+    expiresAt: now + branch.settings.expiry_hours * 3600_000,
+    updatedAt: now,
+  };
+  await insertTicket(tx, ticket);
+  await recordEvent(ctx, 'ticket.created', { object: presentTicket(ticket, ctx.services.config.publicUrl) });
+  publishTicket(ctx, ticket, 'ticket.created');
+  return ticket;
+};

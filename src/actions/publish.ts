@@ -1,0 +1,13 @@
+// After-commit live updates: staff views and boards of the branch, and the ticket's own page.
+import type { TxCtx } from './ctx.ts';
+import type { Ticket } from '../store/tickets.ts';
+import { channels } from '../realtime/bus.ts';
+
+export function publishTicket(ctx: TxCtx, ticket: Ticket, type: string, extra: Record<string, unknown> = {}): void {
+  const { bus } = ctx.services;
+  ctx.tx.afterCommit(() => {
+    const message = { type, ticket_id: ticket.id, status: ticket.status, queue: ticket.queue, display_number: ticket.displayNumber, ...extra };
+    bus.publish(channels.branch(ticket.branchId, ticket.mode), message);
+    bus.publish(channels.ticket(ticket.id), message);
+  });
+}

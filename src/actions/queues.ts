@@ -1,0 +1,53 @@
+// Queues: branch configuration shared by both modes (decision: docs/decisions/0003-modes.md).
+import type { Action } from './ctx.ts';
+import { AppError, invalid, notFound } from '../domain/errors.ts';
+import { countOpenTicketsInQueue, deleteQueue, getBranchForUpdate, getQueue, insertQueue, updateBranch } from '../store/tenancy.ts';
+import { requireRole } from './roles.ts';
+
+export type QueueView = { name: string; isDefault: boolean; openTickets: number; createdAt: number };
+
+export const createQueue: Action<{ name: string }, QueueView> = async ({ ctx, input }) => {
+  requireRole(ctx, 'manager');
+  const now = ctx.services.clock.now();
+  if (!(await insertQueue(ctx.tx, { branchId: ctx.branchId, name: input.name, createdAt: now }))) {
+    throw new AppError('conflict', `Queue "${input.name}" already exists.`, { errors: [{ pointer: '/name', detail: 'already exists' }] });
+  }
+  return { name: input.name, isDefault: false, openTickets: 0, createdAt: now };
+};
+
+export const updateQueue: Action<{ name: string; new_name?: string; is_default?: boolean }, QueueView> = async ({ ctx, input }) => {
+  requireRole(ctx, 'manager');
+  const branch = (await getBranchForUpdate(ctx.tx, ctx.branchId))!;
+  const queue = await getQueue(ctx.tx, ctx.branchId, input.name);
+  if (queue === undefined) throw notFound('queue');
+  let name = queue.name;
+  if (input.new_name !== undefined && input.new_name !== queue.name) {
+    if ((await countOpenTicketsInQueue(ctx.tx, ctx.branchId, queue.name)) > 0) {
+      throw new AppError('conflict', 'A queue with open tickets cannot be renamed: their numbers carry its name.');
+    }
+    if (!(await insertQueue(ctx.tx, { branchId: ctx.branchId, name: input.new_name, createdAt: queue.createdAt }))) {
+      throw invalid('/name', `Queue "${input.new_name}" already exists.`);
+    }
+    await deleteQueue(ctx.tx, ctx.branchId, queue.name);
+    name = input.new_name;
+  }
+  let isDefault = branch.defaultQueue === queue.name;
+  if (input.is_default === true || (isDefault && name !== queue.name)) {
+    await updateBranch(ctx.tx, { ...branch, defaultQueue: name, updatedAt: ctx.services.clock.now() });
+    isDefault = true;
+  } else if (input.is_default === false && isDefault) {
+    throw invalid('/is_default', 'Make another queue the default instead; a branch always has one.');
+  }
+  return { name, isDefault, openTickets: await countOpenTicketsInQueue(ctx.tx, ctx.branchId, name), createdAt: queue.createdAt };
+};
+
+export const removeQueue: Action<{ name: string }, { name: string }> = async ({ ctx, input }) => {
+  requireRole(ctx, 'manager');
+  const branch = (await getBranchForUpdate(ctx.tx, ctx.branchId))!;
+  if ((await getQueue(ctx.tx, ctx.branchId, input.name)) === undefined) throw notFound('queue');
+  if (branch.defaultQueue === input.name) throw new AppError('conflict', 'The default queue cannot be deleted; make another queue the default first.');
+  const open = await countOpenTicketsInQueue(ctx.tx, ctx.branchId, input.name);
+  if (open > 0) throw new AppError('conflict', `Queue "${input.name}" has ${open} open ticket(s); collect, cancel or let them expire first.`);
+  await deleteQueue(ctx.tx, ctx.branchId, input.name);
+  return { name: input.name };
+};

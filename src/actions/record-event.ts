@@ -1,0 +1,28 @@
+// Writes an event in the caller's transaction (PRODUCT.md §6 envelope). Webhook deliveries for
+// the event are enqueued by the same call (services.eventHooks), so an event and its deliveries
+// commit together.
+import type { TxCtx } from './ctx.ts';
+import { newId } from '../domain/ids.ts';
+import { insertEvent } from '../store/outbox.ts';
+
+export const API_VERSION = 'v1';
+
+export type EventHook = (ctx: TxCtx, event: { id: string; type: string; createdAt: number; body: string }) => Promise<void>;
+export async function recordEvent(ctx: TxCtx, type: string, data: Record<string, unknown>): Promise<string> {
+  const createdAt = ctx.services.clock.now();
+  const id = newId('event', createdAt);
+  const body = JSON.stringify({
+    id,
+    object: 'event',
+    type,
+    created_at: new Date(createdAt).toISOString(),
+    livemode: ctx.mode === 'live',
+    api_version: API_VERSION,
+    branch: ctx.branchId,
+    data,
+    request: ctx.requestId === null ? null : { id: ctx.requestId, idempotency_key: ctx.idempotencyKey },
+  });
+  await insertEvent(ctx.tx, { id, branchId: ctx.branchId, mode: ctx.mode, type, createdAt, body });
+  for (const hook of ctx.services.eventHooks) await hook(ctx, { id, type, createdAt, body });
+  return id;
+}

@@ -1,0 +1,18 @@
+// Role checks shared by every action: API keys act with the rights of the branch's integration
+// (manager level: tickets, queues, displays, settings); staff users with their role.
+import type { Ctx } from './ctx.ts';
+import { AppError } from '../domain/errors.ts';
+import type { Role } from '../store/credentials.ts';
+
+const RANK: Record<Role, number> = { staff: 1, manager: 2, owner: 3 };
+
+export function requireRole(ctx: Ctx, needed: Role): void {
+  const actor = ctx.actor;
+  if (actor.kind === 'system') return;
+  if (actor.kind === 'api_key') {
+    if (RANK[needed] <= RANK.manager) return;
+  } else if (actor.kind === 'user' && RANK[actor.role] >= RANK[needed]) {
+    return;
+  }
+  throw new AppError('forbidden', `This operation needs the ${needed} role.`);
+}

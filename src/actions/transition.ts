@@ -1,0 +1,30 @@
+// The one way an action changes a ticket's state: the state machine decides which states allow
+// the operation, and the store applies the change only if the row is still in one of them.
+import type { TxCtx } from './ctx.ts';
+import { AppError, notFound } from '../domain/errors.ts';
+import { nextStatus, TICKET_STATUSES, type TicketOperation, type TicketStatus } from '../domain/ticket-state.ts';
+import { getTicket, transitionTicket, type Ticket, type TicketChange } from '../store/tickets.ts';
+
+export function allowedFrom(op: TicketOperation): TicketStatus[] {
+  return TICKET_STATUSES.filter((s) => nextStatus(s, op) !== null);
+}
+
+export function stateConflict(op: string, status: TicketStatus): AppError {
+  return new AppError('ticket-state-conflict', `Cannot ${op} a ticket that is ${status}.`, { ticket_status: status });
+}
+
+export async function applyTransition(ctx: TxCtx, id: string, op: TicketOperation, change: TicketChange, verb: string = op): Promise<{ before: TicketStatus; ticket: Ticket }> {
+  const from = allowedFrom(op);
+  const current = await getTicket(ctx.tx, ctx.branchId, ctx.mode, id);
+  if (current === undefined) throw notFound('ticket');
+  if (!from.includes(current.status)) throw stateConflict(verb, current.status);
+  const target = nextStatus(current.status, op)!;
+  const now = ctx.services.clock.now();
+  const ticket = await transitionTicket(ctx.tx, ctx.branchId, ctx.mode, id, from, { ...change, status: target, updatedAt: now });
+  if (ticket === undefined) {
+    // Another transaction changed it between our read and write (PostgreSQL); report its state.
+    const fresh = await getTicket(ctx.tx, ctx.branchId, ctx.mode, id);
+    throw stateConflict(verb, fresh?.status ?? current.status);
+  }
+  return { before: current.status, ticket };
+}

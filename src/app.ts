@@ -1,0 +1,69 @@
+// Composition root: config → store → bus → limiter → server → workers, and an orderly shutdown.
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import type { Clock, Services } from './actions/ctx.ts';
+import { systemClock } from './actions/ctx.ts';
+import type { Db } from './store/db.ts';
+import { SqliteDb } from './store/sqlite/sqlite-db.ts';
+import { PostgresDb } from './store/postgres/postgres-db.ts';
+import { createLogger } from './log.ts';
+import { MemoryBus } from './realtime/bus.ts';
+import { MemoryRateLimiter } from './realtime/limiter.ts';
+import { SilentRinger } from './channels/ringer.ts';
+import { buildServer } from './http/server.ts';
+import { JobRunner, DEFAULT_RUNNER_OPTIONS } from './jobs/runner.ts';
+import { builtinTasks } from './jobs/tasks.ts';
+import { Maintenance } from './jobs/maintenance.ts';
+
+export function openDb(config: Config): Db {
+  if (config.databaseUrl !== null) return new PostgresDb({ url: config.databaseUrl });
+  return new SqliteDb({ file: path.join(config.dataDir, 'readybell.db'), synchronous: config.sqliteSynchronous, maxBatch: config.groupCommit.maxBatch });
+}
+
+export type App = {
+  server: FastifyInstance;
+  services: Services;
+  runner: JobRunner;
+  maintenance: Maintenance;
+  /** Starts background work (jobs, expiry, retention). Tests may drive them by hand instead. */
+  startWorkers(): void;
+  close(): Promise<void>;
+};
+
+export type AppOptions = { clock?: Clock; db?: Db };
+
+export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
+  const log = createLogger(config);
+  const db = opts.db ?? openDb(config);
+  await db.migrate();
+  const services: Services = {
+    config, db, log, clock: opts.clock ?? systemClock, bus: new MemoryBus(), ringer: new SilentRinger(), eventHooks: [],
+  };
+  const limiter = new MemoryRateLimiter();
+  const lastUsedKeys = new Set<string>();
+  const server = await buildServer({ services, limiter, lastUsedKeys });
+  const runner = new JobRunner(services, builtinTasks(), DEFAULT_RUNNER_OPTIONS);
+  const maintenance = new Maintenance(services, lastUsedKeys);
+  let closed = false;
+  return {
+    server,
+    services,
+    runner,
+    maintenance,
+    startWorkers() {
+      runner.start();
+      maintenance.start();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await server.close();
+      await runner.stop();
+      await maintenance.stop();
+      await limiter.close();
+      await services.bus.close();
+      await db.close();
+    },
+  };
+}

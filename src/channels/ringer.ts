@@ -1,0 +1,33 @@
+// How a ring reaches the customer. Each channel implements one interface; the ringer asks the
+// ring policy which to try, runs them under one deadline, and reports only what really happened.
+// Until channels are configured the ringer has none, and every ring honestly answers "none".
+import type { Ticket } from '../store/tickets.ts';
+
+export type ChannelName = 'push' | 'page' | 'sms' | 'display';
+export type RingReason = 'ready' | 'manual' | 'reminder' | 'snooze_end';
+export type ChannelUsed = 'push' | 'page' | 'sms' | 'none';
+
+export type RingRequest = { ringId: string; seq: number; reason: RingReason; ticket: Ticket; livemode: boolean };
+
+export type ChannelAttempt = { channel: ChannelName; delivered: boolean; detail?: string };
+
+export type RingOutcome = {
+  rang: boolean;
+  channel_used: ChannelUsed;
+  call_out_loud: boolean;
+  attempts: ChannelAttempt[];
+  /** false when the deadline cut the attempt short; the outbox job finishes it. */
+  complete: boolean;
+};
+
+export interface Ringer {
+  ring(request: RingRequest, deadlineMs: number): Promise<RingOutcome>;
+}
+
+export const NOBODY_REACHED: RingOutcome = { rang: false, channel_used: 'none', call_out_loud: false, attempts: [], complete: true };
+
+export class SilentRinger implements Ringer {
+  async ring(): Promise<RingOutcome> {
+    return NOBODY_REACHED;
+  }
+}

@@ -1,0 +1,138 @@
+// The `readybell` command: the same configuration and store as the server. Every command that
+// prints data accepts --json for scripts.
+import { parseArgs } from 'node:util';
+import { loadConfig, ConfigError, type Config } from '../config.ts';
+import { openDb } from '../app.ts';
+import { AppError } from '../domain/errors.ts';
+import { serve } from './serve.ts';
+import { runDemo } from './demo.ts';
+import { createAccount, createApiKey, createBranch, createUser, assertPlan } from '../actions/provision.ts';
+import { revokeApiKey } from '../store/credentials.ts';
+import { setAccountPlan } from '../store/tenancy.ts';
+import type { Db } from '../store/db.ts';
+
+const USAGE = `readybell — ticket pickup notifications
+
+  readybell serve [--demo]                 run the service (npm start runs it with --demo)
+  readybell migrate                        apply database migrations
+  readybell demo [--json]                  demo account, branch and owner; fresh keys and password
+  readybell accounts create --name N --plan free|pro|business [--json]
+  readybell accounts set-plan ACCOUNT_ID PLAN
+  readybell branches create --account ACCOUNT_ID --name N [--timezone TZ] [--json]
+  readybell keys create --branch BRANCH_ID --mode test|live [--name N] [--json]
+  readybell keys revoke KEY_ID
+  readybell users create --account ACCOUNT_ID --email E --role owner|manager|staff [--password P] [--json]
+
+Configuration comes from the environment (see README): DATA_DIR, DATABASE_URL, PORT, PUBLIC_URL, …`;
+
+type Out = { json: boolean };
+
+function print(out: Out, value: Record<string, unknown>, human: string): void {
+  process.stdout.write(out.json ? JSON.stringify(value) + '\n' : human + '\n');
+}
+
+async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
+  const db = openDb(config);
+  try {
+    await db.migrate();
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+function need(values: Record<string, unknown>, name: string): string {
+  const v = values[name];
+  if (typeof v !== 'string' || v === '') throw new AppError('validation-failed', `--${name} is required.`);
+  return v;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean', default: false }, demo: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false },
+      name: { type: 'string' }, plan: { type: 'string' }, account: { type: 'string' }, timezone: { type: 'string' },
+      branch: { type: 'string' }, mode: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' },
+    },
+  });
+  const [group, verb, ...rest] = positionals;
+  if (values.help || group === undefined || group === 'help') {
+    process.stdout.write(USAGE + '\n');
+    return group === undefined && !values.help ? 1 : 0;
+  }
+  const config = loadConfig();
+  const out: Out = { json: values.json === true };
+  const now = Date.now();
+
+  switch (`${group} ${verb ?? ''}`.trim()) {
+    case 'serve':
+      await serve(config, { demo: values.demo === true });
+      return 0;
+    case 'migrate': {
+      const db = openDb(config);
+      const applied = await db.migrate().finally(() => db.close());
+      print(out, { applied }, applied.length > 0 ? `Applied ${applied.join(', ')}.` : 'Migrations are up to date.');
+      return 0;
+    }
+    case 'demo': {
+      const demo = await withDb(config, (db) => runDemo(db, config));
+      print(out, demo.output, demo.human);
+      return 0;
+    }
+    case 'accounts create': {
+      const a = await withDb(config, (db) => db.write((tx) => createAccount(tx, { name: need(values, 'name'), plan: need(values, 'plan') }, now)));
+      print(out, { id: a.id, name: a.name, plan: a.plan }, `Created account ${a.id} (${a.name}, plan ${a.plan}).`);
+      return 0;
+    }
+    case 'accounts set-plan': {
+      const [id, plan] = rest;
+      if (id === undefined || plan === undefined) throw new AppError('validation-failed', 'Usage: readybell accounts set-plan ACCOUNT_ID PLAN');
+      const ok = await withDb(config, (db) => db.write((tx) => setAccountPlan(tx, id, assertPlan(plan))));
+      if (!ok) throw new AppError('not-found', `No account ${id}.`);
+      print(out, { id, plan }, `Account ${id} is now on plan ${plan}.`);
+      return 0;
+    }
+    case 'branches create': {
+      const b = await withDb(config, (db) => db.write((tx) => createBranch(tx, { accountId: need(values, 'account'), name: need(values, 'name'), timezone: values.timezone }, now)));
+      print(out, { id: b.id, name: b.name, timezone: b.timezone }, `Created branch ${b.id} (${b.name}, ${b.timezone}) with queue A.`);
+      return 0;
+    }
+    case 'keys create': {
+      const mode = need(values, 'mode');
+      const k = await withDb(config, (db) => db.write((tx) => createApiKey(tx, { branchId: need(values, 'branch'), mode: mode as 'live' | 'test', name: values.name ?? null }, now)));
+      print(out, k, `Created ${k.mode} key ${k.id} for ${k.branch}:\n  ${k.key}\nThis is the only time the full key is shown.`);
+      return 0;
+    }
+    case 'keys revoke': {
+      const [id] = rest;
+      if (id === undefined) throw new AppError('validation-failed', 'Usage: readybell keys revoke KEY_ID');
+      const ok = await withDb(config, (db) => db.write((tx) => revokeApiKey(tx, id, now)));
+      if (!ok) throw new AppError('not-found', `No active key ${id}.`);
+      print(out, { id, revoked: true }, `Revoked ${id}.`);
+      return 0;
+    }
+    case 'users create': {
+      const u = await withDb(config, (db) => db.write((tx) => createUser(tx, { accountId: need(values, 'account'), email: need(values, 'email'), role: need(values, 'role'), password: values.password }, now)));
+      print(out, u, `Created ${u.role} ${u.email} (${u.id}); password: ${u.password}`);
+      return 0;
+    }
+    default:
+      process.stderr.write(`Unknown command "${positionals.join(' ')}".\n\n${USAGE}\n`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== 0) process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof ConfigError) process.stderr.write(err.message + '\n');
+    else if (err instanceof AppError) process.stderr.write(`error: ${err.detail}\n`);
+    else if ((err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
+    else process.stderr.write(`error: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,43 @@
+// `readybell serve`: listen, run the workers, and shut down in order on SIGTERM/SIGINT: stop
+// accepting, let in-flight requests finish, stop the workers, close the store.
+import type { Config } from '../config.ts';
+import { createApp } from '../app.ts';
+import { hasAnyAccount, runDemo } from './demo.ts';
+
+export async function serve(config: Config, opts: { demo: boolean }): Promise<void> {
+  const started = performance.now();
+  const app = await createApp(config);
+  let banner: string | null = null;
+  if (opts.demo && !(await hasAnyAccount(app.services.db))) {
+    banner = (await runDemo(app.services.db, config)).human;
+  }
+  await app.server.listen({ port: config.port, host: config.host });
+  app.startWorkers();
+  const ms = Math.round(performance.now() - started);
+  const store = config.databaseUrl ? 'PostgreSQL' : `embedded store in ${config.dataDir}`;
+  if (opts.demo) {
+    process.stdout.write(`\nreadybell is running at ${config.publicUrl} (${store}; ready in ${ms} ms)\n`);
+    process.stdout.write(banner !== null
+      ? `\n${banner}\n\n`
+      : `  API: ${config.publicUrl}/v1   Docs: ${config.publicUrl}/docs   Staff: ${config.publicUrl}/staff\n  Need a fresh test key or owner password? npm run cli -- demo\n\n`);
+  }
+  app.services.log.info({ port: config.port, store: app.services.db.dialect, startup_ms: ms }, 'listening');
+
+  let stopping = false;
+  const stop = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    app.services.log.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 15_000);
+    force.unref();
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        app.services.log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  process.once('SIGINT', () => stop('SIGINT'));
+}

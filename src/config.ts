@@ -1,0 +1,152 @@
+// The one place that reads process.env. Everything is parsed and validated once at start, so a
+// typo in an operator's environment stops the process with a message instead of surfacing later.
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+
+export type Config = {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  redisUrl: string | null;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  tls: { cert: Buffer; key: Buffer } | null;
+  trustProxy: boolean | string[];
+  rateLimits: {
+    writes: { capacity: number; refillPerSecond: number };
+    reads: { capacity: number; refillPerSecond: number };
+  };
+  idempotency: { waitMs: number; retentionHours: number };
+  ring: { inlineDeadlineMs: number };
+  webhookAllowPrivate: boolean;
+  bodyLimitBytes: number;
+  sqliteSynchronous: 'FULL' | 'NORMAL';
+  groupCommit: { maxBatch: number };
+};
+
+export class ConfigError extends Error {
+  readonly problems: string[];
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+type Env = Record<string, string | undefined>;
+
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const get = (name: string): string | undefined => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = get(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  const num = (name: string, fallback: number, min: number): number => {
+    const raw = get(name);
+    if (raw === undefined) return fallback;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < min) {
+      problems.push(`${name} must be a number of at least ${min} (got "${raw}")`);
+      return fallback;
+    }
+    return n;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = get(name);
+    if (raw === undefined) return fallback;
+    if (/^(true|1|yes|on)$/i.test(raw)) return true;
+    if (/^(false|0|no|off)$/i.test(raw)) return false;
+    problems.push(`${name} must be true or false (got "${raw}")`);
+    return fallback;
+  };
+
+  const port = int('PORT', 3000, 0, 65535);
+  const host = get('HOST') ?? '127.0.0.1';
+
+  let publicUrl = get('PUBLIC_URL') ?? `http://localhost:${port}`;
+  try {
+    const u = new URL(publicUrl);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('scheme');
+    publicUrl = u.origin + u.pathname.replace(/\/+$/, '');
+  } catch {
+    problems.push(`PUBLIC_URL must be an http(s) URL such as https://pickup.example.com (got "${publicUrl}")`);
+  }
+
+  const dataDir = path.resolve(get('DATA_DIR') ?? './data');
+
+  const databaseUrl = get('DATABASE_URL') ?? null;
+  if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push('DATABASE_URL must be a postgres:// or postgresql:// URL (leave it unset for the embedded store)');
+  }
+  const redisUrl = get('REDIS_URL') ?? null;
+  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) {
+    problems.push('REDIS_URL must be a redis:// or rediss:// URL');
+  }
+
+  const rawLevel = (get('LOG_LEVEL') ?? 'info').toLowerCase();
+  let logLevel: Config['logLevel'] = 'info';
+  if ((LOG_LEVELS as readonly string[]).includes(rawLevel)) logLevel = rawLevel as Config['logLevel'];
+  else problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${rawLevel}")`);
+
+  let tls: Config['tls'] = null;
+  const certFile = get('TLS_CERT_FILE');
+  const keyFile = get('TLS_KEY_FILE');
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    problems.push('TLS_CERT_FILE and TLS_KEY_FILE must be set together (or neither)');
+  } else if (certFile !== undefined && keyFile !== undefined) {
+    try {
+      tls = { cert: readFileSync(certFile), key: readFileSync(keyFile) };
+    } catch (err) {
+      problems.push(`cannot read TLS_CERT_FILE/TLS_KEY_FILE: ${(err as Error).message}`);
+    }
+  }
+
+  // TRUST_PROXY: unset/false trusts nobody; true trusts every hop (only behind a proxy you run);
+  // otherwise a comma list of addresses/CIDRs whose X-Forwarded-* headers are believed.
+  const rawProxy = get('TRUST_PROXY');
+  let trustProxy: Config['trustProxy'] = false;
+  if (rawProxy !== undefined) {
+    if (/^(true|false)$/i.test(rawProxy)) trustProxy = /^true$/i.test(rawProxy);
+    else trustProxy = rawProxy.split(',').map((s) => s.trim()).filter(Boolean);
+  }
+
+  const sync = (get('SQLITE_SYNCHRONOUS') ?? 'FULL').toUpperCase();
+  if (sync !== 'FULL' && sync !== 'NORMAL') problems.push('SQLITE_SYNCHRONOUS must be FULL or NORMAL');
+
+  const config: Config = {
+    port,
+    host,
+    publicUrl,
+    dataDir,
+    databaseUrl,
+    redisUrl,
+    logLevel,
+    tls,
+    trustProxy,
+    rateLimits: {
+      writes: { capacity: int('RATE_LIMIT_WRITES_BURST', 120, 1, 10_000_000), refillPerSecond: num('RATE_LIMIT_WRITES_PER_SECOND', 1, 0.001) },
+      reads: { capacity: int('RATE_LIMIT_READS_BURST', 600, 1, 10_000_000), refillPerSecond: num('RATE_LIMIT_READS_PER_SECOND', 10, 0.001) },
+    },
+    idempotency: { waitMs: int('IDEMPOTENCY_WAIT_MS', 5000, 0, 60_000), retentionHours: 24 },
+    ring: { inlineDeadlineMs: int('RING_DEADLINE_MS', 2000, 0, 30_000) },
+    webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+    sqliteSynchronous: sync === 'NORMAL' ? 'NORMAL' : 'FULL',
+    groupCommit: { maxBatch: int('GROUP_COMMIT_MAX_BATCH', 256, 1, 10_000) },
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}

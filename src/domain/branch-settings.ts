@@ -1,0 +1,44 @@
+// Branch settings with their defaults. Stored as one JSON column so that adding a setting needs
+// no migration; every read goes through withDefaults, so old rows gain new defaults.
+export type BranchSettings = {
+  expiry_hours: number;
+  reminder_delay_seconds: number;
+  reminder_count: number;
+  voice: { enabled: boolean; language: string };
+  customer_page: { language: string; messages: { waiting: string | null; ready: string | null; closed: string | null } };
+  sms_enabled: boolean;
+};
+
+export const DEFAULT_SETTINGS: BranchSettings = {
+  expiry_hours: 12,
+  reminder_delay_seconds: 120,
+  reminder_count: 2,
+  voice: { enabled: true, language: 'en' },
+  customer_page: { language: 'en', messages: { waiting: null, ready: null, closed: null } },
+  sms_enabled: true,
+};
+
+export const SUPPORTED_LANGUAGES = ['en', 'fr', 'es', 'de'] as const;
+
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+export type BranchSettingsPatch = DeepPartial<BranchSettings>;
+
+function merge<T extends object>(base: T, patch: DeepPartial<T> | undefined): T {
+  // deep merge of plain JSON objects; arrays and nulls replace
+  if (patch === undefined || patch === null) return base;
+  const out: Record<string, unknown> = { ...(base as unknown as Record<string, unknown>) };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === undefined) continue;
+    const cur = (base as unknown as Record<string, unknown>)[k];
+    out[k] = cur !== null && typeof cur === 'object' && v !== null && typeof v === 'object' ? merge(cur as object, v as object) : v;
+  }
+  return out as T;
+}
+
+export function withDefaults(stored: BranchSettingsPatch | undefined): BranchSettings {
+  return merge(DEFAULT_SETTINGS, stored);
+}
+
+export function applyPatch(current: BranchSettings, patch: BranchSettingsPatch): BranchSettings {
+  return merge(current, patch);
+}

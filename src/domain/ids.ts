@@ -1,0 +1,77 @@
+// Prefixed, time-sortable identifiers: 10 chars of millisecond time in Crockford base32, then 16
+// random chars (80 bits). Lexical order is creation order, so ids double as keyset cursors.
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+export const ID_PREFIXES = {
+  account: 'acct',
+  branch: 'br',
+  key: 'key',
+  user: 'usr',
+  ticket: 'tk',
+  event: 'evt',
+  webhookEndpoint: 'we',
+  webhookDelivery: 'whd',
+  display: 'dsp',
+  announcement: 'ann',
+  ring: 'rng',
+  job: 'job',
+  session: 'ses',
+  pushSubscription: 'psub',
+} as const;
+
+export type IdKind = keyof typeof ID_PREFIXES;
+
+let lastMs = 0;
+let lastRandom: number[] = [];
+
+function encodeTime(ms: number): string {
+  let out = '';
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[ms % 32] + out;
+    ms = Math.floor(ms / 32);
+  }
+  return out;
+}
+
+// Within one millisecond the random part is incremented, so ids made by one process stay strictly
+// ordered even at tens of thousands per second (ULID's monotonic rule).
+function nextRandom(ms: number): number[] {
+  if (ms === lastMs && lastRandom.length === 16) {
+    const r = lastRandom.slice();
+    for (let i = 15; i >= 0; i--) {
+      if (r[i]! < 31) {
+        r[i]!++;
+        lastRandom = r;
+        return r;
+      }
+      r[i] = 0;
+    }
+  }
+  const bytes = randomBytes(16);
+  lastMs = ms;
+  lastRandom = Array.from(bytes, (b) => b & 31);
+  // leave headroom so increments within a millisecond never wrap
+  lastRandom[0] = lastRandom[0]! & 15;
+  return lastRandom;
+}
+
+export function newId(kind: IdKind, nowMs: number = Date.now()): string {
+  const r = nextRandom(nowMs);
+  let rand = '';
+  for (const v of r) rand += ALPHABET[v];
+  return `${ID_PREFIXES[kind]}_${encodeTime(nowMs)}${rand}`;
+}
+
+const ID_SHAPE = /^[0-9a-hjkmnp-tv-z]{26}$/;
+
+export function isId(kind: IdKind, value: string): boolean {
+  const prefix = `${ID_PREFIXES[kind]}_`;
+  return value.startsWith(prefix) && ID_SHAPE.test(value.slice(prefix.length));
+}
+
+/** Random URL-safe token of `bytes` random bytes (customer links, board links, sessions). */
+export function randomToken(bytes: number): string {
+  return randomBytes(bytes).toString('base64url');
+}

@@ -1,0 +1,73 @@
+// Authentication and plans for every /v1 route, in one hook so no route can forget it.
+// Keys are looked up by SHA-256 hash (an index seek; the hash compare happens inside the index, and
+// the final equality check below is constant-time). The key itself is never logged: pino's
+// redaction removes the Authorization header, and no message here includes it.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from '../../domain/errors.ts';
+import type { Actor, Services } from '../../actions/ctx.ts';
+import type { Mode, Plan } from '../../store/tenancy.ts';
+import { getAccount } from '../../store/tenancy.ts';
+import { findApiKeyByHash } from '../../store/credentials.ts';
+
+export type Auth = { actor: Actor; accountId: string; plan: Plan; branchId: string; mode: Mode; bucketKey: string };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: Auth | null;
+  }
+}
+
+const BEARER = /^Bearer[ ]+(rk_(live|test)_[A-Za-z0-9_-]{20,128})[ ]*$/i;
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export type SessionAuthenticator = (req: FastifyRequest) => Promise<Auth | null>;
+
+/**
+ * `lastUsed` collects key ids seen since the last flush; writing last_used_at on every request
+ * would turn every read into a write, so it is flushed in the background (precision: a minute).
+ */
+export function registerAuth(app: FastifyInstance, services: Services, lastUsed: Set<string>, session?: SessionAuthenticator): void {
+  app.decorateRequest('auth', null);
+  app.addHook('onRequest', async (req) => {
+    const header = req.headers.authorization;
+    if (header === undefined && session !== undefined) {
+      const viaSession = await session(req);
+      if (viaSession !== null) {
+        req.auth = viaSession;
+        return;
+      }
+    }
+    if (header === undefined || header.trim() === '') {
+      throw new AppError('unauthenticated', 'Send your API key as `Authorization: Bearer rk_test_…` (or rk_live_…).', { www_authenticate: true });
+    }
+    const m = BEARER.exec(header);
+    if (m === null) {
+      throw new AppError('unauthenticated', 'The Authorization header is malformed; expected `Bearer rk_live_…` or `Bearer rk_test_…`.', { www_authenticate: true });
+    }
+    const key = m[1]!;
+    const hash = hashApiKey(key);
+    const record = await findApiKeyByHash(services.db, hash);
+    if (record === undefined || record.revokedAt !== null || !timingSafeEqual(Buffer.from(record.hash), Buffer.from(hash))) {
+      throw new AppError('invalid-api-key', 'This API key is unknown or has been revoked.');
+    }
+    if (!key.startsWith(`rk_${record.mode}_`)) throw new AppError('invalid-api-key', 'This API key is unknown or has been revoked.');
+    const account = await getAccount(services.db, record.accountId);
+    if (account === undefined) throw new AppError('invalid-api-key', 'This API key is unknown or has been revoked.');
+    if (account.plan === 'free') {
+      throw new AppError('plan-required', 'The free plan does not include API access; the pro and business plans do.');
+    }
+    lastUsed.add(record.id);
+    req.auth = {
+      actor: { kind: 'api_key', keyId: record.id },
+      accountId: account.id,
+      plan: account.plan,
+      branchId: record.branchId,
+      mode: record.mode,
+      bucketKey: `key:${record.id}:${record.branchId}`,
+    };
+  });
+}

@@ -1,0 +1,34 @@
+// Token buckets per API key and branch (PRODUCT.md §8). Every authenticated /v1 request counts,
+// replays and errors included, and every answer carries the RateLimit fields.
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Clock } from '../../actions/ctx.ts';
+import type { BucketPolicy } from '../../domain/token-bucket.ts';
+import { rateLimitField, rateLimitPolicyField } from '../../domain/rate-limit-headers.ts';
+import { AppError } from '../../domain/errors.ts';
+import type { RateLimiter } from '../../realtime/limiter.ts';
+
+export function policies(config: Config): { writes: BucketPolicy; reads: BucketPolicy } {
+  return {
+    writes: { name: 'writes', ...config.rateLimits.writes },
+    reads: { name: 'reads', ...config.rateLimits.reads },
+  };
+}
+
+export function registerRateLimit(app: FastifyInstance, config: Config, limiter: RateLimiter, clock: Clock): void {
+  const { writes, reads } = policies(config);
+  const policyField = rateLimitPolicyField([writes, reads]);
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.auth === null) return;
+    const policy = req.method === 'GET' || req.method === 'HEAD' ? reads : writes;
+    const result = await limiter.take(req.auth.bucketKey, policy, clock.now());
+    reply.header('RateLimit-Policy', policyField);
+    reply.header('RateLimit', rateLimitField(policy, result));
+    if (!result.allowed) {
+      throw new AppError('rate-limited', `Too many ${policy.name} for this API key; retry in ${result.retryAfterSeconds} s.`, {
+        retry_after: result.retryAfterSeconds,
+        violated_policies: [policy.name],
+      });
+    }
+  });
+}

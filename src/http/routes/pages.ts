@@ -1,0 +1,26 @@
+// Human-readable pages for problem types: every problem's `type` points here.
+import type { FastifyInstance } from 'fastify';
+import { PROBLEM_CATALOGUE } from '../problems.ts';
+import type { ErrorCode } from '../../domain/errors.ts';
+
+const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function registerPublicPages(app: FastifyInstance): void {
+  app.get<{ Params: { code: string } }>('/problems/:code', { schema: { hide: true } }, async (req, reply) => {
+    const entry = PROBLEM_CATALOGUE[req.params.code as ErrorCode];
+    if (entry === undefined || !Object.hasOwn(PROBLEM_CATALOGUE, req.params.code)) {
+      reply.code(404);
+    }
+    const title = entry ? `${entry.status} ${entry.title}` : 'Unknown problem type';
+    const help = entry ? entry.help : 'readybell does not define this problem type.';
+    const list = Object.entries(PROBLEM_CATALOGUE)
+      .map(([code, e]) => `<li><a href="/problems/${code}">${code}</a> (${e.status})</li>`)
+      .join('');
+    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)} · readybell</title>` +
+        `<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#111}code{background:#eee;padding:0 .2em}</style></head>` +
+        `<body><h1>${esc(title)}</h1><p><code>/problems/${esc(req.params.code)}</code></p><p>${esc(help)}</p>` +
+        `<p>Every problem document also carries <code>request_id</code>; quote it when you contact support.</p><h2>All problem types</h2><ul>${list}</ul></body></html>`,
+    );
+  });
+}

@@ -1,0 +1,71 @@
+// ready, ring, collect, cancel. Ready and ring are two-phase writes: the transition, ring row and
+// outbox job commit first; then the in-line ring attempt runs under the ring deadline; then its
+// outcome and the stored idempotent answer commit together.
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import type { Ctx, Services } from '../../../actions/ctx.ts';
+import { markReady, ringAgain, type StartedRing } from '../../../actions/ring-ticket.ts';
+import { attemptRing } from '../../../actions/perform-ring.ts';
+import { cancelTicket, collectTicket } from '../../../actions/close-ticket.ts';
+import { presentTicket } from '../../../actions/present.ts';
+import { notFound } from '../../../domain/errors.ts';
+import { isId } from '../../../domain/ids.ts';
+import { problemResponses } from '../../schemas.ts';
+import { runWrite, type TwoPhase } from '../../write.ts';
+import { ctxFor } from './context.ts';
+import { TicketIdParams } from './tickets.ts';
+
+const NoBody = Type.Optional(Type.Object({}, { additionalProperties: false, description: 'No body is needed; an empty JSON object is accepted.' }));
+
+function ringPhase(services: Services): TwoPhase<StartedRing> {
+  return { after: (ctx: Ctx, started) => attemptRing(ctx, started.ringId, services.config.ring.inlineDeadlineMs) };
+}
+
+function ticketId(params: unknown): string {
+  const { id } = params as { id: string };
+  if (!isId('ticket', id)) throw notFound('ticket');
+  return id;
+}
+
+export function registerTicketActionRoutes(app: FastifyInstance, services: Services): void {
+  const { publicUrl } = services.config;
+
+  app.post('/tickets/:id/ready', {
+    schema: {
+      tags: ['tickets'], summary: 'Mark a ticket ready and ring the customer', params: TicketIdParams, body: NoBody,
+      response: { 200: Type.Ref('RingResult'), ...problemResponses() },
+    },
+  }, async (req, reply) => {
+    const id = ticketId(req.params);
+    return runWrite(req, reply, ctxFor(req, services), { status: 200, run: (ctx) => markReady({ ctx, input: { id } }), twoPhase: ringPhase(services) });
+  });
+
+  app.post('/tickets/:id/ring', {
+    schema: {
+      tags: ['tickets'], summary: 'Ring a ready ticket again (at most once per 10 s)', params: TicketIdParams, body: NoBody,
+      response: { 200: Type.Ref('RingResult'), ...problemResponses() },
+    },
+  }, async (req, reply) => {
+    const id = ticketId(req.params);
+    return runWrite(req, reply, ctxFor(req, services), { status: 200, run: (ctx) => ringAgain({ ctx, input: { id } }), twoPhase: ringPhase(services) });
+  });
+
+  app.post('/tickets/:id/collect', {
+    schema: { tags: ['tickets'], summary: 'Mark a ticket collected', params: TicketIdParams, body: NoBody, response: { 200: Type.Ref('Ticket'), ...problemResponses() } },
+  }, async (req, reply) => {
+    const id = ticketId(req.params);
+    return runWrite(req, reply, ctxFor(req, services), { status: 200, run: async (ctx) => presentTicket(await collectTicket({ ctx, input: { id } }), publicUrl) });
+  });
+
+  app.post('/tickets/:id/cancel', {
+    schema: {
+      tags: ['tickets'], summary: 'Cancel a ticket', params: TicketIdParams,
+      body: Type.Optional(Type.Object({ reason: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false })),
+      response: { 200: Type.Ref('Ticket'), ...problemResponses() },
+    },
+  }, async (req, reply) => {
+    const id = ticketId(req.params);
+    const reason = (req.body as { reason?: string } | undefined)?.reason;
+    return runWrite(req, reply, ctxFor(req, services), { status: 200, run: async (ctx) => presentTicket(await cancelTicket({ ctx, input: { id, reason } }), publicUrl) });
+  });
+}

@@ -1,0 +1,105 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import QRCode from 'qrcode';
+import type { Services } from '../../../actions/ctx.ts';
+import { createTicket, type CreateTicketInput } from '../../../actions/create-ticket.ts';
+import { presentTicket, ticketUrl } from '../../../actions/present.ts';
+import { invalid, notFound } from '../../../domain/errors.ts';
+import { isId } from '../../../domain/ids.ts';
+import { E164_PATTERN } from '../../../domain/validation.ts';
+import { TICKET_STATUSES, type TicketStatus } from '../../../domain/ticket-state.ts';
+import { getTicket, listTickets, type Ticket } from '../../../store/tickets.ts';
+import { listOf, problemResponses, QueueName } from '../../schemas.ts';
+import { runWrite } from '../../write.ts';
+import { ctxFor } from './context.ts';
+
+export const CreateTicketBody = Type.Object(
+  {
+    queue: Type.Optional(QueueName),
+    external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Your own order number; searchable' })),
+    customer_phone: Type.Optional(Type.String({ pattern: E164_PATTERN, description: 'E.164, used for SMS only; erased when the ticket closes' })),
+    metadata: Type.Optional(Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), { maxProperties: 20 })),
+  },
+  { additionalProperties: false },
+);
+
+export const TicketIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+
+const ListQuery = Type.Object(
+  {
+    queue: Type.Optional(QueueName),
+    status: Type.Optional(Type.String({ description: 'One status or a comma list', maxLength: 100 })),
+    external_ref: Type.Optional(Type.String({ maxLength: 64 })),
+    created_after: Type.Optional(Type.String({ format: 'date-time' })),
+    created_before: Type.Optional(Type.String({ format: 'date-time' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'Cursor: the last ticket id of the previous page' })),
+  },
+  { additionalProperties: false },
+);
+
+export async function findTicket(services: Services, req: FastifyRequest, id: string): Promise<Ticket> {
+  const ctx = ctxFor(req, services);
+  const ticket = isId('ticket', id) ? await getTicket(services.db, ctx.branchId, ctx.mode, id) : undefined;
+  if (ticket === undefined) throw notFound('ticket');
+  return ticket;
+}
+
+export function registerTicketRoutes(app: FastifyInstance, services: Services): void {
+  const { publicUrl } = services.config;
+
+  app.post('/tickets', {
+    schema: { tags: ['tickets'], summary: 'Create a ticket', body: CreateTicketBody, response: { 201: Type.Ref('Ticket'), ...problemResponses() } },
+  }, async (req, reply) => {
+    const input = (req.body ?? {}) as CreateTicketInput;
+    return runWrite(req, reply, ctxFor(req, services), { status: 201, run: async (ctx) => presentTicket(await createTicket({ ctx, input }), publicUrl) });
+  });
+
+  app.get('/tickets/:id', {
+    schema: { tags: ['tickets'], summary: 'Get a ticket', params: TicketIdParams, response: { 200: Type.Ref('Ticket'), ...problemResponses() } },
+  }, async (req) => presentTicket(await findTicket(services, req, (req.params as { id: string }).id), publicUrl));
+
+  app.get('/tickets', {
+    schema: { tags: ['tickets'], summary: 'List tickets, newest first', querystring: ListQuery, response: { 200: listOf('Ticket'), ...problemResponses() } },
+  }, async (req) => {
+    const ctx = ctxFor(req, services);
+    const q = req.query as { queue?: string; status?: string; external_ref?: string; created_after?: string; created_before?: string; limit?: number; starting_after?: string };
+    let statuses: TicketStatus[] | undefined;
+    if (q.status !== undefined) {
+      statuses = q.status.split(',').map((s) => s.trim()) as TicketStatus[];
+      const bad = statuses.find((s) => !TICKET_STATUSES.includes(s));
+      if (bad !== undefined) throw invalid('/query/status', `Unknown status "${bad}"; use ${TICKET_STATUSES.join(', ')}.`);
+    }
+    if (q.starting_after !== undefined) {
+      const cursor = isId('ticket', q.starting_after) ? await getTicket(services.db, ctx.branchId, ctx.mode, q.starting_after) : undefined;
+      if (cursor === undefined) throw invalid('/query/starting_after', 'starting_after must be the id of a ticket of this branch and mode.');
+    }
+    const page = await listTickets(services.db, ctx.branchId, ctx.mode, {
+      queue: q.queue,
+      statuses,
+      externalRef: q.external_ref,
+      createdAfter: q.created_after === undefined ? undefined : Date.parse(q.created_after),
+      createdBefore: q.created_before === undefined ? undefined : Date.parse(q.created_before),
+      startingAfter: q.starting_after,
+      limit: q.limit ?? 20,
+    });
+    return { object: 'list', data: page.data.map((t) => presentTicket(t, publicUrl)), has_more: page.hasMore };
+  });
+
+  for (const format of ['svg', 'png'] as const) {
+    app.get(`/tickets/:id/qr.${format}`, {
+      schema: {
+        tags: ['tickets'], summary: `The customer link as a QR code (${format.toUpperCase()})`, params: TicketIdParams,
+        response: { 200: { description: `image/${format === 'svg' ? 'svg+xml' : 'png'}`, content: { [`image/${format === 'svg' ? 'svg+xml' : 'png'}`]: { schema: { type: 'string' } } } }, ...problemResponses() },
+      },
+    }, async (req, reply) => {
+      const ticket = await findTicket(services, req, (req.params as { id: string }).id);
+      const url = ticketUrl(publicUrl, ticket.token);
+      reply.header('Cache-Control', 'private, max-age=86400, immutable');
+      if (format === 'svg') {
+        return reply.type('image/svg+xml').send(await QRCode.toString(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }));
+      }
+      return reply.type('image/png').send(await QRCode.toBuffer(url, { errorCorrectionLevel: 'M', margin: 2, scale: 8 }));
+    });
+  }
+}

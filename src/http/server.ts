@@ -1,0 +1,143 @@
+// Builds the Fastify app: request ids, the JSON parser, validation, problems, OpenAPI, and the
+// /v1 scope whose hooks (auth, rate limits, Idempotency-Key parsing) every API route passes.
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { randomBytes } from 'node:crypto';
+import type { Services } from '../actions/ctx.ts';
+import { AppError } from '../domain/errors.ts';
+import { parseIdempotencyKey } from '../domain/idempotency-key.ts';
+import { sendProblem, toProblem, problem } from './problems.ts';
+import { registerAuth, type SessionAuthenticator } from './plugins/auth.ts';
+import { registerRateLimit } from './plugins/rate-limit.ts';
+import { registerOpenApi, registerDocsUi } from './openapi.ts';
+import { registerV1Routes } from './routes/v1/index.ts';
+import { registerPublicPages } from './routes/pages.ts';
+import { SHARED_SCHEMAS } from './schemas.ts';
+import type { RateLimiter } from '../realtime/limiter.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    rawBody?: string;
+    idempotencyKey: string | null;
+  }
+}
+
+export type AppDeps = { services: Services; limiter: RateLimiter; lastUsedKeys: Set<string>; session?: SessionAuthenticator; extraRoutes?: Array<(app: FastifyInstance) => void> };
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+
+function compilers() {
+  // Bodies are validated strictly (no coercion: "12" is not a number; unknown fields are errors,
+  // not silently dropped); query strings and path parameters are coerced from text.
+  const body = addFormats(new Ajv({ allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true, strict: false }));
+  const params = addFormats(new Ajv({ allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true, strict: false }));
+  for (const s of SHARED_SCHEMAS) {
+    body.addSchema(s);
+    params.addSchema(s);
+  }
+  return { body, params };
+}
+
+export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
+  const { services } = deps;
+  const { config } = services;
+  const app = Fastify({
+    loggerInstance: services.log,
+    genReqId: () => `req_${randomBytes(12).toString('base64url')}`,
+    requestIdHeader: false,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+    ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key } } : {}),
+  }) as unknown as FastifyInstance;
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('Request-Id', req.id);
+  });
+
+  const ajv = compilers();
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    if (httpPart !== 'body') return ajv.params.compile(schema);
+    // A request without a body is validated as {}: operations like ready need none, and a create
+    // with every field optional should not demand an empty object.
+    const validate = ajv.body.compile(schema);
+    return (data: unknown) => {
+      const ok = validate(data ?? {});
+      return ok ? { value: data } : { error: Object.assign(new Error('validation'), { validation: validate.errors }) };
+    };
+  });
+  for (const s of SHARED_SCHEMAS) app.addSchema(s);
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(['application/json', 'application/problem+json', 'application/merge-patch+json'], { parseAs: 'string' }, (req, body, done) => {
+    const text = body as string;
+    (req as FastifyRequest).rawBody = text;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new AppError('invalid-json', 'The request body is not valid JSON.'), undefined);
+    }
+  });
+  // Form posts from the no-JavaScript customer page.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const { problem: p, internal } = toProblem(req, err);
+    if (internal) req.log.error({ err }, 'unhandled error');
+    if (err instanceof AppError && err.extra.www_authenticate === true) {
+      reply.header('WWW-Authenticate', 'Bearer realm="readybell"');
+      delete p.www_authenticate;
+    }
+    return sendProblem(reply, p);
+  });
+
+  const routes: Array<{ method: string; pattern: RegExp }> = [];
+  app.addHook('onRoute', (opts) => {
+    const methods = Array.isArray(opts.method) ? opts.method : [opts.method];
+    const pattern = new RegExp('^' + opts.url.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*') + '/?$');
+    for (const method of methods) routes.push({ method, pattern });
+  });
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return sendProblem(reply, problem(req, 'method-not-allowed', `${req.method} is not supported on ${path}; allowed: ${allowed.join(', ')}.`));
+    }
+    return sendProblem(reply, problem(req, 'not-found', `No route ${req.method} ${path}.`));
+  });
+
+  await registerOpenApi(app, config);
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    try {
+      await services.db.ping();
+      return { status: 'ready', store: services.db.dialect };
+    } catch {
+      return reply.code(503).send({ status: 'unavailable', store: services.db.dialect });
+    }
+  });
+
+  await app.register(async (v1) => {
+    registerAuth(v1, services, deps.lastUsedKeys, deps.session);
+    registerRateLimit(v1, config, deps.limiter, services.clock);
+    v1.decorateRequest('idempotencyKey', null);
+    v1.addHook('preHandler', async (req) => {
+      if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'DELETE') return;
+      const parsed = parseIdempotencyKey(req.headers['idempotency-key']);
+      if (!parsed.ok) throw new AppError('bad-request', parsed.detail, { errors: [{ pointer: '/headers/idempotency-key', detail: parsed.detail }] });
+      req.idempotencyKey = parsed.key;
+    });
+    registerV1Routes(v1, services);
+  }, { prefix: '/v1' });
+
+  registerPublicPages(app);
+  for (const extra of deps.extraRoutes ?? []) extra(app);
+  await registerDocsUi(app);
+  return app;
+}

@@ -1,0 +1,72 @@
+// Periodic housekeeping that every node may run at once without harm: expiring overdue tickets
+// (a guarded transition, so a second node's attempt is a no-op), retention sweeps, and flushing
+// API keys' last_used_at.
+import type { Services } from '../actions/ctx.ts';
+import { expireTicket } from '../actions/close-ticket.ts';
+import { AppError } from '../domain/errors.ts';
+import { deleteOldRows } from '../store/outbox.ts';
+import { touchApiKeys } from '../store/credentials.ts';
+import type { Mode } from '../store/tenancy.ts';
+import { ctxForBranch } from './tasks.ts';
+
+export class Maintenance {
+  private readonly services: Services;
+  private readonly lastUsedKeys: Set<string>;
+  private timers: NodeJS.Timeout[] = [];
+
+  constructor(services: Services, lastUsedKeys: Set<string>) {
+    this.services = services;
+    this.lastUsedKeys = lastUsedKeys;
+  }
+
+  start(): void {
+    const every = (ms: number, fn: () => Promise<unknown>): void => {
+      const t = setInterval(() => void fn().catch((err: Error) => this.services.log.warn({ err: err.message }, 'maintenance failed')), ms);
+      t.unref();
+      this.timers.push(t);
+    };
+    every(15_000, () => this.expireDue());
+    every(60_000, () => this.flushLastUsed());
+    every(3600_000, () => this.sweep());
+  }
+
+  /** Expires open tickets past their branch's expiry; returns how many. */
+  async expireDue(limit = 200): Promise<number> {
+    const { db, clock } = this.services;
+    const due = await db.query<{ id: string; branch_id: string; mode: Mode }>(
+      'SELECT id, branch_id, mode FROM tickets WHERE closed_at IS NULL AND expires_at <= $1 ORDER BY expires_at LIMIT $2',
+      [clock.now(), limit],
+    );
+    let n = 0;
+    for (const t of due) {
+      const ctx = await ctxForBranch(this.services, t.branch_id, t.mode, 'expiry');
+      if (ctx === null) continue;
+      try {
+        await db.write((tx) => expireTicket({ ctx: { ...ctx, tx }, input: { id: t.id } }));
+        n++;
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err; // closed meanwhile by someone else: fine
+      }
+    }
+    return n;
+  }
+
+  async flushLastUsed(): Promise<void> {
+    if (this.lastUsedKeys.size === 0) return;
+    const ids = [...this.lastUsedKeys];
+    this.lastUsedKeys.clear();
+    const now = this.services.clock.now();
+    await this.services.db.write((tx) => touchApiKeys(tx, ids, now));
+  }
+
+  async sweep(): Promise<void> {
+    const now = this.services.clock.now();
+    await this.services.db.write((tx) => deleteOldRows(tx, now));
+  }
+
+  async stop(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    this.timers = [];
+    await this.flushLastUsed().catch(() => {});
+  }
+}

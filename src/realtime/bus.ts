@@ -1,0 +1,50 @@
+// Live-update fan-out. Every committed change publishes a small message after commit; SSE hubs
+// subscribe. In one process this is an in-memory bus; with REDIS_URL a Redis pub/sub bus carries
+// the same messages between nodes.
+export type BusMessage = { type: string; [key: string]: unknown };
+export type BusHandler = (message: BusMessage) => void;
+
+export interface Bus {
+  publish(channel: string, message: BusMessage): void;
+  subscribe(channel: string, handler: BusHandler): () => void;
+  close(): Promise<void>;
+}
+
+export class MemoryBus implements Bus {
+  private readonly handlers = new Map<string, Set<BusHandler>>();
+
+  publish(channel: string, message: BusMessage): void {
+    const set = this.handlers.get(channel);
+    if (set === undefined) return;
+    for (const h of [...set]) {
+      try {
+        h(message);
+      } catch {
+        // one broken subscriber must not stop the others
+      }
+    }
+  }
+
+  subscribe(channel: string, handler: BusHandler): () => void {
+    let set = this.handlers.get(channel);
+    if (set === undefined) {
+      set = new Set();
+      this.handlers.set(channel, set);
+    }
+    set.add(handler);
+    return () => {
+      set.delete(handler);
+      if (set.size === 0) this.handlers.delete(channel);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.handlers.clear();
+  }
+}
+
+export const channels = {
+  ticket: (ticketId: string) => `ticket:${ticketId}`,
+  branch: (branchId: string, mode: string) => `branch:${branchId}:${mode}`,
+  auth: 'auth',
+};

@@ -1,0 +1,34 @@
+// The rate-limit port. The bucket arithmetic is pure (domain/token-bucket.ts); this decides where
+// bucket state lives: in this process, or in Redis when several nodes must share it.
+import { takeToken, type BucketPolicy, type BucketState, type TakeResult } from '../domain/token-bucket.ts';
+
+export interface RateLimiter {
+  take(bucketKey: string, policy: BucketPolicy, nowMs: number): Promise<TakeResult>;
+  close(): Promise<void>;
+}
+
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly buckets = new Map<string, BucketState>();
+  private lastSweep = 0;
+
+  async take(bucketKey: string, policy: BucketPolicy, nowMs: number): Promise<TakeResult> {
+    const id = `${policy.name}:${bucketKey}`;
+    const result = takeToken(policy, this.buckets.get(id), nowMs);
+    this.buckets.set(id, result.state);
+    this.sweep(policy, nowMs);
+    return result;
+  }
+
+  // A bucket idle for a whole window is full again and carries no information: drop it, so
+  // memory is bounded by the keys active in the last window, not by every key ever seen.
+  private sweep(policy: BucketPolicy, nowMs: number): void {
+    const windowMs = (policy.capacity / policy.refillPerSecond) * 1000;
+    if (nowMs - this.lastSweep < 60_000) return;
+    this.lastSweep = nowMs;
+    for (const [id, state] of this.buckets) if (nowMs - state.updatedAtMs > windowMs) this.buckets.delete(id);
+  }
+
+  async close(): Promise<void> {
+    this.buckets.clear();
+  }
+}

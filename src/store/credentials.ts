@@ -1,0 +1,104 @@
+// API keys and staff users. Only hashes are stored: SHA-256 for keys (160+ random bits need no
+// stretching, and one hash keeps auth cheap on the hot path), scrypt for human passwords.
+import type { Queryable, Tx } from './db.ts';
+import { one } from './db.ts';
+import type { Mode } from './tenancy.ts';
+
+export type ApiKeyRecord = {
+  id: string; accountId: string; branchId: string; mode: Mode; name: string | null;
+  hash: string; last4: string; createdAt: number; revokedAt: number | null; lastUsedAt: number | null;
+};
+
+type KeyRow = {
+  id: string; account_id: string; branch_id: string; mode: Mode; name: string | null; hash: string;
+  last4: string; created_at: number; revoked_at: number | null; last_used_at: number | null;
+};
+
+const toKey = (r: KeyRow): ApiKeyRecord => ({
+  id: r.id, accountId: r.account_id, branchId: r.branch_id, mode: r.mode, name: r.name, hash: r.hash,
+  last4: r.last4, createdAt: Number(r.created_at), revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
+  lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
+});
+
+const KEY_COLUMNS = 'id, account_id, branch_id, mode, name, hash, last4, created_at, revoked_at, last_used_at';
+
+export async function insertApiKey(tx: Tx, k: ApiKeyRecord): Promise<void> {
+  await tx.run(
+    `INSERT INTO api_keys (id, account_id, branch_id, mode, name, hash, last4, created_at, revoked_at, last_used_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [k.id, k.accountId, k.branchId, k.mode, k.name, k.hash, k.last4, k.createdAt, k.revokedAt, k.lastUsedAt],
+  );
+}
+
+export async function findApiKeyByHash(q: Queryable, hash: string): Promise<ApiKeyRecord | undefined> {
+  const r = await one<KeyRow>(q, `SELECT ${KEY_COLUMNS} FROM api_keys WHERE hash = $1`, [hash]);
+  return r && toKey(r);
+}
+
+export async function getApiKey(q: Queryable, id: string): Promise<ApiKeyRecord | undefined> {
+  const r = await one<KeyRow>(q, `SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1`, [id]);
+  return r && toKey(r);
+}
+
+export async function listApiKeys(q: Queryable, branchId: string): Promise<ApiKeyRecord[]> {
+  const rows = await q.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE branch_id = $1 ORDER BY id DESC`, [branchId]);
+  return rows.map(toKey);
+}
+
+export async function revokeApiKey(tx: Tx, id: string, now: number): Promise<boolean> {
+  return (await tx.run('UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, now])) === 1;
+}
+
+export async function touchApiKeys(tx: Tx, ids: readonly string[], now: number): Promise<void> {
+  for (const id of ids) await tx.run('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [id, now]);
+}
+
+export type Role = 'owner' | 'manager' | 'staff';
+export const ROLES: readonly Role[] = ['owner', 'manager', 'staff'];
+
+export type UserRecord = {
+  id: string; accountId: string; email: string; role: Role; passwordHash: string; createdAt: number; removedAt: number | null;
+};
+
+type UserRow = { id: string; account_id: string; email: string; role: Role; password_hash: string; created_at: number; removed_at: number | null };
+
+const toUser = (r: UserRow): UserRecord => ({
+  id: r.id, accountId: r.account_id, email: r.email, role: r.role, passwordHash: r.password_hash,
+  createdAt: Number(r.created_at), removedAt: r.removed_at === null ? null : Number(r.removed_at),
+});
+
+const USER_COLUMNS = 'id, account_id, email, role, password_hash, created_at, removed_at';
+
+export async function insertUser(tx: Tx, u: UserRecord): Promise<void> {
+  await tx.run(
+    `INSERT INTO users (id, account_id, email, role, password_hash, created_at, removed_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [u.id, u.accountId, u.email, u.role, u.passwordHash, u.createdAt, u.removedAt],
+  );
+}
+
+export async function findUserByEmail(q: Queryable, email: string): Promise<UserRecord | undefined> {
+  const r = await one<UserRow>(q, `SELECT ${USER_COLUMNS} FROM users WHERE email = $1`, [email.toLowerCase()]);
+  return r && toUser(r);
+}
+
+export async function getUser(q: Queryable, id: string): Promise<UserRecord | undefined> {
+  const r = await one<UserRow>(q, `SELECT ${USER_COLUMNS} FROM users WHERE id = $1`, [id]);
+  return r && toUser(r);
+}
+
+export async function listUsers(q: Queryable, accountId: string): Promise<UserRecord[]> {
+  const rows = await q.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE account_id = $1 AND removed_at IS NULL ORDER BY id`, [accountId]);
+  return rows.map(toUser);
+}
+
+export async function setUserPassword(tx: Tx, id: string, hash: string): Promise<void> {
+  await tx.run('UPDATE users SET password_hash = $2 WHERE id = $1', [id, hash]);
+}
+
+export async function setUserRole(tx: Tx, id: string, role: Role): Promise<boolean> {
+  return (await tx.run('UPDATE users SET role = $2 WHERE id = $1 AND removed_at IS NULL', [id, role])) === 1;
+}
+
+export async function removeUser(tx: Tx, id: string, now: number): Promise<boolean> {
+  return (await tx.run('UPDATE users SET removed_at = $2 WHERE id = $1 AND removed_at IS NULL', [id, now])) === 1;
+}

@@ -1,0 +1,50 @@
+// The narrow database port every store module is written against. SQL is written once, in the
+// common subset of SQLite and PostgreSQL ($1-style parameters, RETURNING, ON CONFLICT), and each
+// engine supplies an executor. pg-boss does the same with its `executeSql` port; it keeps one
+// implementation of each store instead of two that drift apart.
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  readonly dialect: Dialect;
+  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Rows changed by an INSERT/UPDATE/DELETE without RETURNING. */
+  run(sql: string, params?: readonly unknown[]): Promise<number>;
+}
+
+export interface Tx extends Queryable {
+  /** Runs `fn` so that its writes are undone on a throw without aborting the enclosing transaction. */
+  savepoint<T>(fn: () => Promise<T>): Promise<T>;
+  /** Called once the transaction holding this work has committed (publish to the bus, wake a worker). */
+  afterCommit(fn: () => void): void;
+  /** `FOR UPDATE` on PostgreSQL; nothing on SQLite, whose writer already holds the only write lock. */
+  readonly forUpdate: string;
+}
+
+export interface Db extends Queryable {
+  /**
+   * Runs `fn` in a write transaction and resolves once it is durably committed. On the embedded
+   * store concurrent calls share one transaction and one fsync (group commit); each call runs in
+   * its own savepoint, so one failing call does not fail the others.
+   */
+  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  migrate(): Promise<string[]>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function one<T = Row>(q: Queryable, sql: string, params?: readonly unknown[]): Promise<T | undefined> {
+  const rows = await q.query<T>(sql, params);
+  return rows[0];
+}
+
+/** JSON columns are TEXT on both engines; these keep the parse/serialise in one place. */
+export function toJson(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
+export function fromJson<T>(value: unknown, fallback: T): T {
+  if (typeof value !== 'string' || value === '') return fallback;
+  return JSON.parse(value) as T;
+}

@@ -1,0 +1,147 @@
+// PostgreSQL through `pg`: a pool sized to the machine (about 8 on 2 cores; more adds latency, not
+// throughput), BIGINT returned as numbers (our BIGINTs are millisecond times and counters, far
+// below 2^53), and migrations serialised across nodes by an advisory lock.
+import pg from 'pg';
+import { createHash } from 'node:crypto';
+import type { Db, Dialect, Queryable, Row, Tx } from '../db.ts';
+import { loadMigrations, MIGRATIONS_TABLE_SQL } from '../migrations.ts';
+
+pg.types.setTypeParser(20, (v) => Number(v)); // int8
+pg.types.setTypeParser(1700, (v) => Number(v)); // numeric (aggregates)
+
+const MIGRATION_LOCK = 0x7265_6479; // "redy"
+
+// Named statements are prepared once per connection and reused, saving a parse per query.
+const names = new Map<string, string>();
+function statementName(sql: string): string {
+  let n = names.get(sql);
+  if (n === undefined) {
+    n = 'rb_' + createHash('sha1').update(sql).digest('hex').slice(0, 20);
+    names.set(sql, n);
+  }
+  return n;
+}
+
+function queryConfig(sql: string, params: readonly unknown[] = []): pg.QueryConfig {
+  return { name: statementName(sql), text: sql, values: params as unknown[] };
+}
+
+class PgTx implements Tx {
+  readonly dialect: Dialect = 'postgres';
+  readonly forUpdate = 'FOR UPDATE';
+  readonly hooks: Array<() => void> = [];
+  private readonly client: pg.PoolClient;
+  private seq = 0;
+
+  constructor(client: pg.PoolClient) {
+    this.client = client;
+  }
+  async query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
+    return (await this.client.query(queryConfig(sql, params))).rows as T[];
+  }
+  async run(sql: string, params?: readonly unknown[]): Promise<number> {
+    return (await this.client.query(queryConfig(sql, params))).rowCount ?? 0;
+  }
+  async savepoint<T>(fn: () => Promise<T>): Promise<T> {
+    const name = `sp${++this.seq}`;
+    await this.client.query(`SAVEPOINT ${name}`);
+    const mark = this.hooks.length;
+    try {
+      const result = await fn();
+      await this.client.query(`RELEASE SAVEPOINT ${name}`);
+      return result;
+    } catch (err) {
+      await this.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+      this.hooks.length = mark;
+      throw err;
+    }
+  }
+  afterCommit(fn: () => void): void {
+    this.hooks.push(fn);
+  }
+}
+
+export type PostgresOptions = { url: string; poolSize?: number; applicationName?: string };
+
+export class PostgresDb implements Db {
+  readonly dialect: Dialect = 'postgres';
+  readonly pool: pg.Pool;
+
+  constructor(opts: PostgresOptions) {
+    this.pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 8,
+      application_name: opts.applicationName ?? 'readybell',
+    });
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    this.pool.on('error', () => {});
+  }
+
+  async query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
+    return (await this.pool.query(queryConfig(sql, params))).rows as T[];
+  }
+  async run(sql: string, params?: readonly unknown[]): Promise<number> {
+    return (await this.pool.query(queryConfig(sql, params))).rowCount ?? 0;
+  }
+
+  async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    const tx = new PgTx(client);
+    let result: T;
+    try {
+      await client.query('BEGIN');
+      result = await fn(tx);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+      throw err;
+    }
+    client.release();
+    for (const hook of tx.hooks) {
+      try {
+        hook();
+      } catch {
+        // an after-commit hook must never fail a committed write
+      }
+    }
+    return result;
+  }
+
+  async migrate(): Promise<string[]> {
+    const client = await this.pool.connect();
+    const applied: string[] = [];
+    try {
+      // Several nodes may start at once: the advisory lock lets one apply, the others then see
+      // every step already recorded.
+      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await client.query(MIGRATIONS_TABLE_SQL);
+      const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)));
+      for (const m of loadMigrations('postgres')) {
+        if (done.has(m.version)) continue;
+        await client.query('BEGIN');
+        try {
+          await client.query(m.sql);
+          await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
+          await client.query('COMMIT');
+        } catch (err) {
+          await client.query('ROLLBACK');
+          throw err;
+        }
+        applied.push(m.name);
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+      client.release();
+    }
+    return applied;
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

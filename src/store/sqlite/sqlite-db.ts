@@ -1,0 +1,219 @@
+// The embedded store: node:sqlite (built into Node, no native build), WAL, synchronous=FULL.
+//
+// Group commit: a durable commit costs one fsync, which caps a single connection at a few
+// thousand commits a second. Writes that arrive while a batch is being built share the batch's
+// transaction and its one fsync; every write still resolves only after the COMMIT that holds it.
+// Each write runs inside its own SAVEPOINT, so a write that throws is rolled back alone.
+// Reads use a second connection, which in WAL mode sees only committed data.
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Db, Dialect, Queryable, Row, Tx } from '../db.ts';
+import { loadMigrations, MIGRATIONS_TABLE_SQL } from '../migrations.ts';
+
+type Pending = {
+  fn: (tx: Tx) => Promise<unknown>;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+};
+
+// $1 → ?1: SQLite's numbered parameters bind by position exactly like PostgreSQL's.
+const toSqlite = (sql: string): string => sql.replace(/\$(\d+)/g, '?$1');
+
+function normalise(v: unknown): unknown {
+  if (typeof v === 'boolean') return v ? 1 : 0;
+  if (v === undefined) return null;
+  return v;
+}
+
+class Connection implements Queryable {
+  readonly dialect: Dialect = 'sqlite';
+  readonly db: DatabaseSync;
+  private readonly cache = new Map<string, StatementSync>();
+
+  constructor(db: DatabaseSync) {
+    this.db = db;
+  }
+
+  prepare(sql: string): StatementSync {
+    let st = this.cache.get(sql);
+    if (st === undefined) {
+      st = this.db.prepare(toSqlite(sql));
+      this.cache.set(sql, st);
+    }
+    return st;
+  }
+
+  querySync<T>(sql: string, params: readonly unknown[] = []): T[] {
+    return this.prepare(sql).all(...(params.map(normalise) as never[])) as T[];
+  }
+
+  async query<T = Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    return this.querySync<T>(sql, params);
+  }
+
+  async run(sql: string, params: readonly unknown[] = []): Promise<number> {
+    return Number(this.prepare(sql).run(...(params.map(normalise) as never[])).changes);
+  }
+}
+
+let savepointSeq = 0;
+
+class SqliteTx implements Tx {
+  readonly dialect: Dialect = 'sqlite';
+  readonly forUpdate = '';
+  readonly hooks: Array<() => void> = [];
+  private readonly conn: Connection;
+
+  constructor(conn: Connection) {
+    this.conn = conn;
+  }
+  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
+    return this.conn.query<T>(sql, params);
+  }
+  run(sql: string, params?: readonly unknown[]): Promise<number> {
+    return this.conn.run(sql, params);
+  }
+  async savepoint<T>(fn: () => Promise<T>): Promise<T> {
+    const name = `sp${++savepointSeq}`;
+    this.conn.db.exec(`SAVEPOINT ${name}`);
+    const mark = this.hooks.length;
+    try {
+      const result = await fn();
+      this.conn.db.exec(`RELEASE ${name}`);
+      return result;
+    } catch (err) {
+      this.conn.db.exec(`ROLLBACK TO ${name}`);
+      this.conn.db.exec(`RELEASE ${name}`);
+      this.hooks.length = mark;
+      throw err;
+    }
+  }
+  afterCommit(fn: () => void): void {
+    this.hooks.push(fn);
+  }
+}
+
+export type SqliteOptions = { file: string; synchronous: 'FULL' | 'NORMAL'; maxBatch: number };
+
+export class SqliteDb implements Db {
+  readonly dialect: Dialect = 'sqlite';
+  private readonly writer: Connection;
+  private readonly reader: Connection;
+  private readonly maxBatch: number;
+  private queue: Pending[] = [];
+  private flushing = false;
+  private closed = false;
+
+  constructor(opts: SqliteOptions) {
+    if (opts.file !== ':memory:') mkdirSync(path.dirname(opts.file), { recursive: true });
+    const open = (): DatabaseSync => {
+      const db = new DatabaseSync(opts.file, { timeout: 5000 });
+      db.exec('PRAGMA journal_mode = WAL');
+      db.exec(`PRAGMA synchronous = ${opts.synchronous}`);
+      db.exec('PRAGMA foreign_keys = ON');
+      db.exec('PRAGMA busy_timeout = 5000');
+      return db;
+    };
+    this.writer = new Connection(open());
+    this.reader = opts.file === ':memory:' ? this.writer : new Connection(open());
+    this.maxBatch = opts.maxBatch;
+  }
+
+  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
+    return this.reader.query<T>(sql, params);
+  }
+  run(sql: string, params?: readonly unknown[]): Promise<number> {
+    return this.write((tx) => tx.run(sql, params));
+  }
+
+  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new Error('store is closed'));
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      if (!this.flushing) {
+        this.flushing = true;
+        // setImmediate lets every request already parsed in this turn of the loop join the batch.
+        setImmediate(() => void this.flush());
+      }
+    });
+  }
+
+  private async flush(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      const tx = new SqliteTx(this.writer);
+      const outcomes: Array<{ ok: boolean; value: unknown }> = [];
+      try {
+        this.writer.db.exec('BEGIN IMMEDIATE');
+      } catch (err) {
+        for (const p of batch) p.reject(err);
+        continue;
+      }
+      for (const p of batch) {
+        try {
+          outcomes.push({ ok: true, value: await tx.savepoint(() => p.fn(tx)) });
+        } catch (err) {
+          outcomes.push({ ok: false, value: err });
+        }
+      }
+      try {
+        this.writer.db.exec('COMMIT');
+      } catch (err) {
+        try {
+          this.writer.db.exec('ROLLBACK');
+        } catch {
+          // already rolled back by SQLite
+        }
+        for (const p of batch) p.reject(err);
+        continue;
+      }
+      for (const hook of tx.hooks) {
+        try {
+          hook();
+        } catch {
+          // an after-commit hook must never undo or fail a committed write
+        }
+      }
+      batch.forEach((p, i) => {
+        const o = outcomes[i]!;
+        if (o.ok) p.resolve(o.value);
+        else p.reject(o.value);
+      });
+    }
+    this.flushing = false;
+  }
+
+  async migrate(): Promise<string[]> {
+    const db = this.writer.db;
+    db.exec(MIGRATIONS_TABLE_SQL);
+    const applied: string[] = [];
+    // BEGIN IMMEDIATE takes the file's write lock, so two processes cannot apply the same step.
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const done = new Set(this.writer.querySync<{ version: number }>('SELECT version FROM schema_migrations').map((r) => Number(r.version)));
+      for (const m of loadMigrations('sqlite')) {
+        if (done.has(m.version)) continue;
+        db.exec(m.sql);
+        this.writer.querySync('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
+        applied.push(m.name);
+      }
+      db.exec('COMMIT');
+    } catch (err) {
+      db.exec('ROLLBACK');
+      throw err;
+    }
+    return applied;
+  }
+
+  async ping(): Promise<void> {
+    this.reader.querySync('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.flushing) await new Promise((r) => setImmediate(r));
+    if (this.reader !== this.writer) this.reader.db.close();
+    this.writer.db.close();
+  }
+}

@@ -1,0 +1,184 @@
+// Tickets, display-number counters and rings. Every query is filtered by branch and mode.
+import type { Queryable, Tx } from './db.ts';
+import { fromJson, one, toJson } from './db.ts';
+import type { Mode } from './tenancy.ts';
+import type { TicketStatus } from '../domain/ticket-state.ts';
+
+export type Ticket = {
+  id: string;
+  branchId: string;
+  mode: Mode;
+  queue: string;
+  number: number;
+  displayNumber: string;
+  status: TicketStatus;
+  token: string;
+  externalRef: string | null;
+  customerPhone: string | null;
+  metadata: Record<string, string> | null;
+  createdAt: number;
+  readyAt: number | null;
+  collectedAt: number | null;
+  cancelledAt: number | null;
+  expiredAt: number | null;
+  closedAt: number | null;
+  cancelReason: string | null;
+  viewedAt: number | null;
+  notifications: 'none' | 'push' | 'sms';
+  acknowledgedAt: number | null;
+  snoozedUntil: number | null;
+  rings: number;
+  lastRingAt: number | null;
+  expiresAt: number;
+  updatedAt: number;
+};
+
+const COLUMNS: Array<[keyof Ticket, string]> = [
+  ['id', 'id'], ['branchId', 'branch_id'], ['mode', 'mode'], ['queue', 'queue'], ['number', 'number'],
+  ['displayNumber', 'display_number'], ['status', 'status'], ['token', 'token'], ['externalRef', 'external_ref'],
+  ['customerPhone', 'customer_phone'], ['metadata', 'metadata'], ['createdAt', 'created_at'], ['readyAt', 'ready_at'],
+  ['collectedAt', 'collected_at'], ['cancelledAt', 'cancelled_at'], ['expiredAt', 'expired_at'], ['closedAt', 'closed_at'],
+  ['cancelReason', 'cancel_reason'], ['viewedAt', 'viewed_at'], ['notifications', 'notifications'],
+  ['acknowledgedAt', 'acknowledged_at'], ['snoozedUntil', 'snoozed_until'], ['rings', 'rings'],
+  ['lastRingAt', 'last_ring_at'], ['expiresAt', 'expires_at'], ['updatedAt', 'updated_at'],
+];
+export const TICKET_COLUMNS = COLUMNS.map(([, c]) => c).join(', ');
+const NUMERIC = new Set(['number', 'created_at', 'ready_at', 'collected_at', 'cancelled_at', 'expired_at', 'closed_at', 'viewed_at', 'acknowledged_at', 'snoozed_until', 'rings', 'last_ring_at', 'expires_at', 'updated_at']);
+
+export function toTicket(row: Record<string, unknown>): Ticket {
+  const t: Record<string, unknown> = {};
+  for (const [prop, col] of COLUMNS) {
+    const v = row[col];
+    t[prop] = v === null || v === undefined ? null : NUMERIC.has(col) ? Number(v) : v;
+  }
+  t.metadata = fromJson(row.metadata, null);
+  return t as Ticket;
+}
+
+export async function insertTicket(tx: Tx, t: Ticket): Promise<void> {
+  const values = COLUMNS.map(([prop]) => (prop === 'metadata' ? toJson(t.metadata) : t[prop]));
+  await tx.run(`INSERT INTO tickets (${TICKET_COLUMNS}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`, values);
+}
+
+/**
+ * Takes the next display number of a queue for a business day. The counter row's lock
+ * serialises concurrent creates of that queue; numbers still held by open tickets of an earlier
+ * day (a ticket open across midnight) are skipped, so no two open tickets share a number.
+ */
+export async function nextNumber(tx: Tx, branchId: string, mode: Mode, queue: string, day: string): Promise<number> {
+  for (;;) {
+    const row = await one<{ last_number: number }>(
+      tx,
+      `INSERT INTO queue_counters (branch_id, mode, queue, day, last_number) VALUES ($1, $2, $3, $4, 1)
+       ON CONFLICT (branch_id, mode, queue, day) DO UPDATE SET last_number = queue_counters.last_number + 1
+       RETURNING last_number`,
+      [branchId, mode, queue, day],
+    );
+    const n = Number(row!.last_number);
+    const taken = await one(tx, 'SELECT 1 AS x FROM tickets WHERE branch_id = $1 AND mode = $2 AND queue = $3 AND number = $4 AND closed_at IS NULL', [branchId, mode, queue, n]);
+    if (taken === undefined) return n;
+  }
+}
+
+export async function getTicket(q: Queryable, branchId: string, mode: Mode, id: string): Promise<Ticket | undefined> {
+  const r = await one(q, `SELECT ${TICKET_COLUMNS} FROM tickets WHERE id = $1 AND branch_id = $2 AND mode = $3`, [id, branchId, mode]);
+  return r && toTicket(r);
+}
+
+export async function getTicketByToken(q: Queryable, token: string): Promise<Ticket | undefined> {
+  const r = await one(q, `SELECT ${TICKET_COLUMNS} FROM tickets WHERE token = $1`, [token]);
+  return r && toTicket(r);
+}
+
+export type TicketChange = Partial<Omit<Ticket, 'id' | 'branchId' | 'mode' | 'token'>>;
+
+/**
+ * Applies `change` only if the ticket is still in one of `from` states: the state check and the
+ * write are one statement, so two concurrent transitions cannot both succeed.
+ */
+export async function transitionTicket(
+  tx: Tx, branchId: string, mode: Mode, id: string, from: readonly TicketStatus[], change: TicketChange,
+): Promise<Ticket | undefined> {
+  const sets: string[] = [];
+  const values: unknown[] = [id, branchId, mode];
+  for (const [prop, col] of COLUMNS) {
+    if (!(prop in change)) continue;
+    const v = change[prop as keyof TicketChange];
+    values.push(prop === 'metadata' ? toJson(v) : v);
+    sets.push(`${col} = $${values.length}`);
+  }
+  const statusList = from.map((s) => {
+    values.push(s);
+    return `$${values.length}`;
+  });
+  const r = await one(
+    tx,
+    `UPDATE tickets SET ${sets.join(', ')} WHERE id = $1 AND branch_id = $2 AND mode = $3 AND status IN (${statusList.join(', ')}) RETURNING ${TICKET_COLUMNS}`,
+    values,
+  );
+  return r && toTicket(r);
+}
+
+export type TicketFilter = {
+  queue?: string;
+  statuses?: TicketStatus[];
+  externalRef?: string;
+  createdAfter?: number;
+  createdBefore?: number;
+  startingAfter?: string;
+  limit: number;
+};
+
+/** Newest first, keyset-paginated on the time-sortable id, so cost does not grow with the table. */
+export async function listTickets(q: Queryable, branchId: string, mode: Mode, f: TicketFilter): Promise<{ data: Ticket[]; hasMore: boolean }> {
+  const where = ['branch_id = $1', 'mode = $2'];
+  const values: unknown[] = [branchId, mode];
+  const add = (sql: (p: string) => string, v: unknown): void => {
+    values.push(v);
+    where.push(sql(`$${values.length}`));
+  };
+  if (f.queue !== undefined) add((p) => `queue = ${p}`, f.queue);
+  if (f.externalRef !== undefined) add((p) => `external_ref = ${p}`, f.externalRef);
+  if (f.createdAfter !== undefined) add((p) => `created_at > ${p}`, f.createdAfter);
+  if (f.createdBefore !== undefined) add((p) => `created_at < ${p}`, f.createdBefore);
+  if (f.startingAfter !== undefined) add((p) => `id < ${p}`, f.startingAfter);
+  if (f.statuses !== undefined && f.statuses.length > 0) {
+    const ps = f.statuses.map((s) => {
+      values.push(s);
+      return `$${values.length}`;
+    });
+    where.push(`status IN (${ps.join(', ')})`);
+  }
+  values.push(f.limit + 1);
+  const rows = await q.query(`SELECT ${TICKET_COLUMNS} FROM tickets WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${values.length}`, values);
+  const data = rows.slice(0, f.limit).map(toTicket);
+  return { data, hasMore: rows.length > f.limit };
+}
+
+export type RingRecord = {
+  id: string; ticketId: string; branchId: string; mode: Mode; seq: number; reason: string;
+  createdAt: number; completedAt: number | null; result: Record<string, unknown> | null;
+};
+
+export async function insertRing(tx: Tx, r: RingRecord): Promise<void> {
+  await tx.run(
+    'INSERT INTO rings (id, ticket_id, branch_id, mode, seq, reason, created_at, completed_at, result) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
+    [r.id, r.ticketId, r.branchId, r.mode, r.seq, r.reason, r.createdAt, r.completedAt, toJson(r.result)],
+  );
+}
+
+type RingRow = { id: string; ticket_id: string; branch_id: string; mode: Mode; seq: number; reason: string; created_at: number; completed_at: number | null; result: string | null };
+const toRing = (r: RingRow): RingRecord => ({
+  id: r.id, ticketId: r.ticket_id, branchId: r.branch_id, mode: r.mode, seq: Number(r.seq), reason: r.reason,
+  createdAt: Number(r.created_at), completedAt: r.completed_at === null ? null : Number(r.completed_at), result: fromJson(r.result, null),
+});
+
+export async function getRing(q: Queryable, id: string): Promise<RingRecord | undefined> {
+  const r = await one<RingRow>(q, 'SELECT id, ticket_id, branch_id, mode, seq, reason, created_at, completed_at, result FROM rings WHERE id = $1', [id]);
+  return r && toRing(r);
+}
+
+/** Records a ring's outcome once; returns false if another attempt already completed it. */
+export async function completeRing(tx: Tx, id: string, result: Record<string, unknown>, now: number): Promise<boolean> {
+  return (await tx.run('UPDATE rings SET completed_at = $2, result = $3 WHERE id = $1 AND completed_at IS NULL', [id, now, toJson(result)])) === 1;
+}
