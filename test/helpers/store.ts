@@ -1,0 +1,36 @@
+// Which store a test run uses: the embedded one by default, PostgreSQL when TEST_DATABASE_URL is
+// set. Each test app gets its own throw-away database (PostgreSQL) or directory (SQLite), so tests
+// never depend on leftovers and can run in parallel.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? null;
+export const storeName = TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+
+export type TestStore = { env: Record<string, string>; drop(): Promise<void> };
+
+export async function createTestStore(): Promise<TestStore> {
+  if (TEST_DATABASE_URL === null) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'readybell-test-'));
+    return { env: { DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `rb_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(TEST_DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    drop: async () => {
+      const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
