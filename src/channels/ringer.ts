@@ -20,6 +20,18 @@ export type RingOutcome = {
   complete: boolean;
 };
 
+/**
+ * One way of reaching the customer (or the shop, for `display`). `ring` must deliver at most once
+ * per (ring, channel): the in-line attempt and the outbox job may both call it for the same ring,
+ * so implementations keep a dedupe record keyed by ring id and channel (and target).
+ * It resolves with what really happened; `delivered` is true only on confirmed delivery (the
+ * push service accepted it, an open page or board acknowledged it, the SMS provider accepted it).
+ */
+export interface Channel {
+  readonly name: ChannelName;
+  ring(request: RingRequest, signal: AbortSignal): Promise<ChannelAttempt>;
+}
+
 export interface Ringer {
   ring(request: RingRequest, deadlineMs: number): Promise<RingOutcome>;
 }

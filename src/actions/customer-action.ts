@@ -1,0 +1,85 @@
+// What a customer does on the ticket page (PRODUCT.md §10): first view, notifications on,
+// "On my way" and "Need N more minutes". The test helpers call the same action, so an
+// integrator's test sees exactly what a real customer would cause.
+import type { Action } from './ctx.ts';
+import { AppError, invalid, notFound } from '../domain/errors.ts';
+import { nextStatus, type TicketOperation } from '../domain/ticket-state.ts';
+import { newId } from '../domain/ids.ts';
+import { enqueueJob } from '../store/outbox.ts';
+import { getTicket, transitionTicket, type Ticket, type TicketChange } from '../store/tickets.ts';
+import { presentTicket } from './present.ts';
+import { recordEvent } from './record-event.ts';
+import { publishTicket } from './publish.ts';
+import { stateConflict } from './transition.ts';
+
+export type CustomerActionName = 'view' | 'subscribe' | 'acknowledge' | 'snooze';
+export const CUSTOMER_ACTIONS: readonly CustomerActionName[] = ['view', 'subscribe', 'acknowledge', 'snooze'];
+export const SNOOZE_MINUTES = { min: 1, max: 30, default: 5 } as const;
+
+export type CustomerActionInput = {
+  ticketId: string;
+  action: CustomerActionName;
+  /** snooze only */
+  minutes?: number;
+  /** subscribe only: which channel was turned on */
+  channel?: 'push' | 'sms';
+};
+
+const OPERATION: Record<CustomerActionName, TicketOperation> = {
+  view: 'customer_view', subscribe: 'customer_subscribe', acknowledge: 'customer_acknowledge', snooze: 'customer_snooze',
+};
+
+const EVENT: Record<CustomerActionName, string> = {
+  view: 'ticket.customer_viewed', subscribe: 'ticket.customer_subscribed', acknowledge: 'ticket.customer_acknowledged', snooze: 'ticket.customer_snoozed',
+};
+
+/** Returns the ticket and whether anything changed (a second "view" records nothing). */
+export const recordCustomerAction: Action<CustomerActionInput, { ticket: Ticket; changed: boolean }> = async ({ ctx, input }) => {
+  const { tx } = ctx;
+  const now = ctx.services.clock.now();
+  const current = await getTicket(tx, ctx.branchId, ctx.mode, input.ticketId);
+  if (current === undefined) throw notFound('ticket');
+  const op = OPERATION[input.action];
+  if (nextStatus(current.status, op) === null) throw stateConflict(input.action === 'view' ? 'view' : input.action, current.status);
+
+  let change: TicketChange | null = null;
+  const data: Record<string, unknown> = {};
+  switch (input.action) {
+    case 'view':
+      if (current.viewedAt === null) change = { viewedAt: now };
+      break;
+    case 'subscribe': {
+      const channel = input.channel ?? 'push';
+      if (current.notifications !== channel) change = { notifications: channel };
+      data.channel = channel;
+      break;
+    }
+    case 'acknowledge':
+      if (current.acknowledgedAt === null || (current.lastRingAt !== null && current.acknowledgedAt < current.lastRingAt)) {
+        change = { acknowledgedAt: now, snoozedUntil: null };
+      }
+      break;
+    case 'snooze': {
+      const minutes = input.minutes ?? SNOOZE_MINUTES.default;
+      if (!Number.isInteger(minutes) || minutes < SNOOZE_MINUTES.min || minutes > SNOOZE_MINUTES.max) {
+        throw invalid('/minutes', `A snooze lasts ${SNOOZE_MINUTES.min} to ${SNOOZE_MINUTES.max} whole minutes.`);
+      }
+      const until = now + minutes * 60_000;
+      change = { snoozedUntil: until, acknowledgedAt: null };
+      data.minutes = minutes;
+      data.snoozed_until = new Date(until).toISOString();
+      // The ring at the end of the snooze is a durable job, so a restart neither loses nor repeats it.
+      await enqueueJob(tx, {
+        id: newId('job', now), kind: 'snooze_end', key: `snooze:${current.id}:${until}`,
+        payload: { ticket_id: current.id, branch_id: ctx.branchId, mode: ctx.mode, until }, runAt: until, createdAt: now,
+      });
+      break;
+    }
+  }
+  if (change === null) return { ticket: current, changed: false };
+  const ticket = await transitionTicket(tx, ctx.branchId, ctx.mode, current.id, [current.status], { ...change, updatedAt: now });
+  if (ticket === undefined) throw new AppError('ticket-state-conflict', 'The ticket changed meanwhile; reload it.', { ticket_status: current.status });
+  await recordEvent(ctx, EVENT[input.action], { object: presentTicket(ticket, ctx.services.config.publicUrl), ...data });
+  publishTicket(ctx, ticket, EVENT[input.action], data);
+  return { ticket, changed: true };
+};
