@@ -8,6 +8,7 @@ import type { Db } from './store/db.ts';
 import { SqliteDb } from './store/sqlite/sqlite-db.ts';
 import { PostgresDb } from './store/postgres/postgres-db.ts';
 import { createLogger } from './log.ts';
+import type { DestinationStream } from 'pino';
 import { MemoryBus } from './realtime/bus.ts';
 import { MemoryRateLimiter } from './realtime/limiter.ts';
 import { SilentRinger } from './channels/ringer.ts';
@@ -31,10 +32,10 @@ export type App = {
   close(): Promise<void>;
 };
 
-export type AppOptions = { clock?: Clock; db?: Db };
+export type AppOptions = { clock?: Clock; db?: Db; logDestination?: DestinationStream };
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
-  const log = createLogger(config);
+  const log = createLogger(config, opts.logDestination);
   const db = opts.db ?? openDb(config);
   await db.migrate();
   const services: Services = {

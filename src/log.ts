@@ -4,9 +4,13 @@ import pino, { type Logger } from 'pino';
 import type { Config } from './config.ts';
 
 const TOKEN_PATH = /\/(t|board)\/[^/?]+/;
-export const redactUrl = (url: string): string => url.replace(TOKEN_PATH, (_m, kind: string) => `/${kind}/[redacted]`);
+// An integrator who puts a key in a query string or path by mistake must not find it in our logs.
+const API_KEY = /rk_(live|test)_[A-Za-z0-9_-]+/g;
+export const redactUrl = (url: string): string =>
+  url.replace(TOKEN_PATH, (_m, kind: string) => `/${kind}/[redacted]`).replace(API_KEY, 'rk_$1_[redacted]');
 
-export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
+/** `destination` lets tests capture the log lines; the service writes to stdout. */
+export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pino.DestinationStream): Logger {
   return pino({
     level: config.logLevel,
     base: { service: 'readybell' },
@@ -16,5 +20,5 @@ export function createLogger(config: Pick<Config, 'logLevel'>): Logger {
       req: (req: { id: string; method: string; url: string; ip?: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
-  });
+  }, destination);
 }

@@ -94,6 +94,7 @@ export function toProblem(req: FastifyRequest, err: unknown): { problem: Problem
     case 'FST_ERR_CTP_INVALID_TYPE':
       return { problem: problem(req, 'bad-request', 'The request body does not match its Content-Length or Content-Type.'), internal: false };
     case 'FST_ERR_BAD_URL':
+      return { problem: problem(req, 'bad-request', 'The path is not a valid URL: it has a malformed %-escape.'), internal: false };
     case 'FST_ERR_ASYNC_CONSTRAINT':
       return { problem: problem(req, 'not-found', 'No such resource.'), internal: false };
   }

@@ -49,6 +49,12 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
+    // Errors the router raises before any hook runs (a malformed %-escape in the path): they get
+    // a problem and a Request-Id like everything else, not Fastify's own JSON shape.
+    frameworkErrors: (err, req, reply) => {
+      reply.header('Request-Id', req.id);
+      return sendProblem(reply, toProblem(req, err).problem);
+    },
     ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key } } : {}),
   }) as unknown as FastifyInstance;
 
@@ -63,7 +69,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     // with every field optional should not demand an empty object.
     const validate = ajv.body.compile(schema);
     return (data: unknown) => {
-      const ok = validate(data ?? {});
+      const ok = validate(data === undefined ? {} : data);
       return ok ? { value: data } : { error: Object.assign(new Error('validation'), { validation: validate.errors }) };
     };
   });
@@ -80,8 +86,10 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       done(new AppError('invalid-json', 'The request body is not valid JSON.'), undefined);
     }
   });
-  // Form posts from the no-JavaScript customer page.
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+  // Form posts from the no-JavaScript customer page. Never for /v1: the API speaks JSON only, and
+  // a form is the one body a foreign site can post cross-origin without a CORS preflight.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, body, done) => {
+    if (req.url.startsWith('/v1/')) return done(Object.assign(new Error('form body'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 

@@ -3,6 +3,7 @@
 import { loadConfig } from '../../src/config.ts';
 import { createApp, type App } from '../../src/app.ts';
 import type { Clock } from '../../src/actions/ctx.ts';
+import type { DestinationStream } from 'pino';
 import { createAccount, createApiKey, createBranch, createUser } from '../../src/actions/provision.ts';
 import { createTestStore } from './store.ts';
 
@@ -21,10 +22,10 @@ export type TestApp = {
 
 let seq = 0;
 
-export async function startTestApp(opts: { env?: Record<string, string>; clock?: Clock; workers?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(opts: { env?: Record<string, string>; clock?: Clock; workers?: boolean; logDestination?: DestinationStream } = {}): Promise<TestApp> {
   const store = await createTestStore();
   const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PUBLIC_URL: 'http://localhost:3000', ...store.env, ...opts.env });
-  const app = await createApp(config, { clock: opts.clock });
+  const app = await createApp(config, { clock: opts.clock, logDestination: opts.logDestination });
   await app.server.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.server.address();
   const url = typeof address === 'object' && address !== null ? `http://127.0.0.1:${address.port}` : '';
