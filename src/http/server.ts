@@ -69,7 +69,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     // with every field optional should not demand an empty object.
     const validate = ajv.body.compile(schema);
     return (data: unknown) => {
-      const ok = validate(data === undefined ? {} : data);
+      const ok = validate(data ?? {});
       return ok ? { value: data } : { error: Object.assign(new Error('validation'), { validation: validate.errors }) };
     };
   });
