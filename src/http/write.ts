@@ -43,6 +43,12 @@ function sortKeys(v: unknown): unknown {
 
 function send(reply: FastifyReply, stored: Stored, replayed: boolean): FastifyReply {
   if (replayed) reply.header('Idempotent-Replayed', 'true');
+  // A stored problem keeps the one header a client acts on (a ring refused as too soon), as the
+  // error handler would have sent it; parsed only for errors, so successes replay untouched.
+  if (stored.status >= 400) {
+    const retryAfter = (JSON.parse(stored.body) as { retry_after?: unknown }).retry_after;
+    if (typeof retryAfter === 'number') reply.header('Retry-After', String(retryAfter));
+  }
   reply.code(stored.status).type(stored.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json; charset=utf-8');
   return reply.send(stored.body);
 }

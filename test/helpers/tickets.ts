@@ -1,0 +1,65 @@
+// Small helpers shared by the ticket API tests: counting stored rows (to prove that nothing
+// changed), promises a test resolves by hand, and a ringer that waits for the test.
+import type { TestApp } from './app.ts';
+import type { Ringer, RingOutcome, RingRequest } from '../../src/channels/ringer.ts';
+import { NOBODY_REACHED } from '../../src/channels/ringer.ts';
+
+export type Deferred<T> = { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void };
+
+export function deferred<T = void>(): Deferred<T> {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+/** Rows of `table` for one branch: the store's own account of what exists, not the API's. */
+export async function countRows(t: TestApp, table: 'tickets' | 'events' | 'rings' | 'idempotency_keys', branchId: string): Promise<number> {
+  const rows = await t.app.services.db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${table} WHERE branch_id = $1`, [branchId]);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** Everything a request could change for a branch, to compare before and after. */
+export async function snapshot(t: TestApp, branchId: string): Promise<Record<string, unknown>> {
+  const db = t.app.services.db;
+  return {
+    tickets: await db.query('SELECT id, status, number, rings, customer_phone, metadata, updated_at FROM tickets WHERE branch_id = $1 ORDER BY id', [branchId]),
+    events: await countRows(t, 'events', branchId),
+    rings: await countRows(t, 'rings', branchId),
+    counters: await db.query('SELECT mode, queue, day, last_number FROM queue_counters WHERE branch_id = $1 ORDER BY mode, queue, day', [branchId]),
+  };
+}
+
+/**
+ * A ringer that holds every ring until the test opens the gate: makes "a request still in
+ * flight" deterministic without sleeping. `entered` resolves when the first ring starts.
+ */
+export class GatedRinger implements Ringer {
+  readonly gate = deferred();
+  readonly entered = deferred();
+  calls = 0;
+  async ring(_req: RingRequest): Promise<RingOutcome> {
+    this.calls++;
+    this.entered.resolve();
+    await this.gate.promise;
+    return NOBODY_REACHED;
+  }
+}
+
+/** Counts ring attempts and answers like the silent ringer. */
+export class CountingRinger implements Ringer {
+  calls = 0;
+  async ring(): Promise<RingOutcome> {
+    this.calls++;
+    return NOBODY_REACHED;
+  }
+}
+
+export async function createTicket(t: TestApp, opts: { key?: string; body?: Record<string, unknown>; idem?: string } = {}): Promise<any> {
+  const res = await t.request('POST', '/v1/tickets', { key: opts.key, body: opts.body ?? {}, headers: opts.idem ? { 'idempotency-key': opts.idem } : undefined });
+  if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
+  return res.body;
+}
