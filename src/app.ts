@@ -9,8 +9,7 @@ import { SqliteDb } from './store/sqlite/sqlite-db.ts';
 import { PostgresDb } from './store/postgres/postgres-db.ts';
 import { createLogger } from './log.ts';
 import type { DestinationStream } from 'pino';
-import { MemoryBus } from './realtime/bus.ts';
-import { MemoryRateLimiter } from './realtime/limiter.ts';
+import { createSharedState, type SharedState } from './realtime/shared-state.ts';
 import { SilentRinger } from './channels/ringer.ts';
 import { buildServer } from './http/server.ts';
 import { JobRunner, DEFAULT_RUNNER_OPTIONS } from './jobs/runner.ts';
@@ -27,6 +26,7 @@ export type App = {
   services: Services;
   runner: JobRunner;
   maintenance: Maintenance;
+  shared: SharedState;
   /** Starts background work (jobs, expiry, retention). Tests may drive them by hand instead. */
   startWorkers(): void;
   close(): Promise<void>;
@@ -38,12 +38,13 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const log = createLogger(config, opts.logDestination);
   const db = opts.db ?? openDb(config);
   await db.migrate();
+  const shared = createSharedState(config, log);
   const services: Services = {
-    config, db, log, clock: opts.clock ?? systemClock, bus: new MemoryBus(), ringer: new SilentRinger(), eventHooks: [],
+    config, db, log, clock: opts.clock ?? systemClock, bus: shared.bus, ringer: new SilentRinger(), eventHooks: [],
   };
-  const limiter = new MemoryRateLimiter();
+  const limiter = shared.limiter;
   const lastUsedKeys = new Set<string>();
-  const server = await buildServer({ services, limiter, lastUsedKeys });
+  const server = await buildServer({ services, limiter, lastUsedKeys, readiness: shared.redis === null ? {} : { redis: shared.ping } });
   const runner = new JobRunner(services, builtinTasks(), DEFAULT_RUNNER_OPTIONS);
   const maintenance = new Maintenance(services, lastUsedKeys);
   let closed = false;
@@ -52,6 +53,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     services,
     runner,
     maintenance,
+    shared,
     startWorkers() {
       runner.start();
       maintenance.start();
@@ -62,8 +64,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       await server.close();
       await runner.stop();
       await maintenance.stop();
-      await limiter.close();
-      await services.bus.close();
+      await shared.close();
       await db.close();
     },
   };

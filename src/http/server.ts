@@ -23,7 +23,11 @@ declare module 'fastify' {
   }
 }
 
-export type AppDeps = { services: Services; limiter: RateLimiter; lastUsedKeys: Set<string>; session?: SessionAuthenticator; extraRoutes?: Array<(app: FastifyInstance) => void> };
+export type AppDeps = {
+  services: Services; limiter: RateLimiter; lastUsedKeys: Set<string>; session?: SessionAuthenticator; extraRoutes?: Array<(app: FastifyInstance) => void>;
+  /** Dependencies /readyz reports besides the store (Redis). */
+  readiness?: Record<string, () => Promise<void>>;
+};
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
@@ -123,12 +127,16 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
-    try {
-      await services.db.ping();
-      return { status: 'ready', store: services.db.dialect };
-    } catch {
-      return reply.code(503).send({ status: 'unavailable', store: services.db.dialect });
-    }
+    const checks: Record<string, () => Promise<void>> = { store: () => services.db.ping(), ...deps.readiness };
+    const results: Record<string, string> = {};
+    await Promise.all(Object.entries(checks).map(async ([name, check]) => {
+      results[name] = await Promise.race([
+        check().then(() => 'ok', () => 'unavailable'),
+        new Promise<string>((r) => setTimeout(() => r('timeout'), 2000).unref()),
+      ]);
+    }));
+    const ok = Object.values(results).every((r) => r === 'ok');
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable', store: services.db.dialect, checks: results });
   });
 
   await app.register(async (v1) => {

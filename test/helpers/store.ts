@@ -9,13 +9,15 @@ import pg from 'pg';
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? null;
 export const storeName = TEST_DATABASE_URL ? 'postgres' : 'sqlite';
+/** With TEST_REDIS_URL every test app shares buckets and live updates through Redis, as nodes do. */
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? null;
 
 export type TestStore = { env: Record<string, string>; drop(): Promise<void> };
 
 export async function createTestStore(): Promise<TestStore> {
   if (TEST_DATABASE_URL === null) {
     const dir = mkdtempSync(path.join(tmpdir(), 'readybell-test-'));
-    return { env: { DATA_DIR: dir }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+    return { env: { DATA_DIR: dir, ...redisEnv() }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const name = `rb_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -25,7 +27,7 @@ export async function createTestStore(): Promise<TestStore> {
   const url = new URL(TEST_DATABASE_URL);
   url.pathname = `/${name}`;
   return {
-    env: { DATABASE_URL: url.toString() },
+    env: { DATABASE_URL: url.toString(), ...redisEnv() },
     drop: async () => {
       const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await c.connect();
@@ -33,4 +35,8 @@ export async function createTestStore(): Promise<TestStore> {
       await c.end();
     },
   };
+}
+
+function redisEnv(): Record<string, string> {
+  return TEST_REDIS_URL === null ? {} : { REDIS_URL: TEST_REDIS_URL };
 }

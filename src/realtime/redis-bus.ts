@@ -1,0 +1,64 @@
+// Live updates across nodes: every publish goes through Redis pub/sub, and each node forwards
+// what it receives to the handlers subscribed locally (SSE streams, ring acknowledgements).
+// Redis pub/sub keeps nothing: a node that misses a message (disconnected) relies on clients'
+// resync on reconnect (Last-Event-ID → fresh snapshot), which the hubs already do.
+import type { Redis } from 'ioredis';
+import type { Bus, BusHandler, BusMessage } from './bus.ts';
+import { MemoryBus } from './bus.ts';
+
+export class RedisBus implements Bus {
+  private readonly pub: Redis;
+  private readonly sub: Redis;
+  private readonly local = new MemoryBus();
+  private readonly counts = new Map<string, number>();
+  private readonly prefix: string;
+
+  constructor(pub: Redis, sub: Redis, prefix = 'rb:bus:') {
+    this.pub = pub;
+    this.sub = sub;
+    this.prefix = prefix;
+    this.sub.on('message', (channel: string, raw: string) => {
+      let message: BusMessage;
+      try {
+        message = JSON.parse(raw) as BusMessage;
+      } catch {
+        return;
+      }
+      this.local.publish(channel.slice(this.prefix.length), message);
+    });
+  }
+
+  publish(channel: string, message: BusMessage): void {
+    // Fire and forget: the store already holds the truth; a lost live update is healed by resync.
+    this.pub.publish(this.prefix + channel, JSON.stringify(message)).catch(() => {});
+  }
+
+  subscribe(channel: string, handler: BusHandler): () => void {
+    const n = this.counts.get(channel) ?? 0;
+    this.counts.set(channel, n + 1);
+    if (n === 0) this.sub.subscribe(this.prefix + channel).catch(() => {});
+    const off = this.local.subscribe(channel, handler);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      off();
+      const left = (this.counts.get(channel) ?? 1) - 1;
+      if (left <= 0) {
+        this.counts.delete(channel);
+        this.sub.unsubscribe(this.prefix + channel).catch(() => {});
+      } else {
+        this.counts.set(channel, left);
+      }
+    };
+  }
+
+  /** Resolves once Redis has confirmed every current subscription (tests and ring acks need it). */
+  async ready(): Promise<void> {
+    await this.sub.ping().catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    await this.local.close();
+  }
+}

@@ -1,0 +1,53 @@
+// What nodes must share to be interchangeable: live updates (bus) and rate-limit buckets. In one
+// process both live in memory; with REDIS_URL both live in Redis, so any number of stateless
+// nodes behave as one.
+import { Redis } from 'ioredis';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config.ts';
+import { MemoryBus, type Bus } from './bus.ts';
+import { MemoryRateLimiter, type RateLimiter } from './limiter.ts';
+import { RedisBus } from './redis-bus.ts';
+import { RedisRateLimiter } from './redis-limiter.ts';
+
+export type SharedState = {
+  bus: Bus;
+  limiter: RateLimiter;
+  /** The command connection, for presence and health checks; null without Redis. */
+  redis: Redis | null;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export function createSharedState(config: Pick<Config, 'redisUrl'>, log: FastifyBaseLogger): SharedState {
+  if (config.redisUrl === null) {
+    const bus = new MemoryBus();
+    const limiter = new MemoryRateLimiter();
+    return { bus, limiter, redis: null, ping: async () => {}, close: async () => { await limiter.close(); await bus.close(); } };
+  }
+  const options = { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false, connectionName: 'readybell' };
+  const redis = new Redis(config.redisUrl, options);
+  const pub = new Redis(config.redisUrl, options);
+  const sub = new Redis(config.redisUrl, { ...options, maxRetriesPerRequest: null });
+  // ioredis reconnects by itself; an error event without a listener would crash the process.
+  for (const c of [redis, pub, sub]) c.on('error', (err: Error) => log.warn({ err: err.message }, 'redis connection error'));
+  const bus = new RedisBus(pub, sub);
+  let lastWarn = 0;
+  const limiter = new RedisRateLimiter(redis, (err) => {
+    if (Date.now() - lastWarn > 10_000) {
+      lastWarn = Date.now();
+      log.warn({ err: err.message }, 'rate limiter cannot reach Redis; failing open');
+    }
+  });
+  return {
+    bus,
+    limiter,
+    redis,
+    ping: async () => {
+      await redis.ping();
+    },
+    close: async () => {
+      await bus.close();
+      await Promise.all([redis, pub, sub].map((c) => c.quit().catch(() => c.disconnect())));
+    },
+  };
+}

@@ -1,0 +1,65 @@
+// Shared state through Redis, as several nodes see it. These tests need a Redis server: they run
+// in the PostgreSQL + Redis stage of CI (TEST_REDIS_URL), where every node shares one Redis.
+import { test, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { RedisRateLimiter } from '../../src/realtime/redis-limiter.ts';
+import { RedisBus } from '../../src/realtime/redis-bus.ts';
+import type { BusMessage } from '../../src/realtime/bus.ts';
+
+const url = process.env.TEST_REDIS_URL;
+if (url !== undefined) {
+  const clients: Redis[] = [];
+  const client = (u: string = url, opts = {}): Redis => {
+    const c = new Redis(u, { maxRetriesPerRequest: 1, ...opts });
+    c.on('error', () => {});
+    clients.push(c);
+    return c;
+  };
+  after(async () => {
+    await Promise.all(clients.map((c) => c.quit().catch(() => c.disconnect())));
+  });
+  const writes = { name: 'writes', capacity: 120, refillPerSecond: 1 };
+
+  test('three nodes share one burst of 120 writes per key', async () => {
+    const nodes = [0, 1, 2].map(() => new RedisRateLimiter(client(), () => {}));
+    const key = `key:${randomBytes(6).toString('hex')}`;
+    const now = Date.now();
+    const results = await Promise.all(Array.from({ length: 150 }, (_, i) => nodes[i % 3]!.take(key, writes, now)));
+    assert.equal(results.filter((r) => r.allowed).length, 120);
+    const denied = results.find((r) => !r.allowed)!;
+    assert.equal(denied.retryAfterSeconds, 1);
+    // one second later exactly one more token has been earned, on any node
+    const later = await Promise.all([nodes[2]!.take(key, writes, now + 1000), nodes[0]!.take(key, writes, now + 1000)]);
+    assert.deepEqual(later.map((r) => r.allowed).sort(), [false, true]);
+  });
+
+  test('a node whose clock is behind mints no tokens', async () => {
+    const limiter = new RedisRateLimiter(client(), () => {});
+    const key = `key:${randomBytes(6).toString('hex')}`;
+    const now = Date.now();
+    for (let i = 0; i < 120; i++) await limiter.take(key, writes, now);
+    const behind = await limiter.take(key, writes, now - 60_000);
+    assert.equal(behind.allowed, false);
+  });
+
+  test('with Redis unreachable the limiter fails open and reports each failure', async () => {
+    const failures: Error[] = [];
+    const limiter = new RedisRateLimiter(client('redis://127.0.0.1:1', { enableOfflineQueue: false, retryStrategy: () => null }), (e) => failures.push(e));
+    const result = await limiter.take('key:x', writes, Date.now());
+    assert.equal(result.allowed, true);
+    assert.equal(failures.length, 1);
+    assert.equal(limiter.failures, 1);
+  });
+
+  test('a message published on one node reaches subscribers on another', async () => {
+    const a = new RedisBus(client(), client());
+    const b = new RedisBus(client(), client());
+    const channel = `ticket:tk_${randomBytes(6).toString('hex')}`;
+    const got = new Promise<BusMessage>((resolve) => b.subscribe(channel, resolve));
+    await b.ready();
+    a.publish(channel, { type: 'ticket.ready', n: 1 });
+    assert.deepEqual(await got, { type: 'ticket.ready', n: 1 });
+  });
+}
