@@ -1,0 +1,71 @@
+// Which channels a ring tries, in which order, and what the answer says (PRODUCT.md §2). Pure, so
+// every combination is unit-tested; the ringer (channels/channel-ringer.ts) only carries it out.
+//
+// Stage 1 fans out in parallel to everything free: push (each subscription), page (an open
+// customer page) and display (the shop's boards). Stage 2 is SMS, the only paid channel: sent only
+// when stage 1 reached the customer through neither push nor page, only on the business plan, only
+// with a phone number and only if the branch has SMS on. Test mode simulates the SMS.
+import type { ChannelAttempt, ChannelName, ChannelUsed } from '../channels/ringer.ts';
+import type { Plan } from '../store/tenancy.ts';
+
+export type RingFacts = {
+  /** Channels this service has configured (a ringer works with whatever it is given). */
+  configured: ReadonlySet<ChannelName>;
+  /** A ring is only for a ticket that is still ready; a closed ticket is never rung. */
+  ticketReady: boolean;
+  /** Whether an open customer page is known; null when unknown (the page channel finds out). */
+  pageOpen: boolean | null;
+  pushSubscriptions: number;
+  phone: boolean;
+  plan: Plan;
+  smsEnabled: boolean;
+  livemode: boolean;
+};
+
+export type SmsDecision =
+  | { send: true; simulate: boolean }
+  | { send: false; reason: 'ticket-not-ready' | 'not-configured' | 'plan' | 'disabled' | 'no-phone' };
+
+export type RingPlan = { fanOut: ChannelName[]; sms: SmsDecision };
+
+/** Stage-1 order: also the order of `attempts` in a ring's result. */
+export const FAN_OUT_ORDER: readonly ChannelName[] = ['push', 'page', 'display'];
+
+export function planRing(f: RingFacts): RingPlan {
+  if (!f.ticketReady) return { fanOut: [], sms: { send: false, reason: 'ticket-not-ready' } };
+  const fanOut = FAN_OUT_ORDER.filter((c) => {
+    if (!f.configured.has(c)) return false;
+    if (c === 'push') return f.pushSubscriptions > 0;
+    if (c === 'page') return f.pageOpen !== false;
+    return true;
+  });
+  return { fanOut, sms: smsDecision(f) };
+}
+
+function smsDecision(f: RingFacts): SmsDecision {
+  if (!f.configured.has('sms')) return { send: false, reason: 'not-configured' };
+  if (f.plan !== 'business') return { send: false, reason: 'plan' };
+  if (!f.smsEnabled) return { send: false, reason: 'disabled' };
+  if (!f.phone) return { send: false, reason: 'no-phone' };
+  // Test mode behaves like live mode in every decision but never pays a provider.
+  return { send: true, simulate: !f.livemode };
+}
+
+/** True when the customer was reached through a free channel that counts (push or page). */
+export function reachedForFree(attempts: readonly ChannelAttempt[]): boolean {
+  return attempts.some((a) => a.delivered && (a.channel === 'push' || a.channel === 'page'));
+}
+
+/** Stage 2: SMS only when the plan allows it and stage 1 reached the customer neither by push nor page. */
+export function smsNeeded(plan: RingPlan, stageOne: readonly ChannelAttempt[]): boolean {
+  return plan.sms.send && !reachedForFree(stageOne);
+}
+
+const STRENGTH: readonly ChannelUsed[] = ['push', 'page', 'sms'];
+
+/** The answer of a ring: true statements about what was reached, never guesses. */
+export function summarizeRing(attempts: readonly ChannelAttempt[]): { rang: boolean; channel_used: ChannelUsed; call_out_loud: boolean } {
+  const reached = new Set(attempts.filter((a) => a.delivered).map((a) => a.channel));
+  const channel_used = STRENGTH.find((c) => reached.has(c as ChannelName)) ?? 'none';
+  return { rang: channel_used !== 'none', channel_used, call_out_loud: reached.has('display') };
+}
