@@ -10,6 +10,8 @@ export interface RateLimiter {
 export class MemoryRateLimiter implements RateLimiter {
   private readonly buckets = new Map<string, BucketState>();
   private lastSweep = 0;
+  /** Buckets of several policies share the map (API, login): a sweep must wait for the longest window. */
+  private longestWindowMs = 0;
 
   async take(bucketKey: string, policy: BucketPolicy, nowMs: number): Promise<TakeResult> {
     const id = `${policy.name}:${bucketKey}`;
@@ -22,10 +24,10 @@ export class MemoryRateLimiter implements RateLimiter {
   // A bucket idle for a whole window is full again and carries no information: drop it, so
   // memory is bounded by the keys active in the last window, not by every key ever seen.
   private sweep(policy: BucketPolicy, nowMs: number): void {
-    const windowMs = (policy.capacity / policy.refillPerSecond) * 1000;
+    this.longestWindowMs = Math.max(this.longestWindowMs, (policy.capacity / policy.refillPerSecond) * 1000);
     if (nowMs - this.lastSweep < 60_000) return;
     this.lastSweep = nowMs;
-    for (const [id, state] of this.buckets) if (nowMs - state.updatedAtMs > windowMs) this.buckets.delete(id);
+    for (const [id, state] of this.buckets) if (nowMs - state.updatedAtMs > this.longestWindowMs) this.buckets.delete(id);
   }
 
   async close(): Promise<void> {
