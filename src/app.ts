@@ -10,6 +10,7 @@ import { PostgresDb } from './store/postgres/postgres-db.ts';
 import { createLogger } from './log.ts';
 import type { DestinationStream } from 'pino';
 import { createSharedState, type SharedState } from './realtime/shared-state.ts';
+import { createMetrics } from './metrics.ts';
 import { SilentRinger } from './channels/ringer.ts';
 import { buildServer } from './http/server.ts';
 import { JobRunner, DEFAULT_RUNNER_OPTIONS } from './jobs/runner.ts';
@@ -38,13 +39,14 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const log = createLogger(config, opts.logDestination);
   const db = opts.db ?? openDb(config);
   await db.migrate();
-  const shared = createSharedState(config, log);
+  const metrics = createMetrics();
+  const shared = createSharedState(config, log, () => metrics.rateLimitFailures.inc());
   const services: Services = {
-    config, db, log, clock: opts.clock ?? systemClock, bus: shared.bus, ringer: new SilentRinger(), eventHooks: [],
+    config, db, log, clock: opts.clock ?? systemClock, bus: shared.bus, metrics, ringer: new SilentRinger(), eventHooks: [],
   };
   const limiter = shared.limiter;
   const lastUsedKeys = new Set<string>();
-  const server = await buildServer({ services, limiter, lastUsedKeys, readiness: shared.redis === null ? {} : { redis: shared.ping } });
+  const server = await buildServer({ services, limiter, lastUsedKeys, readiness: shared.redis === null ? {} : { redis: shared.ping }, metrics });
   const runner = new JobRunner(services, builtinTasks(), DEFAULT_RUNNER_OPTIONS);
   const maintenance = new Maintenance(services, lastUsedKeys);
   let closed = false;

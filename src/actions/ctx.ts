@@ -9,6 +9,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Bus } from '../realtime/bus.ts';
 import type { Ringer } from '../channels/ringer.ts';
 import type { EventHook } from './record-event.ts';
+import type { Metrics } from '../metrics.ts';
 
 export type Actor =
   | { kind: 'api_key'; keyId: string }
@@ -28,6 +29,7 @@ export type Services = {
   ringer: Ringer;
   /** Run inside the transaction of every recorded event (webhook fan-out). */
   eventHooks: EventHook[];
+  metrics?: Metrics;
 };
 
 export type Ctx = {

@@ -33,6 +33,7 @@ async function recordRingOutcome(ctx: TxCtx, ring: RingRecord, outcome: RingOutc
   let result = ring.result as RingResult | null;
   if (outcome !== null && outcome.complete && (await completeRing(ctx.tx, ring.id, asResult(outcome), now))) {
     result = asResult(outcome);
+    ctx.services.metrics?.rings.inc({ channel_used: result.channel_used, reason: ring.reason });
     await completeJobByKey(ctx.tx, `ring:${ring.ticketId}:${ring.seq}`, now);
     const ticket = (await getTicket(ctx.tx, ring.branchId, ring.mode, ring.ticketId))!;
     await recordEvent(ctx, 'ticket.rung', {

@@ -15,6 +15,7 @@ import { registerV1Routes } from './routes/v1/index.ts';
 import { registerPublicPages } from './routes/pages.ts';
 import { SHARED_SCHEMAS } from './schemas.ts';
 import type { RateLimiter } from '../realtime/limiter.ts';
+import { registerMetricsRoutes, type Metrics } from '../metrics.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,6 +28,7 @@ export type AppDeps = {
   services: Services; limiter: RateLimiter; lastUsedKeys: Set<string>; session?: SessionAuthenticator; extraRoutes?: Array<(app: FastifyInstance) => void>;
   /** Dependencies /readyz reports besides the store (Redis). */
   readiness?: Record<string, () => Promise<void>>;
+  metrics?: Metrics;
 };
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
@@ -124,6 +126,8 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await registerOpenApi(app, config);
+
+  if (deps.metrics) registerMetricsRoutes(app, deps.metrics);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {

@@ -18,7 +18,7 @@ export type SharedState = {
   close(): Promise<void>;
 };
 
-export function createSharedState(config: Pick<Config, 'redisUrl'>, log: FastifyBaseLogger): SharedState {
+export function createSharedState(config: Pick<Config, 'redisUrl'>, log: FastifyBaseLogger, onLimiterFailure: () => void = () => {}): SharedState {
   if (config.redisUrl === null) {
     const bus = new MemoryBus();
     const limiter = new MemoryRateLimiter();
@@ -33,6 +33,7 @@ export function createSharedState(config: Pick<Config, 'redisUrl'>, log: Fastify
   const bus = new RedisBus(pub, sub);
   let lastWarn = 0;
   const limiter = new RedisRateLimiter(redis, (err) => {
+    onLimiterFailure();
     if (Date.now() - lastWarn > 10_000) {
       lastWarn = Date.now();
       log.warn({ err: err.message }, 'rate limiter cannot reach Redis; failing open');
