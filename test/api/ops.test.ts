@@ -1,0 +1,110 @@
+// Operations: liveness and readiness, a Request-Id on every answer (and in the logs), and the
+// RateLimit fields on every /v1 answer (PRODUCT.md §8, §13).
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { storeName } from '../helpers/store.ts';
+import { FakeClock } from '../helpers/clock.ts';
+
+const logLines: string[] = [];
+let t: TestApp;
+before(async () => {
+  // A still clock: buckets do not refill behind the test's back.
+  t = await startTestApp({ clock: new FakeClock(), env: { LOG_LEVEL: 'info' }, logDestination: { write: (line: string) => void logLines.push(line) } });
+});
+after(() => t.close());
+
+test('/healthz answers while the process is alive, without a key', async () => {
+  const res = await t.request('GET', '/healthz', { key: null });
+  assert.equal(res.status, 200);
+  assert.deepEqual(res.body, { status: 'ok' });
+});
+
+test('/readyz is 200 while the store answers and 503 when it does not', async () => {
+  const res = await t.request('GET', '/readyz', { key: null });
+  assert.equal(res.status, 200);
+  assert.equal(res.body.status, 'ready');
+  assert.equal(res.body.store, storeName);
+
+  const db = t.app.services.db;
+  const ping = db.ping;
+  db.ping = async () => {
+    throw new Error('connection refused');
+  };
+  try {
+    const down = await t.request('GET', '/readyz', { key: null });
+    assert.equal(down.status, 503);
+    assert.equal(down.body.status, 'unavailable');
+    assert.doesNotMatch(down.text, /connection refused/);
+  } finally {
+    db.ping = ping;
+  }
+  assert.equal((await t.request('GET', '/readyz', { key: null })).status, 200);
+});
+
+test('every answer carries a fresh Request-Id, errors included', async () => {
+  const calls: Array<[string, string, { key?: string | null; body?: unknown; headers?: Record<string, string> }]> = [
+    ['GET', '/healthz', { key: null }],
+    ['GET', '/readyz', { key: null }],
+    ['GET', '/v1/branch', {}],
+    ['POST', '/v1/tickets', { body: {} }],
+    ['GET', '/v1/branch', { key: null }],
+    ['GET', '/v1/branch', { key: `rk_test_${'Q'.repeat(32)}` }],
+    ['GET', '/v1/nowhere', {}],
+    ['GET', '/nowhere', { key: null }],
+    ['PUT', '/v1/branch', {}],
+    ['POST', '/v1/tickets', { body: { nope: true } }],
+    ['GET', '/v1/openapi.json', { key: null }],
+    ['GET', '/problems/not-found', { key: null }],
+    ['GET', '/docs/', { key: null }],
+  ];
+  const seen = new Set<string>();
+  for (const [method, path, opts] of calls) {
+    const res = await t.request(method, path, opts);
+    const id = res.headers.get('request-id');
+    assert.match(id ?? '', /^req_[A-Za-z0-9_-]{16}$/, `${method} ${path} (${res.status})`);
+    assert.equal(seen.has(id!), false);
+    seen.add(id!);
+  }
+});
+
+test('a client cannot choose its own Request-Id (it would let it forge log correlation)', async () => {
+  const res = await t.request('GET', '/v1/branch', { headers: { 'request-id': 'req_forged', 'x-request-id': 'req_forged' } });
+  assert.notEqual(res.headers.get('request-id'), 'req_forged');
+});
+
+test('log lines of a request carry its request id', async () => {
+  const res = await t.request('GET', '/v1/tickets/tk_unknown');
+  const id = res.headers.get('request-id')!;
+  const mine = logLines.map((l) => JSON.parse(l) as { reqId?: string; msg?: string }).filter((l) => l.reqId === id);
+  assert.ok(mine.length >= 2, 'the request is logged when it comes in and when it completes');
+  assert.ok(mine.every((l) => l.reqId === id));
+});
+
+test('every /v1 answer has RateLimit-Policy and the RateLimit of the bucket it counted against', async () => {
+  const tenant = await t.newTenant();
+  const policy = /^"writes";q=\d+;w=\d+, "reads";q=\d+;w=\d+$/;
+  const read = await t.request('GET', '/v1/queues', { key: tenant.testKey });
+  assert.match(read.headers.get('ratelimit-policy') ?? '', policy);
+  assert.match(read.headers.get('ratelimit') ?? '', /^"reads";r=\d+(;t=\d+)?$/);
+
+  const write = await t.request('POST', '/v1/tickets', { key: tenant.testKey, body: {} });
+  assert.equal(write.status, 201);
+  assert.match(write.headers.get('ratelimit-policy') ?? '', policy);
+  assert.match(write.headers.get('ratelimit') ?? '', /^"writes";r=\d+(;t=\d+)?$/);
+
+  // Refused requests count too, and say so.
+  for (const res of [
+    await t.request('POST', '/v1/tickets', { key: tenant.testKey, body: { bad: 1 } }),
+    await t.request('GET', '/v1/tickets/tk_missing', { key: tenant.testKey }),
+    await t.request('PATCH', '/v1/queues/Nope', { key: tenant.testKey, body: {} }),
+  ]) {
+    assert.ok(res.status >= 400);
+    assert.match(res.headers.get('ratelimit-policy') ?? '', policy);
+    assert.match(res.headers.get('ratelimit') ?? '', /^"(reads|writes)";r=\d+/);
+  }
+
+  const before = Number(/r=(\d+)/.exec(read.headers.get('ratelimit')!)![1]);
+  const again = await t.request('GET', '/v1/queues', { key: tenant.testKey });
+  assert.equal(Number(/r=(\d+)/.exec(again.headers.get('ratelimit')!)![1]), before - 2, 'each read takes one token, the refused GET included');
+});
