@@ -8,7 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx, TxCtx } from '../actions/ctx.ts';
 import type { Tx } from '../store/db.ts';
 import { AppError } from '../domain/errors.ts';
-import { claimIdempotencyKey, getIdempotencyRecord, storeIdempotentResponse, type IdempotencyRecord } from '../store/idempotency.ts';
+import { claimIdempotencyKey, getIdempotencyRecord, releaseIdempotencyLock, storeIdempotentResponse, type IdempotencyRecord } from '../store/idempotency.ts';
 import { PROBLEM_CONTENT_TYPE, toProblem } from './problems.ts';
 
 export type TwoPhase<R> = {
@@ -20,6 +20,11 @@ export type WriteSpec<R> = {
   status: number;
   run: (ctx: TxCtx) => Promise<R>;
   twoPhase?: TwoPhase<R>;
+  /**
+   * What a replay may show, when the first answer reveals a secret "shown once" (a new API key,
+   * a one-time password): the stored copy leaves it out, so the secret is never at rest here.
+   */
+  forReplay?: (first: R) => unknown;
 };
 
 type Stored = { status: number; body: string };
@@ -109,7 +114,8 @@ async function attempt<R>(req: FastifyRequest, ctx: Ctx, spec: WriteSpec<R>, key
           return { kind: 'continue', first };
         }
         const stored = { status: spec.status, body: JSON.stringify(first) };
-        await storeIdempotentResponse(tx, ctx.branchId, ctx.mode, key, stored.status, stored.body);
+        const kept = spec.forReplay === undefined ? stored.body : JSON.stringify(spec.forReplay(first));
+        await storeIdempotentResponse(tx, ctx.branchId, ctx.mode, key, stored.status, kept);
         return { kind: 'stored', stored };
       } catch (err) {
         // A client error is the request's answer and is stored like a success; anything else
@@ -123,7 +129,7 @@ async function attempt<R>(req: FastifyRequest, ctx: Ctx, spec: WriteSpec<R>, key
       }
     });
     if (outcome.kind === 'stored') return { stored: outcome.stored, replayed: false };
-    if (outcome.kind === 'continue') return { stored: await finishSecondPhase(ctx, spec, key, outcome.first), replayed: false };
+    if (outcome.kind === 'continue') return { stored: await finishSecondPhaseOrRelease(ctx, spec, key, outcome.first), replayed: false };
 
     const rec = outcome.rec;
     if (rec === undefined) continue; // released between our claim and read: try to claim again
@@ -137,10 +143,25 @@ async function attempt<R>(req: FastifyRequest, ctx: Ctx, spec: WriteSpec<R>, key
         "UPDATE idempotency_keys SET locked_until = $4 WHERE branch_id = $1 AND mode = $2 AND key = $3 AND state = 'pending' AND locked_until = $5",
         [ctx.branchId, ctx.mode, key, clock.now() + lockMs, rec.lockedUntil],
       ));
-      if (took === 1) return { stored: await finishSecondPhase(ctx, spec, key, JSON.parse(rec.responseBody) as R), replayed: true };
+      if (took === 1) return { stored: await finishSecondPhaseOrRelease(ctx, spec, key, JSON.parse(rec.responseBody) as R), replayed: true };
     }
     if (Date.now() >= deadline) throw inUse();
     await delay(20);
+  }
+}
+
+/**
+ * A second phase that fails (5xx) is not stored, and nobody is working on the key any more: its
+ * lock is released at once so that the client's retry finishes the committed first phase instead
+ * of being told "in use" until the lock would have run out.
+ */
+async function finishSecondPhaseOrRelease<R>(ctx: Ctx, spec: WriteSpec<R>, key: string, first: R): Promise<Stored> {
+  try {
+    return await finishSecondPhase(ctx, spec, key, first);
+  } catch (err) {
+    const { db, clock } = ctx.services;
+    await db.write((tx) => releaseIdempotencyLock(tx, ctx.branchId, ctx.mode, key, clock.now())).catch(() => {});
+    throw err;
   }
 }
 

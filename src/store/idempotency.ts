@@ -55,6 +55,14 @@ export async function releaseIdempotencyKey(tx: Tx, branchId: string, mode: Mode
   await tx.run("DELETE FROM idempotency_keys WHERE branch_id = $1 AND mode = $2 AND key = $3 AND state = 'pending'", [branchId, mode, key]);
 }
 
+/** Marks a pending key's lock as run out, so the next request with the key takes over its work. */
+export async function releaseIdempotencyLock(tx: Tx, branchId: string, mode: Mode, key: string, now: number): Promise<void> {
+  await tx.run(
+    "UPDATE idempotency_keys SET locked_until = $4 WHERE branch_id = $1 AND mode = $2 AND key = $3 AND state = 'pending'",
+    [branchId, mode, key, now - 1],
+  );
+}
+
 export async function sweepIdempotencyKeys(tx: Tx, now: number): Promise<number> {
   return tx.run('DELETE FROM idempotency_keys WHERE created_at < $1', [now - IDEMPOTENCY_TTL_MS]);
 }

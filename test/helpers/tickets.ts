@@ -1,5 +1,6 @@
 // Small helpers shared by the ticket API tests: counting stored rows (to prove that nothing
 // changed), promises a test resolves by hand, and a ringer that waits for the test.
+import { spawn } from 'node:child_process';
 import type { TestApp } from './app.ts';
 import type { Ringer, RingOutcome, RingRequest } from '../../src/channels/ringer.ts';
 import { NOBODY_REACHED } from '../../src/channels/ringer.ts';
@@ -62,4 +63,29 @@ export async function createTicket(t: TestApp, opts: { key?: string; body?: Reco
   const res = await t.request('POST', '/v1/tickets', { key: opts.key, body: opts.body ?? {}, headers: opts.idem ? { 'idempotency-key': opts.idem } : undefined });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
   return res.body;
+}
+
+/** Starts test/helpers/second-node.ts on the same store as `t`; resolves with its URL. */
+export async function startSecondNode(t: TestApp): Promise<{ url: string; stop(): Promise<void> }> {
+  const { databaseUrl, dataDir } = t.app.services.config;
+  const env = databaseUrl !== null ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir };
+  const script = new URL('./second-node.ts', import.meta.url).pathname;
+  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening (\d+)/.exec(out);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`second node exited with ${code} before listening`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      child.stdin.end();
+      await exited;
+    },
+  };
 }
