@@ -13,6 +13,7 @@ import { createSharedState, type SharedState } from './realtime/shared-state.ts'
 import { createMetrics } from './metrics.ts';
 import { SilentRinger } from './channels/ringer.ts';
 import { buildServer } from './http/server.ts';
+import { createSessionAuthenticator, staffRoutes } from './http/staff.ts';
 import { JobRunner, DEFAULT_RUNNER_OPTIONS } from './jobs/runner.ts';
 import { builtinTasks } from './jobs/tasks.ts';
 import { Maintenance } from './jobs/maintenance.ts';
@@ -46,7 +47,10 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   };
   const limiter = shared.limiter;
   const lastUsedKeys = new Set<string>();
-  const server = await buildServer({ services, limiter, lastUsedKeys, readiness: shared.redis === null ? {} : { redis: shared.ping }, metrics });
+  const server = await buildServer({
+    services, limiter, lastUsedKeys, readiness: shared.redis === null ? {} : { redis: shared.ping }, metrics,
+    session: createSessionAuthenticator(services), extraRoutes: staffRoutes(services, limiter),
+  });
   const runner = new JobRunner(services, builtinTasks(), DEFAULT_RUNNER_OPTIONS);
   const maintenance = new Maintenance(services, lastUsedKeys);
   let closed = false;

@@ -5,6 +5,10 @@ import { registerQueueRoutes } from './queues.ts';
 import { registerTicketRoutes } from './tickets.ts';
 import { registerTicketActionRoutes } from './ticket-actions.ts';
 import { registerEventRoutes } from './events.ts';
+import { registerSessionRoutes } from './sessions.ts';
+import { registerApiKeyRoutes } from './api-keys.ts';
+import { registerUserRoutes } from './users.ts';
+import { registerStreamRoute } from './stream.ts';
 
 export function registerV1Routes(app: FastifyInstance, services: Services): void {
   registerBranchRoutes(app, services);
@@ -12,4 +16,8 @@ export function registerV1Routes(app: FastifyInstance, services: Services): void
   registerTicketRoutes(app, services);
   registerTicketActionRoutes(app, services);
   registerEventRoutes(app, services);
+  registerSessionRoutes(app, services);
+  registerApiKeyRoutes(app, services);
+  registerUserRoutes(app, services);
+  registerStreamRoute(app, services);
 }

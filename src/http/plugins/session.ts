@@ -1,0 +1,127 @@
+// The staff page's second way into /v1: a session cookie (docs/decisions/0008-staff-page.md).
+// Security rests on three independent layers, any one of which stops a cross-site request:
+//   1. the cookie is SameSite=Lax, so browsers do not attach it to cross-site subresource or POST requests;
+//   2. a request carrying the cookie is refused when Origin or Sec-Fetch-Site say it came from another site;
+//   3. every unsafe method must echo the session's CSRF token in X-CSRF-Token (domain/session-token.ts:
+//      an HMAC of the cookie's token, a signed double-submit bound to this one session).
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../../actions/ctx.ts';
+import type { Config } from '../../config.ts';
+import { AppError } from '../../domain/errors.ts';
+import { findSessionByTokenHash, touchSession, type SessionView } from '../../store/sessions.ts';
+import { csrfTokenFor, hashSessionToken, passwordStamp, SESSION_IDLE_MS, SESSION_TOKEN_SHAPE } from '../../domain/session-token.ts';
+import type { Auth, SessionAuthenticator } from './auth.ts';
+
+/** last_seen_at is written at most this often per session: idle expiry is precise to a minute, reads stay reads. */
+const TOUCH_EVERY_MS = 60_000;
+
+const COOKIE = 'readybell_session';
+// The __Host- prefix makes browsers refuse the cookie unless it is Secure, host-only and Path=/,
+// so a sibling subdomain cannot plant or overwrite it.
+const SECURE_COOKIE = `__Host-${COOKIE}`;
+
+export type StaffSession = { token: string; csrfToken: string; view: SessionView };
+const bySession = new WeakMap<FastifyRequest, StaffSession>();
+
+/** The session behind a request authenticated by cookie, or null for API keys. */
+export function sessionOf(req: FastifyRequest): StaffSession | null {
+  return bySession.get(req) ?? null;
+}
+
+function parseCookies(header: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (header === undefined) return out;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq <= 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (!out.has(name)) out.set(name, part.slice(eq + 1).trim());
+  }
+  return out;
+}
+
+function readToken(req: FastifyRequest): string | null {
+  const cookies = parseCookies(req.headers.cookie);
+  const token = cookies.get(SECURE_COOKIE) ?? cookies.get(COOKIE);
+  return token !== undefined && SESSION_TOKEN_SHAPE.test(token) ? token : null;
+}
+
+export function cookieIsSecure(req: FastifyRequest, config: Config): boolean {
+  return req.protocol === 'https' || config.publicUrl.startsWith('https:');
+}
+
+export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, config: Config, token: string, maxAgeMs: number): void {
+  const secure = cookieIsSecure(req, config);
+  const name = secure ? SECURE_COOKIE : COOKIE;
+  const maxAge = Math.max(0, Math.floor(maxAgeMs / 1000));
+  reply.header('Set-Cookie', `${name}=${token}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAge}${secure ? '; Secure' : ''}`);
+}
+
+export function clearSessionCookie(req: FastifyRequest, reply: FastifyReply, config: Config): void {
+  setSessionCookie(req, reply, config, '', 0);
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Refuses a request that a browser says came from another site. Origin is compared with both
+ * the public URL and the address the request was sent to (a counter PC may use either); a
+ * foreign page cannot choose the Origin the victim's browser sends.
+ */
+export function assertSameSite(req: FastifyRequest, config: Config): void {
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined) {
+    const ok = site === 'same-origin' || (site === 'none' && !UNSAFE.has(req.method));
+    if (!ok) throw crossSite();
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== 'null') {
+    const own = new Set([new URL(config.publicUrl).origin, `${req.protocol}://${req.host}`]);
+    if (!own.has(origin)) throw crossSite();
+  } else if (origin === 'null' && UNSAFE.has(req.method)) {
+    throw crossSite();
+  }
+}
+
+const crossSite = (): AppError => new AppError('forbidden', 'Requests from another site cannot use a staff session.');
+
+function csrfMatches(req: FastifyRequest, token: string): boolean {
+  const sent = req.headers['x-csrf-token'];
+  if (typeof sent !== 'string') return false;
+  const expected = Buffer.from(csrfTokenFor(token));
+  const actual = Buffer.from(sent);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+export function isLive(s: SessionView, now: number): boolean {
+  return s.revokedAt === null && s.user.removedAt === null && now < s.expiresAt && now - s.lastSeenAt < SESSION_IDLE_MS &&
+    s.passwordStamp === passwordStamp(s.user.passwordHash);
+}
+
+export function createSessionAuthenticator(services: Services): SessionAuthenticator {
+  const { db, clock, config } = services;
+  return async (req: FastifyRequest): Promise<Auth | null> => {
+    const token = readToken(req);
+    if (token === null) return null;
+    assertSameSite(req, config);
+    const now = clock.now();
+    const view = await findSessionByTokenHash(db, hashSessionToken(token));
+    if (view === undefined || !isLive(view, now)) {
+      throw new AppError('unauthenticated', 'Your staff session has expired or was signed out; sign in again.');
+    }
+    if (UNSAFE.has(req.method) && !csrfMatches(req, token)) {
+      throw new AppError('forbidden', 'A staff session must send its CSRF token in the X-CSRF-Token header on every POST, PATCH and DELETE.');
+    }
+    if (now - view.lastSeenAt >= TOUCH_EVERY_MS) await db.write((tx) => touchSession(tx, view.id, now));
+    bySession.set(req, { token, csrfToken: csrfTokenFor(token), view });
+    return {
+      actor: { kind: 'user', userId: view.userId, role: view.user.role },
+      accountId: view.accountId,
+      plan: view.account.plan,
+      branchId: view.branchId,
+      mode: 'live',
+      bucketKey: `user:${view.userId}:${view.branchId}`,
+    };
+  };
+}

@@ -1,0 +1,149 @@
+// Staff page sessions over /v1. Sign-in lives in its own scope (it is the one /v1 operation that
+// needs no credentials); everything else is an ordinary authenticated /v1 route, which an API
+// key may call but gets 403, since keys have no session.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { createHash } from 'node:crypto';
+import type { Services } from '../../../actions/ctx.ts';
+import { AppError } from '../../../domain/errors.ts';
+import { csrfTokenFor, hashSessionToken, SESSION_ABSOLUTE_MS } from '../../../domain/session-token.ts';
+import type { BucketPolicy } from '../../../domain/token-bucket.ts';
+import type { RateLimiter } from '../../../realtime/limiter.ts';
+import { findSessionByTokenHash } from '../../../store/sessions.ts';
+import { changeOwnPassword, signIn, signOut, summarise, switchBranch, WRONG_CREDENTIALS } from '../../../actions/staff-session.ts';
+import { assertSameSite, clearSessionCookie, sessionOf, setSessionCookie, type StaffSession } from '../../plugins/session.ts';
+import { problemResponses } from '../../schemas.ts';
+import { runWrite } from '../../write.ts';
+import { ctxFor } from './context.ts';
+
+// Per account: a person mistyping gets six tries, then one a minute. Per address: a shop's
+// staff share one address, so more, but a password sprayer across accounts is still slowed.
+export const LOGIN_PER_ACCOUNT: BucketPolicy = { name: 'login-account', capacity: 6, refillPerSecond: 1 / 60 };
+export const LOGIN_PER_ADDRESS: BucketPolicy = { name: 'login-address', capacity: 30, refillPerSecond: 1 / 10 };
+
+const Ident = Type.Object({ id: Type.String(), name: Type.String() });
+export const SessionSchema = Type.Object({
+  object: Type.Literal('session'),
+  user: Type.Object({ id: Type.String(), email: Type.String(), role: Type.Union([Type.Literal('owner'), Type.Literal('manager'), Type.Literal('staff')]) }),
+  account: Type.Object({ id: Type.String(), name: Type.String(), plan: Type.String(), api_access: Type.Boolean({ description: 'false on the free plan: API keys and webhooks need pro or business' }) }),
+  branch: Type.Object({ id: Type.String(), name: Type.String(), timezone: Type.String() }, { description: 'The branch this session acts on (live mode)' }),
+  branches: Type.Array(Ident, { description: "All branches of the user's account; switch with POST /v1/session/branch" }),
+  csrf_token: Type.String({ description: 'Send as X-CSRF-Token on every POST, PATCH and DELETE made with the session cookie' }),
+  expires_at: Type.String({ format: 'date-time', description: 'Absolute end of the session' }),
+  idle_timeout_seconds: Type.Integer({ description: 'The session ends after this long without a request' }),
+});
+
+const cookieNote = 'Staff page only. Sets an HttpOnly, SameSite=Lax session cookie (Secure over HTTPS) that /v1 accepts instead of an API key, with the CSRF token in X-CSRF-Token on unsafe methods.';
+
+function current(req: FastifyRequest): StaffSession {
+  const s = sessionOf(req);
+  if (s === null) throw new AppError('forbidden', 'This operation needs a staff session (sign in on the staff page); API keys have none.');
+  return s;
+}
+
+const emailBucket = (email: string): string => createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
+
+async function throttle(limiter: RateLimiter, services: Services, req: FastifyRequest, email: string): Promise<void> {
+  const now = services.clock.now();
+  for (const [policy, key] of [[LOGIN_PER_ADDRESS, `ip:${req.ip}`], [LOGIN_PER_ACCOUNT, `email:${emailBucket(email)}`]] as const) {
+    const r = await limiter.take(key, policy, now);
+    if (!r.allowed) {
+      throw new AppError('rate-limited', `Too many sign-in attempts; try again in ${r.retryAfterSeconds} s.`, { retry_after: r.retryAfterSeconds, violated_policies: [policy.name] });
+    }
+  }
+}
+
+/** POST /v1/sessions, registered outside the authenticated /v1 scope. */
+export function registerSignIn(app: FastifyInstance, services: Services, limiter: RateLimiter): void {
+  app.post('/sessions', {
+    schema: {
+      tags: ['staff sessions'], summary: 'Sign in (staff page)', description: `${cookieNote} Wrong credentials: 401 with one message whichever part was wrong. Throttled per email and per address: 429 with Retry-After.`,
+      security: [],
+      body: Type.Object({
+        email: Type.String({ minLength: 1, maxLength: 254 }),
+        password: Type.String({ minLength: 1, maxLength: 1024 }),
+        branch: Type.Optional(Type.String({ maxLength: 64, description: "Start on this branch; default: the account's first" })),
+      }, { additionalProperties: false }),
+      response: { 201: SessionSchema, ...problemResponses() },
+    },
+  }, async (req, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    // Also a defence against login CSRF: a foreign page must not sign a victim into its account.
+    assertSameSite(req, services.config);
+    const body = req.body as { email: string; password: string; branch?: string };
+    await throttle(limiter, services, req, body.email);
+    let signed;
+    try {
+      signed = await signIn(services, body);
+    } catch (err) {
+      if (err instanceof AppError && err.code === 'unauthenticated') throw new AppError('unauthenticated', WRONG_CREDENTIALS);
+      throw err;
+    }
+    const view = (await findSessionByTokenHash(services.db, hashSessionToken(signed.token)))!;
+    setSessionCookie(req, reply, services.config, signed.token, SESSION_ABSOLUTE_MS);
+    return reply.code(201).send(await summarise(services, view, csrfTokenFor(signed.token)));
+  });
+}
+
+export function registerSessionRoutes(app: FastifyInstance, services: Services): void {
+  const noStore = async (_req: FastifyRequest, reply: FastifyReply) => { reply.header('Cache-Control', 'no-store'); };
+
+  app.get('/session', {
+    onRequest: noStore,
+    schema: { tags: ['staff sessions'], summary: 'The current staff session', description: cookieNote, response: { 200: SessionSchema, ...problemResponses() } },
+  }, async (req) => {
+    const s = current(req);
+    return summarise(services, s.view, s.csrfToken);
+  });
+
+  app.delete('/session', {
+    schema: {
+      tags: ['staff sessions'], summary: 'Sign out', description: 'Ends this session at once (the cookie no longer works anywhere) and clears the cookie.',
+      response: { 200: Type.Object({ object: Type.Literal('session'), deleted: Type.Literal(true) }), ...problemResponses() },
+    },
+  }, async (req, reply) => {
+    const s = current(req);
+    clearSessionCookie(req, reply, services.config);
+    return runWrite(req, reply, ctxFor(req, services), {
+      status: 200,
+      run: async (ctx) => {
+        await signOut({ ctx, input: { sessionId: s.view.id } });
+        return { object: 'session', deleted: true };
+      },
+    });
+  });
+
+  app.post('/session/branch', {
+    schema: {
+      tags: ['staff sessions'], summary: 'Switch the branch this session acts on',
+      body: Type.Object({ branch: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false }),
+      response: { 200: SessionSchema, ...problemResponses() },
+    },
+  }, async (req, reply) => {
+    const s = current(req);
+    const { branch } = req.body as { branch: string };
+    return runWrite(req, reply, ctxFor(req, services), {
+      status: 200,
+      run: async (ctx) => summarise(services, s.view, s.csrfToken, await switchBranch({ ctx, input: { sessionId: s.view.id, branch } })),
+    });
+  });
+
+  app.post('/session/password', {
+    schema: {
+      tags: ['staff sessions'], summary: 'Change your own password',
+      description: 'Ends every session of the user, this one included (sign in again with the new password).',
+      body: Type.Object({ current_password: Type.String({ minLength: 1, maxLength: 1024 }), new_password: Type.String({ minLength: 10, maxLength: 1024 }) }, { additionalProperties: false }),
+      response: { 200: Type.Object({ object: Type.Literal('session'), deleted: Type.Literal(true) }), ...problemResponses() },
+    },
+  }, async (req, reply) => {
+    current(req);
+    const input = req.body as { current_password: string; new_password: string };
+    return runWrite(req, reply, ctxFor(req, services), {
+      status: 200,
+      run: async (ctx) => {
+        await changeOwnPassword({ ctx, input });
+        return { object: 'session', deleted: true };
+      },
+    });
+  });
+}

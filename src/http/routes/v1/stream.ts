@@ -1,0 +1,84 @@
+// GET /v1/stream: the branch's live updates as server-sent events, for the staff page's board and
+// for integrators who would rather listen than poll. Messages are the small after-commit notices
+// of src/actions/publish.ts ("ticket X is now ready"); clients fetch the objects they care about
+// through the ordinary /v1 reads, so the stream never carries more than the caller may read.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Services } from '../../../actions/ctx.ts';
+import { channels } from '../../../realtime/bus.ts';
+import { getApiKey } from '../../../store/credentials.ts';
+import { findSessionByTokenHash } from '../../../store/sessions.ts';
+import { hashSessionToken } from '../../../domain/session-token.ts';
+import { isLive, sessionOf } from '../../plugins/session.ts';
+import { problemResponses } from '../../schemas.ts';
+import { ctxFor } from './context.ts';
+
+export const STREAM_PING_MS = 25_000;
+/** How often an open stream re-checks that its credentials still hold (revoked key, signed-out session). */
+export const STREAM_RECHECK_MS = 60_000;
+
+const DESCRIPTION = [
+  'A `text/event-stream` of live updates for the branch and mode of the credentials (a staff session: live mode).',
+  'The first event is `event: ready`; then every change is a default event whose `data` is JSON with `type`',
+  '(`ticket.created`, `ticket.ready`, `ticket.ringing`, `ticket.collected`, `ticket.cancelled`, `ticket.expired`, `ticket.customer_*`, …),',
+  '`ticket_id`, `status`, `queue` and `display_number`. Comment lines (`: ping`) keep proxies from closing an idle stream.',
+  'Nothing is replayed: after a reconnect, read the current state again (e.g. `GET /v1/tickets`).',
+  'The stream ends when its key is revoked or its session ends.',
+].join(' ');
+
+async function stillValid(services: Services, req: FastifyRequest): Promise<boolean> {
+  const auth = req.auth!;
+  const session = sessionOf(req);
+  if (session !== null) {
+    const view = await findSessionByTokenHash(services.db, hashSessionToken(session.token));
+    return view !== undefined && isLive(view, services.clock.now());
+  }
+  if (auth.actor.kind === 'api_key') return (await getApiKey(services.db, auth.actor.keyId))?.revokedAt === null;
+  return true;
+}
+
+export function registerStreamRoute(app: FastifyInstance, services: Services): void {
+  const open = new Set<() => void>();
+  // Long-lived responses would hold a graceful shutdown forever: end them first.
+  app.addHook('preClose', async () => {
+    for (const end of [...open]) end();
+  });
+
+  app.get('/stream', {
+    schema: {
+      tags: ['live'], summary: 'Live updates of the branch (server-sent events)', description: DESCRIPTION,
+      response: { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...problemResponses() },
+    },
+  }, async (req, reply) => {
+    const ctx = ctxFor(req, services);
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-accel-buffering': 'no',
+    });
+    raw.write(`retry: 3000\nevent: ready\ndata: ${JSON.stringify({ branch: ctx.branchId, livemode: ctx.mode === 'live' })}\n\n`);
+    let seq = 0;
+    const unsubscribe = services.bus.subscribe(channels.branch(ctx.branchId, ctx.mode), (message) => {
+      raw.write(`id: ${++seq}\ndata: ${JSON.stringify(message)}\n\n`);
+    });
+    let sinceCheck = 0;
+    const timer = setInterval(() => {
+      raw.write(': ping\n\n');
+      sinceCheck += STREAM_PING_MS;
+      if (sinceCheck < STREAM_RECHECK_MS) return;
+      sinceCheck = 0;
+      stillValid(services, req).then((ok) => { if (!ok) end(); }, () => {});
+    }, STREAM_PING_MS);
+    timer.unref();
+    const end = (): void => {
+      if (!open.delete(end)) return;
+      clearInterval(timer);
+      unsubscribe();
+      raw.end();
+    };
+    open.add(end);
+    req.raw.on('close', end);
+  });
+}

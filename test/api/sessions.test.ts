@@ -1,0 +1,192 @@
+// Staff sessions (PRODUCT.md §5, §12): sign-in, the cookie's flags, CSRF, cross-site refusal,
+// expiry, revocation and login throttling.
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { FakeClock } from '../helpers/clock.ts';
+import { asSession, signIn, signInOk } from '../helpers/session.ts';
+
+const clock = new FakeClock(Date.now());
+let t: TestApp;
+before(async () => {
+  t = await startTestApp({ clock });
+});
+after(() => t.close());
+
+// Every test starts with full login buckets: they refill in at most 5 minutes.
+const refill = () => clock.advance(10 * 60_000);
+
+test('signing in sets an HttpOnly, SameSite=Lax session cookie and returns the user, branches and a CSRF token', async () => {
+  refill();
+  const s = await signIn(t, t.tenant.ownerEmail, t.tenant.ownerPassword);
+  assert.equal(s.status, 201);
+  assert.match(s.setCookie, /^readybell_session=[A-Za-z0-9_-]{43}; /);
+  assert.match(s.setCookie, /; HttpOnly/);
+  assert.match(s.setCookie, /; SameSite=Lax/);
+  assert.match(s.setCookie, /; Path=\//);
+  assert.doesNotMatch(s.setCookie, /Secure/, 'plain http on loopback with an http PUBLIC_URL: no Secure flag');
+  assert.equal(s.body.user.email, t.tenant.ownerEmail);
+  assert.equal(s.body.user.role, 'owner');
+  assert.equal(s.body.branch.id, t.tenant.branchId);
+  assert.deepEqual(s.body.branches.map((b: { id: string }) => b.id), [t.tenant.branchId]);
+  assert.equal(s.body.account.api_access, true);
+  assert.equal(typeof s.body.csrf_token, 'string');
+
+  const me = await asSession(t, s)('GET', '/v1/session');
+  assert.equal(me.status, 200);
+  assert.equal(me.body.csrf_token, s.csrf);
+  assert.equal(me.headers.get('cache-control'), 'no-store');
+});
+
+test('the cookie is Secure and __Host- prefixed when the public URL is https', async () => {
+  const secure = await startTestApp({ env: { PUBLIC_URL: 'https://pickup.example.com' } });
+  try {
+    const s = await signIn(secure, secure.tenant.ownerEmail, secure.tenant.ownerPassword);
+    assert.equal(s.status, 201);
+    assert.match(s.setCookie, /^__Host-readybell_session=/);
+    assert.match(s.setCookie, /; Secure/);
+    assert.match(s.setCookie, /; HttpOnly/);
+  } finally {
+    await secure.close();
+  }
+});
+
+test('a wrong password and an unknown email get the same generic 401', async () => {
+  refill();
+  const wrong = await signIn(t, t.tenant.ownerEmail, 'not the password');
+  const unknown = await signIn(t, 'nobody@example.test', 'whatever it is');
+  for (const r of [wrong, unknown]) {
+    assert.equal(r.status, 401);
+    assert.equal(r.body.code, 'unauthenticated');
+    assert.equal(r.body.detail, 'The email or password is wrong.');
+    assert.equal(r.setCookie, '');
+  }
+});
+
+test('a session acts in live mode on its branch; unsafe methods without the CSRF token are 403', async () => {
+  refill();
+  const s = await signInOk(t, t.tenant.ownerEmail, t.tenant.ownerPassword);
+  const req = asSession(t, s);
+  const none = await req('POST', '/v1/tickets', { body: {}, csrf: null });
+  assert.equal(none.status, 403);
+  assert.equal(none.body.code, 'forbidden');
+  assert.match(none.body.detail, /CSRF/);
+  const wrong = await req('POST', '/v1/tickets', { body: {}, csrf: s.csrf.slice(0, -2) + 'xx' });
+  assert.equal(wrong.status, 403);
+
+  const ok = await req('POST', '/v1/tickets', { body: { external_ref: 'counter-1' } });
+  assert.equal(ok.status, 201);
+  assert.equal(ok.body.livemode, true);
+  assert.equal(ok.body.branch, t.tenant.branchId);
+  const viaKey = await t.request('GET', `/v1/tickets/${ok.body.id}`, { key: t.tenant.liveKey });
+  assert.equal(viaKey.body.external_ref, 'counter-1', 'the same ticket the live API key sees');
+  assert.equal((await t.request('GET', `/v1/tickets/${ok.body.id}`, { key: t.tenant.testKey })).status, 404, 'never test data');
+});
+
+test('the cookie never works cross-site: a foreign Origin or Sec-Fetch-Site is refused, even with the CSRF token', async () => {
+  refill();
+  const s = await signInOk(t, t.tenant.ownerEmail, t.tenant.ownerPassword);
+  const req = asSession(t, s);
+  const foreignPost = await req('POST', '/v1/tickets', { body: {}, headers: { origin: 'https://evil.example' } });
+  assert.equal(foreignPost.status, 403);
+  assert.match(foreignPost.body.detail, /another site/);
+  const foreignGet = await req('GET', '/v1/tickets', { headers: { 'sec-fetch-site': 'cross-site' } });
+  assert.equal(foreignGet.status, 403);
+  const sameSite = await req('DELETE', '/v1/session', { headers: { 'sec-fetch-site': 'same-site' } });
+  assert.equal(sameSite.status, 403, 'a sibling subdomain is another site too');
+  const nullOrigin = await req('POST', '/v1/tickets', { body: {}, headers: { origin: 'null' } });
+  assert.equal(nullOrigin.status, 403, 'sandboxed frames send Origin: null');
+
+  const own = await req('POST', '/v1/tickets', { body: {}, headers: { origin: t.url, 'sec-fetch-site': 'same-origin' } });
+  assert.equal(own.status, 201);
+  const publicOrigin = await req('GET', '/v1/tickets', { headers: { origin: 'http://localhost:3000' } });
+  assert.equal(publicOrigin.status, 200, 'the configured public URL is this site too');
+
+  const loginCsrf = await signIn(t, t.tenant.ownerEmail, t.tenant.ownerPassword, { origin: 'https://evil.example' });
+  assert.equal(loginCsrf.status, 403, 'a foreign page cannot sign a visitor in');
+});
+
+test('a session ends after 12 hours idle, and after 7 days however busy', async () => {
+  refill();
+  const s = await signInOk(t, t.tenant.ownerEmail, t.tenant.ownerPassword);
+  const req = asSession(t, s);
+  clock.advance(11 * 3600_000);
+  assert.equal((await req('GET', '/v1/session')).status, 200, 'activity within 12 h keeps it');
+  clock.advance(11 * 3600_000);
+  assert.equal((await req('GET', '/v1/tickets')).status, 200);
+  clock.advance(12 * 3600_000 + 1000);
+  const idle = await req('GET', '/v1/tickets');
+  assert.equal(idle.status, 401);
+  assert.match(idle.body.detail, /session has expired/);
+
+  refill();
+  const busy = await signInOk(t, t.tenant.ownerEmail, t.tenant.ownerPassword);
+  const busyReq = asSession(t, busy);
+  for (let h = 0; h < 7 * 24 - 6; h += 6) {
+    clock.advance(6 * 3600_000);
+    assert.equal((await busyReq('GET', '/v1/session')).status, 200, `still on at hour ${h + 6}`);
+  }
+  clock.advance(6 * 3600_000);
+  assert.equal((await busyReq('GET', '/v1/session')).status, 401, 'past the absolute limit');
+});
+
+test('signing out ends the session everywhere and clears the cookie', async () => {
+  refill();
+  const s = await signInOk(t, t.tenant.ownerEmail, t.tenant.ownerPassword);
+  const other = await signInOk(t, t.tenant.ownerEmail, t.tenant.ownerPassword);
+  const out = await asSession(t, s)('DELETE', '/v1/session');
+  assert.equal(out.status, 200);
+  assert.match(out.headers.get('set-cookie') ?? '', /^readybell_session=; .*Max-Age=0/);
+  assert.equal((await asSession(t, s)('GET', '/v1/session')).status, 401);
+  assert.equal((await asSession(t, other)('GET', '/v1/session')).status, 200, 'another device stays signed in');
+});
+
+test('changing the password ends every session of the user; the new password works', async () => {
+  refill();
+  const tenant = await t.newTenant();
+  const a = await signInOk(t, tenant.ownerEmail, tenant.ownerPassword);
+  const b = await signInOk(t, tenant.ownerEmail, tenant.ownerPassword);
+  const wrong = await asSession(t, a)('POST', '/v1/session/password', { body: { current_password: 'nope nope nope', new_password: 'a brand new password' } });
+  assert.equal(wrong.status, 422);
+  assert.equal((await asSession(t, a)('GET', '/v1/session')).status, 200, 'a failed change ends nothing');
+  const changed = await asSession(t, a)('POST', '/v1/session/password', { body: { current_password: tenant.ownerPassword, new_password: 'a brand new password' } });
+  assert.equal(changed.status, 200);
+  assert.equal((await asSession(t, a)('GET', '/v1/session')).status, 401);
+  assert.equal((await asSession(t, b)('GET', '/v1/session')).status, 401);
+  assert.equal((await signIn(t, tenant.ownerEmail, tenant.ownerPassword)).status, 401);
+  assert.equal((await signIn(t, tenant.ownerEmail, 'a brand new password')).status, 201);
+});
+
+test('sign-in is throttled per account: the seventh quick try is 429 with Retry-After, then one a minute', async () => {
+  refill();
+  const tenant = await t.newTenant();
+  for (let i = 0; i < 6; i++) assert.equal((await signIn(t, tenant.ownerEmail, `wrong ${i}`)).status, 401);
+  const throttled = await signIn(t, tenant.ownerEmail, tenant.ownerPassword);
+  assert.equal(throttled.status, 429, 'even the right password waits');
+  assert.equal(throttled.body.code, 'rate-limited');
+  assert.deepEqual(throttled.body.violated_policies, ['login-account']);
+  assert.ok(Number(throttled.headers.get('retry-after')) >= 1);
+  assert.equal((await signIn(t, t.tenant.ownerEmail, t.tenant.ownerPassword)).status, 201, 'other accounts are not locked out');
+  clock.advance(Number(throttled.headers.get('retry-after')) * 1000);
+  assert.equal((await signIn(t, tenant.ownerEmail, tenant.ownerPassword)).status, 201);
+});
+
+test('sign-in is throttled per address across accounts', async () => {
+  refill();
+  let status = 0;
+  let tries = 0;
+  while (tries < 40) {
+    tries++;
+    status = (await signIn(t, `sprayed-${tries}@example.test`, 'password1234')).status;
+    if (status !== 401) break;
+  }
+  assert.equal(status, 429);
+  assert.ok(tries > 20 && tries <= 31, `throttled after ${tries} tries`);
+});
+
+test('API keys have no session: the session routes answer 403', async () => {
+  const res = await t.request('GET', '/v1/session');
+  assert.equal(res.status, 403);
+  assert.equal(res.body.code, 'forbidden');
+  assert.equal((await t.request('GET', '/v1/session', { key: null })).status, 401);
+});
