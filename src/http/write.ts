@@ -33,8 +33,8 @@ const inflight = new Map<string, Promise<unknown>>();
 
 function fingerprint(req: FastifyRequest): string {
   const body = (req as { rawBody?: string }).rawBody ?? '';
-  let canonical = body;
-  if (body !== '') canonical = JSON.stringify(sortKeys(JSON.parse(body)));
+  // The JSON parser treats a whitespace-only body as no body; so does the fingerprint.
+  const canonical = body.trim() === '' ? '' : JSON.stringify(sortKeys(JSON.parse(body)));
   return createHash('sha256').update(`${req.method} ${req.url}\n${canonical}`).digest('base64url');
 }
 

@@ -18,7 +18,11 @@ export const CreateTicketBody = Type.Object(
     queue: Type.Optional(QueueName),
     external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Your own order number; searchable' })),
     customer_phone: Type.Optional(Type.String({ pattern: E164_PATTERN, description: 'E.164, used for SMS only; erased when the ticket closes' })),
-    metadata: Type.Optional(Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), { maxProperties: 20 })),
+    metadata: Type.Optional(Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), {
+      maxProperties: 20,
+      // TypeBox drops the key schema's maxLength (it becomes patternProperties "^.*$"); this keeps it.
+      propertyNames: { minLength: 1, maxLength: 40 },
+    })),
   },
   { additionalProperties: false },
 );
