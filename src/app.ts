@@ -17,6 +17,7 @@ import { createSessionAuthenticator, staffRoutes } from './http/staff.ts';
 import { JobRunner, DEFAULT_RUNNER_OPTIONS } from './jobs/runner.ts';
 import { builtinTasks } from './jobs/tasks.ts';
 import { Maintenance } from './jobs/maintenance.ts';
+import { installWebhooks } from './webhooks/install.ts';
 
 export function openDb(config: Config): Db {
   if (config.databaseUrl !== null) return new PostgresDb({ url: config.databaseUrl });
@@ -51,7 +52,10 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     services, limiter, lastUsedKeys, readiness: shared.redis === null ? {} : { redis: shared.ping }, metrics,
     session: createSessionAuthenticator(services), extraRoutes: staffRoutes(services, limiter),
   });
-  const runner = new JobRunner(services, builtinTasks(), DEFAULT_RUNNER_OPTIONS);
+  const tasks = builtinTasks();
+  const webhooks = installWebhooks(services, tasks);
+  const runner = new JobRunner(services, tasks, DEFAULT_RUNNER_OPTIONS);
+  services.wakeJobs = () => runner.wake();
   const maintenance = new Maintenance(services, lastUsedKeys);
   let closed = false;
   return {
@@ -69,6 +73,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       closed = true;
       await server.close();
       await runner.stop();
+      webhooks.close();
       await maintenance.stop();
       await shared.close();
       await db.close();

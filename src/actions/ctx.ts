@@ -10,6 +10,7 @@ import type { Bus } from '../realtime/bus.ts';
 import type { Ringer } from '../channels/ringer.ts';
 import type { EventHook } from './record-event.ts';
 import type { Metrics } from '../metrics.ts';
+import type { HostLookup } from '../webhooks/url-policy.ts';
 
 export type Actor =
   | { kind: 'api_key'; keyId: string }
@@ -30,6 +31,10 @@ export type Services = {
   /** Run inside the transaction of every recorded event (webhook fan-out). */
   eventHooks: EventHook[];
   metrics?: Metrics;
+  /** Tells this node's job runner that jobs were just committed (call from tx.afterCommit). */
+  wakeJobs?: () => void;
+  /** Resolves webhook hosts (URL checks and delivery); the system resolver when unset. Tests substitute it. */
+  webhookLookup?: HostLookup;
 };
 
 export type Ctx = {

@@ -6,9 +6,14 @@ import { randomBytes } from 'node:crypto';
 import type { Services } from '../actions/ctx.ts';
 import { claimJobs, finishJob, retryJob, type ClaimedJob } from '../store/outbox.ts';
 
-export type TaskResult = { retryAt?: number } | void;
+/**
+ * `retryAt`: run the job again then. `settled`: the task already finished or rescheduled its job
+ * in its own transaction (together with its effects), so the runner writes nothing more.
+ */
+export type TaskResult = { retryAt?: number; settled?: boolean } | void;
 export type Task = (services: Services, payload: Record<string, unknown>, job: ClaimedJob) => Promise<TaskResult>;
 
+/** `batch`: the most jobs claimed at once and in flight at any time. */
 export type RunnerOptions = { pollMs: number; leaseMs: number; batch: number };
 
 export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = { pollMs: 250, leaseMs: 30_000, batch: 50 };
@@ -19,6 +24,8 @@ export function backoffMs(attempts: number): number {
   return steps[Math.min(attempts - 1, steps.length - 1)] ?? 1_800_000;
 }
 
+// Jobs run concurrently up to `batch`, and new ones are claimed while others are still running:
+// one receiver that takes its full 10 s must not hold back every other job behind it.
 export class JobRunner {
   readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private readonly services: Services;
@@ -26,7 +33,14 @@ export class JobRunner {
   private readonly opts: RunnerOptions;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
+  private claiming: Promise<void> | null = null;
+  private readonly inflight = new Set<Promise<void>>();
+  private started = false;
   private stopped = false;
+  /** A wake arrived during a claim, or the last claim filled every free slot: more may be due. */
+  private again = false;
+  private backlog = false;
+  private failedTick = false;
 
   constructor(services: Services, tasks: Map<string, Task>, opts: RunnerOptions = DEFAULT_RUNNER_OPTIONS) {
     this.services = services;
@@ -35,20 +49,72 @@ export class JobRunner {
   }
 
   start(): void {
-    const tick = async (): Promise<void> => {
-      if (this.stopped) return;
-      try {
-        const n = await this.runOnce();
-        // A full batch means more may be due: go again at once instead of waiting for the poll.
-        this.timer = setTimeout(() => void tick(), n >= this.opts.batch ? 0 : this.opts.pollMs);
-      } catch (err) {
-        this.services.log.warn({ err }, 'job runner tick failed');
-        this.timer = setTimeout(() => void tick(), this.opts.pollMs * 4);
-      }
-      this.timer?.unref();
-    };
-    this.timer = setTimeout(() => void tick(), 0);
+    this.started = true;
+    this.kick(0);
+  }
+
+  /**
+   * Claims due jobs now instead of at the next poll. Called after the commit that enqueued a job,
+   * so an idle worker starts it within milliseconds. Does nothing unless the runner was started
+   * (tests drive runOnce by hand).
+   */
+  wake(): void {
+    if (this.started) this.kick(0);
+  }
+
+  private kick(ms: number): void {
+    if (this.stopped) return;
+    if (this.claiming !== null) {
+      this.again = true;
+      return;
+    }
+    if (this.timer !== null) {
+      if (ms > 0) return; // an earlier tick is already due
+      clearTimeout(this.timer);
+    }
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.claiming = this.tick().finally(() => {
+        this.claiming = null;
+        this.afterTick();
+      });
+    }, ms);
     this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    this.again = false;
+    this.failedTick = false;
+    const free = this.opts.batch - this.inflight.size;
+    if (free <= 0) {
+      this.backlog = true;
+      return;
+    }
+    try {
+      const jobs = await claimJobs(this.services.db, this.workerId, this.services.clock.now(), this.opts.leaseMs, free);
+      for (const job of jobs) this.track(job);
+      this.backlog = jobs.length >= free;
+    } catch (err) {
+      this.services.log.warn({ err }, 'job runner tick failed');
+      this.failedTick = true;
+    }
+  }
+
+  private afterTick(): void {
+    if (this.failedTick) this.kick(this.opts.pollMs * 4);
+    else if ((this.again || this.backlog) && this.inflight.size < this.opts.batch) this.kick(0);
+    else this.kick(this.opts.pollMs);
+  }
+
+  private track(job: ClaimedJob): Promise<void> {
+    const p: Promise<void> = this.runJob(job).finally(() => {
+      this.inflight.delete(p);
+      // With a backlog, claim again once half the slots are free: one claim per finished job
+      // would turn every completion into a transaction of its own.
+      if (this.started && (this.backlog || this.again) && this.inflight.size <= this.opts.batch / 2) this.kick(0);
+    });
+    this.inflight.add(p);
+    return p;
   }
 
   /** Claims and runs the jobs due now; returns how many ran. Tests call this with a fake clock. */
@@ -63,7 +129,7 @@ export class JobRunner {
   private async drain(): Promise<number> {
     const { db, clock } = this.services;
     const jobs = await claimJobs(db, this.workerId, clock.now(), this.opts.leaseMs, this.opts.batch);
-    await Promise.all(jobs.map((job) => this.runJob(job)));
+    await Promise.all(jobs.map((job) => this.track(job)));
     return jobs.length;
   }
 
@@ -73,6 +139,7 @@ export class JobRunner {
     try {
       if (task === undefined) throw new Error(`no task for job kind ${job.kind}`);
       const result = await task(this.services, JSON.parse(job.payload) as Record<string, unknown>, job);
+      if (result && result.settled) return;
       await db.write(async (tx) => {
         if (result && result.retryAt !== undefined) await retryJob(tx, job.id, result.retryAt, 'rescheduled');
         else await finishJob(tx, job.id, clock.now());
@@ -83,9 +150,13 @@ export class JobRunner {
     }
   }
 
+  /** Stops claiming and waits for the jobs in flight to finish (graceful shutdown). */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.claiming) await this.claiming.catch(() => {});
     if (this.running) await this.running.catch(() => {});
+    await Promise.allSettled([...this.inflight]);
   }
 }

@@ -5,6 +5,7 @@ import { registerQueueRoutes } from './queues.ts';
 import { registerTicketRoutes } from './tickets.ts';
 import { registerTicketActionRoutes } from './ticket-actions.ts';
 import { registerEventRoutes } from './events.ts';
+import { registerWebhookEndpointRoutes } from './webhook-endpoints.ts';
 import { registerSessionRoutes } from './sessions.ts';
 import { registerApiKeyRoutes } from './api-keys.ts';
 import { registerUserRoutes } from './users.ts';
@@ -16,6 +17,7 @@ export function registerV1Routes(app: FastifyInstance, services: Services): void
   registerTicketRoutes(app, services);
   registerTicketActionRoutes(app, services);
   registerEventRoutes(app, services);
+  registerWebhookEndpointRoutes(app, services);
   registerSessionRoutes(app, services);
   registerApiKeyRoutes(app, services);
   registerUserRoutes(app, services);

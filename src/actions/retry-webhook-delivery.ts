@@ -1,0 +1,27 @@
+// POST /v1/webhook_deliveries/{id}/retry: one more attempt, now, whatever the delivery's state
+// (a succeeded one is sent again). It runs as a job of its own, so the automatic schedule is not
+// touched: if the manual attempt succeeds, a pending delivery is done; if it fails, the delivery
+// keeps its state and its next automatic attempt. A second click before the attempt has run
+// queues nothing more (the job key holds the attempt count).
+import type { Action } from './ctx.ts';
+import { AppError, notFound } from '../domain/errors.ts';
+import { newId } from '../domain/ids.ts';
+import { enqueueJob } from '../store/outbox.ts';
+import { getDelivery, type WebhookDelivery } from '../store/webhook-deliveries.ts';
+import { getEndpoint } from '../store/webhook-endpoints.ts';
+import { WEBHOOK_JOB_KIND, wakeAfterCommit, type DeliveryJobPayload } from '../webhooks/fan-out.ts';
+import { requireWebhookAccess } from './webhook-endpoints.ts';
+
+export const retryWebhookDelivery: Action<{ id: string }, WebhookDelivery> = async ({ ctx, input }) => {
+  requireWebhookAccess(ctx);
+  const delivery = await getDelivery(ctx.tx, ctx.branchId, ctx.mode, input.id);
+  if (delivery === undefined) throw notFound('webhook delivery');
+  const endpoint = await getEndpoint(ctx.tx, ctx.branchId, ctx.mode, delivery.endpointId);
+  if (endpoint === undefined) throw notFound('webhook delivery');
+  if (endpoint.disabled) throw new AppError('conflict', 'The endpoint of this delivery is disabled; enable it (PATCH with "disabled": false) before retrying.');
+  const now = ctx.services.clock.now();
+  const payload: DeliveryJobPayload = { delivery_id: delivery.id, manual: true };
+  await enqueueJob(ctx.tx, { id: newId('job', now), kind: WEBHOOK_JOB_KIND, key: `retry:${delivery.id}:${delivery.attempts}`, payload, runAt: now, createdAt: now });
+  wakeAfterCommit(ctx);
+  return delivery;
+};

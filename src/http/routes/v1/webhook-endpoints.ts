@@ -1,0 +1,197 @@
+// /v1/webhook_endpoints and /v1/webhook_deliveries. Endpoints and deliveries belong to the key's
+// branch and mode: another branch's or mode's id answers 404 like an unknown one.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Ctx, Services } from '../../../actions/ctx.ts';
+import { invalid, notFound } from '../../../domain/errors.ts';
+import { isId } from '../../../domain/ids.ts';
+import { createWebhookEndpoint, removeWebhookEndpoint, requireWebhookAccess, updateWebhookEndpoint } from '../../../actions/webhook-endpoints.ts';
+import { rotateWebhookSecret } from '../../../actions/rotate-webhook-secret.ts';
+import { sendTestWebhook } from '../../../actions/send-test-webhook.ts';
+import { retryWebhookDelivery } from '../../../actions/retry-webhook-delivery.ts';
+import { getEndpoint, listEndpoints } from '../../../store/webhook-endpoints.ts';
+import { getDelivery, listAttempts, listDeliveries, type DeliveryStatus, type WebhookDelivery } from '../../../store/webhook-deliveries.ts';
+import { presentDelivery, presentEndpoint } from '../../../webhooks/present.ts';
+import { SecretBox } from '../../../webhooks/secret-box.ts';
+import { checkWebhookUrl, systemLookup } from '../../../webhooks/url-policy.ts';
+import { problemResponses } from '../../schemas.ts';
+import { runWrite } from '../../write.ts';
+import { ctxFor } from './context.ts';
+import {
+  CreateEndpointBody, DeletedEndpointSchema, DeliveriesQuery, DeliveryListSchema, DeliverySchema, EndpointIdParams, EndpointListSchema,
+  EndpointSchema, NoBody, RotateBody, SecretSchema, UpdateEndpointBody,
+} from './webhook-schemas.ts';
+
+const TAGS = ['webhooks'];
+
+function idParam(req: FastifyRequest, kind: 'webhookEndpoint' | 'webhookDelivery'): string {
+  const { id } = req.params as { id: string };
+  if (!isId(kind, id)) throw notFound(kind === 'webhookEndpoint' ? 'webhook endpoint' : 'webhook delivery');
+  return id;
+}
+
+async function endpointOf(services: Services, ctx: Ctx, id: string) {
+  requireWebhookAccess(ctx);
+  const endpoint = await getEndpoint(services.db, ctx.branchId, ctx.mode, id);
+  if (endpoint === undefined) throw notFound('webhook endpoint');
+  return endpoint;
+}
+
+async function presentDeliveries(services: Services, list: WebhookDelivery[]) {
+  const attempts = await listAttempts(services.db, list.map((d) => d.id));
+  return list.map((d) => presentDelivery(d, attempts.get(d.id) ?? []));
+}
+
+export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Services): void {
+  const { db, clock, config } = services;
+  // Read on every call, so tests can substitute a resolver on a running service.
+  const checkUrl = (url: string, ctx: Ctx): Promise<string> => checkWebhookUrl(url, ctx.mode, config, services.webhookLookup ?? systemLookup);
+
+  app.get('/webhook_endpoints', {
+    schema: { tags: TAGS, summary: 'List webhook endpoints (at most 16 per branch and mode), newest first', response: { 200: EndpointListSchema, ...problemResponses() } },
+  }, async (req) => {
+    const ctx = ctxFor(req, services);
+    requireWebhookAccess(ctx);
+    const now = clock.now();
+    return { object: 'list', data: (await listEndpoints(db, ctx.branchId, ctx.mode)).map((e) => presentEndpoint(e, now)), has_more: false };
+  });
+
+  app.post('/webhook_endpoints', {
+    schema: { tags: TAGS, summary: 'Create a webhook endpoint; the answer carries its signing secret', body: CreateEndpointBody, response: { 201: EndpointSchema, ...problemResponses() } },
+  }, async (req, reply) => {
+    const ctx = ctxFor(req, services);
+    requireWebhookAccess(ctx);
+    const body = req.body as { url: string; enabled_events?: string[]; description?: string | null };
+    // DNS is checked before the write: a lookup must never hold the store's writer.
+    const url = await checkUrl(body.url, ctx);
+    return runWrite(req, reply, ctx, {
+      status: 201,
+      run: async (tx) => {
+        const { endpoint, secret } = await createWebhookEndpoint({ ctx: tx, input: { ...body, url } });
+        return presentEndpoint(endpoint, clock.now(), secret);
+      },
+    });
+  });
+
+  app.get('/webhook_endpoints/:id', {
+    schema: { tags: TAGS, summary: 'Get a webhook endpoint', params: EndpointIdParams, response: { 200: EndpointSchema, ...problemResponses() } },
+  }, async (req) => presentEndpoint(await endpointOf(services, ctxFor(req, services), idParam(req, 'webhookEndpoint')), clock.now()));
+
+  app.patch('/webhook_endpoints/:id', {
+    schema: { tags: TAGS, summary: 'Change a webhook endpoint, or disable / re-enable it', params: EndpointIdParams, body: UpdateEndpointBody, response: { 200: EndpointSchema, ...problemResponses() } },
+  }, async (req, reply) => {
+    const id = idParam(req, 'webhookEndpoint');
+    const ctx = ctxFor(req, services);
+    requireWebhookAccess(ctx);
+    const body = (req.body ?? {}) as { url?: string; enabled_events?: string[]; description?: string | null; disabled?: boolean };
+    const url = body.url === undefined ? undefined : await checkUrl(body.url, ctx);
+    return runWrite(req, reply, ctx, {
+      status: 200,
+      run: async (tx) => presentEndpoint(await updateWebhookEndpoint({ ctx: tx, input: { ...body, url, id } }), clock.now()),
+    });
+  });
+
+  app.delete('/webhook_endpoints/:id', {
+    schema: { tags: TAGS, summary: 'Delete a webhook endpoint and its delivery log', params: EndpointIdParams, response: { 200: DeletedEndpointSchema, ...problemResponses() } },
+  }, async (req, reply) => {
+    const id = idParam(req, 'webhookEndpoint');
+    return runWrite(req, reply, ctxFor(req, services), {
+      status: 200,
+      run: async (ctx) => ({ object: 'webhook_endpoint', id: (await removeWebhookEndpoint({ ctx, input: { id } })).id, deleted: true }),
+    });
+  });
+
+  app.post('/webhook_endpoints/:id/rotate_secret', {
+    schema: {
+      tags: TAGS, summary: 'Replace the signing secret; the old one keeps signing for expires_in seconds (default 24 h)',
+      params: EndpointIdParams, body: RotateBody, response: { 200: EndpointSchema, ...problemResponses() },
+    },
+  }, async (req, reply) => {
+    const id = idParam(req, 'webhookEndpoint');
+    const body = (req.body ?? {}) as { expires_in?: number };
+    return runWrite(req, reply, ctxFor(req, services), {
+      status: 200,
+      run: async (ctx) => {
+        const { endpoint, secret } = await rotateWebhookSecret({ ctx, input: { id, expires_in: body.expires_in } });
+        return presentEndpoint(endpoint, clock.now(), secret);
+      },
+    });
+  });
+
+  app.get('/webhook_endpoints/:id/secret', {
+    schema: {
+      tags: TAGS, summary: 'Reveal the current signing secret (API keys and the owner role)',
+      params: EndpointIdParams, response: { 200: SecretSchema, ...problemResponses() },
+    },
+  }, async (req, reply) => {
+    const endpoint = await endpointOf(services, ctxFor(req, services), idParam(req, 'webhookEndpoint'));
+    const now = clock.now();
+    // A secret must not linger in a browser or proxy cache.
+    reply.header('Cache-Control', 'no-store');
+    const overlap = endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > now;
+    return {
+      object: 'webhook_endpoint_secret',
+      endpoint: endpoint.id,
+      secret: new SecretBox(config.webhookSecretsKey).open(endpoint.secret, endpoint.id),
+      previous_secret_expires_at: overlap ? new Date(endpoint.previousSecretExpiresAt!).toISOString() : null,
+    };
+  });
+
+  app.post('/webhook_endpoints/:id/test', {
+    schema: {
+      tags: TAGS, summary: 'Send a `ping` event to this endpoint; answers with the queued delivery',
+      params: EndpointIdParams, body: NoBody, response: { 202: DeliverySchema, ...problemResponses() },
+    },
+  }, async (req, reply) => {
+    const id = idParam(req, 'webhookEndpoint');
+    return runWrite(req, reply, ctxFor(req, services), {
+      status: 202,
+      run: async (ctx) => presentDelivery(await sendTestWebhook({ ctx, input: { id } }), []),
+    });
+  });
+
+  app.get('/webhook_endpoints/:id/deliveries', {
+    schema: {
+      tags: TAGS, summary: 'Deliveries to this endpoint with their attempt log, newest first',
+      params: EndpointIdParams, querystring: DeliveriesQuery, response: { 200: DeliveryListSchema, ...problemResponses() },
+    },
+  }, async (req) => {
+    const ctx = ctxFor(req, services);
+    const endpoint = await endpointOf(services, ctx, idParam(req, 'webhookEndpoint'));
+    const q = req.query as { limit?: number; starting_after?: string; status?: DeliveryStatus; event?: string };
+    if (q.starting_after !== undefined) {
+      const cursor = isId('webhookDelivery', q.starting_after) ? await getDelivery(db, ctx.branchId, ctx.mode, q.starting_after) : undefined;
+      if (cursor === undefined || cursor.endpointId !== endpoint.id) {
+        throw invalid('/query/starting_after', 'starting_after must be the id of a delivery of this endpoint.');
+      }
+    }
+    const page = await listDeliveries(db, ctx.branchId, ctx.mode, endpoint.id, { status: q.status, eventId: q.event, startingAfter: q.starting_after, limit: q.limit ?? 20 });
+    return { object: 'list', data: await presentDeliveries(services, page.data), has_more: page.hasMore };
+  });
+
+  app.get('/webhook_deliveries/:id', {
+    schema: { tags: TAGS, summary: 'Get a delivery with its attempt log', params: EndpointIdParams, response: { 200: DeliverySchema, ...problemResponses() } },
+  }, async (req) => {
+    const ctx = ctxFor(req, services);
+    requireWebhookAccess(ctx);
+    const delivery = await getDelivery(db, ctx.branchId, ctx.mode, idParam(req, 'webhookDelivery'));
+    if (delivery === undefined) throw notFound('webhook delivery');
+    return (await presentDeliveries(services, [delivery]))[0];
+  });
+
+  app.post('/webhook_deliveries/:id/retry', {
+    schema: {
+      tags: TAGS, summary: 'Try a delivery again now (also a succeeded one); answers with the delivery as it was queued',
+      params: EndpointIdParams, body: NoBody, response: { 202: DeliverySchema, ...problemResponses() },
+    },
+  }, async (req, reply) => {
+    const id = idParam(req, 'webhookDelivery');
+    return runWrite(req, reply, ctxFor(req, services), {
+      status: 202,
+      run: async (ctx) => {
+        const delivery = await retryWebhookDelivery({ ctx, input: { id } });
+        const attempts = await listAttempts(ctx.tx, [delivery.id]);
+        return presentDelivery(delivery, attempts.get(delivery.id) ?? []);
+      },
+    });
+  });
+}

@@ -1,0 +1,134 @@
+// Webhook endpoints. Every query an API request can reach is filtered by branch and mode; the
+// ones by id alone serve the delivery worker, which acts for the system on an id it was given.
+import type { Queryable, Tx } from './db.ts';
+import { fromJson, one } from './db.ts';
+import type { Mode } from './tenancy.ts';
+
+export type WebhookEndpoint = {
+  id: string;
+  branchId: string;
+  mode: Mode;
+  url: string;
+  enabledEvents: string[];
+  description: string | null;
+  disabled: boolean;
+  disabledReason: string | null;
+  disabledAt: number | null;
+  /** As stored: plaintext or sealed (see webhooks/secret-box.ts). */
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: number | null;
+  failingSince: number | null;
+  createdAt: number;
+  updatedAt: number;
+};
+
+type Row = {
+  id: string; branch_id: string; mode: Mode; url: string; enabled_events: string; description: string | null;
+  disabled: number; disabled_reason: string | null; disabled_at: number | null; secret: string; previous_secret: string | null;
+  previous_secret_expires_at: number | null; failing_since: number | null; created_at: number; updated_at: number;
+};
+
+const COLUMNS = 'id, branch_id, mode, url, enabled_events, description, disabled, disabled_reason, disabled_at, secret, previous_secret, previous_secret_expires_at, failing_since, created_at, updated_at';
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+function fromRow(r: Row): WebhookEndpoint {
+  return {
+    id: r.id, branchId: r.branch_id, mode: r.mode, url: r.url, enabledEvents: fromJson<string[]>(r.enabled_events, ['*']),
+    description: r.description, disabled: Number(r.disabled) === 1, disabledReason: r.disabled_reason, disabledAt: num(r.disabled_at),
+    secret: r.secret, previousSecret: r.previous_secret, previousSecretExpiresAt: num(r.previous_secret_expires_at),
+    failingSince: num(r.failing_since), createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
+  };
+}
+
+export async function insertEndpoint(tx: Tx, e: WebhookEndpoint): Promise<void> {
+  await tx.run(
+    `INSERT INTO webhook_endpoints (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    [e.id, e.branchId, e.mode, e.url, JSON.stringify(e.enabledEvents), e.description, e.disabled ? 1 : 0, e.disabledReason, e.disabledAt,
+      e.secret, e.previousSecret, e.previousSecretExpiresAt, e.failingSince, e.createdAt, e.updatedAt],
+  );
+}
+
+export async function getEndpoint(q: Queryable, branchId: string, mode: Mode, id: string): Promise<WebhookEndpoint | undefined> {
+  const r = await one<Row>(q, `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND branch_id = $2 AND mode = $3`, [id, branchId, mode]);
+  return r && fromRow(r);
+}
+
+/** Locks the row on PostgreSQL, so concurrent rotations or edits of one endpoint serialise. */
+export async function getEndpointForUpdate(tx: Tx, branchId: string, mode: Mode, id: string): Promise<WebhookEndpoint | undefined> {
+  const r = await one<Row>(tx, `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND branch_id = $2 AND mode = $3 ${tx.forUpdate}`, [id, branchId, mode]);
+  return r && fromRow(r);
+}
+
+export async function getEndpointById(q: Queryable, id: string): Promise<WebhookEndpoint | undefined> {
+  const r = await one<Row>(q, `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1`, [id]);
+  return r && fromRow(r);
+}
+
+export async function listEndpoints(q: Queryable, branchId: string, mode: Mode): Promise<WebhookEndpoint[]> {
+  const rows = await q.query<Row>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE branch_id = $1 AND mode = $2 ORDER BY id DESC`, [branchId, mode]);
+  return rows.map(fromRow);
+}
+
+export async function countEndpoints(q: Queryable, branchId: string, mode: Mode): Promise<number> {
+  const r = await one<{ n: number }>(q, 'SELECT COUNT(*) AS n FROM webhook_endpoints WHERE branch_id = $1 AND mode = $2', [branchId, mode]);
+  return Number(r?.n ?? 0);
+}
+
+/** The endpoints an event of this branch and mode may go to: enabled ones, with their filters. */
+export async function listFanOutTargets(q: Queryable, branchId: string, mode: Mode): Promise<Array<{ id: string; enabledEvents: string[] }>> {
+  const rows = await q.query<{ id: string; enabled_events: string }>(
+    'SELECT id, enabled_events FROM webhook_endpoints WHERE branch_id = $1 AND mode = $2 AND disabled = 0',
+    [branchId, mode],
+  );
+  return rows.map((r) => ({ id: r.id, enabledEvents: fromJson<string[]>(r.enabled_events, ['*']) }));
+}
+
+export async function updateEndpoint(tx: Tx, e: WebhookEndpoint): Promise<void> {
+  await tx.run(
+    `UPDATE webhook_endpoints SET url = $2, enabled_events = $3, description = $4, disabled = $5, disabled_reason = $6, disabled_at = $7,
+       secret = $8, previous_secret = $9, previous_secret_expires_at = $10, failing_since = $11, updated_at = $12 WHERE id = $1`,
+    [e.id, e.url, JSON.stringify(e.enabledEvents), e.description, e.disabled ? 1 : 0, e.disabledReason, e.disabledAt,
+      e.secret, e.previousSecret, e.previousSecretExpiresAt, e.failingSince, e.updatedAt],
+  );
+}
+
+/** Removes the endpoint with its delivery log; queued jobs find no delivery and end quietly. */
+export async function deleteEndpoint(tx: Tx, branchId: string, mode: Mode, id: string): Promise<boolean> {
+  const n = await tx.run('DELETE FROM webhook_endpoints WHERE id = $1 AND branch_id = $2 AND mode = $3', [id, branchId, mode]);
+  if (n === 0) return false;
+  await tx.run('DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1)', [id]);
+  await tx.run('DELETE FROM webhook_deliveries WHERE endpoint_id = $1', [id]);
+  return true;
+}
+
+/**
+ * Disables an endpoint and fails its pending deliveries at once, so the log says what happened
+ * now rather than at each delivery's next scheduled attempt. Idempotent.
+ */
+export async function disableEndpoint(tx: Tx, id: string, reason: string, now: number): Promise<void> {
+  await tx.run(
+    'UPDATE webhook_endpoints SET disabled = 1, disabled_reason = $2, disabled_at = $3, updated_at = $3 WHERE id = $1 AND disabled = 0',
+    [id, reason, now],
+  );
+  await failPendingDeliveries(tx, id, now);
+}
+
+export async function failPendingDeliveries(tx: Tx, endpointId: string, now: number): Promise<void> {
+  await tx.run(
+    "UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL, last_error = 'endpoint disabled', updated_at = $2 WHERE endpoint_id = $1 AND status = 'pending'",
+    [endpointId, now],
+  );
+}
+
+/** Notes a failed attempt; returns since when the endpoint has failed without a success. */
+export async function noteEndpointFailure(tx: Tx, id: string, now: number): Promise<number> {
+  await tx.run('UPDATE webhook_endpoints SET failing_since = $2 WHERE id = $1 AND failing_since IS NULL', [id, now]);
+  const r = await one<{ failing_since: number | null }>(tx, 'SELECT failing_since FROM webhook_endpoints WHERE id = $1', [id]);
+  return num(r?.failing_since) ?? now;
+}
+
+export async function noteEndpointSuccess(tx: Tx, id: string): Promise<void> {
+  await tx.run('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [id]);
+}

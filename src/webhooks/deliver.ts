@@ -1,0 +1,115 @@
+// The `webhook` job: one attempt at one delivery. The attempt's log row, the delivery's new state,
+// the endpoint's health and the job's next run are written in ONE transaction after the request,
+// so a crash leaves either nothing (the job's lease runs out and another worker tries again: at
+// least once) or everything. Nothing is written between claim and request, which keeps the
+// store's writer free while receivers answer.
+import { readFileSync } from 'node:fs';
+import type { Services } from '../actions/ctx.ts';
+import type { Task, TaskResult } from '../jobs/runner.ts';
+import type { Tx } from '../store/db.ts';
+import type { ClaimedJob } from '../store/outbox.ts';
+import { finishJob, getEventBody, retryJob } from '../store/outbox.ts';
+import { getDeliveryById, recordAttempt, setDeliveryState, type DeliveryStatus, type WebhookDelivery } from '../store/webhook-deliveries.ts';
+import { disableEndpoint, getEndpointById, noteEndpointFailure, noteEndpointSuccess, type WebhookEndpoint } from '../store/webhook-endpoints.ts';
+import { signatureHeader } from './signature.ts';
+import type { SecretBox } from './secret-box.ts';
+import type { PostOutcome, WebhookHttpClient } from './http-client.ts';
+import { privateTargetsAllowed } from './url-policy.ts';
+import { FAILING_ENDPOINT_DISABLE_MS, parseRetryAfter, retryDelayMs } from './retry-schedule.ts';
+import type { DeliveryJobPayload } from './fan-out.ts';
+
+export const DELIVERY_TIMEOUT_MS = 10_000;
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const USER_AGENT = `readybell-webhooks/${VERSION}`;
+
+/** The secrets that sign now: the current one, and the previous one until its overlap ends. */
+export function signingSecrets(endpoint: WebhookEndpoint, now: number, box: SecretBox): string[] {
+  const out = [box.open(endpoint.secret, endpoint.id)];
+  if (endpoint.previousSecret !== null && endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > now) {
+    out.push(box.open(endpoint.previousSecret, endpoint.id));
+  }
+  return out;
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+export function webhookDeliveryTask(client: WebhookHttpClient, box: SecretBox): Task {
+  return async (services, rawPayload, job) => {
+    const payload = rawPayload as DeliveryJobPayload;
+    const manual = payload.manual === true;
+    const { db, clock } = services;
+    const delivery = await getDeliveryById(db, String(payload.delivery_id));
+    if (delivery === undefined) return; // its endpoint was deleted
+    if (!manual) {
+      if (delivery.status !== 'pending') return; // a manual retry succeeded meanwhile, or the endpoint was disabled
+      if (delivery.nextAttemptAt !== null && delivery.nextAttemptAt > clock.now()) return { retryAt: delivery.nextAttemptAt };
+    }
+    const endpoint = await getEndpointById(db, delivery.endpointId);
+    if (endpoint === undefined) return;
+    if (endpoint.disabled) {
+      if (!manual) await db.write((tx) => setDeliveryState(tx, delivery.id, 'failed', null, 'endpoint disabled', clock.now()));
+      return;
+    }
+    const body = await getEventBody(db, delivery.branchId, delivery.mode, delivery.eventId);
+    const now = clock.now();
+    let outcome: PostOutcome;
+    if (body === undefined) {
+      outcome = { statusCode: null, retryAfter: null, body: null, durationMs: 0, error: 'the event no longer exists (events are kept 30 days)' };
+    } else {
+      let secrets: string[] | null = null;
+      try {
+        secrets = signingSecrets(endpoint, now, box);
+      } catch (err) {
+        // Never the secret itself in the log: only that it could not be opened.
+        services.log.error({ endpoint: endpoint.id, err: (err as Error).message }, 'cannot open webhook signing secret');
+      }
+      outcome = secrets === null
+        ? { statusCode: null, retryAfter: null, body: null, durationMs: 0, error: 'the signing secret cannot be read (WEBHOOK_SECRETS_KEY)' }
+        : await client.post(endpoint.url, {
+          'Content-Type': 'application/json',
+          'User-Agent': USER_AGENT,
+          'Service-Signature': signatureHeader(secrets, Math.floor(now / 1000), body),
+          'Service-Event-Id': delivery.eventId,
+          'Service-Event-Type': delivery.eventType,
+        }, body, { allowPrivate: privateTargetsAllowed(services.config, endpoint.mode), timeoutMs: DELIVERY_TIMEOUT_MS });
+    }
+    return db.write((tx) => settle(services, tx, { delivery, endpoint, job, manual, attemptedAt: now, outcome }));
+  };
+}
+
+type Attempt = { delivery: WebhookDelivery; endpoint: WebhookEndpoint; job: ClaimedJob; manual: boolean; attemptedAt: number; outcome: PostOutcome };
+
+async function settle(services: Services, tx: Tx, a: Attempt): Promise<TaskResult> {
+  const { delivery, endpoint, job, manual, outcome } = a;
+  const now = services.clock.now();
+  const code = outcome.statusCode;
+  const ok = code !== null && code >= 200 && code < 300;
+  // null: a failed manual attempt leaves the delivery's state and automatic schedule alone.
+  let next: { status: DeliveryStatus; at: number | null } | null = null;
+  let disableReason: string | null = null;
+  if (ok) {
+    next = { status: 'succeeded', at: null };
+    await noteEndpointSuccess(tx, endpoint.id);
+  } else {
+    if (!manual) {
+      const delay = retryDelayMs(delivery.autoAttempts + 1, parseRetryAfter(outcome.retryAfter ?? undefined, now));
+      next = delay === null ? { status: 'failed', at: null } : { status: 'pending', at: now + delay };
+    }
+    const failingSince = await noteEndpointFailure(tx, endpoint.id, now);
+    if (code === 410) disableReason = `The receiver answered 410 Gone on ${iso(now)}.`;
+    else if (now - failingSince >= FAILING_ENDPOINT_DISABLE_MS) disableReason = `Every delivery attempt failed for 3 days (since ${iso(failingSince)}).`;
+    if (disableReason !== null && next !== null) next = { status: 'failed', at: null };
+  }
+  await recordAttempt(tx, delivery.id, {
+    attemptedAt: a.attemptedAt, statusCode: code, durationMs: outcome.durationMs, responseBody: outcome.body, error: outcome.error, manual, next,
+  });
+  if (disableReason !== null) {
+    // Also fails the endpoint's other pending deliveries (and this one, after a manual attempt).
+    await disableEndpoint(tx, endpoint.id, disableReason, now);
+    services.log.warn({ endpoint: endpoint.id, branch: endpoint.branchId, reason: disableReason }, 'webhook endpoint disabled');
+  }
+  if (!manual && next !== null && next.status === 'pending' && next.at !== null) await retryJob(tx, job.id, next.at, outcome.error ?? `HTTP ${code}`);
+  else await finishJob(tx, job.id, now);
+  return { settled: true };
+}
