@@ -2,6 +2,7 @@
 // typo in an operator's environment stops the process with a message instead of surfacing later.
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import { parseSecretsKey } from './webhooks/secret-box.ts';
 import { loadChannelConfig, type PushConfig, type SmsConfig } from './channels/channel-config.ts';
 
 export type Config = {
@@ -23,6 +24,8 @@ export type Config = {
   push: PushConfig;
   sms: SmsConfig | null;
   webhookAllowPrivate: boolean;
+  /** 32-byte key sealing webhook signing secrets at rest (AES-256-GCM); null stores them as generated. */
+  webhookSecretsKey: Buffer | null;
   bodyLimitBytes: number;
   sqliteSynchronous: 'FULL' | 'NORMAL';
   groupCommit: { maxBatch: number };
@@ -147,10 +150,18 @@ export function loadConfig(env: Env = process.env): Config {
     ring: { inlineDeadlineMs: int('RING_DEADLINE_MS', 2000, 0, 30_000) },
     ...loadChannelConfig(get, problems, publicUrl),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
+    webhookSecretsKey: secretsKey(get('WEBHOOK_SECRETS_KEY'), problems),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     sqliteSynchronous: sync === 'NORMAL' ? 'NORMAL' : 'FULL',
     groupCommit: { maxBatch: int('GROUP_COMMIT_MAX_BATCH', 256, 1, 10_000) },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+function secretsKey(raw: string | undefined, problems: string[]): Buffer | null {
+  if (raw === undefined) return null;
+  const key = parseSecretsKey(raw);
+  if (key === null) problems.push('WEBHOOK_SECRETS_KEY must be 32 random bytes as 64 hex characters or base64 (e.g. `openssl rand -hex 32`)');
+  return key;
 }
