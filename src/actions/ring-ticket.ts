@@ -6,7 +6,7 @@ import { AppError } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
 import { one } from '../store/db.ts';
 import { enqueueJob } from '../store/outbox.ts';
-import { getTicket, insertRing, toTicket, TICKET_COLUMNS, type RingRecord, type Ticket } from '../store/tickets.ts';
+import { getTicketForUpdate, insertRing, toTicket, TICKET_COLUMNS, type RingRecord, type Ticket } from '../store/tickets.ts';
 import type { RingReason } from '../channels/ringer.ts';
 import { applyTransition } from './transition.ts';
 import { presentTicket } from './present.ts';
@@ -46,7 +46,8 @@ export const markReady: Action<{ id: string }, StartedRing> = async ({ ctx, inpu
 };
 
 export const ringAgain: Action<{ id: string }, StartedRing> = async ({ ctx, input }) => {
-  const current = await getTicket(ctx.tx, ctx.branchId, ctx.mode, input.id);
+  // Locked: two concurrent rings must not both pass the 10 s check (seen on PostgreSQL).
+  const current = await getTicketForUpdate(ctx.tx, ctx.branchId, ctx.mode, input.id);
   const now = ctx.services.clock.now();
   if (current !== undefined && current.status === 'ready' && current.lastRingAt !== null && now - current.lastRingAt < MANUAL_RING_INTERVAL_MS) {
     const wait = Math.ceil((current.lastRingAt + MANUAL_RING_INTERVAL_MS - now) / 1000);

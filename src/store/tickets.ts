@@ -85,6 +85,17 @@ export async function getTicket(q: Queryable, branchId: string, mode: Mode, id: 
   return r && toTicket(r);
 }
 
+/**
+ * Reads a ticket and, on PostgreSQL, locks its row until the transaction ends: for rules that
+ * compare stored values (a manual ring at most every 10 s), so that concurrent requests are
+ * checked one after the other against what the previous one wrote. SQLite's single writer
+ * already gives that.
+ */
+export async function getTicketForUpdate(tx: Tx, branchId: string, mode: Mode, id: string): Promise<Ticket | undefined> {
+  const r = await one(tx, `SELECT ${TICKET_COLUMNS} FROM tickets WHERE id = $1 AND branch_id = $2 AND mode = $3 ${tx.forUpdate}`, [id, branchId, mode]);
+  return r && toTicket(r);
+}
+
 export async function getTicketByToken(q: Queryable, token: string): Promise<Ticket | undefined> {
   const r = await one(q, `SELECT ${TICKET_COLUMNS} FROM tickets WHERE token = $1`, [token]);
   return r && toTicket(r);

@@ -85,6 +85,18 @@ test('without any key, two concurrent readies ring once: one 200, one 409', asyn
   assert.equal(await countRows(t, 'rings', branchId), 1);
 });
 
+test('concurrent manual rings of a ready ticket: one rings, the others are told to wait', async () => {
+  const clock = t.app.services.clock;
+  const { branchId, testKey } = await t.newTenant();
+  const tk = await createTicket(t, { key: testKey });
+  await t.request('POST', `/v1/tickets/${tk.id}/ready`, { key: testKey });
+  // Make the ready ring 10 s old without sleeping: the 10 s rule compares stored times.
+  await t.app.services.db.write((tx) => tx.run('UPDATE tickets SET last_ring_at = $2 WHERE id = $1', [tk.id, clock.now() - 10_000]));
+  const results = await Promise.all(Array.from({ length: 10 }, () => t.request('POST', `/v1/tickets/${tk.id}/ring`, { key: testKey })));
+  assert.deepEqual(results.map((r) => r.status).sort(), [200, ...Array(9).fill(429)]);
+  assert.equal(await countRows(t, 'rings', branchId), 2);
+});
+
 test('two nodes on one store: the same key sent to both at once has one effect', async () => {
   const node2 = await startSecondNode(t);
   const url2 = node2.url;
