@@ -2,6 +2,7 @@
 // typo in an operator's environment stops the process with a message instead of surfacing later.
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import { loadChannelConfig, type PushConfig, type SmsConfig } from './channels/channel-config.ts';
 import { parseSecretsKey } from './webhooks/secret-box.ts';
 import { loadChannelConfig, type PushConfig, type SmsConfig } from './channels/channel-config.ts';
 
@@ -21,6 +22,8 @@ export type Config = {
   };
   idempotency: { waitMs: number; retentionHours: number };
   ring: { inlineDeadlineMs: number };
+  push: PushConfig;
+  sms: SmsConfig | null;
   push: PushConfig;
   sms: SmsConfig | null;
   webhookAllowPrivate: boolean;
@@ -148,6 +151,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     idempotency: { waitMs: int('IDEMPOTENCY_WAIT_MS', 5000, 0, 60_000), retentionHours: 24 },
     ring: { inlineDeadlineMs: int('RING_DEADLINE_MS', 2000, 0, 30_000) },
+    ...loadChannelConfig(get, problems, publicUrl),
     ...loadChannelConfig(get, problems, publicUrl),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
     webhookSecretsKey: secretsKey(get('WEBHOOK_SECRETS_KEY'), problems),

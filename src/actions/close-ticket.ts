@@ -6,11 +6,13 @@ import { applyTransition } from './transition.ts';
 import { presentTicket } from './present.ts';
 import { recordEvent } from './record-event.ts';
 import { publishTicket } from './publish.ts';
+import { eraseRingTargets } from './erase-ring-targets.ts';
 
 async function close(ctx: TxCtx, id: string, op: 'collect' | 'cancel' | 'expire', reason: string | null): Promise<Ticket> {
   const now = ctx.services.clock.now();
   const stamp = op === 'collect' ? { collectedAt: now } : op === 'cancel' ? { cancelledAt: now, cancelReason: reason } : { expiredAt: now };
   const { before, ticket } = await applyTransition(ctx, id, op, { ...stamp, closedAt: now, customerPhone: null, snoozedUntil: null });
+  await eraseRingTargets(ctx.tx, ticket);
   const type = op === 'collect' ? 'ticket.collected' : op === 'cancel' ? 'ticket.cancelled' : 'ticket.expired';
   await recordEvent(ctx, type, { object: presentTicket(ticket, ctx.services.config.publicUrl), previous_status: before });
   publishTicket(ctx, ticket, type);

@@ -17,13 +17,15 @@ export type RingResult = { rang: boolean; channel_used: string; call_out_loud: b
 const asResult = (o: RingOutcome): RingResult => ({ rang: o.rang, channel_used: o.channel_used, call_out_loud: o.call_out_loud, channels: o.attempts });
 
 /** Tries every channel for the ring and returns how to record the outcome in a transaction. */
-export async function attemptRing(ctx: Ctx, ringId: string, deadlineMs: number): Promise<(tx: Tx) => Promise<RingAnswer>> {
+/** `final`: record what is known even if a channel is still undecided (the job's last try). */
+export async function attemptRing(ctx: Ctx, ringId: string, deadlineMs: number, opts: { final?: boolean } = {}): Promise<(tx: Tx) => Promise<RingAnswer>> {
   const { db, ringer } = ctx.services;
   const ring = (await getRing(db, ringId))!;
   let outcome: RingOutcome | null = null;
   if (ring.completedAt === null) {
     const ticket = (await getTicket(db, ring.branchId, ring.mode, ring.ticketId))!;
     outcome = await ringer.ring({ ringId, seq: ring.seq, reason: ring.reason as RingReason, ticket, livemode: ring.mode === 'live' }, deadlineMs);
+    if (opts.final === true) outcome = { ...outcome, complete: true };
   }
   return (tx) => recordRingOutcome({ ...ctx, tx }, ring, outcome);
 }

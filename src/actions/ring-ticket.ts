@@ -12,6 +12,7 @@ import { applyTransition } from './transition.ts';
 import { presentTicket } from './present.ts';
 import { recordEvent } from './record-event.ts';
 import { publishTicket } from './publish.ts';
+import { scheduleFirstReminder } from './reminders.ts';
 
 export const MANUAL_RING_INTERVAL_MS = 10_000;
 
@@ -42,6 +43,7 @@ export const markReady: Action<{ id: string }, StartedRing> = async ({ ctx, inpu
   const { before, ticket } = await applyTransition(ctx, input.id, 'ready', { readyAt: now }, 'mark ready');
   await recordEvent(ctx, 'ticket.ready', { object: presentTicket(ticket, ctx.services.config.publicUrl), previous_status: before });
   const { ring } = await startRing(ctx, ticket.id, 'ready');
+  await scheduleFirstReminder(ctx, ticket);
   return { ticketId: ticket.id, ringId: ring.id, seq: ring.seq, reason: 'ready' };
 };
 

@@ -1,0 +1,119 @@
+// The `push` channel: Web Push (RFC 8030) with VAPID (RFC 8292) and aes128gcm payloads
+// (RFC 8291). The web-push library builds each request (JWT, encryption, headers); the request
+// itself goes out with fetch, so it works against any push service URL, never follows redirects,
+// and is bounded by its own timeout rather than the ring deadline (see send-once.ts).
+import { promises as dns } from 'node:dns';
+import { isIP } from 'node:net';
+import webpush from 'web-push';
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { Channel, ChannelAttempt, RingRequest } from './ringer.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../store/db.ts';
+import type { Clock } from '../actions/ctx.ts';
+import type { Ticket } from '../store/tickets.ts';
+import { getBranch } from '../store/tenancy.ts';
+import { deletePushSubscription, listPushSubscriptions, type PushSubscriptionRecord } from '../store/push-subscriptions.ts';
+import { ticketUrl } from '../actions/present.ts';
+import { isAddressAllowed } from '../webhooks/address-policy.ts';
+import { ringTexts, shortBranchName } from './ring-texts.ts';
+import { sendOnce, type SendOutcome } from './send-once.ts';
+import type { VapidKeyStore, VapidKeys } from './vapid.ts';
+
+export type HostLookup = (hostname: string) => Promise<Array<{ address: string }>>;
+const systemLookup: HostLookup = (host) => dns.lookup(host, { all: true, verbatim: true });
+
+export type PushDeps = { db: Db; clock: Clock; log: Logger; config: Config; vapid: VapidKeyStore; lookup?: HostLookup };
+
+/** What the service worker (web/push/push-sw.js) receives, decrypted, in its `push` event. */
+export type PushPayload = {
+  type: 'ring'; ticket_id: string; display_number: string; title: string; body: string; url: string; reason: string; seq: number;
+};
+
+export class PushChannel implements Channel {
+  readonly name = 'push' as const;
+  private readonly deps: PushDeps;
+
+  constructor(deps: PushDeps) {
+    this.deps = deps;
+  }
+
+  async ring(request: RingRequest, signal: AbortSignal): Promise<ChannelAttempt> {
+    const { db } = this.deps;
+    const { ticket } = request;
+    const subs = await listPushSubscriptions(db, ticket.branchId, ticket.mode, ticket.id);
+    if (subs.length === 0) return { channel: 'push', delivered: false, detail: 'no subscription' };
+    const payload = JSON.stringify(await this.payload(request));
+    const keys = await this.deps.vapid.get();
+    const sends = subs.map((sub) => sendOnce(this.deps, { ringId: request.ringId, channel: 'push', target: sub.id }, ticket.id, signal, () => this.send(sub, payload, keys, ticket)));
+    return firstDelivered(sends);
+  }
+
+  private async payload(request: RingRequest): Promise<PushPayload> {
+    const { ticket } = request;
+    const branch = await getBranch(this.deps.db, ticket.branchId);
+    const texts = ringTexts(branch?.settings.customer_page.language ?? 'en');
+    return {
+      type: 'ring', ticket_id: ticket.id, display_number: ticket.displayNumber, title: texts.title(ticket.displayNumber),
+      body: texts.body(shortBranchName(branch?.name ?? '')), url: ticketUrl(this.deps.config.publicUrl, ticket.token), reason: request.reason, seq: request.seq,
+    };
+  }
+
+  private async send(sub: PushSubscriptionRecord, payload: string, keys: VapidKeys, ticket: Ticket): Promise<SendOutcome> {
+    const { config, log } = this.deps;
+    const host = new URL(sub.endpoint).hostname;
+    const refused = await this.refusedAddress(sub.endpoint);
+    if (refused !== null) return { delivered: false, detail: `refused: ${refused}` };
+    const details = webpush.generateRequestDetails({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, payload, {
+      TTL: config.push.ttlSeconds,
+      urgency: 'high',
+      // One topic per ticket: a newer ring replaces an older one the push service still holds.
+      topic: ticket.id,
+      vapidDetails: { subject: keys.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
+    });
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(details.headers)) if (k.toLowerCase() !== 'content-length') headers[k] = String(v);
+    const res = await fetch(sub.endpoint, {
+      method: 'POST', headers, body: details.body === null ? undefined : new Uint8Array(details.body), redirect: 'manual', signal: AbortSignal.timeout(config.push.timeoutMs),
+    });
+    await res.body?.cancel().catch(() => {});
+    if (res.status === 201) return { delivered: true, detail: 'accepted' };
+    if (res.status === 404 || res.status === 410) {
+      // The browser unsubscribed or the subscription expired: it will never work again.
+      await this.deps.db.write((tx) => deletePushSubscription(tx, sub.id));
+      return { delivered: false, detail: `gone (${res.status}); subscription removed` };
+    }
+    log.warn({ push_host: host, status: res.status }, 'push service refused a ring');
+    return { delivered: false, detail: `rejected (${res.status})` };
+  }
+
+  /** SSRF guard at send time: every address the endpoint's host resolves to must be public. */
+  private async refusedAddress(endpoint: string): Promise<string | null> {
+    if (this.deps.config.push.allowInsecureEndpoints) return null;
+    const url = new URL(endpoint);
+    if (url.protocol !== 'https:') return 'not https';
+    const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+    const addresses = isIP(host) !== 0 ? [{ address: host }] : await (this.deps.lookup ?? systemLookup)(host);
+    for (const a of addresses) {
+      const verdict = isAddressAllowed(a.address, { allowPrivate: false });
+      if (!verdict.allowed) return verdict.reason;
+    }
+    return null;
+  }
+}
+
+/**
+ * "Push reached the customer" as soon as one subscription's push service accepted the ring; the
+ * other sends finish in the background and record their own outcomes.
+ */
+function firstDelivered(sends: Array<Promise<SendOutcome | null>>): Promise<ChannelAttempt> {
+  return new Promise((resolve) => {
+    let left = sends.length;
+    const details: string[] = [];
+    const settle = (o: SendOutcome | null): void => {
+      if (o?.delivered) resolve({ channel: 'push', delivered: true, detail: o.detail });
+      details.push(o?.detail ?? 'pending');
+      if (--left === 0) resolve({ channel: 'push', delivered: false, detail: details.join('; ') });
+    };
+    for (const s of sends) s.then(settle, (err: Error) => settle({ delivered: false, detail: `error: ${err.message}` }));
+  });
+}
