@@ -12,6 +12,9 @@ import type { DestinationStream } from 'pino';
 import { createSharedState, type SharedState } from './realtime/shared-state.ts';
 import { createMetrics } from './metrics.ts';
 import { SilentRinger } from './channels/ringer.ts';
+import { LiveOnlyRinger } from './channels/live-only-ringer.ts';
+import { createLive, type Live } from './realtime/live.ts';
+import { livePageRoutes } from './http/live-pages.ts';
 import { buildServer } from './http/server.ts';
 import { createSessionAuthenticator, staffRoutes } from './http/staff.ts';
 import { JobRunner, DEFAULT_RUNNER_OPTIONS } from './jobs/runner.ts';
@@ -30,6 +33,8 @@ export type App = {
   runner: JobRunner;
   maintenance: Maintenance;
   shared: SharedState;
+  /** Presence, the SSE hub and the page/display channels (createLive in src/realtime/live.ts). */
+  live: Live;
   /** Starts background work (jobs, expiry, retention). Tests may drive them by hand instead. */
   startWorkers(): void;
   close(): Promise<void>;
@@ -47,10 +52,13 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     config, db, log, clock: opts.clock ?? systemClock, bus: shared.bus, metrics, ringer: new SilentRinger(), eventHooks: [],
   };
   const limiter = shared.limiter;
+  const live = createLive(services, { heartbeatMs: config.sseHeartbeatMs });
+  // INTERIM until the ring-policy ringer lands: the live channels only (page, display).
+  services.ringer = new LiveOnlyRinger([live.pageChannel, live.displayChannel]);
   const lastUsedKeys = new Set<string>();
   const server = await buildServer({
     services, limiter, lastUsedKeys, readiness: shared.redis === null ? {} : { redis: shared.ping }, metrics,
-    session: createSessionAuthenticator(services), extraRoutes: staffRoutes(services, limiter),
+    session: createSessionAuthenticator(services), extraRoutes: [...staffRoutes(services, limiter), ...livePageRoutes({ services, live, limiter })],
   });
   const tasks = builtinTasks();
   const webhooks = installWebhooks(services, tasks);
@@ -64,6 +72,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     runner,
     maintenance,
     shared,
+    live,
     startWorkers() {
       runner.start();
       maintenance.start();
@@ -72,6 +81,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       if (closed) return;
       closed = true;
       await server.close();
+      await live.close();
       await runner.stop();
       webhooks.close();
       await maintenance.stop();

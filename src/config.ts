@@ -4,7 +4,6 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { loadChannelConfig, type PushConfig, type SmsConfig } from './channels/channel-config.ts';
 import { parseSecretsKey } from './webhooks/secret-box.ts';
-import { loadChannelConfig, type PushConfig, type SmsConfig } from './channels/channel-config.ts';
 
 export type Config = {
   port: number;
@@ -22,8 +21,8 @@ export type Config = {
   };
   idempotency: { waitMs: number; retentionHours: number };
   ring: { inlineDeadlineMs: number };
-  push: PushConfig;
-  sms: SmsConfig | null;
+  /** SSE_HEARTBEAT_MS: pings on customer-page and board streams; presence entries live 3 of these. */
+  sseHeartbeatMs: number;
   push: PushConfig;
   sms: SmsConfig | null;
   webhookAllowPrivate: boolean;
@@ -151,7 +150,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     idempotency: { waitMs: int('IDEMPOTENCY_WAIT_MS', 5000, 0, 60_000), retentionHours: 24 },
     ring: { inlineDeadlineMs: int('RING_DEADLINE_MS', 2000, 0, 30_000) },
-    ...loadChannelConfig(get, problems, publicUrl),
+    sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15_000, 20, 120_000),
     ...loadChannelConfig(get, problems, publicUrl),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
     webhookSecretsKey: secretsKey(get('WEBHOOK_SECRETS_KEY'), problems),

@@ -10,6 +10,9 @@ import { registerSessionRoutes } from './sessions.ts';
 import { registerApiKeyRoutes } from './api-keys.ts';
 import { registerUserRoutes } from './users.ts';
 import { registerStreamRoute } from './stream.ts';
+import { registerDisplayRoutes } from './displays.ts';
+import { registerAnnouncementRoutes } from './announcements.ts';
+import { registerTestHelperRoutes } from './test-helpers.ts';
 
 export function registerV1Routes(app: FastifyInstance, services: Services): void {
   registerBranchRoutes(app, services);
@@ -22,4 +25,7 @@ export function registerV1Routes(app: FastifyInstance, services: Services): void
   registerApiKeyRoutes(app, services);
   registerUserRoutes(app, services);
   registerStreamRoute(app, services);
+  registerDisplayRoutes(app, services);
+  registerAnnouncementRoutes(app, services);
+  registerTestHelperRoutes(app, services);
 }

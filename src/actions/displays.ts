@@ -1,0 +1,42 @@
+// Display boards: links for the shop's TVs, each showing some queues (or all) with voice on or off.
+import type { Action } from './ctx.ts';
+import { AppError, invalid, notFound } from '../domain/errors.ts';
+import { newId, randomToken } from '../domain/ids.ts';
+import { getQueue } from '../store/tenancy.ts';
+import { countDisplays, getDisplay, insertDisplay, markDisplayDeleted, type Display } from '../store/displays.ts';
+import { channels } from '../realtime/bus.ts';
+import { requireRole } from './roles.ts';
+
+/** More boards than a shop has screens is a leak (links created in a loop), not a use. */
+export const MAX_DISPLAYS_PER_BRANCH = 50;
+
+export type CreateDisplayInput = { name: string; queues: string[]; voice: boolean };
+
+export const createDisplay: Action<CreateDisplayInput, Display> = async ({ ctx, input }) => {
+  requireRole(ctx, 'manager');
+  const queues = [...new Set(input.queues)];
+  for (const [i, q] of queues.entries()) {
+    if ((await getQueue(ctx.tx, ctx.branchId, q)) === undefined) throw invalid(`/queues/${i}`, `Queue "${q}" does not exist in this branch.`);
+  }
+  if ((await countDisplays(ctx.tx, ctx.branchId, ctx.mode)) >= MAX_DISPLAYS_PER_BRANCH) {
+    throw new AppError('conflict', `A branch has at most ${MAX_DISPLAYS_PER_BRANCH} display boards; delete one first.`);
+  }
+  const now = ctx.services.clock.now();
+  const display: Display = {
+    id: newId('display', now), branchId: ctx.branchId, mode: ctx.mode, name: input.name, queues, voice: input.voice,
+    token: randomToken(24), createdAt: now, deletedAt: null,
+  };
+  await insertDisplay(ctx.tx, display);
+  return display;
+};
+
+export const deleteDisplay: Action<{ id: string }, Display> = async ({ ctx, input }) => {
+  requireRole(ctx, 'manager');
+  const display = await getDisplay(ctx.tx, ctx.branchId, ctx.mode, input.id);
+  const now = ctx.services.clock.now();
+  if (display === undefined || !(await markDisplayDeleted(ctx.tx, ctx.branchId, ctx.mode, input.id, now))) throw notFound('display');
+  // Boards open on this link are told at once, on whichever node holds them.
+  const { bus } = ctx.services;
+  ctx.tx.afterCommit(() => bus.publish(channels.branch(ctx.branchId, ctx.mode), { type: 'display.deleted', display_id: display.id }));
+  return { ...display, deletedAt: now };
+};

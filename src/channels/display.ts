@@ -1,0 +1,45 @@
+// The `display` channel: asks the branch's connected boards that show the ticket's queue, with
+// voice on, to call the number out loud. Delivered (→ `call_out_loud: true`) only when such a board
+// confirmed that it spoke; boards that cannot (sound never enabled on the TV) answer "no", so the
+// channel stops waiting once all have answered instead of running out the deadline.
+import type { Channel, ChannelAttempt, RingRequest } from './ringer.ts';
+import type { BoardPresence } from '../realtime/presence.ts';
+import { presenceScopes } from '../realtime/presence.ts';
+import { relayTopics, waitForAck, type BoardRingMessage } from '../realtime/ring-relay.ts';
+import { wasDelivered } from '../store/ring-deliveries.ts';
+import { getBranch } from '../store/tenancy.ts';
+import { isLanguage, SPEECH_LOCALE } from '../i18n/language.ts';
+import { calloutText } from '../i18n/board-texts.ts';
+import type { LiveChannelDeps } from './page.ts';
+
+export function boardShowsQueue(board: BoardPresence, queue: string): boolean {
+  return board.queues.length === 0 || board.queues.includes(queue);
+}
+
+export function createDisplayChannel(deps: LiveChannelDeps): Channel {
+  const { db, bus, presence } = deps;
+  return {
+    name: 'display',
+    async ring(request: RingRequest, signal: AbortSignal): Promise<ChannelAttempt> {
+      const { ticket } = request;
+      if (await wasDelivered(db, request.ringId, 'display')) return { channel: 'display', delivered: true, detail: 'already announced' };
+      const branch = await getBranch(db, ticket.branchId);
+      if (branch === undefined || !branch.settings.voice.enabled) return { channel: 'display', delivered: false, detail: 'voice call-out is off for the branch' };
+      const boards = (await presence.members(presenceScopes.board(ticket.branchId, ticket.mode)))
+        .map((m) => m.info as BoardPresence)
+        .filter((b) => b.voice && boardShowsQueue(b, ticket.queue));
+      const displays = new Set(boards.map((b) => b.display));
+      if (displays.size === 0) return { channel: 'display', delivered: false, detail: 'no connected board with voice on shows this queue' };
+      const ack = waitForAck(bus, request.ringId, 'display', (a) => a.branch_id === ticket.branchId && a.mode === ticket.mode && displays.has(a.target), displays.size, signal);
+      const lang = isLanguage(branch.settings.voice.language) ? branch.settings.voice.language : 'en';
+      const message: BoardRingMessage = {
+        type: 'board.announce', ring_id: request.ringId, ticket_id: ticket.id, queue: ticket.queue, display_number: ticket.displayNumber,
+        reason: request.reason, speech: calloutText(lang, ticket.displayNumber), speech_lang: SPEECH_LOCALE[lang],
+      };
+      bus.publish(relayTopics.boardRing(ticket.branchId, ticket.mode), message);
+      const result = await ack;
+      if (result.delivered) return { channel: 'display', delivered: true };
+      return { channel: 'display', delivered: false, detail: result.timedOut ? 'no board confirmed before the deadline' : 'no board could speak (sound not enabled)' };
+    },
+  };
+}

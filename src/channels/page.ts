@@ -1,0 +1,32 @@
+// The `page` channel: rings the customer's open page through the SSE hub of whichever node holds
+// it. Delivered means the page's script confirmed it (docs/decisions/0006-ring-delivery.md), so
+// `channel_used: "page"` is never a guess. With no page open (presence), it answers at once.
+import type { Channel, ChannelAttempt, RingRequest } from './ringer.ts';
+import type { Queryable } from '../store/db.ts';
+import type { Bus } from '../realtime/bus.ts';
+import type { Presence } from '../realtime/presence.ts';
+import { presenceScopes } from '../realtime/presence.ts';
+import { relayTopics, waitForAck, type PageRingMessage } from '../realtime/ring-relay.ts';
+import { wasDelivered } from '../store/ring-deliveries.ts';
+
+export type LiveChannelDeps = { db: Queryable; bus: Bus; presence: Presence };
+
+export function createPageChannel(deps: LiveChannelDeps): Channel {
+  const { db, bus, presence } = deps;
+  return {
+    name: 'page',
+    async ring(request: RingRequest, signal: AbortSignal): Promise<ChannelAttempt> {
+      const ticketId = request.ticket.id;
+      // At most once per (ring, channel): a page that already confirmed this ring is not rung again.
+      if (await wasDelivered(db, request.ringId, 'page')) return { channel: 'page', delivered: true, detail: 'already delivered' };
+      const pages = await presence.members(presenceScopes.page(ticketId));
+      if (pages.length === 0) return { channel: 'page', delivered: false, detail: 'no page open' };
+      const ack = waitForAck(bus, request.ringId, 'page', (a) => a.ticket_id === ticketId, Number.POSITIVE_INFINITY, signal);
+      const message: PageRingMessage = { type: 'page.ring', ring_id: request.ringId, seq: request.seq, reason: request.reason, ticket_id: ticketId };
+      bus.publish(relayTopics.pageRing(ticketId), message);
+      const result = await ack;
+      if (result.delivered) return { channel: 'page', delivered: true };
+      return { channel: 'page', delivered: false, detail: result.timedOut ? 'no confirmation from the page before the deadline' : 'not confirmed' };
+    },
+  };
+}

@@ -1,0 +1,90 @@
+// The customer page's HTML: complete without JavaScript (number, status, queue position, the
+// shop's announcement, working "On my way" / "Need 5 more minutes" forms, a refresh link and,
+// while the ticket is open, a meta refresh inside <noscript>). The script only makes it live.
+import type { PageView } from '../../realtime/page-view.ts';
+import { CUSTOMER_TEXTS, fill } from '../../i18n/customer-texts.ts';
+import type { Language } from '../../i18n/language.ts';
+import type { WebAssets } from './assets.ts';
+import { esc } from './page-headers.ts';
+
+export type CustomerPageInput = { view: PageView; base: string; assets: WebAssets; heartbeatMs: number; pushScript: string | null };
+
+const hidden = (v: unknown): string => (v ? '' : ' hidden');
+
+export function customerPageHtml(i: CustomerPageInput): string {
+  const { view: v, base, assets } = i;
+  const t = CUSTOMER_TEXTS[v.lang];
+  const title = fill(t.title, { n: v.number });
+  const anns = v.announcements.map((a) => `<p>${esc(a.message)}</p>`).join('');
+  const scripts = (i.pushScript === null ? '' : `<script src="${esc(i.pushScript)}" defer></script>`) + `<script src="${assets.url('customer.js')}" defer></script>`;
+  return `<!doctype html>
+<html lang="${v.lang}" data-state="${v.state}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1,viewport-fit=cover">
+<meta name="referrer" content="no-referrer">
+<meta name="robots" content="noindex,nofollow">
+<meta name="theme-color" content="#ffd60a">
+<title>${esc(title)}</title>
+<link rel="manifest" href="${base}/manifest.webmanifest">
+<link rel="icon" href="${assets.url('icon.svg')}" type="image/svg+xml">
+<style>${assets.customerCss}</style>
+${v.open ? '<noscript><meta http-equiv="refresh" content="30"></noscript>' : ''}
+${scripts}
+</head>
+<body>
+<main id="rb" data-base="${base}" data-events="${base}/events?lang=${v.lang}" data-heartbeat="${i.heartbeatMs}" data-open="${v.open ? '1' : '0'}" data-rung="${esc(v.rung_text)}">
+<p class="label">${esc(t.yourNumber)}</p>
+<p class="num" id="num">${esc(v.number)}</p>
+<h1 id="heading">${esc(v.heading)}</h1>
+<p id="detail">${esc(v.detail)}</p>
+<p id="pos" class="pos"${hidden(v.position_text)}>${esc(v.position_text ?? '')}</p>
+<p id="wait" class="wait"${hidden(v.wait_text)}>${esc(v.wait_text ?? '')}</p>
+<section id="ann" class="ann" aria-labelledby="ann-h"${hidden(anns)}><h2 id="ann-h">${esc(t.announcement)}</h2><div id="ann-list">${anns}</div></section>
+<div class="actions">
+<form method="post" action="${base}/acknowledge"><button class="primary" type="submit">${esc(t.onMyWay)}</button></form>
+<form method="post" action="${base}/snooze" class="snooze"><input type="hidden" name="minutes" value="${v.snooze_minutes}"><button type="submit">${esc(fill(t.snooze, { m: v.snooze_minutes }))}</button></form>
+</div>
+<div id="alertbox" class="alertbox" hidden>
+<button type="button" id="alert" hidden>${esc(t.alertMe)}</button>
+<p id="alert-on" class="note" role="status" hidden>${esc(t.alertOn)}</p>
+<p id="ios" class="note" hidden>${esc(t.iosHint)}</p>
+</div>
+<p id="offline" class="offline" role="status" hidden>${esc(t.offline)}</p>
+<p class="refresh"><a href="${base}">${esc(t.refresh)}</a></p>
+<div id="live" class="sr" aria-live="assertive" aria-atomic="true"></div>
+</main>
+</body>
+</html>`;
+}
+
+export function customerNotFoundHtml(lang: Language, assets: WebAssets): string {
+  const t = CUSTOMER_TEXTS[lang];
+  return simplePage(lang, t.notFoundTitle, t.notFoundBody, assets);
+}
+
+export function customerTooManyHtml(lang: Language, assets: WebAssets): string {
+  const t = CUSTOMER_TEXTS[lang];
+  return simplePage(lang, t.tooManyTitle, t.tooManyBody, assets);
+}
+
+function simplePage(lang: Language, title: string, body: string, assets: WebAssets): string {
+  return `<!doctype html>
+<html lang="${lang}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${esc(title)}</title><style>${assets.customerCss}</style></head>
+<body><main><h1>${esc(title)}</h1><p>${esc(body)}</p></main></body>
+</html>`;
+}
+
+export function customerManifest(base: string, number: string, assets: WebAssets): string {
+  return JSON.stringify({
+    name: `readybell ${number}`,
+    short_name: number,
+    start_url: base,
+    scope: base,
+    display: 'standalone',
+    background_color: '#ffffff',
+    theme_color: '#ffd60a',
+    icons: [{ src: assets.url('icon.svg'), sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+  });
+}

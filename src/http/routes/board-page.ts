@@ -1,0 +1,85 @@
+// The display board at /board/<token> (PRODUCT.md §11): the HTML, its live stream, and the
+// board's confirmation of each call-out. A deleted board's link says so (410) instead of
+// showing numbers that are no longer kept up to date.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, invalid } from '../../domain/errors.ts';
+import { isId } from '../../domain/ids.ts';
+import { getDisplayByToken, type Display } from '../../store/displays.ts';
+import type { Branch } from '../../store/tenancy.ts';
+import { recordBranchDelivery } from '../../store/ring-deliveries.ts';
+import { BOARD_TEXTS } from '../../i18n/board-texts.ts';
+import { pickLanguage } from '../../i18n/language.ts';
+import { attachBoardStream, loadBoardView } from '../../realtime/board-live.ts';
+import { relayTopics, type RingAckMessage } from '../../realtime/ring-relay.ts';
+import { startSse } from '../../realtime/sse.ts';
+import { boardMessageHtml, boardPageHtml } from '../pages/board-html.ts';
+import { LIVE_HEADERS, sendHtml } from '../pages/page-headers.ts';
+import type { LivePagesDeps } from './customer-page.ts';
+import { LINK_POLICY, linkLimiter, UNKNOWN_LINK_POLICY } from './live-limits.ts';
+
+export const DISPLAY_TOKEN_PATTERN = '^[A-Za-z0-9_-]{32}$';
+const TOKEN = new RegExp(DISPLAY_TOKEN_PATTERN);
+
+export function registerBoardPage(app: FastifyInstance, deps: LivePagesDeps): void {
+  const { services, live, assets } = deps;
+  const { db, clock } = services;
+  const limit = linkLimiter(deps.limiter, clock);
+  const cssHash = assets.styleHash(assets.boardCss);
+
+  async function find(req: FastifyRequest, reply: FastifyReply, html: boolean): Promise<{ display: Display; branch: Branch; base: string } | null> {
+    const { token } = req.params as { token: string };
+    const lang = pickLanguage(req.headers['accept-language'], 'en');
+    const t = BOARD_TEXTS[lang];
+    const known = TOKEN.test(token);
+    if (!(await limit(req, reply, known ? `b:${token}` : `ip:${req.ip}`, known ? LINK_POLICY : UNKNOWN_LINK_POLICY))) {
+      throw new AppError('rate-limited', 'Too many requests for this board; retry shortly.', { retry_after: Number(reply.getHeader('retry-after') ?? 1) });
+    }
+    const display = known ? await getDisplayByToken(db, token) : undefined;
+    const branch = display && (await live.data.branch(display.branchId));
+    if (display === undefined || branch === undefined) {
+      if (html) return (sendHtml(reply, 404, boardMessageHtml(lang, t.unknownTitle, t.unknownBody, assets), cssHash), null);
+      throw new AppError('not-found', 'No such board.');
+    }
+    if (display.deletedAt !== null) {
+      if (html) return (sendHtml(reply, 410, boardMessageHtml(lang, t.removedTitle, t.removedBody, assets), cssHash), null);
+      throw new AppError('not-found', 'This board was removed.');
+    }
+    return { display, branch, base: `/board/${token}` };
+  }
+
+  const hide = { schema: { hide: true } };
+
+  app.get('/board/:token', hide, async (req, reply) => {
+    const found = await find(req, reply, true);
+    if (found === null) return reply;
+    const view = await loadBoardView(live, found.display, found.branch);
+    return sendHtml(reply, 200, boardPageHtml(view, found.base, assets, live.hub.heartbeatMs), cssHash);
+  });
+
+  app.get('/board/:token/events', hide, async (req, reply) => {
+    const found = await find(req, reply, false);
+    if (found === null) return reply;
+    reply.hijack();
+    const stream = startSse(reply.raw, { ...LIVE_HEADERS, 'request-id': String(req.id) }, 2000);
+    await attachBoardStream(live, found.display, found.branch, stream).catch((err: unknown) => {
+      req.log.warn({ err }, 'board stream failed to start');
+      stream.close();
+    });
+  });
+
+  app.post('/board/:token/ack', hide, async (req, reply) => {
+    const found = await find(req, reply, false);
+    if (found === null) return reply;
+    const body = (req.body ?? {}) as { ring_id?: unknown; spoke?: unknown };
+    if (typeof body.ring_id !== 'string' || !isId('ring', body.ring_id)) throw invalid('/ring_id', 'ring_id must be the id of a ring.');
+    if (typeof body.spoke !== 'boolean') throw invalid('/spoke', 'spoke must be true or false.');
+    const { display } = found;
+    const ack: RingAckMessage = {
+      type: 'ring.ack', ring_id: body.ring_id, channel: 'display', delivered: body.spoke, ticket_id: null,
+      branch_id: display.branchId, mode: display.mode, target: display.id,
+    };
+    services.bus.publish(relayTopics.ringAck(body.ring_id), ack);
+    if (body.spoke) await db.write((tx) => recordBranchDelivery(tx, body.ring_id as string, display.branchId, display.mode, 'display', display.id, clock.now()));
+    return reply.code(204).headers(LIVE_HEADERS).send();
+  });
+}

@@ -1,0 +1,139 @@
+// The customer page at /t/<token> (PRODUCT.md §10): the HTML, its live stream, its manifest,
+// the two buttons, and the ring confirmation. The token is the only credential; nothing here
+// reveals more than the ticket's own number and state, and its queue position.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Ctx, Services } from '../../actions/ctx.ts';
+import { recordCustomerAction, type CustomerActionName } from '../../actions/customer-action.ts';
+import { AppError, invalid } from '../../domain/errors.ts';
+import { isId } from '../../domain/ids.ts';
+import { TICKET_TOKEN_PATTERN } from '../../domain/ticket-token.ts';
+import { getTicketByToken, type Ticket } from '../../store/tickets.ts';
+import { getAccount, type Branch } from '../../store/tenancy.ts';
+import { recordTicketDelivery } from '../../store/ring-deliveries.ts';
+import { pickLanguage, isLanguage, type Language } from '../../i18n/language.ts';
+import type { Live } from '../../realtime/live.ts';
+import { attachPageStream, loadPageView } from '../../realtime/customer-live.ts';
+import { relayTopics, type RingAckMessage } from '../../realtime/ring-relay.ts';
+import { startSse } from '../../realtime/sse.ts';
+import type { RateLimiter } from '../../realtime/limiter.ts';
+import type { WebAssets } from '../pages/assets.ts';
+import { customerManifest, customerNotFoundHtml, customerPageHtml, customerTooManyHtml } from '../pages/customer-html.ts';
+import { LIVE_HEADERS, sendHtml } from '../pages/page-headers.ts';
+import { LINK_POLICY, linkLimiter, UNKNOWN_LINK_POLICY } from './live-limits.ts';
+
+export type LivePagesDeps = { services: Services; live: Live; limiter: RateLimiter; assets: WebAssets; pushScript: string | null };
+
+/** A link of a ticket closed longer ago than this answers like an unknown one. */
+export const CLOSED_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+const TOKEN = new RegExp(TICKET_TOKEN_PATTERN);
+
+type Found = { ticket: Ticket; branch: Branch; lang: Language; base: string };
+
+export function customerCtx(services: Services, ticket: Ticket, accountId: string, plan: Ctx['plan'], requestId: string): Ctx {
+  return { actor: { kind: 'customer', ticketId: ticket.id }, accountId, plan, branchId: ticket.branchId, mode: ticket.mode, requestId, idempotencyKey: null, services };
+}
+
+const wantsJson = (req: FastifyRequest): boolean => (req.headers.accept ?? '').includes('application/json');
+
+export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps): void {
+  const { services, live, assets } = deps;
+  const { db, clock } = services;
+  const limit = linkLimiter(deps.limiter, clock);
+  const cssHash = assets.styleHash(assets.customerCss);
+
+  /** Resolves the token, or answers (404 page, 429) and returns null. */
+  async function find(req: FastifyRequest, reply: FastifyReply, html: boolean): Promise<Found | null> {
+    const { token } = req.params as { token: string };
+    const fallback = pickLanguage(req.headers['accept-language'], 'en');
+    const known = TOKEN.test(token);
+    if (!(await limit(req, reply, known ? `t:${token}` : `ip:${req.ip}`, known ? LINK_POLICY : UNKNOWN_LINK_POLICY))) {
+      if (html) return (sendHtml(reply, 429, customerTooManyHtml(fallback, assets), cssHash), null);
+      throw new AppError('rate-limited', 'Too many requests for this link; retry shortly.', { retry_after: Number(reply.getHeader('retry-after') ?? 1) });
+    }
+    const ticket = known ? await getTicketByToken(db, token) : undefined;
+    const branch = ticket && (await live.data.branch(ticket.branchId));
+    if (ticket === undefined || branch === undefined || (ticket.closedAt !== null && clock.now() - ticket.closedAt > CLOSED_LINK_TTL_MS)) {
+      if (html) return (sendHtml(reply, 404, customerNotFoundHtml(fallback, assets), cssHash), null);
+      throw new AppError('not-found', 'This link is not active.');
+    }
+    const q = (req.query as { lang?: string } | undefined)?.lang;
+    const lang = isLanguage(q) ? q : pickLanguage(req.headers['accept-language'], branch.settings.customer_page.language);
+    return { ticket, branch, lang, base: `/t/${token}` };
+  }
+
+  async function act(req: FastifyRequest, found: Found, action: CustomerActionName, minutes?: number): Promise<Ticket> {
+    const account = (await getAccount(db, found.branch.accountId))!;
+    const ctx = customerCtx(services, found.ticket, account.id, account.plan, String(req.id));
+    const { ticket } = await db.write((tx) => recordCustomerAction({ ctx: { ...ctx, tx }, input: { ticketId: found.ticket.id, action, minutes } }));
+    return ticket;
+  }
+
+  const hide = { schema: { hide: true } };
+
+  app.get('/t/:token', hide, async (req, reply) => {
+    const found = await find(req, reply, true);
+    if (found === null) return reply;
+    let { ticket } = found;
+    // The first view is what the POS sees as ticket.customer_viewed; later views record nothing.
+    if (ticket.viewedAt === null) ticket = await act(req, found, 'view').catch(() => ticket);
+    const view = await loadPageView(live, ticket, found.branch, found.lang);
+    return sendHtml(reply, 200, customerPageHtml({ view, base: found.base, assets, heartbeatMs: live.hub.heartbeatMs, pushScript: deps.pushScript }), cssHash);
+  });
+
+  app.get('/t/:token/manifest.webmanifest', hide, async (req, reply) => {
+    const found = await find(req, reply, true);
+    if (found === null) return reply;
+    return reply.headers(LIVE_HEADERS).type('application/manifest+json').send(customerManifest(found.base, found.ticket.displayNumber, assets));
+  });
+
+  app.get('/t/:token/events', hide, async (req, reply) => {
+    const found = await find(req, reply, false);
+    if (found === null) return reply;
+    reply.hijack();
+    const stream = startSse(reply.raw, { ...LIVE_HEADERS, 'request-id': String(req.id) }, 2000);
+    // The response is ours now: a failure here ends the stream, and the page reconnects.
+    await attachPageStream(live, found.ticket, found.lang, stream).catch((err: unknown) => {
+      req.log.warn({ err }, 'customer stream failed to start');
+      stream.close();
+    });
+  });
+
+  const button = (action: 'acknowledge' | 'snooze') => async (req: FastifyRequest, reply: FastifyReply) => {
+    const json = wantsJson(req);
+    const found = await find(req, reply, !json);
+    if (found === null) return reply;
+    let minutes: number | undefined;
+    if (action === 'snooze') {
+      const raw = (req.body as { minutes?: unknown } | undefined)?.minutes;
+      minutes = raw === undefined || raw === '' ? undefined : Number(raw);
+      if (minutes !== undefined && !Number.isFinite(minutes)) throw invalid('/minutes', 'minutes must be a whole number.');
+    }
+    try {
+      const ticket = await act(req, found, action, minutes);
+      if (!json) return reply.code(303).headers(LIVE_HEADERS).header('location', found.base).send();
+      return reply.headers(LIVE_HEADERS).send(await loadPageView(live, ticket, found.branch, found.lang));
+    } catch (err) {
+      // Without script the page simply shows the ticket's current state again.
+      if (!json && err instanceof AppError) return reply.code(303).headers(LIVE_HEADERS).header('location', found.base).send();
+      throw err;
+    }
+  };
+  app.post('/t/:token/acknowledge', hide, button('acknowledge'));
+  app.post('/t/:token/snooze', hide, button('snooze'));
+
+  // The page's confirmation that it showed a ring: any node may receive it; the bus carries it
+  // to the node whose page channel is waiting (decision 0006).
+  app.post('/t/:token/ring-ack', hide, async (req, reply) => {
+    const found = await find(req, reply, false);
+    if (found === null) return reply;
+    const ringId = (req.body as { ring_id?: unknown } | undefined)?.ring_id;
+    if (typeof ringId !== 'string' || !isId('ring', ringId)) throw invalid('/ring_id', 'ring_id must be the id of a ring of this ticket.');
+    const { ticket } = found;
+    const ack: RingAckMessage = {
+      type: 'ring.ack', ring_id: ringId, channel: 'page', delivered: true, ticket_id: ticket.id, branch_id: ticket.branchId, mode: ticket.mode, target: 'page',
+    };
+    services.bus.publish(relayTopics.ringAck(ringId), ack);
+    await db.write((tx) => recordTicketDelivery(tx, ringId, ticket.id, 'page', 'page', clock.now()));
+    return reply.code(204).headers(LIVE_HEADERS).send();
+  });
+}

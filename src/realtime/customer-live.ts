@@ -1,0 +1,129 @@
+// The customer page's live side: the snapshot loader shared with the first HTML, and the stream
+// connection that keeps a page current (its ticket, its place in the queue, announcements) and
+// relays rings to it. Snapshots are recomputed, never patched, so a page can never drift.
+import type { Services } from '../actions/ctx.ts';
+import type { Ticket } from '../store/tickets.ts';
+import { getTicket } from '../store/tickets.ts';
+import type { Branch } from '../store/tenancy.ts';
+import { ringIdOf } from '../store/live-queries.ts';
+import type { Language } from '../i18n/language.ts';
+import { channels, type BusMessage } from './bus.ts';
+import type { LiveConnection, LiveHub } from './hub.ts';
+import type { LiveData } from './live-data.ts';
+import { presenceScopes } from './presence.ts';
+import { relayTopics, type PageRingMessage } from './ring-relay.ts';
+import { buildPageView, pageState, type PageView } from './page-view.ts';
+import type { SseStream } from './sse.ts';
+
+export type CustomerLiveDeps = { services: Services; hub: LiveHub; data: LiveData };
+
+/** Types after which the tickets ahead of a waiting one may have changed. */
+const LEAVES_QUEUE = new Set(['ticket.ready', 'ticket.collected', 'ticket.cancelled', 'ticket.expired']);
+const WAIT_REFRESH_MS = 60_000;
+
+export async function loadPageView(deps: CustomerLiveDeps, ticket: Ticket, branch: Branch, lang: Language): Promise<PageView> {
+  const { data } = deps;
+  const now = deps.services.clock.now();
+  const state = pageState(ticket, now);
+  const [position, medianPrepMs, announcements, ringId] = await Promise.all([
+    state === 'created' ? data.position(ticket.branchId, ticket.mode, ticket.queue, ticket.id) : null,
+    state === 'created' ? data.medianPrepMs(ticket.branchId, ticket.mode) : null,
+    data.announcements(ticket.branchId, ticket.mode),
+    state === 'ready' && ticket.rings > 0 ? ringIdOf(deps.services.db, ticket.id, ticket.rings) : null,
+  ]);
+  return buildPageView({ ticket, branch, lang, now, position, medianPrepMs, announcements, ringId });
+}
+
+class PageConnection implements LiveConnection {
+  readonly stream: SseStream;
+  readonly topics: readonly string[];
+  readonly presence: LiveConnection['presence'];
+  member?: string;
+  private readonly deps: CustomerLiveDeps;
+  private readonly ticketId: string;
+  private readonly branchId: string;
+  private readonly mode: Ticket['mode'];
+  private readonly queue: string;
+  private readonly lang: Language;
+  private status: string;
+  private hasWaitText = false;
+  private lastJson = '';
+  private lastSentAt = 0;
+  private busy = false;
+  private again = false;
+
+  constructor(deps: CustomerLiveDeps, ticket: Ticket, lang: Language, stream: SseStream) {
+    this.deps = deps;
+    this.stream = stream;
+    this.ticketId = ticket.id;
+    this.branchId = ticket.branchId;
+    this.mode = ticket.mode;
+    this.queue = ticket.queue;
+    this.lang = lang;
+    this.status = ticket.status;
+    this.topics = [channels.ticket(ticket.id), relayTopics.pageRing(ticket.id), channels.branch(ticket.branchId, ticket.mode)];
+    // A closed ticket's page is told its final state but is not "open" for rings.
+    this.presence = ticket.status === 'created' || ticket.status === 'ready' ? { scope: presenceScopes.page(ticket.id), info: {} } : null;
+  }
+
+  onMessage(topic: string, message: BusMessage): void {
+    if (message.type === 'page.ring') {
+      const m = message as PageRingMessage;
+      if (m.ticket_id !== this.ticketId) return;
+      this.stream.send('ring', { ring_id: m.ring_id, seq: m.seq, reason: m.reason });
+      return;
+    }
+    if (topic.startsWith('ticket:')) return this.refresh();
+    if (typeof message.type === 'string' && message.type.startsWith('announcement.')) return this.refresh();
+    if (this.status === 'created' && message.queue === this.queue && message.ticket_id !== this.ticketId && LEAVES_QUEUE.has(String(message.type))) this.refresh();
+  }
+
+  onHeartbeat(): void {
+    // The estimated wait shrinks with time even when nothing happens.
+    if (this.hasWaitText && Date.now() - this.lastSentAt >= WAIT_REFRESH_MS) this.refresh();
+  }
+
+  /** Coalesces: while a refresh runs, further triggers collapse into one more run. */
+  refresh(): void {
+    if (this.busy) {
+      this.again = true;
+      return;
+    }
+    this.busy = true;
+    void this.load()
+      .catch((err: unknown) => this.deps.services.log.warn({ err }, 'customer page refresh failed'))
+      .finally(() => {
+        this.busy = false;
+        if (this.again && !this.stream.closed) {
+          this.again = false;
+          this.refresh();
+        }
+      });
+  }
+
+  async load(force = false): Promise<void> {
+    if (this.stream.closed) return;
+    const { db } = this.deps.services;
+    const [ticket, branch] = await Promise.all([getTicket(db, this.branchId, this.mode, this.ticketId), this.deps.data.branch(this.branchId)]);
+    if (ticket === undefined || branch === undefined) return this.stream.close();
+    const view = await loadPageView(this.deps, ticket, branch, this.lang);
+    this.status = ticket.status;
+    this.hasWaitText = view.wait_text !== null;
+    const json = JSON.stringify(view);
+    if (!force && json === this.lastJson) return;
+    this.lastJson = json;
+    this.lastSentAt = Date.now();
+    this.stream.send('snapshot', view);
+  }
+}
+
+/**
+ * Attaches an open SSE stream to a ticket. The first event is always a fresh snapshot (also for
+ * a reconnect with Last-Event-ID), read after the subscriptions are in place so that nothing
+ * published meanwhile is lost.
+ */
+export async function attachPageStream(deps: CustomerLiveDeps, ticket: Ticket, lang: Language, stream: SseStream): Promise<void> {
+  const conn = new PageConnection(deps, ticket, lang, stream);
+  await deps.hub.attach(conn);
+  await conn.load(true);
+}

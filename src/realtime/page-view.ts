@@ -1,0 +1,97 @@
+// What the customer page shows, as data: the first HTML and every live snapshot are rendered
+// from this one shape, so the page cannot show one thing on load and another once live.
+// Nothing personal is in it (no phone, no external reference, no metadata).
+import type { Ticket } from '../store/tickets.ts';
+import type { Branch } from '../store/tenancy.ts';
+import type { Announcement } from '../store/announcements.ts';
+import type { TicketStatus } from '../domain/ticket-state.ts';
+import type { Language } from '../i18n/language.ts';
+import { CUSTOMER_TEXTS, fill } from '../i18n/customer-texts.ts';
+
+export type PageState = 'created' | 'ready' | 'acknowledged' | 'snoozed' | 'collected' | 'cancelled' | 'expired';
+
+export type AnnouncementView = { id: string; message: string; expires_in_ms: number };
+
+export type PageView = {
+  status: TicketStatus;
+  state: PageState;
+  open: boolean;
+  number: string;
+  lang: Language;
+  heading: string;
+  detail: string;
+  position: number | null;
+  position_text: string | null;
+  wait_text: string | null;
+  announcements: AnnouncementView[];
+  /** The ring a page should be alerting for right now (ready, not answered, not snoozed). */
+  ring: { id: string; seq: number } | null;
+  rung_text: string;
+  snooze_minutes: number;
+};
+
+export const DEFAULT_SNOOZE_MINUTES = 5;
+
+export function pageState(t: Ticket, now: number): PageState {
+  if (t.status !== 'ready') return t.status;
+  if (t.snoozedUntil !== null && t.snoozedUntil > now) return 'snoozed';
+  if (t.acknowledgedAt !== null && (t.lastRingAt === null || t.acknowledgedAt >= t.lastRingAt)) return 'acknowledged';
+  return 'ready';
+}
+
+export function announcementViews(list: Announcement[], now: number): AnnouncementView[] {
+  return list.filter((a) => a.expiresAt > now).map((a) => ({ id: a.id, message: a.message, expires_in_ms: a.expiresAt - now }));
+}
+
+export type PageViewInput = {
+  ticket: Ticket;
+  branch: Branch;
+  lang: Language;
+  now: number;
+  position: number | null;
+  medianPrepMs: number | null;
+  announcements: Announcement[];
+  ringId: string | null;
+};
+
+export function buildPageView(i: PageViewInput): PageView {
+  const { ticket: t, branch, lang, now } = i;
+  const tx = CUSTOMER_TEXTS[lang];
+  const state = pageState(t, now);
+  const custom = branch.settings.customer_page.messages;
+  let detail = tx.detail[state];
+  if (state === 'created' && custom.waiting) detail = custom.waiting;
+  if (state === 'ready' && custom.ready) detail = custom.ready;
+  if ((state === 'collected' || state === 'cancelled' || state === 'expired') && custom.closed) detail = custom.closed;
+  if (state === 'snoozed') {
+    const time = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', timeZone: branch.timezone }).format(t.snoozedUntil!);
+    detail = fill(detail, { time });
+  }
+  let positionText: string | null = null;
+  let waitText: string | null = null;
+  if (state === 'created' && i.position !== null) {
+    const ahead = i.position - 1;
+    positionText = ahead === 0 ? tx.next : ahead === 1 ? tx.aheadOne : fill(tx.ahead, { n: ahead });
+    if (i.medianPrepMs !== null) {
+      const left = i.medianPrepMs - (now - t.createdAt);
+      waitText = left < 60_000 ? tx.waitSoon : fill(tx.wait, { m: Math.ceil(left / 60_000) });
+    }
+  }
+  const open = t.status === 'created' || t.status === 'ready';
+  return {
+    status: t.status,
+    state,
+    open,
+    number: t.displayNumber,
+    lang,
+    heading: tx.heading[state],
+    detail,
+    position: state === 'created' ? i.position : null,
+    position_text: positionText,
+    wait_text: waitText,
+    announcements: open ? announcementViews(i.announcements, now) : [],
+    ring: state === 'ready' && i.ringId !== null ? { id: i.ringId, seq: t.rings } : null,
+    rung_text: fill(tx.rung, { n: t.displayNumber }),
+    snooze_minutes: DEFAULT_SNOOZE_MINUTES,
+  };
+}

@@ -1,0 +1,80 @@
+// How a ring crosses nodes. The channel (on the node running the ready call) publishes a ring
+// request; whichever node holds the page's or board's stream writes it there; the browser
+// confirms with a POST that any node may receive, which publishes the acknowledgement. The
+// channel waits for it on `ring-ack:<ring>` (decision: docs/decisions/0006-ring-delivery.md).
+import type { Bus, BusMessage } from './bus.ts';
+
+export const relayTopics = {
+  pageRing: (ticketId: string) => `page-ring:${ticketId}`,
+  boardRing: (branchId: string, mode: string) => `board-ring:${branchId}:${mode}`,
+  ringAck: (ringId: string) => `ring-ack:${ringId}`,
+};
+
+export type PageRingMessage = BusMessage & { type: 'page.ring'; ring_id: string; seq: number; reason: string; ticket_id: string };
+
+export type BoardRingMessage = BusMessage & {
+  type: 'board.announce';
+  ring_id: string;
+  ticket_id: string;
+  queue: string;
+  display_number: string;
+  reason: string;
+  speech: string;
+  speech_lang: string;
+};
+
+/**
+ * `delivered` false is a board saying "I got it but could not speak" (sound never enabled), so
+ * the channel can stop waiting once every board it told has answered.
+ */
+export type RingAckMessage = BusMessage & {
+  type: 'ring.ack';
+  ring_id: string;
+  channel: 'page' | 'display';
+  delivered: boolean;
+  ticket_id: string | null;
+  branch_id: string;
+  mode: string;
+  target: string;
+};
+
+export type AckWait = { delivered: boolean; answered: number; timedOut: boolean };
+
+/**
+ * Listens for acknowledgements of one ring on one channel: resolves on the first `delivered`, or
+ * once `expected` targets have all said no, or when `signal` aborts. Subscribe before publishing
+ * the request, or a fast answer is missed.
+ */
+export function waitForAck(
+  bus: Bus,
+  ringId: string,
+  channel: RingAckMessage['channel'],
+  accept: (ack: RingAckMessage) => boolean,
+  expected: number,
+  signal: AbortSignal,
+): Promise<AckWait> {
+  return new Promise((resolve) => {
+    let answered = 0;
+    const seen = new Set<string>();
+    let done = false;
+    const finish = (r: AckWait): void => {
+      if (done) return;
+      done = true;
+      unsubscribe();
+      signal.removeEventListener('abort', onAbort);
+      resolve(r);
+    };
+    const onAbort = (): void => finish({ delivered: false, answered, timedOut: true });
+    const unsubscribe = bus.subscribe(relayTopics.ringAck(ringId), (m) => {
+      const ack = m as RingAckMessage;
+      if (ack.type !== 'ring.ack' || ack.channel !== channel || ack.ring_id !== ringId || !accept(ack)) return;
+      if (ack.delivered) return finish({ delivered: true, answered: answered + 1, timedOut: false });
+      if (seen.has(ack.target)) return;
+      seen.add(ack.target);
+      answered++;
+      if (answered >= expected) finish({ delivered: false, answered, timedOut: false });
+    });
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
