@@ -1,0 +1,254 @@
+// The `readybell` command as an operator runs it: a separate process on the same configuration
+// and store as the server (DATA_DIR, or DATABASE_URL when TEST_DATABASE_URL is set).
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { loadConfig } from '../../src/config.ts';
+import { createApp, openDb } from '../../src/app.ts';
+import { listQueues, getAccount } from '../../src/store/tenancy.ts';
+import { findUserByEmail } from '../../src/store/credentials.ts';
+import { verifyPassword } from '../../src/domain/secrets.ts';
+import { createTestStore, type TestStore } from '../helpers/store.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const NODE = `${ROOT}node_modules/.bin/node`;
+
+type Run = { code: number | null; stdout: string; stderr: string };
+
+function cliEnv(store: TestStore, extra: Record<string, string> = {}): Record<string, string> {
+  // Built from scratch: an operator's DATABASE_URL or PORT in this shell must not leak in.
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', ...store.env, ...extra };
+}
+
+function cli(store: TestStore, args: string[], extra: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(NODE, ['src/cli/main.ts', ...args], { cwd: ROOT, env: cliEnv(store, extra), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+async function json(store: TestStore, args: string[]): Promise<any> {
+  const r = await cli(store, [...args, '--json']);
+  assert.equal(r.code, 0, `readybell ${args.join(' ')}: ${r.stderr}`);
+  assert.equal(r.stdout.trim().split('\n').length, 1, 'one JSON line');
+  return JSON.parse(r.stdout);
+}
+
+/** Answers GET /v1/branch with each key, from a server on the CLI's store. */
+async function branchStatuses(store: TestStore, keys: string[]): Promise<Array<{ status: number; id?: string }>> {
+  const app = await createApp(loadConfig({ LOG_LEVEL: 'silent', PORT: '0', ...store.env }));
+  try {
+    await app.server.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.server.address() as { port: number };
+    return await Promise.all(keys.map(async (key) => {
+      const res = await fetch(`http://127.0.0.1:${port}/v1/branch`, { headers: { authorization: `Bearer ${key}` } });
+      const body = (await res.json()) as { id?: string };
+      return { status: res.status, id: body.id };
+    }));
+  } finally {
+    await app.close();
+  }
+}
+
+let store: TestStore;
+before(async () => {
+  store = await createTestStore();
+});
+after(() => store.drop());
+
+test('demo --json prints exactly the documented shape; a second call adds fresh keys and a new password', async () => {
+  const first = await json(store, ['demo']);
+  const shape = (o: any) => ({
+    account: Object.keys(o.account), branch: Object.keys(o.branch).sort(), keys: Object.keys(o.keys).sort(),
+    owner: Object.keys(o.owner).sort(), urls: Object.keys(o.urls).sort(), top: Object.keys(o).sort(),
+  });
+  assert.deepEqual(shape(first), {
+    account: ['id'], branch: ['id', 'name'], keys: ['live', 'test'], owner: ['email', 'password'],
+    urls: ['api', 'docs', 'staff'], top: ['account', 'branch', 'keys', 'owner', 'urls'],
+  });
+  assert.match(first.account.id, /^acct_/);
+  assert.match(first.branch.id, /^br_/);
+  assert.match(first.keys.test, /^rk_test_/);
+  assert.match(first.keys.live, /^rk_live_/);
+  assert.equal(first.urls.api, 'http://localhost:3000/v1');
+  assert.equal(first.urls.docs, 'http://localhost:3000/docs');
+
+  const second = await json(store, ['demo']);
+  assert.equal(second.account.id, first.account.id);
+  assert.equal(second.branch.id, first.branch.id);
+  assert.notEqual(second.keys.test, first.keys.test);
+  assert.notEqual(second.keys.live, first.keys.live);
+  assert.notEqual(second.owner.password, first.owner.password);
+
+  const answers = await branchStatuses(store, [first.keys.test, first.keys.live, second.keys.test, second.keys.live]);
+  assert.deepEqual(answers, Array(4).fill({ status: 200, id: first.branch.id }));
+
+  const db = openDb(loadConfig({ LOG_LEVEL: 'silent', ...store.env }));
+  try {
+    const owner = await findUserByEmail(db, second.owner.email);
+    assert.equal(owner?.role, 'owner');
+    assert.equal(await verifyPassword(second.owner.password, owner!.passwordHash), true);
+    assert.equal(await verifyPassword(first.owner.password, owner!.passwordHash), false);
+    assert.equal((await getAccount(db, first.account.id))?.plan, 'pro');
+    assert.deepEqual((await listQueues(db, first.branch.id)).map((q) => q.name), ['A']);
+  } finally {
+    await db.close();
+  }
+});
+
+test('accounts, branches, keys and users: create with --json, change plans, revoke keys', async () => {
+  const account = await json(store, ['accounts', 'create', '--name', 'Pho 24', '--plan', 'pro']);
+  assert.deepEqual(Object.keys(account).sort(), ['id', 'name', 'plan']);
+  assert.match(account.id, /^acct_/);
+  assert.deepEqual([account.name, account.plan], ['Pho 24', 'pro']);
+
+  const branch = await json(store, ['branches', 'create', '--account', account.id, '--name', 'Old Town', '--timezone', 'Asia/Ho_Chi_Minh']);
+  assert.deepEqual(Object.keys(branch).sort(), ['id', 'name', 'timezone']);
+  assert.match(branch.id, /^br_/);
+  assert.deepEqual([branch.name, branch.timezone], ['Old Town', 'Asia/Ho_Chi_Minh']);
+  const utc = await json(store, ['branches', 'create', '--account', account.id, '--name', 'Airport']);
+  assert.equal(utc.timezone, 'UTC');
+
+  const testKey = await json(store, ['keys', 'create', '--branch', branch.id, '--mode', 'test', '--name', 'till 1']);
+  assert.deepEqual(Object.keys(testKey).sort(), ['branch', 'id', 'key', 'mode']);
+  assert.match(testKey.id, /^key_/);
+  // At least 160 random bits after the prefix: 27 base64url characters carry 162.
+  assert.match(testKey.key, /^rk_test_[A-Za-z0-9_-]{27,}$/);
+  assert.deepEqual([testKey.mode, testKey.branch], ['test', branch.id]);
+  const liveKey = await json(store, ['keys', 'create', '--branch', branch.id, '--mode', 'live']);
+  assert.match(liveKey.key, /^rk_live_[A-Za-z0-9_-]{27,}$/);
+
+  const user = await json(store, ['users', 'create', '--account', account.id, '--email', 'Chef@Pho24.example', '--role', 'manager']);
+  assert.deepEqual(Object.keys(user).sort(), ['email', 'id', 'password', 'role']);
+  assert.match(user.id, /^usr_/);
+  assert.deepEqual([user.email, user.role], ['chef@pho24.example', 'manager']);
+  assert.ok(user.password.length >= 10);
+  const chosen = await json(store, ['users', 'create', '--account', account.id, '--email', 'till@pho24.example', '--role', 'staff', '--password', 'long enough secret']);
+  assert.equal(chosen.password, 'long enough secret');
+
+  const db = openDb(loadConfig({ LOG_LEVEL: 'silent', ...store.env }));
+  try {
+    assert.deepEqual((await listQueues(db, branch.id)).map((q) => q.name), ['A']);
+  } finally {
+    await db.close();
+  }
+  assert.deepEqual((await branchStatuses(store, [testKey.key, liveKey.key])).map((a) => a.status), [200, 200]);
+
+  assert.equal((await cli(store, ['accounts', 'set-plan', account.id, 'free'])).code, 0);
+  assert.deepEqual((await branchStatuses(store, [testKey.key])).map((a) => a.status), [403]);
+  assert.equal((await cli(store, ['accounts', 'set-plan', account.id, 'business'])).code, 0);
+
+  const revoked = await cli(store, ['keys', 'revoke', testKey.id]);
+  assert.equal(revoked.code, 0, revoked.stderr);
+  assert.deepEqual((await branchStatuses(store, [testKey.key, liveKey.key])).map((a) => a.status), [401, 200]);
+  const again = await cli(store, ['keys', 'revoke', testKey.id]);
+  assert.notEqual(again.code, 0);
+  assert.match(again.stderr, /No active key/);
+});
+
+test('bad arguments print a clear message and exit non-zero', async () => {
+  const cases: Array<[string[], RegExp]> = [
+    [[], /readybell serve/],
+    [['frobnicate'], /Unknown command "frobnicate"/],
+    [['accounts', 'create', '--plan', 'pro'], /--name is required/],
+    [['accounts', 'create', '--name', 'X', '--plan', 'gold'], /Plan must be one of free, pro, business/],
+    [['accounts', 'create', '--name', 'X', '--plan', 'pro', '--colour', 'red'], /Unknown option '--colour'/],
+    [['accounts', 'set-plan', 'acct_nope', 'pro'], /No account acct_nope/],
+    [['accounts', 'set-plan'], /Usage: readybell accounts set-plan/],
+    [['branches', 'create', '--account', 'acct_nope', '--name', 'X'], /No account acct_nope/],
+    [['keys', 'create', '--branch', 'br_nope', '--mode', 'test'], /No branch br_nope/],
+    [['keys', 'revoke'], /Usage: readybell keys revoke/],
+    [['users', 'create', '--account', 'acct_nope', '--email', 'not-an-email', '--role', 'owner'], /not an email address/],
+  ];
+  // Independent commands, run side by side: each costs a process start.
+  const runs = await Promise.all(cases.map(([args]) => cli(store, args)));
+  for (const [i, [args, message]] of cases.entries()) {
+    const r = runs[i]!;
+    assert.notEqual(r.code, 0, `readybell ${args.join(' ')} exited 0`);
+    assert.match(r.stderr + r.stdout, message, `readybell ${args.join(' ')}`);
+    assert.doesNotMatch(r.stderr, /\n\s+at /, 'no stack trace');
+  }
+  const account = await json(store, ['accounts', 'create', '--name', 'Y', '--plan', 'pro']);
+  const tz = await cli(store, ['branches', 'create', '--account', account.id, '--name', 'X', '--timezone', 'Moon/Base']);
+  assert.notEqual(tz.code, 0);
+  assert.match(tz.stderr, /IANA time zone/);
+  const branch = await json(store, ['branches', 'create', '--account', account.id, '--name', 'X']);
+  const mode = await cli(store, ['keys', 'create', '--branch', branch.id, '--mode', 'prod']);
+  assert.notEqual(mode.code, 0);
+  assert.match(mode.stderr, /Mode must be live or test/);
+  const role = await cli(store, ['users', 'create', '--account', account.id, '--email', 'a@b.example', '--role', 'chef']);
+  assert.match(role.stderr, /Role must be one of owner, manager, staff/);
+  assert.equal((await cli(store, ['--help'])).code, 0);
+});
+
+test('a bad environment value stops the command with the configuration problem', async () => {
+  const r = await cli(store, ['migrate'], { PORT: 'abc', LOG_LEVEL: 'loud' });
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /Invalid configuration/);
+  assert.match(r.stderr, /PORT must be a whole number from 0 to 65535 \(got "abc"\)/);
+  assert.match(r.stderr, /LOG_LEVEL must be one of/);
+  assert.doesNotMatch(r.stderr, /\n\s+at /);
+});
+
+test('migrate applies nothing on a migrated store', async () => {
+  const r = await json(store, ['migrate']);
+  assert.deepEqual(r, { applied: [] });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+test('serve --demo (npm start) on an empty store prints where to go, answers /readyz and exits 0 on SIGTERM', async () => {
+  const empty = await createTestStore();
+  try {
+    const port = await freePort();
+    const child = spawn(NODE, ['src/cli/main.ts', 'serve', '--demo'], {
+      cwd: ROOT, env: cliEnv(empty, { PORT: String(port), LOG_LEVEL: 'info' }), stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d.toString();
+        if (stdout.includes('"msg":"listening"')) resolve();
+      });
+      void exited.then((code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+    });
+    assert.match(stdout, /readybell is running at http:\/\/localhost:/);
+    assert.match(stdout, /\/docs/);
+    assert.match(stdout, /owner@demo\.readybell\.test/);
+    const key = /rk_test_[A-Za-z0-9_-]+/.exec(stdout)?.[0];
+    assert.ok(key, 'the test key is printed');
+
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`);
+    assert.equal(ready.status, 200);
+    const branch = await fetch(`http://127.0.0.1:${port}/v1/branch`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(branch.status, 200);
+    await branch.arrayBuffer();
+
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0, stderr);
+    assert.match(stdout, /"msg":"shutting down"/);
+    // The key was shown to the operator on the terminal, never in a log line.
+    for (const line of stdout.split('\n').filter((l) => l.startsWith('{'))) assert.ok(!line.includes(key!), line);
+  } finally {
+    await empty.drop();
+  }
+});
