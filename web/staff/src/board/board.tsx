@@ -1,0 +1,130 @@
+// The counter board: new ticket, search, and the waiting / ready / recently closed columns, live.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { ApiError, call } from '../api.ts';
+import type { List, Ticket } from '../types.ts';
+import { useSession } from '../session.tsx';
+import { useAnnounce, useNotify } from '../ui/notify.tsx';
+import { sortBoard, useBoard, type TicketAction } from './use-board.ts';
+import { TicketCard } from './ticket-card.tsx';
+import { CreateTicket } from './create-ticket.tsx';
+import { SlipDialog } from './slip.tsx';
+import { ShortcutHelp, useShortcuts, type ShortcutHandlers } from './shortcuts.tsx';
+
+const matches = (t: Ticket, q: string): boolean => {
+  const s = q.trim().toLowerCase();
+  return t.display_number.toLowerCase().includes(s) || (t.external_ref ?? '').toLowerCase().includes(s);
+};
+
+export function Board() {
+  const { session } = useSession();
+  const notify = useNotify();
+  const announce = useAnnounce();
+  const board = useBoard(notify, announce);
+  const [now, setNow] = useState(Date.now());
+  const [slip, setSlip] = useState<Ticket | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [search, setSearch] = useState('');
+  const [found, setFound] = useState<Ticket[]>([]);
+  const [help, setHelp] = useState(false);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const tz = session.branch.timezone;
+
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), 10_000);
+    return () => clearInterval(t);
+  }, []);
+
+  const { waiting, ready, closed } = useMemo(() => sortBoard(board.tickets.values()), [board.tickets]);
+  const searching = search.trim() !== '';
+  const results = useMemo(() => {
+    if (!searching) return [];
+    const local = [...board.tickets.values()].filter((t) => matches(t, search));
+    const extra = found.filter((f) => !board.tickets.has(f.id) && matches(f, search));
+    return [...local, ...extra].sort((a, b) => b.created_at.localeCompare(a.created_at));
+  }, [board.tickets, found, search, searching]);
+  const order = searching ? results.filter((t) => t.status === 'created' || t.status === 'ready') : [...waiting, ...ready];
+  const current = order.find((t) => t.id === selected) ?? null;
+
+  const act = useCallback((t: Ticket, a: TicketAction) => {
+    setSelected(t.id);
+    void board.perform(t, a);
+  }, [board.perform]);
+
+  const searchServer = async (e: Event) => {
+    e.preventDefault();
+    const q = search.trim();
+    if (q === '') return;
+    try {
+      const l = await call<List<Ticket>>('tickets', { query: { external_ref: q, limit: 20 } });
+      setFound(l.data);
+      if (l.data.length === 0 && results.length === 0) notify(`Nothing matches “${q}”.`, 'info');
+    } catch (err) {
+      if (err instanceof ApiError && err.status !== 401) notify(err.problem.detail, 'error');
+    }
+  };
+
+  const handlers: ShortcutHandlers = useMemo(() => ({
+    newTicket: () => document.getElementById('new-ref')?.focus(),
+    search: () => searchRef.current?.focus(),
+    help: () => setHelp((h) => !h),
+    clear: () => {
+      setSearch('');
+      setFound([]);
+      setSelected(null);
+    },
+    move: (delta: number) => {
+      if (order.length === 0) return;
+      const i = order.findIndex((t) => t.id === selected);
+      const next = order[Math.max(0, Math.min(order.length - 1, i < 0 ? 0 : i + delta))]!;
+      setSelected(next.id);
+      document.querySelector(`[data-ticket="${next.id}"]`)?.scrollIntoView({ block: 'nearest' });
+    },
+    act: (what) => {
+      if (current === null) return notify('Select a ticket first (↓ or J).', 'info');
+      if (what === 'slip') return setSlip(current);
+      act(current, what === 'ready' && current.status === 'ready' ? 'ring' : what);
+    },
+  }), [order, selected, current, act, notify]);
+  useShortcuts(handlers, slip === null);
+
+  const card = (t: Ticket) => (
+    <TicketCard key={t.id} ticket={t} now={now} timeZone={tz} selected={t.id === selected} busy={board.pending.has(t.id)}
+      result={board.results.get(t.id)} onAction={act} onSlip={setSlip} onSelect={(x) => setSelected(x.id)} />
+  );
+  const column = (id: string, title: string, list: Ticket[], empty: string) => (
+    <section class={`column column-${id}`} aria-labelledby={`col-${id}`}>
+      <h2 id={`col-${id}`}>{title} <span class="count">{list.length}</span></h2>
+      {list.length === 0 ? <p class="empty">{empty}</p> : <ul class="tickets">{list.map(card)}</ul>}
+    </section>
+  );
+
+  return (
+    <div class="board">
+      <div class="board-tools">
+        <CreateTicket say={notify} onCreated={(t) => { board.upsert(t); setSlip(t); }} />
+        <form class="search" role="search" onSubmit={searchServer}>
+          <label for="search">Search by number or order reference</label>
+          <div class="search-row">
+            <input id="search" ref={searchRef} type="search" value={search} autocomplete="off"
+              onInput={(e) => { setSearch(e.currentTarget.value); setFound([]); }} />
+            <button type="submit">Find</button>
+          </div>
+        </form>
+        <p class={`live live-${board.live}`} role="status">
+          {board.live === 'live' ? 'Live' : board.live === 'connecting' ? 'Connecting…' : 'Reconnecting… (the board refreshes when back)'}
+        </p>
+      </div>
+      {!board.loaded ? <p class="empty">Loading tickets…</p>
+        : searching ? column('results', 'Matches', results, 'Nothing here matches. Press Enter to search older orders by reference.')
+        : (
+          <div class="columns">
+            {column('waiting', 'Waiting', waiting, 'No ticket is waiting.')}
+            {column('ready', 'Ready', ready, 'Nothing to collect.')}
+            {column('closed', 'Recently closed', closed, 'Nothing closed yet today.')}
+          </div>
+        )}
+      <ShortcutHelp open={help} onToggle={setHelp} />
+      {slip !== null && <SlipDialog ticket={slip} branchName={session.branch.name} timeZone={tz} onClose={() => setSlip(null)} />}
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+// The board's data: a snapshot of the branch's tickets from GET /v1/tickets, kept current by
+// GET /v1/stream, and the one-tap actions. After every (re)connect the snapshot is read again,
+// so a board that lost its connection never keeps a stale state.
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, call, newIdempotencyKey, openStream } from '../api.ts';
+import type { List, LiveMessage, RingResult, Ticket } from '../types.ts';
+
+export type TicketAction = 'ready' | 'ring' | 'collect' | 'cancel';
+export type LiveState = 'connecting' | 'live' | 'offline';
+type Say = (text: string, kind?: 'info' | 'success' | 'warning' | 'error') => void;
+
+export const CLOSED_SHOWN = 12;
+
+export function ringSummary(r: RingResult): string {
+  const n = r.ticket.display_number;
+  const via = { push: 'a push notification', page: 'the open ticket page', sms: 'SMS', none: '' }[r.channel_used];
+  const reached = r.rang ? `Rang ${n} via ${via}` : `${n} is ready, but no phone could be rung`;
+  const voice = r.call_out_loud ? 'the display board called it out' : 'no display board called it out: call it yourself';
+  return `${reached}; ${voice}.`;
+}
+
+const closedAt = (t: Ticket): string => t.collected_at ?? t.cancelled_at ?? t.expired_at ?? t.created_at;
+
+export function sortBoard(tickets: Iterable<Ticket>) {
+  const all = [...tickets];
+  const waiting = all.filter((t) => t.status === 'created').sort((a, b) => a.created_at.localeCompare(b.created_at));
+  const ready = all.filter((t) => t.status === 'ready').sort((a, b) => (a.ready_at ?? '').localeCompare(b.ready_at ?? ''));
+  const closed = all.filter((t) => t.status !== 'created' && t.status !== 'ready').sort((a, b) => closedAt(b).localeCompare(closedAt(a))).slice(0, CLOSED_SHOWN);
+  return { waiting, ready, closed };
+}
+
+export function useBoard(say: Say, announce: (text: string) => void) {
+  const [tickets, setTickets] = useState<Map<string, Ticket>>(new Map());
+  const [loaded, setLoaded] = useState(false);
+  const [live, setLive] = useState<LiveState>('connecting');
+  const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
+  const [results, setResults] = useState<ReadonlyMap<string, string>>(new Map());
+  // Intent → Idempotency-Key. A double tap or a retry after a lost answer sends the same key, so
+  // the server answers once; the key is forgotten only once the server has given a final answer.
+  const intents = useRef(new Map<string, string>());
+  const inflight = useRef(new Set<string>());
+
+  const upsert = useCallback((t: Ticket) => setTickets((m) => new Map(m).set(t.id, t)), []);
+  const remove = useCallback((id: string) => setTickets((m) => {
+    const next = new Map(m);
+    next.delete(id);
+    return next;
+  }), []);
+
+  const reload = useCallback(async () => {
+    const q = (status: string, limit: number) => call<List<Ticket>>('tickets', { query: { status, limit } });
+    try {
+      const [waiting, ready, closed] = await Promise.all([q('created', 100), q('ready', 100), q('collected,cancelled,expired', CLOSED_SHOWN)]);
+      setTickets(new Map([...waiting.data, ...ready.data, ...closed.data].map((t) => [t.id, t])));
+      setLoaded(true);
+    } catch (err) {
+      if (err instanceof ApiError && err.status !== 401) say(`The board could not be loaded: ${err.problem.detail}`, 'error');
+    }
+  }, [say]);
+
+  useEffect(() => {
+    let es: EventSource | null = null;
+    let stopped = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    const fetchSoon = new Map<string, ReturnType<typeof setTimeout>>();
+
+    const refresh = (m: LiveMessage) => {
+      const id = m.ticket_id!;
+      clearTimeout(fetchSoon.get(id));
+      fetchSoon.set(id, setTimeout(() => {
+        fetchSoon.delete(id);
+        call<Ticket>('ticket', { params: { id } }).then(upsert, (err: unknown) => {
+          if (err instanceof ApiError && err.status === 404) remove(id);
+        });
+      }, 60));
+    };
+
+    const connect = () => {
+      es = openStream();
+      es.addEventListener('ready', () => {
+        setLive('live');
+        void reload();
+      });
+      es.onmessage = (ev: MessageEvent<string>) => {
+        const m = JSON.parse(ev.data) as LiveMessage;
+        if (m.ticket_id === undefined) return;
+        if (m.type === 'ticket.created') announce(`New ticket ${m.display_number ?? ''}`);
+        if (m.type === 'ticket.customer_acknowledged') announce(`${m.display_number ?? 'A customer'} is on the way`);
+        refresh(m);
+      };
+      es.onerror = () => {
+        setLive('offline');
+        if (es?.readyState !== EventSource.CLOSED || stopped) return;
+        // The server refused the stream (an ended session, a restart): find out which, then retry.
+        es.close();
+        retry = setTimeout(() => {
+          call('session').then(() => { if (!stopped) connect(); }, () => {});
+        }, 3000);
+      };
+    };
+    connect();
+    return () => {
+      stopped = true;
+      clearTimeout(retry);
+      for (const t of fetchSoon.values()) clearTimeout(t);
+      es?.close();
+    };
+  }, [reload, upsert, remove, announce]);
+
+  const perform = useCallback(async (t: Ticket, action: TicketAction, body?: unknown) => {
+    const intent = `${action}:${t.id}:${t.rings}`;
+    if (inflight.current.has(intent)) return;
+    inflight.current.add(intent);
+    let key = intents.current.get(intent);
+    if (key === undefined) {
+      key = newIdempotencyKey(`staff-${action}`);
+      intents.current.set(intent, key);
+    }
+    setPending((p) => new Set(p).add(t.id));
+    const n = t.display_number;
+    try {
+      if (action === 'ready' || action === 'ring') {
+        const r = await call<RingResult>(action, { params: { id: t.id }, idempotencyKey: key, body: {} });
+        upsert(r.ticket);
+        const text = ringSummary(r);
+        setResults((m) => new Map(m).set(t.id, text));
+        say(text, r.rang ? 'success' : 'warning');
+      } else {
+        upsert(await call<Ticket>(action, { params: { id: t.id }, idempotencyKey: key, body: body ?? {} }));
+        say(`${n} ${action === 'collect' ? 'collected' : 'cancelled'}.`, 'success');
+      }
+      intents.current.delete(intent);
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      if (err.status >= 400 && err.status < 500) intents.current.delete(intent);
+      if (err.problem.code === 'ticket-state-conflict') {
+        say(`${n} is already ${err.problem.ticket_status ?? 'changed'}: another device or the POS changed it. The board is refreshed.`, 'warning');
+        void reload();
+      } else if (err.status === 404) {
+        say(`${n} is no longer on this branch. The board is refreshed.`, 'warning');
+        void reload();
+      } else if (err.status !== 401) {
+        say(`${n}: ${err.problem.detail}`, err.status === 429 ? 'warning' : 'error');
+      }
+    } finally {
+      inflight.current.delete(intent);
+      setPending((p) => {
+        const next = new Set(p);
+        next.delete(t.id);
+        return next;
+      });
+    }
+  }, [upsert, reload, say]);
+
+  return { tickets, loaded, live, pending, results, perform, upsert, reload };
+}

@@ -1,0 +1,6 @@
+import { render } from 'preact';
+import { App } from './app.tsx';
+import './styles.css';
+import './print.css';
+
+render(<App />, document.getElementById('app')!);

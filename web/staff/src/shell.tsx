@@ -1,0 +1,87 @@
+// The frame around every screen: branch, navigation by role, sign-out; screens by URL hash so a
+// bookmark or a reload lands on the same screen.
+import { useEffect, useState } from 'preact/hooks';
+import type { ComponentType } from 'preact';
+import { ApiError, call } from './api.ts';
+import type { Role, Session } from './types.ts';
+import { atLeast, useSession } from './session.tsx';
+import { useNotify } from './ui/notify.tsx';
+import { Board } from './board/board.tsx';
+import { ApiKeys } from './admin/api-keys.tsx';
+import { Users } from './admin/users.tsx';
+import { Queues } from './admin/queues.tsx';
+import { BranchSettings } from './admin/branch-settings.tsx';
+import { Account } from './admin/account.tsx';
+
+type Screen = { path: string; label: string; role: Role; component: ComponentType };
+
+export const SCREENS: Screen[] = [
+  { path: '/board', label: 'Board', role: 'staff', component: Board },
+  { path: '/admin/queues', label: 'Queues', role: 'manager', component: Queues },
+  { path: '/admin/settings', label: 'Settings', role: 'manager', component: BranchSettings },
+  { path: '/admin/keys', label: 'API keys', role: 'owner', component: ApiKeys },
+  { path: '/admin/users', label: 'Users', role: 'owner', component: Users },
+  { path: '/account', label: 'Account', role: 'staff', component: Account },
+];
+
+function useHashPath(): string {
+  const read = () => (location.hash.replace(/^#/, '') || '/board');
+  const [path, setPath] = useState(read);
+  useEffect(() => {
+    const on = () => setPath(read());
+    addEventListener('hashchange', on);
+    return () => removeEventListener('hashchange', on);
+  }, []);
+  return path;
+}
+
+export function Shell() {
+  const { session, setSession, signOut } = useSession();
+  const notify = useNotify();
+  const path = useHashPath();
+  const allowed = SCREENS.filter((s) => atLeast(session, s.role));
+  const screen = allowed.find((s) => s.path === path) ?? allowed[0]!;
+
+  useEffect(() => {
+    document.title = `${screen.label} · ${session.branch.name} · readybell`;
+    document.getElementById('main')?.focus({ preventScroll: true });
+  }, [screen.path, session.branch.id]);
+
+  const switchBranch = async (branch: string) => {
+    try {
+      setSession(await call<Session>('switchBranch', { body: { branch } }));
+    } catch (err) {
+      notify(err instanceof ApiError ? err.problem.detail : 'Could not switch branch.', 'error');
+    }
+  };
+
+  const Screen = screen.component;
+  return (
+    <div class="shell">
+      <a class="skip" href="#main">Skip to content</a>
+      <header class="topbar">
+        <span class="brand" aria-hidden="true">readybell</span>
+        {session.branches.length > 1 ? (
+          <label class="branch-switch">
+            <span class="sr-only">Branch</span>
+            <select value={session.branch.id} onChange={(e) => switchBranch(e.currentTarget.value)}>
+              {session.branches.map((b) => <option key={b.id} value={b.id}>{b.name}</option>)}
+            </select>
+          </label>
+        ) : <span class="branch-name">{session.branch.name}</span>}
+        <nav aria-label="Screens">
+          <ul>
+            {allowed.map((s) => (
+              <li key={s.path}><a href={`#${s.path}`} aria-current={s === screen ? 'page' : undefined}>{s.label}</a></li>
+            ))}
+          </ul>
+        </nav>
+        <span class="who">{session.user.email} <span class="role">{session.user.role}</span></span>
+        <button type="button" class="quiet" onClick={signOut}>Sign out</button>
+      </header>
+      <main id="main" tabIndex={-1}>
+        <Screen key={session.branch.id} />
+      </main>
+    </div>
+  );
+}

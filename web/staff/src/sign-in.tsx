@@ -1,0 +1,51 @@
+// Sign-in. The server answers one message for any wrong email or password, and 429 with a wait
+// when there were too many tries; both are shown as they come.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, call } from './api.ts';
+import type { Session } from './types.ts';
+
+export function SignIn({ onSignedIn, expired }: { onSignedIn: (s: Session) => void; expired: boolean }) {
+  const [email, setEmail] = useState(() => localStorage.getItem('readybell:email') ?? '');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const emailRef = useRef<HTMLInputElement>(null);
+  const passwordRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    (email === '' ? emailRef : passwordRef).current?.focus();
+  }, []);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const s = await call<Session>('signIn', { body: { email, password } });
+      localStorage.setItem('readybell:email', email);
+      onSignedIn(s);
+    } catch (err) {
+      setPassword('');
+      setError(err instanceof ApiError ? err.problem.detail : 'Sign-in failed.');
+      passwordRef.current?.focus();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <main class="sign-in">
+      <form onSubmit={submit} aria-labelledby="sign-in-title" class="card">
+        <h1 id="sign-in-title"><span class="brand">readybell</span> staff</h1>
+        {expired && <p class="notice notice-warning" role="status">Your session ended. Sign in again: nothing you were typing is lost.</p>}
+        <label for="email">Email</label>
+        <input id="email" ref={emailRef} type="email" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <label for="password">Password</label>
+        <input id="password" ref={passwordRef} type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)}
+          aria-describedby={error ? 'sign-in-error' : undefined} aria-invalid={error ? 'true' : undefined} />
+        {error && <p id="sign-in-error" class="field-error" role="alert">{error}</p>}
+        <button type="submit" class="primary" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
+      </form>
+    </main>
+  );
+}

@@ -1,0 +1,67 @@
+// Wire shapes of the /v1 objects the staff page reads (see /v1/openapi.json).
+export type Role = 'owner' | 'manager' | 'staff';
+export type TicketStatus = 'created' | 'ready' | 'collected' | 'cancelled' | 'expired';
+
+export type Ticket = {
+  object: 'ticket';
+  id: string;
+  display_number: string;
+  queue: string;
+  status: TicketStatus;
+  url: string;
+  external_ref: string | null;
+  livemode: boolean;
+  branch: string;
+  created_at: string;
+  ready_at: string | null;
+  collected_at: string | null;
+  cancelled_at: string | null;
+  expired_at: string | null;
+  cancellation_reason: string | null;
+  customer: { viewed_at: string | null; notifications: 'none' | 'push' | 'sms'; acknowledged_at: string | null; snoozed_until: string | null };
+  rings: number;
+};
+
+export type RingResult = { rang: boolean; channel_used: 'push' | 'page' | 'sms' | 'none'; call_out_loud: boolean; ticket: Ticket };
+
+export type Session = {
+  object: 'session';
+  user: { id: string; email: string; role: Role };
+  account: { id: string; name: string; plan: string; api_access: boolean };
+  branch: { id: string; name: string; timezone: string };
+  branches: Array<{ id: string; name: string }>;
+  csrf_token: string;
+  expires_at: string;
+  idle_timeout_seconds: number;
+};
+
+export type List<T> = { object: 'list'; data: T[]; has_more: boolean };
+
+export type Queue = { object: 'queue'; name: string; is_default: boolean; open_tickets: number; created_at: string };
+
+export type Branch = {
+  object: 'branch';
+  id: string;
+  name: string;
+  plan: string;
+  timezone: string;
+  default_queue: string;
+  expiry_hours: number;
+  reminder_delay_seconds: number;
+  reminder_count: number;
+  voice: { enabled: boolean; language: string };
+  customer_page: { language: string; messages: { waiting: string | null; ready: string | null; closed: string | null } };
+  sms_enabled: boolean;
+};
+
+export type ApiKey = {
+  object: 'api_key'; id: string; name: string | null; mode: 'live' | 'test'; redacted: string;
+  created_at: string; last_used_at: string | null; revoked_at: string | null; secret: string | null;
+};
+
+export type User = { object: 'user'; id: string; email: string; role: Role; created_at: string; password: string | null };
+
+export type Problem = { type: string; title: string; status: number; detail: string; code: string; errors?: Array<{ pointer: string; detail: string }>; ticket_status?: string; retry_after?: number };
+
+/** A live update from GET /v1/stream. */
+export type LiveMessage = { type: string; ticket_id?: string; status?: TicketStatus; display_number?: string; queue?: string };
