@@ -5,6 +5,7 @@ import { loadConfig, ConfigError, type Config } from '../config.ts';
 import { openDb } from '../app.ts';
 import { AppError } from '../domain/errors.ts';
 import { serve } from './serve.ts';
+import { runWorker } from './worker.ts';
 import { runDemo } from './demo.ts';
 import { createAccount, createApiKey, createBranch, createUser, assertPlan } from '../actions/provision.ts';
 import { revokeApiKey } from '../store/credentials.ts';
@@ -14,6 +15,7 @@ import type { Db } from '../store/db.ts';
 const USAGE = `readybell — ticket pickup notifications
 
   readybell serve [--demo]                 run the service (npm start runs it with --demo)
+  readybell worker                         run background work only (webhook deliveries, rings, expiry)
   readybell migrate                        apply database migrations
   readybell demo [--json]                  demo account, branch and owner; fresh keys and password
   readybell accounts create --name N --plan free|pro|business [--json]
@@ -69,6 +71,9 @@ async function main(argv: string[]): Promise<number> {
   switch (`${group} ${verb ?? ''}`.trim()) {
     case 'serve':
       await serve(config, { demo: values.demo === true });
+      return 0;
+    case 'worker':
+      await runWorker(config);
       return 0;
     case 'migrate': {
       const db = openDb(config);

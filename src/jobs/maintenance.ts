@@ -5,6 +5,7 @@ import type { Services } from '../actions/ctx.ts';
 import { expireTicket } from '../actions/close-ticket.ts';
 import { AppError } from '../domain/errors.ts';
 import { deleteOldRows } from '../store/outbox.ts';
+import { deleteOldDeliveries } from '../store/webhook-deliveries.ts';
 import { touchApiKeys } from '../store/credentials.ts';
 import type { Mode } from '../store/tenancy.ts';
 import { ctxForBranch } from './tasks.ts';
@@ -62,6 +63,8 @@ export class Maintenance {
   async sweep(): Promise<void> {
     const now = this.services.clock.now();
     await this.services.db.write((tx) => deleteOldRows(tx, now));
+    // Deliveries and their attempt logs live as long as their events.
+    await this.services.db.write((tx) => deleteOldDeliveries(tx, now - 30 * 24 * 3600_000));
   }
 
   async stop(): Promise<void> {
