@@ -12,7 +12,8 @@ import type { DestinationStream } from 'pino';
 import { createSharedState, type SharedState } from './realtime/shared-state.ts';
 import { createMetrics } from './metrics.ts';
 import { SilentRinger } from './channels/ringer.ts';
-import { LiveOnlyRinger } from './channels/live-only-ringer.ts';
+import { installRingChannels } from './channels/install.ts';
+import { PUSH_SCRIPT_PATH } from './http/routes/push.ts';
 import { createLive, type Live } from './realtime/live.ts';
 import { livePageRoutes } from './http/live-pages.ts';
 import { buildServer } from './http/server.ts';
@@ -53,12 +54,12 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   };
   const limiter = shared.limiter;
   const live = createLive(services, { heartbeatMs: config.sseHeartbeatMs });
-  // INTERIM until the ring-policy ringer lands: the live channels only (page, display).
-  services.ringer = new LiveOnlyRinger([live.pageChannel, live.displayChannel]);
+  // The ring-policy ringer (push, SMS) with the live channels (page, display).
+  const ringing = installRingChannels(services, limiter, { channels: [live.pageChannel, live.displayChannel] });
   const lastUsedKeys = new Set<string>();
   const server = await buildServer({
     services, limiter, lastUsedKeys, readiness: shared.redis === null ? {} : { redis: shared.ping }, metrics,
-    session: createSessionAuthenticator(services), extraRoutes: [...staffRoutes(services, limiter), ...livePageRoutes({ services, live, limiter })],
+    session: createSessionAuthenticator(services), extraRoutes: [...staffRoutes(services, limiter), ...livePageRoutes({ services, live, limiter, pushScript: PUSH_SCRIPT_PATH }), ringing.routes],
   });
   const tasks = builtinTasks();
   const webhooks = installWebhooks(services, tasks);

@@ -38,7 +38,7 @@ const acknowledged = (t: Ticket): boolean => t.acknowledgedAt !== null && t.read
 
 /**
  * Reminder n. It rings only when the delay has passed since the last ring (a manual ring or a
- * snooze's ring moves it later) and the customer is not snoozing (it waits for the snooze and its
+ * snooze's ring moves it later) and since the end of any snooze (it waits for the snooze and its
  * ring, then a delay more). Acknowledged, closed or over the count: nothing, and no more reminders.
  */
 export async function startReminder(ctx: TxCtx, p: ReminderPayload): Promise<AutoRingDecision> {
@@ -48,13 +48,13 @@ export async function startReminder(ctx: TxCtx, p: ReminderPayload): Promise<Aut
   if (ticket === undefined || branch === undefined || ticket.status !== 'ready' || acknowledged(ticket)) return { done: true };
   const { reminder_count: count, reminder_delay_seconds: delaySeconds } = branch.settings;
   if (p.n > count) return { done: true };
-  const delay = delaySeconds * 1000;
-  if (ticket.snoozedUntil !== null && ticket.snoozedUntil > now) return { retryAt: ticket.snoozedUntil + delay };
-  const due = (ticket.lastRingAt ?? ticket.readyAt ?? now) + delay;
+  // Due a delay after the latest of: the last ring, the end of a snooze (whose own ring comes
+  // first, even if both jobs fall due in the same instant).
+  const due = Math.max(ticket.lastRingAt ?? 0, ticket.snoozedUntil ?? 0, ticket.readyAt ?? 0) + delaySeconds * 1000;
   if (now < due) return { retryAt: due };
   await applyTransition(ctx, ticket.id, 'remind', {}, 'remind');
   const { ring } = await startRing(ctx, ticket.id, 'reminder');
-  if (p.n < count) await enqueueReminder(ctx, ticket.id, p.n + 1, now + delay);
+  if (p.n < count) await enqueueReminder(ctx, ticket.id, p.n + 1, now + delaySeconds * 1000);
   await completeJobByKey(ctx.tx, reminderKey(ticket.id, p.n), now);
   return { ring: { ringId: ring.id } };
 }

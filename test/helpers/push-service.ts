@@ -83,7 +83,9 @@ export class TestPushService {
     const id = /^\/wpush\/([0-9a-f]+)$/.exec(req.url ?? '')?.[1] ?? '';
     const sub = this.subs.get(id);
     this.requests.set(id, (this.requests.get(id) ?? 0) + 1);
-    const answer = (status: number) => res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 201 ? '' : `status ${status}`);
+    const answer = (status: number): void => {
+      res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 201 ? '' : `status ${status}`);
+    };
     if (req.method !== 'POST' || sub === undefined) return answer(404);
     try {
       this.received.push(this.check(req, body, sub));

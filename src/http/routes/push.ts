@@ -1,0 +1,75 @@
+// Web Push for customers: the server key (GET /push/vapid.json), the page's script (/push.js) and
+// the service worker's handlers (/push-sw.js), and POST /t/<token>/push, which stores the
+// browser's PushSubscription and records "notifications on" exactly as the test helper does.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../actions/ctx.ts';
+import { recordCustomerAction } from '../../actions/customer-action.ts';
+import { AppError, notFound } from '../../domain/errors.ts';
+import { newId } from '../../domain/ids.ts';
+import { parsePushSubscription } from '../../domain/push-subscription.ts';
+import { TICKET_TOKEN_PATTERN } from '../../domain/ticket-token.ts';
+import { getTicketByToken } from '../../store/tickets.ts';
+import { getAccount, getBranch } from '../../store/tenancy.ts';
+import { upsertPushSubscription } from '../../store/push-subscriptions.ts';
+import type { RateLimiter } from '../../realtime/limiter.ts';
+import type { VapidKeyStore } from '../../channels/vapid.ts';
+import { customerCtx } from './customer-page.ts';
+import { LINK_POLICY, linkLimiter, UNKNOWN_LINK_POLICY } from './live-limits.ts';
+
+const WEB_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web', 'push');
+/** The path the customer page loads (LivePagesDeps.pushScript). */
+export const PUSH_SCRIPT_PATH = '/push.js';
+
+export type PushRouteDeps = { services: Services; limiter: RateLimiter; vapid: VapidKeyStore };
+
+const TOKEN = new RegExp(TICKET_TOKEN_PATTERN);
+
+export function registerPushRoutes(app: FastifyInstance, deps: PushRouteDeps): void {
+  const { services, vapid } = deps;
+  const { db, clock, config } = services;
+  const limit = linkLimiter(deps.limiter, clock);
+  const hide = { schema: { hide: true } };
+  const scripts = new Map([['/push.js', readFileSync(path.join(WEB_DIR, 'push.js'), 'utf8')], ['/push-sw.js', readFileSync(path.join(WEB_DIR, 'push-sw.js'), 'utf8')]]);
+
+  for (const [url, body] of scripts) {
+    app.get(url, hide, async (_req, reply) => reply
+      // Revalidated on every load: a service worker's imported script must never go stale.
+      .header('cache-control', 'no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .type('text/javascript; charset=utf-8')
+      .send(body));
+  }
+
+  app.get('/push/vapid.json', hide, async (_req, reply) => {
+    const keys = await vapid.get();
+    return reply.header('cache-control', 'no-cache').send({ public_key: keys.publicKey });
+  });
+
+  app.post('/t/:token/push', hide, async (req, reply) => {
+    const { token } = req.params as { token: string };
+    const known = TOKEN.test(token);
+    if (!(await limit(req, reply, known ? `t:${token}` : `ip:${req.ip}`, known ? LINK_POLICY : UNKNOWN_LINK_POLICY))) {
+      throw new AppError('rate-limited', 'Too many requests for this link; retry shortly.', { retry_after: Number(reply.getHeader('retry-after') ?? 1) });
+    }
+    const ticket = known ? await getTicketByToken(db, token) : undefined;
+    if (ticket === undefined) throw notFound('ticket link');
+    // Validated before anything is written: a bad subscription changes nothing.
+    const sub = parsePushSubscription(req.body, config.push.allowInsecureEndpoints);
+    const branch = (await getBranch(db, ticket.branchId))!;
+    const account = (await getAccount(db, branch.accountId))!;
+    const ctx = customerCtx(services, ticket, account.id, account.plan, String(req.id));
+    const now = clock.now();
+    await db.write(async (tx) => {
+      // The action checks the ticket is open (a closed ticket answers 409) before the row is kept.
+      const { ticket: updated } = await recordCustomerAction({ ctx: { ...ctx, tx }, input: { ticketId: ticket.id, action: 'subscribe', channel: 'push' } });
+      await upsertPushSubscription(tx, {
+        id: newId('pushSubscription', now), ticketId: updated.id, branchId: updated.branchId, mode: updated.mode,
+        endpoint: sub.endpoint, p256dh: sub.p256dh, auth: sub.auth, createdAt: now,
+      });
+    });
+    return reply.code(201).header('cache-control', 'no-store').send({ object: 'push_subscription', subscribed: true, notifications: 'push' });
+  });
+}

@@ -1,0 +1,131 @@
+// The in-line ring is bounded by RING_DEADLINE_MS: a channel that hangs does not hold the ready
+// answer, which says what was reached by then; the ring's outbox job finishes it later, and no
+// channel delivers the ring twice (the push service and the SMS provider count what they got).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestApp, type Tenant } from '../helpers/app.ts';
+import { FakeClock } from '../helpers/clock.ts';
+import { TestPushService } from '../helpers/push-service.ts';
+import { FakeSmsProvider } from '../helpers/sms-provider.ts';
+import { createApp } from '../../src/app.ts';
+import type { ChannelRinger } from '../../src/channels/channel-ringer.ts';
+import type { Channel, ChannelAttempt, RingRequest } from '../../src/channels/ringer.ts';
+
+const DEADLINE_MS = 300;
+const JOB_DUE_MS = DEADLINE_MS + 5_000;
+
+/** A customer page that is open for some tickets and confirms at once, once per ring. */
+class OpenPage implements Channel {
+  readonly name = 'page' as const;
+  readonly open = new Set<string>();
+  readonly shown = new Map<string, number>();
+  async ring(request: RingRequest): Promise<ChannelAttempt> {
+    if (!this.open.has(request.ticket.id)) return { channel: 'page', delivered: false, detail: 'no open page' };
+    if (!this.shown.has(request.ringId)) this.shown.set(request.ringId, 1);
+    return { channel: 'page', delivered: true };
+  }
+}
+
+let t: TestApp;
+let push: TestPushService;
+let sms: FakeSmsProvider;
+let biz: Tenant;
+const page = new OpenPage();
+const clock = new FakeClock();
+
+before(async () => {
+  push = await new TestPushService().start();
+  sms = await new FakeSmsProvider().start();
+  t = await startTestApp({ clock, env: { PUSH_ALLOW_INSECURE_ENDPOINTS: 'true', RING_DEADLINE_MS: String(DEADLINE_MS), ...sms.env() } });
+  (t.app.services.ringer as ChannelRinger).add(page);
+  biz = await t.newTenant({ plan: 'business' });
+});
+after(async () => {
+  await t.close();
+  await push.close();
+  await sms.close();
+});
+
+async function ticketWithHangingPush(key: string, body: Record<string, unknown> = {}) {
+  const ticket = (await t.request('POST', '/v1/tickets', { key, body })).body;
+  const sub = push.subscribe('hang');
+  const res = await fetch(`${ticket.url.replace('http://localhost:3000', t.url)}/push`, {
+    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sub.json),
+  });
+  assert.equal(res.status, 201);
+  return { ticket, sub };
+}
+
+async function ringRow(ticketId: string) {
+  const rows = await t.app.services.db.query<{ completed_at: number | null; result: string | null }>('SELECT completed_at, result FROM rings WHERE ticket_id = $1 ORDER BY seq', [ticketId]);
+  return rows.at(-1)!;
+}
+
+async function timedReady(key: string, id: string) {
+  const started = performance.now();
+  const res = await t.request('POST', `/v1/tickets/${id}/ready`, { key });
+  return { res, ms: performance.now() - started };
+}
+
+test('a hanging push service: ready answers at the deadline with the page, the job later records push, one push sent', async () => {
+  const { ticket, sub } = await ticketWithHangingPush(t.tenant.testKey);
+  page.open.add(ticket.id);
+  const { res, ms } = await timedReady(t.tenant.testKey, ticket.id);
+  assert.equal(res.status, 200);
+  assert.ok(ms >= DEADLINE_MS - 20 && ms < DEADLINE_MS + 1500, `answered in ${ms.toFixed(0)} ms`);
+  assert.deepEqual([res.body.rang, res.body.channel_used], [true, 'page'], 'what was reached by the deadline');
+  assert.equal((await ringRow(ticket.id)).completed_at, null, 'the ring is left to its job');
+  assert.equal(push.requests.get(sub.id), 1);
+
+  // The job runs while the push is still in flight: it waits for that send instead of sending again.
+  clock.advance(JOB_DUE_MS);
+  const job = t.app.runner.runOnce();
+  push.release();
+  await job;
+  const row = await ringRow(ticket.id);
+  assert.notEqual(row.completed_at, null);
+  const result = JSON.parse(row.result!);
+  assert.equal(result.channel_used, 'push', 'the push service accepted it after the deadline');
+  assert.deepEqual(result.channels.map((c: any) => [c.channel, c.delivered]).sort(), [['display', false], ['page', true], ['push', true]]);
+  assert.equal(push.requests.get(sub.id), 1, 'one push, not two');
+  assert.equal(push.pushesFor(sub).length, 1);
+  const events = await t.request('GET', '/v1/events?type=ticket.rung');
+  assert.equal(events.body.data.filter((e: any) => e.data.object.id === ticket.id).length, 1, 'one ticket.rung event for the ring');
+});
+
+test('a hanging SMS provider: ready says "none" by the deadline, the job records the SMS, one message sent', async () => {
+  const ticket = (await t.request('POST', '/v1/tickets', { key: biz.liveKey, body: { customer_phone: '+14155550199' } })).body;
+  sms.reply = 'hang';
+  const { res, ms } = await timedReady(biz.liveKey, ticket.id);
+  sms.reply = 201;
+  assert.ok(ms < DEADLINE_MS + 1500, `answered in ${ms.toFixed(0)} ms`);
+  assert.deepEqual([res.body.rang, res.body.channel_used], [false, 'none']);
+  assert.equal(sms.requests, 1);
+  clock.advance(JOB_DUE_MS);
+  const job = t.app.runner.runOnce();
+  sms.release();
+  await job;
+  const result = JSON.parse((await ringRow(ticket.id)).result!);
+  assert.deepEqual([result.rang, result.channel_used], [true, 'sms']);
+  assert.equal(sms.requests, 1, 'the job did not send a second SMS');
+  assert.equal(sms.messages.length, 1);
+});
+
+test('a node that died mid-send: the next node never resends, and records the ring as not reached through push', async () => {
+  const { ticket, sub } = await ticketWithHangingPush(t.tenant.testKey);
+  const { res } = await timedReady(t.tenant.testKey, ticket.id);
+  assert.equal(res.body.channel_used, 'none');
+  // Another node, same store, a minute later: the claim is still "sending" and nobody will settle it.
+  clock.advance(61_000);
+  const other = await createApp(t.app.services.config, { clock });
+  try {
+    await other.runner.runOnce();
+  } finally {
+    await other.close();
+  }
+  const result = JSON.parse((await ringRow(ticket.id)).result!);
+  assert.equal(result.channel_used, 'none');
+  assert.match(result.channels.find((c: any) => c.channel === 'push').detail, /unknown/);
+  assert.equal(push.requests.get(sub.id), 1, 'never pushed twice');
+  push.release();
+});
