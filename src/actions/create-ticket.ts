@@ -24,7 +24,8 @@ export const createTicket: Action<CreateTicketInput, Ticket> = async ({ ctx, inp
     throw invalid('/queue', `Queue "${queue}" does not exist in this branch. Create it with POST /v1/queues first.`);
   }
   const now = ctx.services.clock.now();
-  const number = await nextNumber(tx, branch.id, ctx.mode, queue, businessDay(now, branch.timezone));
+  const day = businessDay(now, branch.timezone);
+  let number = await nextNumber(tx, branch.id, ctx.mode, queue, day);
   const ticket: Ticket = {
     id: newId('ticket', now),
     branchId: branch.id,
@@ -53,8 +54,15 @@ export const createTicket: Action<CreateTicketInput, Ticket> = async ({ ctx, inp
     expiresAt: now + branch.settings.expiry_hours * 3600_000,
     updatedAt: now,
   };
-  await insertTicket(tx, ticket);
+  // Two creates racing across local midnight use two day counters and may pick the same number;
+  // the partial unique index refuses the second, which then takes the next number instead.
+  while (!(await insertTicket(tx, ticket))) {
+    number = await nextNumber(tx, branch.id, ctx.mode, queue, day);
+    ticket.number = number;
+    ticket.displayNumber = `${queue}-${number}`;
+  }
   await recordEvent(ctx, 'ticket.created', { object: presentTicket(ticket, ctx.services.config.publicUrl) });
   publishTicket(ctx, ticket, 'ticket.created');
   return ticket;
 };
+

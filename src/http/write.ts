@@ -34,7 +34,8 @@ const inflight = new Map<string, Promise<unknown>>();
 function fingerprint(req: FastifyRequest): string {
   const body = (req as { rawBody?: string }).rawBody ?? '';
   // The JSON parser treats a whitespace-only body as no body; so does the fingerprint.
-  const canonical = body.trim() === '' ? '' : JSON.stringify(sortKeys(JSON.parse(body)));
+  // No body and `{}` mean the same request (every field of our bodies is optional or absent).
+  const canonical = JSON.stringify(sortKeys(body.trim() === '' ? {} : JSON.parse(body)));
   return createHash('sha256').update(`${req.method} ${req.url}\n${canonical}`).digest('base64url');
 }
 

@@ -55,29 +55,32 @@ export function toTicket(row: Record<string, unknown>): Ticket {
   return t as Ticket;
 }
 
-export async function insertTicket(tx: Tx, t: Ticket): Promise<void> {
+/** Returns false, writing nothing, when an open ticket of the queue already holds the number. */
+export async function insertTicket(tx: Tx, t: Ticket): Promise<boolean> {
   const values = COLUMNS.map(([prop]) => (prop === 'metadata' ? toJson(t.metadata) : t[prop]));
-  await tx.run(`INSERT INTO tickets (${TICKET_COLUMNS}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`, values);
+  const n = await tx.run(
+    `INSERT INTO tickets (${TICKET_COLUMNS}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
+     ON CONFLICT (branch_id, mode, queue, number) WHERE closed_at IS NULL DO NOTHING`,
+    values,
+  );
+  return n === 1;
 }
 
 /**
  * Takes the next display number of a queue for a business day. The counter row's lock
- * serialises concurrent creates of that queue; numbers still held by open tickets of an earlier
- * day (a ticket open across midnight) are skipped, so no two open tickets share a number.
+ * serialises concurrent creates of that queue. A number still held by an open ticket of an
+ * earlier day (a ticket open across midnight) is skipped by the caller: insertTicket refuses it
+ * through the partial unique index, and the caller takes the next one.
  */
 export async function nextNumber(tx: Tx, branchId: string, mode: Mode, queue: string, day: string): Promise<number> {
-  for (;;) {
-    const row = await one<{ last_number: number }>(
-      tx,
-      `INSERT INTO queue_counters (branch_id, mode, queue, day, last_number) VALUES ($1, $2, $3, $4, 1)
-       ON CONFLICT (branch_id, mode, queue, day) DO UPDATE SET last_number = queue_counters.last_number + 1
-       RETURNING last_number`,
-      [branchId, mode, queue, day],
-    );
-    const n = Number(row!.last_number);
-    const taken = await one(tx, 'SELECT 1 AS x FROM tickets WHERE branch_id = $1 AND mode = $2 AND queue = $3 AND number = $4 AND closed_at IS NULL', [branchId, mode, queue, n]);
-    if (taken === undefined) return n;
-  }
+  const row = await one<{ last_number: number }>(
+    tx,
+    `INSERT INTO queue_counters (branch_id, mode, queue, day, last_number) VALUES ($1, $2, $3, $4, 1)
+     ON CONFLICT (branch_id, mode, queue, day) DO UPDATE SET last_number = queue_counters.last_number + 1
+     RETURNING last_number`,
+    [branchId, mode, queue, day],
+  );
+  return Number(row!.last_number);
 }
 
 export async function getTicket(q: Queryable, branchId: string, mode: Mode, id: string): Promise<Ticket | undefined> {
