@@ -8,10 +8,14 @@ import { MemoryBus, type Bus } from './bus.ts';
 import { MemoryRateLimiter, type RateLimiter } from './limiter.ts';
 import { RedisBus } from './redis-bus.ts';
 import { RedisRateLimiter } from './redis-limiter.ts';
+import { RedisPresence } from './redis-presence.ts';
+import type { Presence } from './presence.ts';
 
 export type SharedState = {
   bus: Bus;
   limiter: RateLimiter;
+  /** Shared presence of pages and boards; undefined in one process (the live module keeps its own). */
+  presence: Presence | undefined;
   /** The command connection, for presence and health checks; null without Redis. */
   redis: Redis | null;
   ping(): Promise<void>;
@@ -22,7 +26,7 @@ export function createSharedState(config: Pick<Config, 'redisUrl'>, log: Fastify
   if (config.redisUrl === null) {
     const bus = new MemoryBus();
     const limiter = new MemoryRateLimiter();
-    return { bus, limiter, redis: null, ping: async () => {}, close: async () => { await limiter.close(); await bus.close(); } };
+    return { bus, limiter, presence: undefined, redis: null, ping: async () => {}, close: async () => { await limiter.close(); await bus.close(); } };
   }
   const options = { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false, connectionName: 'readybell' };
   const redis = new Redis(config.redisUrl, options);
@@ -42,6 +46,7 @@ export function createSharedState(config: Pick<Config, 'redisUrl'>, log: Fastify
   return {
     bus,
     limiter,
+    presence: new RedisPresence(redis),
     redis,
     ping: async () => {
       await redis.ping();

@@ -63,3 +63,26 @@ if (url !== undefined) {
     assert.deepEqual(await got, { type: 'ticket.ready', n: 1 });
   });
 }
+
+if (url !== undefined) {
+  const { RedisPresence } = await import('../../src/realtime/redis-presence.ts');
+  test('presence written by one node is seen by another until its TTL runs out', async () => {
+    let now = 1_000_000;
+    const c1 = new Redis(url);
+    const c2 = new Redis(url);
+    try {
+      const prefix = `rb:test:${randomBytes(4).toString('hex')}:`;
+      const a = new RedisPresence(c1, { now: () => now, prefix });
+      const b = new RedisPresence(c2, { now: () => now, prefix });
+      await a.touch('board:br_1:live', 'conn-1', { queues: ['A'], voice: true }, 30_000);
+      assert.deepEqual(await b.members('board:br_1:live'), [{ member: 'conn-1', info: { queues: ['A'], voice: true } }]);
+      now += 30_001;
+      assert.deepEqual(await b.members('board:br_1:live'), []);
+      await a.touch('page:tk_1', 'conn-2', {}, 30_000);
+      await b.leave('page:tk_1', 'conn-2');
+      assert.deepEqual(await a.members('page:tk_1'), []);
+    } finally {
+      await Promise.all([c1.quit(), c2.quit()]);
+    }
+  });
+}
