@@ -4,7 +4,6 @@ import { baseline } from './baseline.ts';
 import { create } from './create.ts';
 import { ready } from './ready.ts';
 import { get } from './get.ts';
-import { webhooks } from './webhooks.ts';
 import type { Scenario } from './types.ts';
 
-export const scenarios: Scenario[] = [baseline, create, ready, get, webhooks];
+export const scenarios: Scenario[] = [baseline, create, ready, get];

@@ -17,8 +17,8 @@ import type { SseStream } from './sse.ts';
 
 export type CustomerLiveDeps = { services: Services; hub: LiveHub; data: LiveData };
 
-/** Types after which the tickets ahead of a waiting one may have changed. */
-const LEAVES_QUEUE = new Set(['ticket.ready', 'ticket.collected', 'ticket.cancelled', 'ticket.expired']);
+/** A ticket that is no longer waiting may have been ahead of this one (customer events never move it). */
+const mayLeaveQueue = (m: BusMessage): boolean => m.status !== 'created' && !String(m.type).startsWith('ticket.customer_');
 const WAIT_REFRESH_MS = 60_000;
 
 export async function loadPageView(deps: CustomerLiveDeps, ticket: Ticket, branch: Branch, lang: Language): Promise<PageView> {
@@ -75,7 +75,7 @@ class PageConnection implements LiveConnection {
     }
     if (topic.startsWith('ticket:')) return this.refresh();
     if (typeof message.type === 'string' && message.type.startsWith('announcement.')) return this.refresh();
-    if (this.status === 'created' && message.queue === this.queue && message.ticket_id !== this.ticketId && LEAVES_QUEUE.has(String(message.type))) this.refresh();
+    if (this.status === 'created' && message.queue === this.queue && message.ticket_id !== this.ticketId && mayLeaveQueue(message)) this.refresh();
   }
 
   onHeartbeat(): void {

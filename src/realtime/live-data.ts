@@ -88,11 +88,20 @@ export class LiveData {
     return this.open.get(`${branchId}:${mode}`, () => openTickets(this.db, branchId, mode));
   }
 
-  /** A ticket of the branch changed state: positions and board lists are stale. */
-  ticketsChanged(branchId: string, mode: Mode, queue: string | null): void {
+  /**
+   * A ticket of the branch changed (now `status`, in `queue`), or, with queue null, anything may
+   * have: positions and board lists are stale, and preparation times once a ticket is ready.
+   */
+  ticketsChanged(branchId: string, mode: Mode, queue: string | null, status: string | null = null): void {
     if (queue === null) this.waiting.dropPrefix(`${branchId}:${mode}:`);
     else this.waiting.drop(`${branchId}:${mode}:${queue}`);
     this.open.drop(`${branchId}:${mode}`);
+    if (queue === null || status === 'ready') this.prep.drop(`${branchId}:${mode}`);
+  }
+
+  /** Branch settings changed (or may have): read them again. */
+  branchChanged(branchId: string): void {
+    this.branches.drop(branchId);
   }
 
   announcementsChanged(branchId: string, mode: Mode): void {

@@ -36,7 +36,7 @@ export function createLive(services: Services, opts: { heartbeatMs?: number; pre
       const b = branchTopic(topic);
       if (b === null) return;
       const type = String(message.type);
-      if (type.startsWith('ticket.')) data.ticketsChanged(b.branchId, b.mode, typeof message.queue === 'string' ? message.queue : null);
+      if (type.startsWith('ticket.')) data.ticketsChanged(b.branchId, b.mode, typeof message.queue === 'string' ? message.queue : null, String(message.status));
       else if (type.startsWith('announcement.')) data.announcementsChanged(b.branchId, b.mode);
     },
     onTopicChange(topic: string) {
@@ -45,6 +45,7 @@ export function createLive(services: Services, opts: { heartbeatMs?: number; pre
       if (b === null) return;
       data.ticketsChanged(b.branchId, b.mode, null);
       data.announcementsChanged(b.branchId, b.mode);
+      data.branchChanged(b.branchId);
     },
   });
   const deps = { db: services.db, bus: services.bus, presence };

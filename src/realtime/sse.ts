@@ -20,6 +20,8 @@ export const SSE_HEADERS = {
 export class SseStream {
   readonly res: ServerResponse;
   closed = false;
+  /** Pings wait for the first real event, so a stream always opens with its snapshot. */
+  private started = false;
   private closeHandlers: Array<() => void> = [];
 
   constructor(res: ServerResponse) {
@@ -28,10 +30,12 @@ export class SseStream {
   }
 
   send(event: string, data: unknown): void {
+    this.started = true;
     this.write(`id: ${BOOT}-${(++seq).toString(36)}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   }
 
   ping(): void {
+    if (!this.started) return;
     this.write('event: ping\ndata: {}\n\n');
   }
 
