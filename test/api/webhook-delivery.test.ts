@@ -56,6 +56,24 @@ test('a test-mode ticket.created reaches the test endpoint, signed, and never th
   assert.equal(delivery.attempts[0].response_body, 'ok');
 });
 
+test('a customer action played with the test helpers reaches the test endpoint, never the live one', async () => {
+  const testEndpoint = await endpoint({ enabled_events: ['ticket.customer_viewed', 'ticket.customer_snoozed'] });
+  const live = await createEndpoint(w.t, { url: 'https://hooks.example.com/readybell' }, tenant.liveKey);
+  const ticketId = await createTicket(w.t, tenant.testKey);
+  const viewed = await w.t.request('POST', `/v1/test_helpers/tickets/${ticketId}/customer/view`, { key: tenant.testKey });
+  assert.equal(viewed.status, 200, viewed.text);
+  assert.equal((await w.t.request('POST', `/v1/tickets/${ticketId}/ready`, { key: tenant.testKey })).status, 200);
+  const snoozed = await w.t.request('POST', `/v1/test_helpers/tickets/${ticketId}/customer/snooze`, { key: tenant.testKey, body: { minutes: 7 } });
+  assert.equal(snoozed.status, 200, snoozed.text);
+  await run();
+  assert.deepEqual(mine().map((d) => d.event!.type).sort(), ['ticket.customer_snoozed', 'ticket.customer_viewed']);
+  assert.ok(mine().every((d) => d.verifiedBy[0] === testEndpoint.secret && d.event!.livemode === false));
+  const snooze = mine().find((d) => d.event!.type === 'ticket.customer_snoozed')!;
+  assert.equal(snooze.event!.data.minutes, 7);
+  assert.equal((snooze.event!.data.object as { id: string }).id, ticketId);
+  assert.deepEqual(await deliveriesOf(w.t, live.id, tenant.liveKey), []);
+});
+
 test('500, 500, 500, then 200: four deliveries of the same event, each with a new t, on the schedule', async () => {
   const e = await endpoint();
   w.receiver.answer = (_d, n) => (n <= 3 ? { status: 500, body: 'kitchen on fire' } : { status: 200 });
