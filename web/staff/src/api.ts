@@ -37,6 +37,23 @@ export const ROUTES = {
   inviteUser: ['POST', '/v1/users'],
   updateUser: ['PATCH', '/v1/users/{id}'],
   removeUser: ['DELETE', '/v1/users/{id}'],
+
+  displays: ['GET', '/v1/displays'],
+  createDisplay: ['POST', '/v1/displays'],
+  deleteDisplay: ['DELETE', '/v1/displays/{id}'],
+  announcements: ['GET', '/v1/announcements'],
+  createAnnouncement: ['POST', '/v1/announcements'],
+  deleteAnnouncement: ['DELETE', '/v1/announcements/{id}'],
+
+  webhookEndpoints: ['GET', '/v1/webhook_endpoints'],
+  createWebhookEndpoint: ['POST', '/v1/webhook_endpoints'],
+  updateWebhookEndpoint: ['PATCH', '/v1/webhook_endpoints/{id}'],
+  deleteWebhookEndpoint: ['DELETE', '/v1/webhook_endpoints/{id}'],
+  webhookSecret: ['GET', '/v1/webhook_endpoints/{id}/secret'],
+  rotateWebhookSecret: ['POST', '/v1/webhook_endpoints/{id}/rotate_secret'],
+  testWebhook: ['POST', '/v1/webhook_endpoints/{id}/test'],
+  webhookDeliveries: ['GET', '/v1/webhook_endpoints/{id}/deliveries'],
+  retryWebhookDelivery: ['POST', '/v1/webhook_deliveries/{id}/retry'],
 } as const satisfies Record<string, readonly [Method, string]>;
 
 export type RouteName = keyof typeof ROUTES;

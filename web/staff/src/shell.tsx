@@ -12,14 +12,21 @@ import { Users } from './admin/users.tsx';
 import { Queues } from './admin/queues.tsx';
 import { BranchSettings } from './admin/branch-settings.tsx';
 import { Account } from './admin/account.tsx';
+import { Displays } from './admin/displays.tsx';
+import { Announcements } from './admin/announcements.tsx';
+import { Webhooks } from './admin/webhooks.tsx';
+import type { List, WebhookEndpoint } from './types.ts';
 
 type Screen = { path: string; label: string; role: Role; component: ComponentType };
 
 export const SCREENS: Screen[] = [
   { path: '/board', label: 'Board', role: 'staff', component: Board },
+  { path: '/announcements', label: 'Announcements', role: 'staff', component: Announcements },
   { path: '/admin/queues', label: 'Queues', role: 'manager', component: Queues },
+  { path: '/admin/displays', label: 'Displays', role: 'manager', component: Displays },
   { path: '/admin/settings', label: 'Settings', role: 'manager', component: BranchSettings },
   { path: '/admin/keys', label: 'API keys', role: 'owner', component: ApiKeys },
+  { path: '/admin/webhooks', label: 'Webhooks', role: 'owner', component: Webhooks },
   { path: '/admin/users', label: 'Users', role: 'owner', component: Users },
   { path: '/account', label: 'Account', role: 'staff', component: Account },
 ];
@@ -46,6 +53,13 @@ export function Shell() {
     document.title = `${screen.label} · ${session.branch.name} · readybell`;
     document.getElementById('main')?.focus({ preventScroll: true });
   }, [screen.path, session.branch.id]);
+
+  // Owners hear about endpoints readybell disabled (410 Gone, days of failures) wherever they are.
+  const [disabled, setDisabled] = useState<WebhookEndpoint[]>([]);
+  useEffect(() => {
+    if (session.user.role !== 'owner' || !session.account.api_access) return setDisabled([]);
+    call<List<WebhookEndpoint>>('webhookEndpoints').then((l) => setDisabled(l.data.filter((e) => e.disabled && e.disabled_reason !== null && !/by hand/i.test(e.disabled_reason))), () => {});
+  }, [session.branch.id, session.user.role]);
 
   const switchBranch = async (branch: string) => {
     try {
@@ -79,6 +93,11 @@ export function Shell() {
         <span class="who">{session.user.email} <span class="role">{session.user.role}</span></span>
         <button type="button" class="quiet" onClick={signOut}>Sign out</button>
       </header>
+      {disabled.length > 0 && screen.path !== '/admin/webhooks' && (
+        <p class="notice notice-warning banner" role="note">
+          {disabled.length === 1 ? `The webhook endpoint ${disabled[0]!.url} was disabled: ${disabled[0]!.disabled_reason}` : `${disabled.length} webhook endpoints were disabled.`} <a href="#/admin/webhooks">Open webhooks</a>
+        </p>
+      )}
       <main id="main" tabIndex={-1}>
         <Screen key={session.branch.id} />
       </main>

@@ -65,3 +65,17 @@ export type Problem = { type: string; title: string; status: number; detail: str
 
 /** A live update from GET /v1/stream. */
 export type LiveMessage = { type: string; ticket_id?: string; status?: TicketStatus; display_number?: string; queue?: string };
+
+export type Display = { object: 'display'; id: string; name: string; queues: string[]; voice: boolean; url: string; created_at: string };
+export type Announcement = { object: 'announcement'; id: string; message: string; created_at: string; expires_at: string };
+
+export type WebhookEndpoint = {
+  object: 'webhook_endpoint'; id: string; url: string; enabled_events: string[]; description: string | null; disabled: boolean;
+  disabled_reason: string | null; disabled_at: string | null; previous_secret_expires_at: string | null; created_at: string; secret?: string;
+};
+export type WebhookSecret = { object: 'webhook_endpoint_secret'; endpoint: string; secret: string; previous_secret_expires_at: string | null };
+export type WebhookAttempt = { attempted_at: string; response_status: number | null; duration_ms: number; response_body: string | null; error: string | null; manual: boolean };
+export type WebhookDelivery = {
+  object: 'webhook_delivery'; id: string; event: string; event_type: string; status: 'pending' | 'succeeded' | 'failed'; attempt_count: number;
+  next_attempt_at: string | null; last_attempt_at: string | null; last_response_status: number | null; last_error: string | null; created_at: string; attempts: WebhookAttempt[];
+};

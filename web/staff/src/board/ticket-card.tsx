@@ -80,7 +80,7 @@ export function TicketCard({ ticket: t, now, timeZone, selected, busy, result, o
             : <button type="button" class="primary" disabled={busy} onClick={() => onAction(t, 'ring')} aria-label={`Ring ${n} again`}>Ring again</button>}
           <button type="button" disabled={busy} onClick={() => onAction(t, 'collect')} aria-label={`${n} collected`}>Collected</button>
           <button type="button" class="danger" disabled={busy} onClick={() => onAction(t, 'cancel')} aria-label={`Cancel ${n}`}>Cancel</button>
-          <button type="button" class="quiet" onClick={() => onSlip(t)} aria-label={`Receipt slip for ${n}`}>Slip</button>
+          <button type="button" class="slip-button" onClick={() => onSlip(t)} aria-label={`Receipt slip for ${n}`}>Slip</button>
         </div>
       )}
       {result !== undefined && open && <p class="ring-result">{result}</p>}
