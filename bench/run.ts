@@ -75,6 +75,10 @@ console.log(
     `in this process) and the server share these ${cores} cores, so every number is a lower bound for the server alone.`,
 );
 if (opts.connections !== 50) console.log('Note: the issue states its targets at 50 connections.');
+const load1 = os.loadavg()[0] ?? 0;
+if (load1 > 0.5) {
+  console.log(`Note: the 1-minute load average is already ${load1.toFixed(2)}: something else is using the CPU, expect low numbers.`);
+}
 console.log('');
 
 function recordFailure(where: string, err: unknown): void {
