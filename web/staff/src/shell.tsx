@@ -86,11 +86,10 @@ export function Shell() {
         <nav aria-label="Screens">
           <ul>
             {allowed.map((s) => (
-              <li key={s.path}><a href={`#${s.path}`} aria-current={s === screen ? 'page' : undefined}>{s.label}</a></li>
+              <li key={s.path}><a href={`#${s.path}`} aria-current={s === screen ? 'page' : undefined} title={s.path === '/account' ? `${session.user.email} (${session.user.role})` : undefined}>{s.label}</a></li>
             ))}
           </ul>
         </nav>
-        <span class="who">{session.user.email} <span class="role">{session.user.role}</span></span>
         <button type="button" class="quiet" onClick={signOut}>Sign out</button>
       </header>
       {disabled.length > 0 && screen.path !== '/admin/webhooks' && (

@@ -77,7 +77,7 @@ export function Webhooks() {
                 <span class={`badge ${ep.disabled ? 'badge-off' : 'badge-on'}`}>{ep.disabled ? 'disabled' : 'enabled'}</span>
               </div>
               {ep.description && <p>{ep.description}</p>}
-              <p class="hint">Events: {ep.enabled_events.join(', ')} · since {dateTime(ep.created_at, session.branch.timezone)}</p>
+              <p class="hint">Events: {ep.enabled_events.includes('*') ? 'every event' : ep.enabled_events.join(', ')} · since {dateTime(ep.created_at, session.branch.timezone)}</p>
               <button type="button" aria-expanded={open === ep.id} onClick={() => setOpen(open === ep.id ? null : ep.id)}>
                 {open === ep.id ? 'Hide details' : 'Secret, test and deliveries'}
               </button>

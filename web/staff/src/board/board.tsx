@@ -43,12 +43,22 @@ export function Board() {
     return [...local, ...extra].sort((a, b) => b.created_at.localeCompare(a.created_at));
   }, [board.tickets, found, search, searching]);
   const order = searching ? results.filter((t) => t.status === 'created' || t.status === 'ready') : [...waiting, ...ready];
-  const current = order.find((t) => t.id === selected) ?? null;
+  // Refs, not render-time values: a second key press may arrive before the first re-rendered.
+  const orderRef = useRef(order);
+  orderRef.current = order;
+  const selectedRef = useRef(selected);
+  const select = useCallback((id: string | null) => {
+    selectedRef.current = id;
+    setSelected(id);
+  }, []);
+  useEffect(() => {
+    if (selected !== null) document.querySelector(`[data-ticket="${selected}"]`)?.scrollIntoView({ block: 'nearest' });
+  }, [selected]);
 
   const act = useCallback((t: Ticket, a: TicketAction) => {
-    setSelected(t.id);
+    select(t.id);
     void board.perform(t, a);
-  }, [board.perform]);
+  }, [board.perform, select]);
 
   const searchServer = async (e: Event) => {
     e.preventDefault();
@@ -63,33 +73,33 @@ export function Board() {
     }
   };
 
-  const handlers: ShortcutHandlers = useMemo(() => ({
+  const handlers: ShortcutHandlers = {
     newTicket: () => document.getElementById('new-ref')?.focus(),
     search: () => searchRef.current?.focus(),
     help: () => setHelp((h) => !h),
     clear: () => {
       setSearch('');
       setFound([]);
-      setSelected(null);
+      select(null);
     },
     move: (delta: number) => {
-      if (order.length === 0) return;
-      const i = order.findIndex((t) => t.id === selected);
-      const next = order[Math.max(0, Math.min(order.length - 1, i < 0 ? 0 : i + delta))]!;
-      setSelected(next.id);
-      document.querySelector(`[data-ticket="${next.id}"]`)?.scrollIntoView({ block: 'nearest' });
+      const list = orderRef.current;
+      if (list.length === 0) return;
+      const i = list.findIndex((t) => t.id === selectedRef.current);
+      select(list[Math.max(0, Math.min(list.length - 1, i < 0 ? 0 : i + delta))]!.id);
     },
     act: (what) => {
-      if (current === null) return notify('Select a ticket first (↓ or J).', 'info');
+      const current = orderRef.current.find((t) => t.id === selectedRef.current);
+      if (current === undefined) return notify('Select a ticket first (↓ or J).', 'info');
       if (what === 'slip') return setSlip(current);
       act(current, what === 'ready' && current.status === 'ready' ? 'ring' : what);
     },
-  }), [order, selected, current, act, notify]);
+  };
   useShortcuts(handlers, slip === null);
 
   const card = (t: Ticket) => (
     <TicketCard key={t.id} ticket={t} now={now} timeZone={tz} selected={t.id === selected} busy={board.pending.has(t.id)}
-      result={board.results.get(t.id)} onAction={act} onSlip={setSlip} onSelect={(x) => setSelected(x.id)} />
+      result={board.results.get(t.id)} onAction={act} onSlip={setSlip} onSelect={(x) => select(x.id)} />
   );
   const column = (id: string, title: string, list: Ticket[], empty: string) => (
     <section class={`column column-${id}`} aria-labelledby={`col-${id}`}>

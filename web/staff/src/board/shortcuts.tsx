@@ -1,6 +1,6 @@
 // Keyboard shortcuts for a counter PC. They act only when focus is not in a text field, so typing
 // an order reference never marks a ticket ready.
-import { useEffect } from 'preact/hooks';
+import { useEffect, useRef } from 'preact/hooks';
 
 export const SHORTCUTS: Array<[string, string]> = [
   ['N', 'New ticket: focus the order reference'],
@@ -26,8 +26,15 @@ export type ShortcutHandlers = {
 const typing = (el: Element | null): boolean =>
   el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || (el instanceof HTMLElement && el.isContentEditable);
 
-export function useShortcuts(h: ShortcutHandlers, enabled: boolean): void {
+export function useShortcuts(handlers: ShortcutHandlers, enabled: boolean): void {
+  // Keys can come faster than the page re-renders: the listener always calls the latest handlers.
+  const latest = useRef(handlers);
+  latest.current = handlers;
   useEffect(() => {
+    const h: ShortcutHandlers = {
+      newTicket: () => latest.current.newTicket(), search: () => latest.current.search(), move: (d) => latest.current.move(d),
+      act: (w) => latest.current.act(w), clear: () => latest.current.clear(), help: () => latest.current.help(),
+    };
     if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey) return;
@@ -48,7 +55,7 @@ export function useShortcuts(h: ShortcutHandlers, enabled: boolean): void {
     };
     addEventListener('keydown', onKey);
     return () => removeEventListener('keydown', onKey);
-  }, [h, enabled]);
+  }, [enabled]);
 }
 
 export function ShortcutHelp({ open, onToggle }: { open: boolean; onToggle: (open: boolean) => void }) {

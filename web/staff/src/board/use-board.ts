@@ -23,9 +23,11 @@ const closedAt = (t: Ticket): string => t.collected_at ?? t.cancelled_at ?? t.ex
 
 export function sortBoard(tickets: Iterable<Ticket>) {
   const all = [...tickets];
-  const waiting = all.filter((t) => t.status === 'created').sort((a, b) => a.created_at.localeCompare(b.created_at));
-  const ready = all.filter((t) => t.status === 'ready').sort((a, b) => (a.ready_at ?? '').localeCompare(b.ready_at ?? ''));
-  const closed = all.filter((t) => t.status !== 'created' && t.status !== 'ready').sort((a, b) => closedAt(b).localeCompare(closedAt(a))).slice(0, CLOSED_SHOWN);
+  // Ids sort by creation, so they break ties between tickets stamped in the same millisecond.
+  const by = (key: (t: Ticket) => string) => (a: Ticket, b: Ticket) => key(a).localeCompare(key(b)) || a.id.localeCompare(b.id);
+  const waiting = all.filter((t) => t.status === 'created').sort(by((t) => t.created_at));
+  const ready = all.filter((t) => t.status === 'ready').sort(by((t) => t.ready_at ?? ''));
+  const closed = all.filter((t) => t.status !== 'created' && t.status !== 'ready').sort(by(closedAt)).reverse().slice(0, CLOSED_SHOWN);
   return { waiting, ready, closed };
 }
 
@@ -98,6 +100,9 @@ export function useBoard(say: Say, announce: (text: string) => void) {
         }, 3000);
       };
     };
+    // The first snapshot does not wait for the stream: a board behind a proxy that drops event
+    // streams still shows (and refreshes after each action), it just is not live.
+    void reload();
     connect();
     return () => {
       stopped = true;

@@ -1,0 +1,60 @@
+// Driving the staff page in Chromium: sign in, find a ticket's card, act on it, and keep
+// screenshots and printed slips as artifacts under test-artifacts/.
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestApp } from './app.ts';
+import { ARTIFACTS } from './chromium.ts';
+
+/** A 10-inch tablet in landscape, the counter's usual device. */
+export const TABLET = { viewport: { width: 1280, height: 800 } };
+
+export type StaffPage = { ctx: BrowserContext; page: Page; errors: string[] };
+
+export async function openStaffPage(browser: Browser, t: TestApp, who: { email: string; password: string }, options: Parameters<Browser['newContext']>[0] = TABLET): Promise<StaffPage> {
+  const ctx = await browser.newContext({ locale: 'en-GB', timezoneId: 'UTC', ...options });
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('dialog', (d) => void d.accept());
+  await page.goto(`${t.url}/staff`);
+  await signInOnPage(page, who);
+  return { ctx, page, errors };
+}
+
+export async function signInOnPage(page: Page, who: { email: string; password: string }): Promise<void> {
+  await page.fill('#email', who.email);
+  await page.fill('#password', who.password);
+  await page.click('form button[type=submit]');
+  await page.waitForSelector('.board, .admin');
+}
+
+export const card = (page: Page, number: string) => page.locator(`li.ticket[data-number="${number}"]`);
+
+export async function shot(page: Page, name: string, fullPage = true): Promise<void> {
+  await page.screenshot({ path: path.join(ARTIFACTS, `staff-${name}.png`), fullPage });
+}
+
+/** Creates a ticket through the page's form; the slip opens; returns the new number after closing it. */
+export async function createOnPage(page: Page, ref: string): Promise<string> {
+  await page.fill('#new-ref', ref);
+  await page.click('button:has-text("Create and print")');
+  const number = (await page.locator('dialog[open] .slip-number').textContent())!.trim();
+  await page.click('dialog[open] button:has-text("Close")');
+  await card(page, number).waitFor();
+  return number;
+}
+
+/** Prints the open slip to PDF as the browser would, and turns it into a PNG for a look. */
+export async function printSlip(page: Page, name: string): Promise<{ widthPt: number; heightPt: number; pages: number; png: string }> {
+  const pdf = path.join(ARTIFACTS, `staff-${name}.pdf`);
+  await page.emulateMedia({ media: 'print' });
+  await page.pdf({ path: pdf, preferCSSPageSize: true, printBackground: true });
+  await page.emulateMedia({ media: 'screen' });
+  const info = execFileSync('pdfinfo', [pdf], { encoding: 'utf8' });
+  const size = /Page size:\s+([\d.]+) x ([\d.]+) pts/.exec(info)!;
+  const pages = Number(/Pages:\s+(\d+)/.exec(info)![1]);
+  const prefix = path.join(ARTIFACTS, `staff-${name}`);
+  execFileSync('pdftoppm', ['-png', '-r', '200', '-singlefile', pdf, prefix]);
+  return { widthPt: Number(size[1]), heightPt: Number(size[2]), pages, png: `${prefix}.png` };
+}
