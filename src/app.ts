@@ -53,7 +53,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     config, db, log, clock: opts.clock ?? systemClock, bus: shared.bus, metrics, ringer: new SilentRinger(), eventHooks: [],
   };
   const limiter = shared.limiter;
-  const live = createLive(services, { heartbeatMs: config.sseHeartbeatMs });
+  const live = createLive(services, { heartbeatMs: config.sseHeartbeatMs, presence: shared.presence });
   // The ring-policy ringer (push, SMS) with the live channels (page, display).
   const ringing = installRingChannels(services, limiter, { channels: [live.pageChannel, live.displayChannel] });
   const lastUsedKeys = new Set<string>();
