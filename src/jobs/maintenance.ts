@@ -5,6 +5,7 @@ import type { Services } from '../actions/ctx.ts';
 import { expireTicket } from '../actions/close-ticket.ts';
 import { AppError } from '../domain/errors.ts';
 import { deleteOldRows } from '../store/outbox.ts';
+import { deleteStaleSessions } from '../store/sessions.ts';
 import { deleteOldDeliveries } from '../store/webhook-deliveries.ts';
 import { touchApiKeys } from '../store/credentials.ts';
 import type { Mode } from '../store/tenancy.ts';
@@ -63,6 +64,7 @@ export class Maintenance {
   async sweep(): Promise<void> {
     const now = this.services.clock.now();
     await this.services.db.write((tx) => deleteOldRows(tx, now));
+    await this.services.db.write((tx) => deleteStaleSessions(tx, now));
     // Deliveries and their attempt logs live as long as their events.
     await this.services.db.write((tx) => deleteOldDeliveries(tx, now - 30 * 24 * 3600_000));
   }

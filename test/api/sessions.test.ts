@@ -190,3 +190,17 @@ test('API keys have no session: the session routes answer 403', async () => {
   assert.equal(res.body.code, 'forbidden');
   assert.equal((await t.request('GET', '/v1/session', { key: null })).status, 401);
 });
+
+test('the hourly sweep deletes sessions a day past their end, and only those', async () => {
+  refill();
+  const tenant = await t.newTenant();
+  const old = await signInOk(t, tenant.ownerEmail, tenant.ownerPassword);
+  await asSession(t, old)('DELETE', '/v1/session');
+  clock.advance(25 * 3600_000);
+  await signInOk(t, tenant.ownerEmail, tenant.ownerPassword);
+  const count = async () => Number((await t.app.services.db.query<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = $1', [tenant.ownerEmail]))[0]!.n);
+  assert.equal(await count(), 2);
+  await t.app.maintenance.sweep();
+  assert.equal(await count(), 1, 'the signed-out one went; the live one stays');
+});
