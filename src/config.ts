@@ -31,6 +31,8 @@ export type Config = {
   bodyLimitBytes: number;
   sqliteSynchronous: 'FULL' | 'NORMAL';
   groupCommit: { maxBatch: number };
+  /** Outbox runner: how long a claimed job is leased (a dead node's jobs return after it) and how often idle nodes poll. */
+  jobs: { leaseMs: number; pollMs: number };
 };
 
 export class ConfigError extends Error {
@@ -157,6 +159,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     sqliteSynchronous: sync === 'NORMAL' ? 'NORMAL' : 'FULL',
     groupCommit: { maxBatch: int('GROUP_COMMIT_MAX_BATCH', 256, 1, 10_000) },
+    jobs: { leaseMs: int('JOB_LEASE_MS', 30_000, 1000, 3_600_000), pollMs: int('JOB_POLL_MS', 250, 10, 60_000) },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

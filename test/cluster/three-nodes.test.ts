@@ -1,0 +1,143 @@
+// Three `readybell serve` processes on the machine's PostgreSQL and Redis, checked from outside
+// over HTTP as a load balancer's clients would. Runs in the PostgreSQL + Redis stage of CI.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { once } from 'node:events';
+import { startCluster, type Cluster, type ClusterNode } from '../helpers/cluster.ts';
+import { openBoard, openPage } from '../helpers/live.ts';
+import type { TestApp } from '../helpers/app.ts';
+import { eventually } from '../helpers/eventually.ts';
+
+const enabled = process.env.TEST_DATABASE_URL !== undefined && process.env.TEST_REDIS_URL !== undefined;
+
+if (enabled) {
+  let cluster: Cluster;
+  let branchId: string;
+  const node = (i: number): ClusterNode => cluster.nodes[i]!;
+  const asApp = (n: ClusterNode): TestApp => n as unknown as TestApp;
+  const newKey = async (): Promise<string> => (await cluster.cli('keys', 'create', '--branch', branchId, '--mode', 'test')).key as string;
+
+  before(async () => {
+    // Writes refill at one token per 100 s here, so the burst is exactly 120 however long the test takes.
+    cluster = await startCluster(3, { RATE_LIMIT_WRITES_PER_SECOND: '0.01', JOB_LEASE_MS: '3000', JOB_POLL_MS: '100', WEBHOOK_ALLOW_PRIVATE: 'true', SSE_HEARTBEAT_MS: '1000' });
+    branchId = (await cluster.cli('demo')).branch.id;
+  });
+  after(() => cluster.close());
+
+  test('a key gets one burst of 120 writes across all three nodes together', async () => {
+    const key = await newKey();
+    const answers = await Promise.all(Array.from({ length: 150 }, (_, i) => node(i % 3).request('POST', '/v1/tickets', { key, body: {} })));
+    const count = (s: number) => answers.filter((a) => a.status === s).length;
+    assert.deepEqual([count(201), count(429)], [120, 30]);
+    assert.match(answers.find((a) => a.status === 429)!.headers.get('retry-after') ?? '', /^\d+$/);
+  });
+
+  test('ready on node 1 rings a page held by node 3 and calls out on a board held by node 2', async () => {
+    const key = await newKey();
+    const display = await node(1).request('POST', '/v1/displays', { key, body: { name: 'TV', voice: true } });
+    assert.equal(display.status, 201);
+    const board = await openBoard(asApp(node(1)), display.body.url, true);
+    const ticket = (await node(0).request('POST', '/v1/tickets', { key, body: {} })).body;
+    const page = await openPage(asApp(node(2)), ticket.url);
+    try {
+      const ready = await node(0).request('POST', `/v1/tickets/${ticket.id}/ready`, { key });
+      assert.equal(ready.status, 200);
+      assert.deepEqual([ready.body.rang, ready.body.channel_used, ready.body.call_out_loud], [true, 'page', true]);
+      assert.equal((await page.next('ring')).data.reason, 'ready');
+      assert.equal((await board.next('announce')).data.number, ticket.display_number);
+    } finally {
+      page.close();
+      board.close();
+    }
+  });
+
+  test('100 identical idempotent creates spread over the nodes make one ticket and one answer', async () => {
+    const key = await newKey();
+    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) =>
+      node(i % 3).request('POST', '/v1/tickets', { key, body: { external_ref: 'cluster-1' }, headers: { 'idempotency-key': 'cluster-create-1' } })));
+    assert.deepEqual([...new Set(answers.map((a) => a.status))], [201]);
+    assert.equal(new Set(answers.map((a) => a.text)).size, 1);
+    const list = await node(1).request('GET', '/v1/tickets?external_ref=cluster-1', { key });
+    assert.equal(list.body.data.length, 1);
+  });
+
+  test('webhook events reach the receiver exactly once per attempt while a node is killed mid-delivery', async () => {
+    // The receiver holds every request open until told, so deliveries are in flight on every
+    // node when node 2 dies; a held request whose connection closes was the killed node's.
+    const received = new Map<string, number>();
+    const aborted = new Map<string, number>();
+    const held: Array<{ id: string; res: http.ServerResponse }> = [];
+    let holding = true;
+    const bump = (m: Map<string, number>, id: string) => m.set(id, (m.get(id) ?? 0) + 1);
+    const receiver = http.createServer((req, res) => {
+      const id = String(req.headers['service-event-id']);
+      req.resume();
+      req.on('end', () => {
+        if (!holding) {
+          bump(received, id);
+          res.end('ok');
+          return;
+        }
+        held.push({ id, res });
+        res.on('close', () => {
+          if (!res.writableFinished) bump(aborted, id);
+        });
+      });
+    });
+    receiver.listen(0, '127.0.0.1');
+    await once(receiver, 'listening');
+    try {
+      const key = await newKey();
+      const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
+      const endpoint = await node(0).request('POST', '/v1/webhook_endpoints', { key, body: { url, enabled_events: ['ticket.created'] } });
+      assert.equal(endpoint.status, 201, endpoint.text);
+      const created = await Promise.all(Array.from({ length: 30 }, (_, i) => node(i % 3).request('POST', '/v1/tickets', { key, body: {} })));
+      const ours = new Set(created.map((c) => c.body.id as string));
+      const listed = (await node(0).request('GET', '/v1/events?type=ticket.created&limit=100', { key })).body.data as Array<{ id: string; data: { object: { id: string } } }>;
+      const events = listed.filter((e) => ours.has(e.data.object.id)).map((e) => e.id);
+      assert.equal(events.length, created.length);
+      await eventually(() => held.length === 30, '30 deliveries in flight', 15_000);
+
+      await node(1).kill('SIGKILL');
+      holding = false;
+      for (const h of held) {
+        if (!h.res.destroyed) {
+          bump(received, h.id);
+          h.res.end('ok');
+        }
+      }
+      // The killed node's claimed jobs come back when their lease (3 s) ends; nodes 1 and 3 deliver them.
+      await eventually(() => events.every((id) => received.has(id)), 'every event acknowledged', 20_000);
+      for (const id of events) assert.equal(received.get(id), 1, `event ${id} was acknowledged ${received.get(id)} times`);
+      const cutOff = [...aborted.values()].reduce((a, b) => a + b, 0);
+      assert.equal(held.length, 30);
+      assert.ok(cutOff <= 30);
+      // The delivering node records the success just after the receiver answered.
+      await eventually(async () => {
+        const deliveries = await node(2).request('GET', `/v1/webhook_endpoints/${endpoint.body.id}/deliveries?limit=100`, { key });
+        return deliveries.body.data.length === 30 && deliveries.body.data.every((d: { status: string }) => d.status === 'succeeded');
+      }, 'every delivery recorded as succeeded', 10_000);
+    } finally {
+      receiver.closeAllConnections();
+      receiver.close();
+    }
+  });
+
+  test('a node told to stop drains its streams with a retry hint, and they reconnect elsewhere', async () => {
+    const key = await newKey();
+    const ticket = (await node(0).request('POST', '/v1/tickets', { key, body: {} })).body;
+    const page = await openPage(asApp(node(2)), ticket.url);
+    const started = Date.now();
+    await node(2).kill('SIGTERM');
+    await page.closed;
+    assert.ok(Date.now() - started < 5000, `drained in ${Date.now() - started} ms`);
+    assert.ok(page.retry !== null && page.retry <= 2000, `retry hint ${page.retry}`);
+    assert.equal(node(2).child.exitCode, 0);
+    // the same page reconnects to another node and is rung from there
+    const again = await openPage(asApp(node(0)), ticket.url);
+    const ready = await node(0).request('POST', `/v1/tickets/${ticket.id}/ready`, { key });
+    assert.deepEqual([ready.body.rang, ready.body.channel_used], [true, 'page']);
+    again.close();
+  });
+}
