@@ -4,7 +4,7 @@
 // - Stage 1 (push, page, display) runs in parallel; stage 2 (SMS) only if stage 1 reached the
 //   customer through neither push nor page. If the deadline cuts off push or page, whether SMS is
 //   needed is not known yet: the SMS decision is left to the outbox job.
-// - A channel still running at the deadline makes the outcome `complete: false`; its send goes on
+// - A channel still undecided at the deadline makes the outcome `complete: false`; its send goes on
 //   in the background and records its outcome, and the ring's outbox job asks the channels again
 //   later. Asking again never delivers twice: every channel sends at most once per ring and target
 //   (send-once.ts for push and SMS; the confirmation record for page and display) and otherwise
@@ -20,7 +20,11 @@ import { planRing, smsNeeded, summarizeRing, type RingFacts } from '../domain/ri
 
 export type RingerDeps = { db: Db; log: Logger };
 
-const CUT = Symbol('cut by the deadline');
+const CUT: unique symbol = Symbol('cut by the deadline');
+/** Share of the deadline for stage 1 when an SMS may have to follow. */
+const STAGE_ONE_SHARE = 0.6;
+/** How long a channel told "time is up" has to give its own answer. */
+const ABORT_GRACE_MS = 25;
 
 export class ChannelRinger implements Ringer {
   private readonly deps: RingerDeps;
@@ -38,40 +42,56 @@ export class ChannelRinger implements Ringer {
 
   async ring(request: RingRequest, deadlineMs: number): Promise<RingOutcome> {
     const plan = planRing(await this.facts(request));
+    const started = performance.now();
+    // When SMS may follow, stage 1 gets part of the deadline, so that a page that never confirms
+    // (a locked phone keeps its connection open) still leaves time to send the SMS in-line.
+    const stageOneMs = plan.sms.send ? Math.floor(deadlineMs * STAGE_ONE_SHARE) : deadlineMs;
+    const stageOne = await this.stage(plan.fanOut, request, stageOneMs);
+    const attempts = stageOne.filter((a): a is ChannelAttempt => a !== CUT);
+    let complete = attempts.length === stageOne.length;
+    // SMS costs money and is only for a customer push and page did not reach: if either is still
+    // undecided, so is SMS (the ring's job decides it).
+    const freeUndecided = plan.fanOut.some((name, i) => stageOne[i] === CUT && (name === 'push' || name === 'page'));
+    if (!freeUndecided && smsNeeded(plan, attempts)) {
+      const left = deadlineMs - (performance.now() - started);
+      const sms = left > 0 ? (await this.stage(['sms'], request, left))[0] : CUT;
+      if (sms === undefined || sms === CUT) complete = false;
+      else attempts.push(sms);
+    }
+    return { ...summarizeRing(attempts), attempts, complete };
+  }
+
+  /**
+   * Runs channels in parallel until all answered or `ms` passed. At the deadline each channel is
+   * told (its AbortSignal) and has a moment to give its answer ("no confirmation in time" is an
+   * answer); one that does not answer, or answers `pending` (a send still in flight), is CUT.
+   */
+  private async stage(names: readonly ChannelName[], request: RingRequest, ms: number): Promise<Array<ChannelAttempt | typeof CUT>> {
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), deadlineMs);
+    const results: Array<ChannelAttempt | undefined> = names.map(() => undefined);
+    const all = Promise.all(names.map((name, i) => this.run(name, request, controller.signal).then((a) => {
+      results[i] = a;
+    })));
+    let timer: NodeJS.Timeout | undefined;
+    const timeUp = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        timer = setTimeout(resolve, ABORT_GRACE_MS);
+      }, Math.max(0, ms));
+    });
     try {
-      const { signal } = controller;
-      const stageOne = await Promise.all(plan.fanOut.map((name) => this.attempt(name, request, signal)));
-      const attempts = stageOne.filter((a): a is ChannelAttempt => a !== CUT);
-      let complete = attempts.length === stageOne.length;
-      // SMS costs money and is only for a customer push and page did not reach: if either is
-      // still undecided, so is SMS.
-      const freeUndecided = plan.fanOut.some((name, i) => stageOne[i] === CUT && (name === 'push' || name === 'page'));
-      if (!freeUndecided && smsNeeded(plan, attempts)) {
-        const sms = signal.aborted ? CUT : await this.attempt('sms', request, signal);
-        if (sms === CUT) complete = false;
-        else attempts.push(sms);
-      }
-      return { ...summarizeRing(attempts), attempts, complete };
+      await Promise.race([all, timeUp]);
     } finally {
       clearTimeout(timer);
     }
+    return results.map((r) => (r === undefined || r.pending === true ? CUT : r));
   }
 
-  private async attempt(name: ChannelName, request: RingRequest, signal: AbortSignal): Promise<ChannelAttempt | typeof CUT> {
-    const channel = this.channels.get(name)!;
-    // Listening before the channel starts makes a channel that gives up on the same abort count
-    // as cut off (so the job asks it again) rather than as a final "not delivered".
-    const cut = new Promise<typeof CUT>((resolve) => {
-      if (signal.aborted) resolve(CUT);
-      else signal.addEventListener('abort', () => resolve(CUT), { once: true });
-    });
-    const run = channel.ring(request, signal).catch((err: unknown): ChannelAttempt => {
+  private run(name: ChannelName, request: RingRequest, signal: AbortSignal): Promise<ChannelAttempt> {
+    return this.channels.get(name)!.ring(request, signal).catch((err: unknown): ChannelAttempt => {
       this.deps.log.warn({ channel: name, err: (err as Error).message }, 'ring channel failed');
       return { channel: name, delivered: false, detail: 'error' };
     });
-    return Promise.race([run, cut]);
   }
 
   private async facts(request: RingRequest): Promise<RingFacts> {

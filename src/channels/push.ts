@@ -108,11 +108,13 @@ export class PushChannel implements Channel {
 function firstDelivered(sends: Array<Promise<SendOutcome | null>>): Promise<ChannelAttempt> {
   return new Promise((resolve) => {
     let left = sends.length;
+    let pending = false;
     const details: string[] = [];
     const settle = (o: SendOutcome | null): void => {
       if (o?.delivered) resolve({ channel: 'push', delivered: true, detail: o.detail });
+      if (o === null) pending = true;
       details.push(o?.detail ?? 'pending');
-      if (--left === 0) resolve({ channel: 'push', delivered: false, detail: details.join('; ') });
+      if (--left === 0) resolve({ channel: 'push', delivered: false, detail: details.join('; '), ...(pending ? { pending } : {}) });
     };
     for (const s of sends) s.then(settle, (err: Error) => settle({ delivered: false, detail: `error: ${err.message}` }));
   });

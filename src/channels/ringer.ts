@@ -9,7 +9,13 @@ export type ChannelUsed = 'push' | 'page' | 'sms' | 'none';
 
 export type RingRequest = { ringId: string; seq: number; reason: RingReason; ticket: Ticket; livemode: boolean };
 
-export type ChannelAttempt = { channel: ChannelName; delivered: boolean; detail?: string };
+export type ChannelAttempt = {
+  channel: ChannelName;
+  delivered: boolean;
+  detail?: string;
+  /** The outcome is not known yet (a send still in flight): the ring stays open and is asked again. */
+  pending?: boolean;
+};
 
 export type RingOutcome = {
   rang: boolean;

@@ -9,8 +9,11 @@ import { startReminder, startSnoozeEndRing, type AutoRingDecision, type Reminder
 import type { TxCtx } from '../actions/ctx.ts';
 import { ctxForBranch } from './tasks.ts';
 
-/** No caller waits on a job, so its ring attempt may take most of the job's lease. */
-export const JOB_RING_DEADLINE_MS = 20_000;
+/**
+ * No caller waits on a job, so its ring attempt gets longer than the in-line one, yet well inside
+ * the job's lease; a send still in flight after it is looked at again by the ring job's next try.
+ */
+export const JOB_RING_DEADLINE_MS = 10_000;
 
 function autoRingTask<P extends { branch_id: string; mode: string }>(name: string, start: (ctx: TxCtx, p: P) => Promise<AutoRingDecision>): Task {
   return async (services: Services, payload) => {

@@ -5,7 +5,7 @@ import type { Mode } from '../store/tenancy.ts';
 import { attemptRing } from '../actions/perform-ring.ts';
 import { getBranch, getAccount } from '../store/tenancy.ts';
 import { getRing } from '../store/tickets.ts';
-import { autoRingTasks } from './auto-ring-tasks.ts';
+import { autoRingTasks, JOB_RING_DEADLINE_MS } from './auto-ring-tasks.ts';
 
 export function systemCtx(services: Services, accountId: string, plan: Ctx['plan'], branchId: string, mode: Mode, name: string): Ctx {
   return { actor: { kind: 'system', name }, accountId, plan, branchId, mode, requestId: null, idempotencyKey: null, services };
@@ -24,9 +24,8 @@ const RING_JOB_MAX_ATTEMPTS = 5;
 const ringTask: Task = async (services, payload, job) => {
   const ctx = await ctxForBranch(services, String(payload.branch_id), payload.mode as Mode, 'ring-job');
   if (ctx === null) return;
-  // The job has no caller waiting, so it gives the channels the whole job lease, not the
-  // in-line deadline.
-  const finish = await attemptRing(ctx, String(payload.ring_id), 20_000, { final: job.attempts >= RING_JOB_MAX_ATTEMPTS });
+  // The job has no caller waiting, so it gives the channels longer than the in-line deadline.
+  const finish = await attemptRing(ctx, String(payload.ring_id), JOB_RING_DEADLINE_MS, { final: job.attempts >= RING_JOB_MAX_ATTEMPTS });
   await services.db.write((tx) => finish(tx));
   // A channel still sending (hung, or another node's attempt in flight) leaves the ring open:
   // look again shortly (sends older than a minute count as finished; the last try records anyway).

@@ -32,6 +32,7 @@ export class TestPushService {
   readonly requests = new Map<string, number>();
   private readonly subs = new Map<string, Sub>();
   private readonly hanging: Array<() => void> = [];
+  private arrivals: Array<() => void> = [];
   private server: Server | null = null;
   /** The VAPID public key pushes must be signed with (the app's /push/vapid.json). */
   expectedVapidKey: string | null = null;
@@ -67,6 +68,11 @@ export class TestPushService {
     for (const go of this.hanging.splice(0)) go();
   }
 
+  /** Resolves once `n` requests for the subscription have arrived (answered or still held). */
+  async waitForRequests(sub: TestSubscription, n = 1): Promise<void> {
+    while ((this.requests.get(sub.id) ?? 0) < n) await new Promise<void>((resolve) => this.arrivals.push(resolve));
+  }
+
   pushesFor(sub: TestSubscription): ReceivedPush[] {
     return this.received.filter((r) => r.subscription === sub.id);
   }
@@ -83,6 +89,7 @@ export class TestPushService {
     const id = /^\/wpush\/([0-9a-f]+)$/.exec(req.url ?? '')?.[1] ?? '';
     const sub = this.subs.get(id);
     this.requests.set(id, (this.requests.get(id) ?? 0) + 1);
+    for (const wake of this.arrivals.splice(0)) wake();
     const answer = (status: number): void => {
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 201 ? '' : `status ${status}`);
     };

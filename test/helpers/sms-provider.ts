@@ -16,6 +16,7 @@ export class FakeSmsProvider {
   requests = 0;
   reply: SmsReply = 201;
   private readonly hanging: Array<() => void> = [];
+  private arrivals: Array<() => void> = [];
   private server: Server | null = null;
 
   async start(): Promise<this> {
@@ -24,6 +25,7 @@ export class FakeSmsProvider {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         this.requests++;
+        for (const wake of this.arrivals.splice(0)) wake();
         const expectedAuth = `Basic ${Buffer.from(`${FakeSmsProvider.SID}:${FakeSmsProvider.TOKEN}`).toString('base64')}`;
         const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
         if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${FakeSmsProvider.SID}/Messages.json`) return json(404, { code: 20404, message: 'not found' });
@@ -49,6 +51,11 @@ export class FakeSmsProvider {
   /** The environment that points readybell at this fake. */
   env(): Record<string, string> {
     return { SMS_PROVIDER_URL: this.url, SMS_ACCOUNT_SID: FakeSmsProvider.SID, SMS_AUTH_TOKEN: FakeSmsProvider.TOKEN, SMS_FROM: FakeSmsProvider.FROM };
+  }
+
+  /** Resolves once `n` requests have arrived in all (answered or still held). */
+  async waitForRequests(n: number): Promise<void> {
+    while (this.requests < n) await new Promise<void>((resolve) => this.arrivals.push(resolve));
   }
 
   release(): void {

@@ -42,7 +42,7 @@ export class SmsChannel implements Channel {
       if (!result.accepted) this.deps.log.warn({ status: result.status, detail: result.detail }, 'SMS provider refused a ring');
       return { delivered: result.accepted, detail: result.detail };
     });
-    if (outcome === null) return { channel: 'sms', delivered: false, detail: 'pending' };
+    if (outcome === null) return { channel: 'sms', delivered: false, detail: 'pending', pending: true };
     return { channel: 'sms', delivered: outcome.delivered, detail: outcome.detail };
   }
 }
