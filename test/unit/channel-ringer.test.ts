@@ -1,0 +1,107 @@
+// The ringer carrying out the policy with stand-in channels: order of stages, the deadline, and
+// what counts as finished. The store is a stand-in too: the ringer only reads plan and settings.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ChannelRinger } from '../../src/channels/channel-ringer.ts';
+import type { Channel, ChannelAttempt, ChannelName, RingRequest } from '../../src/channels/ringer.ts';
+import type { Db } from '../../src/store/db.ts';
+import type { Ticket } from '../../src/store/tickets.ts';
+
+type Behaviour = 'deliver' | 'fail' | 'throw' | 'hang' | 'pending-at-abort' | 'answer-at-abort';
+
+class Stub implements Channel {
+  readonly name: ChannelName;
+  readonly behaviour: Behaviour;
+  calls = 0;
+  constructor(name: ChannelName, behaviour: Behaviour) {
+    this.name = name;
+    this.behaviour = behaviour;
+  }
+  async ring(_r: RingRequest, signal: AbortSignal): Promise<ChannelAttempt> {
+    this.calls++;
+    const atAbort = (a: ChannelAttempt) => new Promise<ChannelAttempt>((resolve) => signal.addEventListener('abort', () => resolve(a), { once: true }));
+    switch (this.behaviour) {
+      case 'deliver': return { channel: this.name, delivered: true };
+      case 'fail': return { channel: this.name, delivered: false, detail: 'nobody' };
+      case 'throw': throw new Error('boom');
+      case 'hang': return new Promise(() => {});
+      case 'pending-at-abort': return atAbort({ channel: this.name, delivered: false, pending: true });
+      case 'answer-at-abort': return atAbort({ channel: this.name, delivered: false, detail: 'no confirmation in time' });
+    }
+  }
+}
+
+function fakeDb(plan: string, pushSubscriptions: number): Db {
+  const query = async (sql: string) => (sql.includes('COUNT(*)') ? [{ n: pushSubscriptions }] : [{ plan, settings: '{}' }]);
+  return { dialect: 'sqlite', query, run: async () => 0 } as unknown as Db;
+}
+
+const log = { warn: () => {} } as never;
+
+function request(over: Partial<Ticket> = {}, livemode = true): RingRequest {
+  const ticket = { id: 'tk_1', branchId: 'br_1', mode: livemode ? 'live' : 'test', status: 'ready', customerPhone: '+14155550100', ...over } as Ticket;
+  return { ringId: 'rng_1', seq: 1, reason: 'ready', ticket, livemode };
+}
+
+function ringer(plan: string, subs: number, behaviours: Partial<Record<ChannelName, Behaviour>>) {
+  const stubs = Object.entries(behaviours).map(([name, b]) => new Stub(name as ChannelName, b!));
+  const byName = Object.fromEntries(stubs.map((s) => [s.name, s])) as Record<ChannelName, Stub>;
+  return { ringer: new ChannelRinger({ db: fakeDb(plan, subs), log }, stubs), stubs: byName };
+}
+
+test('free channels first; SMS only when neither push nor page reached', async () => {
+  const a = ringer('business', 1, { push: 'fail', page: 'fail', display: 'deliver', sms: 'deliver' });
+  const out = await a.ringer.ring(request(), 500);
+  assert.deepEqual(out.attempts.map((x) => x.channel), ['push', 'page', 'display', 'sms']);
+  assert.deepEqual([out.rang, out.channel_used, out.call_out_loud, out.complete], [true, 'sms', true, true]);
+
+  const b = ringer('business', 1, { push: 'fail', page: 'deliver', display: 'fail', sms: 'deliver' });
+  const reached = await b.ringer.ring(request(), 500);
+  assert.equal(reached.channel_used, 'page');
+  assert.equal(b.stubs.sms.calls, 0);
+});
+
+test('a failing channel is a "not delivered" attempt, not a failed ring', async () => {
+  const { ringer: r } = ringer('pro', 1, { push: 'throw', page: 'deliver', display: 'fail' });
+  const out = await r.ring(request(), 500);
+  assert.deepEqual(out.attempts.find((x) => x.channel === 'push'), { channel: 'push', delivered: false, detail: 'error' });
+  assert.deepEqual([out.channel_used, out.complete], ['page', true]);
+});
+
+test('a channel that answers at the deadline has answered; one that hangs or is pending leaves the ring open', async () => {
+  const answered = ringer('pro', 0, { page: 'answer-at-abort', display: 'fail' });
+  const a = await answered.ringer.ring(request(), 60);
+  assert.deepEqual([a.channel_used, a.complete], ['none', true]);
+  assert.equal(a.attempts.find((x) => x.channel === 'page')!.detail, 'no confirmation in time');
+
+  const pending = ringer('business', 1, { push: 'pending-at-abort', page: 'fail', display: 'deliver', sms: 'deliver' });
+  const p = await pending.ringer.ring(request(), 60);
+  assert.deepEqual([p.rang, p.call_out_loud, p.complete], [false, true, false]);
+  assert.equal(pending.stubs.sms.calls, 0, 'push undecided: SMS is left to the job');
+
+  const hungBoard = ringer('business', 0, { page: 'fail', display: 'hang', sms: 'deliver' });
+  const h = await hungBoard.ringer.ring(request(), 100);
+  assert.deepEqual([h.channel_used, h.call_out_loud, h.complete], ['sms', false, false], 'a hung board does not hold back the SMS');
+});
+
+test('a page that never confirms leaves part of the deadline for the SMS', async () => {
+  const { ringer: r, stubs } = ringer('business', 0, { page: 'answer-at-abort', display: 'fail', sms: 'deliver' });
+  const started = performance.now();
+  const out = await r.ring(request(), 200);
+  assert.ok(performance.now() - started < 1000);
+  assert.deepEqual([out.channel_used, out.complete], ['sms', true]);
+  assert.equal(stubs.sms.calls, 1);
+});
+
+test('no channel is asked for a ticket that is not ready; no SMS without a phone or on another plan', async () => {
+  const closed = ringer('business', 1, { push: 'deliver', page: 'deliver', sms: 'deliver' });
+  const c = await closed.ringer.ring(request({ status: 'collected' }), 100);
+  assert.deepEqual([c.rang, c.attempts.length, c.complete], [false, 0, true]);
+  assert.equal(closed.stubs.push.calls + closed.stubs.page.calls + closed.stubs.sms.calls, 0);
+
+  const noPhone = ringer('business', 0, { page: 'fail', sms: 'deliver' });
+  assert.equal((await noPhone.ringer.ring(request({ customerPhone: null }), 100)).channel_used, 'none');
+  const pro = ringer('pro', 0, { page: 'fail', sms: 'deliver' });
+  assert.equal((await pro.ringer.ring(request(), 100)).channel_used, 'none');
+  assert.equal(noPhone.stubs.sms.calls + pro.stubs.sms.calls, 0);
+});
