@@ -53,32 +53,42 @@ export function webhookDeliveryTask(client: WebhookHttpClient, box: SecretBox): 
     }
     const body = await getEventBody(db, delivery.branchId, delivery.mode, delivery.eventId);
     const now = clock.now();
+    const notSent = (error: string): PostOutcome => ({ statusCode: null, retryAfter: null, body: null, durationMs: 0, error });
+    // `ours`: the attempt failed before reaching the receiver, for a reason that is not the
+    // receiver's doing, so its health (the 3-day rule) is left alone. `final`: without its event
+    // there is nothing to send, now or later, so the schedule is not walked.
     let outcome: PostOutcome;
-    if (body === undefined) {
-      outcome = { statusCode: null, retryAfter: null, body: null, durationMs: 0, error: 'the event no longer exists (events are kept 30 days)' };
-    } else {
-      let secrets: string[] | null = null;
+    let ours = false;
+    const final = body === undefined;
+    let secrets: string[] | null = null;
+    if (!final) {
       try {
         secrets = signingSecrets(endpoint, now, box);
       } catch (err) {
         // Never the secret itself in the log: only that it could not be opened.
         services.log.error({ endpoint: endpoint.id, err: (err as Error).message }, 'cannot open webhook signing secret');
       }
-      outcome = secrets === null
-        ? { statusCode: null, retryAfter: null, body: null, durationMs: 0, error: 'the signing secret cannot be read (WEBHOOK_SECRETS_KEY)' }
-        : await client.post(endpoint.url, {
-          'Content-Type': 'application/json',
-          'User-Agent': USER_AGENT,
-          'Service-Signature': signatureHeader(secrets, Math.floor(now / 1000), body),
-          'Service-Event-Id': delivery.eventId,
-          'Service-Event-Type': delivery.eventType,
-        }, body, { allowPrivate: privateTargetsAllowed(services.config, endpoint.mode), timeoutMs: DELIVERY_TIMEOUT_MS });
     }
-    return db.write((tx) => settle(services, tx, { delivery, endpoint, job, manual, attemptedAt: now, outcome }));
+    if (body === undefined) {
+      outcome = notSent('the event no longer exists (events are kept 30 days)');
+      ours = true;
+    } else if (secrets === null) {
+      outcome = notSent('the signing secret cannot be read (WEBHOOK_SECRETS_KEY)');
+      ours = true;
+    } else {
+      outcome = await client.post(endpoint.url, {
+        'Content-Type': 'application/json',
+        'User-Agent': USER_AGENT,
+        'Service-Signature': signatureHeader(secrets, Math.floor(now / 1000), body),
+        'Service-Event-Id': delivery.eventId,
+        'Service-Event-Type': delivery.eventType,
+      }, body, { allowPrivate: privateTargetsAllowed(services.config, endpoint.mode), timeoutMs: DELIVERY_TIMEOUT_MS });
+    }
+    return db.write((tx) => settle(services, tx, { delivery, endpoint, job, manual, attemptedAt: now, outcome, final, ours }));
   };
 }
 
-type Attempt = { delivery: WebhookDelivery; endpoint: WebhookEndpoint; job: ClaimedJob; manual: boolean; attemptedAt: number; outcome: PostOutcome };
+type Attempt = { delivery: WebhookDelivery; endpoint: WebhookEndpoint; job: ClaimedJob; manual: boolean; attemptedAt: number; outcome: PostOutcome; final: boolean; ours: boolean };
 
 async function settle(services: Services, tx: Tx, a: Attempt): Promise<TaskResult> {
   const { delivery, endpoint, job, manual, outcome } = a;
@@ -92,11 +102,13 @@ async function settle(services: Services, tx: Tx, a: Attempt): Promise<TaskResul
     next = { status: 'succeeded', at: null };
     await noteEndpointSuccess(tx, endpoint.id);
   } else {
-    if (!manual) {
+    if (a.final) {
+      next = { status: 'failed', at: null };
+    } else if (!manual) {
       const delay = retryDelayMs(delivery.autoAttempts + 1, parseRetryAfter(outcome.retryAfter ?? undefined, now));
       next = delay === null ? { status: 'failed', at: null } : { status: 'pending', at: now + delay };
     }
-    const failingSince = await noteEndpointFailure(tx, endpoint.id, now);
+    const failingSince = a.ours ? now : await noteEndpointFailure(tx, endpoint.id, now);
     if (code === 410) disableReason = `The receiver answered 410 Gone on ${iso(now)}.`;
     else if (now - failingSince >= FAILING_ENDPOINT_DISABLE_MS) disableReason = `Every delivery attempt failed for 3 days (since ${iso(failingSince)}).`;
     if (disableReason !== null && next !== null) next = { status: 'failed', at: null };

@@ -127,3 +127,21 @@ test('a receiver that is down is an attempt with an error and no status', async 
   assert.equal(delivery.attempts[0].response_status, null);
   assert.match(delivery.attempts[0].error, /ECONNREFUSED/);
 });
+
+test('a delivery whose event has been swept (30 days) fails at once, without counting against the receiver', async () => {
+  const e = await endpoint();
+  await createTicket(w.t, tenant.testKey);
+  await run();
+  const [pending] = await deliveriesOf(w.t, e.id, tenant.testKey);
+  await w.t.app.services.db.write((tx) => tx.run('DELETE FROM events WHERE id = $1', [pending.event]));
+  await w.t.app.services.db.write((tx) => tx.run('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1', [e.id]));
+  w.clock.advance(10_000);
+  await run();
+  const [gone] = await deliveriesOf(w.t, e.id, tenant.testKey);
+  assert.equal(gone.status, 'failed');
+  assert.equal(gone.next_attempt_at, null);
+  assert.match(gone.attempts.at(-1).error, /event no longer exists/);
+  const [row] = await w.t.app.services.db.query<{ failing_since: number | null }>('SELECT failing_since FROM webhook_endpoints WHERE id = $1', [e.id]);
+  assert.equal(row!.failing_since, null);
+  assert.equal(mine().length, 1, 'nothing was sent');
+});
