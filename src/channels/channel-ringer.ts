@@ -97,14 +97,17 @@ export class ChannelRinger implements Ringer {
   private async facts(request: RingRequest): Promise<RingFacts> {
     const { ticket } = request;
     const { db } = this.deps;
-    const row = await one<{ plan: Plan; settings: string }>(
-      db,
-      'SELECT a.plan AS plan, b.settings AS settings FROM branches b JOIN accounts a ON a.id = b.account_id WHERE b.id = $1',
-      [ticket.branchId],
-    );
-    const settings = withDefaults(fromJson(row?.settings, {}));
     const configured = new Set(this.channels.keys());
-    const pushSubscriptions = configured.has('push') ? await countPushSubscriptions(db, ticket.branchId, ticket.mode, ticket.id) : 0;
+    // Both reads at once: they sit between the ready commit and the page being rung.
+    const [row, pushSubscriptions] = await Promise.all([
+      one<{ plan: Plan; settings: string }>(
+        db,
+        'SELECT a.plan AS plan, b.settings AS settings FROM branches b JOIN accounts a ON a.id = b.account_id WHERE b.id = $1',
+        [ticket.branchId],
+      ),
+      configured.has('push') ? countPushSubscriptions(db, ticket.branchId, ticket.mode, ticket.id) : Promise.resolve(0),
+    ]);
+    const settings = withDefaults(fromJson(row?.settings, {}));
     return {
       configured,
       ticketReady: ticket.status === 'ready',

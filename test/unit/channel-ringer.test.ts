@@ -80,7 +80,7 @@ test('a channel that answers at the deadline has answered; one that hangs or is 
   assert.equal(pending.stubs.sms.calls, 0, 'push undecided: SMS is left to the job');
 
   const hungBoard = ringer('business', 0, { page: 'fail', display: 'hang', sms: 'deliver' });
-  const h = await hungBoard.ringer.ring(request(), 100);
+  const h = await hungBoard.ringer.ring(request(), 400);
   assert.deepEqual([h.channel_used, h.call_out_loud, h.complete], ['sms', false, false], 'a hung board does not hold back the SMS');
 });
 
