@@ -4,6 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp, type Tenant } from '../helpers/app.ts';
 import { createEndpoint, fakeLookup } from '../helpers/webhooks.ts';
+import { asSession, signInOk } from '../helpers/session.ts';
 
 let t: TestApp;
 before(async () => {
@@ -122,13 +123,18 @@ test('at most 16 endpoints per branch and mode', async () => {
   assert.equal((await t.request('POST', '/v1/webhook_endpoints', { key: tenant.liveKey, body: { url: 'https://pos.example.com/live' } })).status, 201);
 });
 
-test('an idempotent create replays the same endpoint (and secret) instead of making a second', async () => {
+test('an idempotent create replays the same endpoint instead of making a second; the secret is not kept for replays', async () => {
   const tenant = await t.newTenant();
   const opts = { key: tenant.testKey, body: { url: 'https://pos.example.com/once' }, headers: { 'idempotency-key': 'create-endpoint-1' } };
   const first = await t.request('POST', '/v1/webhook_endpoints', opts);
   const again = await t.request('POST', '/v1/webhook_endpoints', opts);
   assert.equal(again.headers.get('idempotent-replayed'), 'true');
-  assert.equal(again.text, first.text);
+  const { secret, ...rest } = first.body;
+  assert.deepEqual(again.body, rest);
+  const stored = await t.app.services.db.query<{ response_body: string }>('SELECT response_body FROM idempotency_keys WHERE key = $1', ['create-endpoint-1']);
+  assert.ok(!stored[0]!.response_body.includes(secret), 'the secret is not at rest in the idempotency store');
+  const revealed = await t.request('GET', `/v1/webhook_endpoints/${first.body.id}/secret`, { key: tenant.testKey });
+  assert.equal(revealed.body.secret, secret);
   assert.equal((await t.request('GET', '/v1/webhook_endpoints', { key: tenant.testKey })).body.data.length, 1);
 });
 
@@ -140,4 +146,24 @@ test('rotation with expires_in 0 ends the old secret at once', async () => {
   assert.equal((await t.request('GET', `/v1/webhook_endpoints/${e.id}/secret`)).body.secret, rotated.body.secret);
   const defaulted = await t.request('POST', `/v1/webhook_endpoints/${e.id}/rotate_secret`);
   assert.equal(Date.parse(defaulted.body.previous_secret_expires_at) - Date.parse(defaulted.body.updated_at), 24 * 3600_000);
+});
+
+test('in the staff page only the owner manages webhooks, and a free account has none', async () => {
+  const owner = asSession(t, await signInOk(t, t.tenant.ownerEmail, t.tenant.ownerPassword));
+  const created = await owner('POST', '/v1/webhook_endpoints', { body: { url: 'https://pos.example.com/staff' } });
+  assert.equal(created.status, 201, created.text);
+  assert.equal((await owner('GET', `/v1/webhook_endpoints/${created.body.id}/secret`)).body.secret, created.body.secret);
+  const invited = await owner('POST', '/v1/users', { body: { email: `mgr-${Date.now()}@example.test`, role: 'manager' } });
+  assert.equal(invited.status, 201, invited.text);
+  const manager = asSession(t, await signInOk(t, invited.body.email, invited.body.password));
+  for (const [method, path] of [['GET', '/v1/webhook_endpoints'], ['GET', `/v1/webhook_endpoints/${created.body.id}/secret`], ['POST', '/v1/webhook_endpoints']] as const) {
+    const res = await manager(method, path, { body: method === 'POST' ? { url: 'https://pos.example.com/m' } : undefined });
+    assert.equal(res.status, 403, `${method} ${path}: ${res.text}`);
+    assert.equal(res.body.code, 'forbidden');
+  }
+  const free = await t.newTenant({ plan: 'free' });
+  const freeOwner = asSession(t, await signInOk(t, free.ownerEmail, free.ownerPassword));
+  const refused = await freeOwner('POST', '/v1/webhook_endpoints', { body: { url: 'https://pos.example.com/free' } });
+  assert.equal(refused.status, 403);
+  assert.equal(refused.body.code, 'plan-required');
 });

@@ -23,6 +23,12 @@ import {
 
 const TAGS = ['webhooks'];
 
+/** The stored copy of a create/rotate answer leaves the secret out: it is never at rest there. */
+const withoutSecret = <T extends { secret?: string }>(answer: T): Omit<T, 'secret'> => {
+  const { secret: _secret, ...rest } = answer;
+  return rest;
+};
+
 function idParam(req: FastifyRequest, kind: 'webhookEndpoint' | 'webhookDelivery'): string {
   const { id } = req.params as { id: string };
   if (!isId(kind, id)) throw notFound(kind === 'webhookEndpoint' ? 'webhook endpoint' : 'webhook delivery');
@@ -69,6 +75,7 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
         const { endpoint, secret } = await createWebhookEndpoint({ ctx: tx, input: { ...body, url } });
         return presentEndpoint(endpoint, clock.now(), secret);
       },
+      forReplay: withoutSecret,
     });
   });
 
@@ -114,6 +121,7 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
         const { endpoint, secret } = await rotateWebhookSecret({ ctx, input: { id, expires_in: body.expires_in } });
         return presentEndpoint(endpoint, clock.now(), secret);
       },
+      forReplay: withoutSecret,
     });
   });
 

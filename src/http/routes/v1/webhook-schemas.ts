@@ -60,7 +60,7 @@ export const EndpointSchema = Type.Object({
   branch: Type.String(),
   created_at: Timestamp,
   updated_at: Timestamp,
-  secret: Type.Optional(Type.String({ pattern: '^whsec_', description: 'The signing secret: only in the answers to create and rotate_secret' })),
+  secret: Type.Optional(Type.String({ pattern: '^whsec_', description: 'The signing secret: only in the answers to create and rotate_secret (not in an idempotent replay of them; GET …/secret reveals it)' })),
 });
 
 export const EndpointListSchema = Type.Object({ object: Type.Literal('list'), data: Type.Array(EndpointSchema), has_more: Type.Boolean() });
