@@ -4,6 +4,7 @@ import { baseline } from './baseline.ts';
 import { create } from './create.ts';
 import { ready } from './ready.ts';
 import { get } from './get.ts';
+import { webhooks } from './webhooks.ts';
 import type { Scenario } from './types.ts';
 
-export const scenarios: Scenario[] = [baseline, create, ready, get];
+export const scenarios: Scenario[] = [baseline, create, ready, get, webhooks];
