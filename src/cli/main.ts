@@ -7,6 +7,7 @@ import { AppError } from '../domain/errors.ts';
 import { serve } from './serve.ts';
 import { runWorker } from './worker.ts';
 import { runDemo } from './demo.ts';
+import { runVapid } from './vapid.ts';
 import { createAccount, createApiKey, createBranch, createUser, assertPlan } from '../actions/provision.ts';
 import { revokeApiKey } from '../store/credentials.ts';
 import { setAccountPlan } from '../store/tenancy.ts';
@@ -24,6 +25,7 @@ const USAGE = `readybell — ticket pickup notifications
   readybell keys create --branch BRANCH_ID --mode test|live [--name N] [--json]
   readybell keys revoke KEY_ID
   readybell users create --account ACCOUNT_ID --email E --role owner|manager|staff [--password P] [--json]
+  readybell vapid [--rotate] [--json]     the Web Push (VAPID) public key; --rotate replaces a stored pair
 
 Configuration comes from the environment (see README): DATA_DIR, DATABASE_URL, PORT, PUBLIC_URL, …`;
 
@@ -57,6 +59,7 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false }, demo: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false },
       name: { type: 'string' }, plan: { type: 'string' }, account: { type: 'string' }, timezone: { type: 'string' },
       branch: { type: 'string' }, mode: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' },
+      rotate: { type: 'boolean', default: false },
     },
   });
   const [group, verb, ...rest] = positionals;
@@ -121,6 +124,11 @@ async function main(argv: string[]): Promise<number> {
     case 'users create': {
       const u = await withDb(config, (db) => db.write((tx) => createUser(tx, { accountId: need(values, 'account'), email: need(values, 'email'), role: need(values, 'role'), password: values.password }, now)));
       print(out, u, `Created ${u.role} ${u.email} (${u.id}); password: ${u.password}`);
+      return 0;
+    }
+    case 'vapid': {
+      const v = await withDb(config, (db) => runVapid(db, config, { rotate: values.rotate === true }));
+      print(out, v.output, v.human);
       return 0;
     }
     default:
