@@ -146,3 +146,14 @@ test('no log line holds an API key, whatever was sent and however it failed', as
   const parsed = logLines.map((l) => JSON.parse(l) as { reqId?: string });
   assert.ok(parsed.some((l) => typeof l.reqId === 'string' && l.reqId.startsWith('req_')));
 });
+
+test('last_used_at records a key\'s use once the background flush runs, not the keys left unused', async () => {
+  const tenant = await t.newTenant();
+  const db = t.app.services.db;
+  const live = await findApiKeyByHash(db, hashApiKey(tenant.liveKey));
+  assert.equal(live?.lastUsedAt, null);
+  assert.equal((await t.request('GET', '/v1/branch', { key: tenant.liveKey })).status, 200);
+  await t.app.maintenance.flushLastUsed();
+  assert.equal(typeof (await findApiKeyByHash(db, hashApiKey(tenant.liveKey)))?.lastUsedAt, 'number');
+  assert.equal((await findApiKeyByHash(db, hashApiKey(tenant.testKey)))?.lastUsedAt, null);
+});

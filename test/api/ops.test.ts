@@ -5,6 +5,12 @@ import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { storeName } from '../helpers/store.ts';
 import { FakeClock } from '../helpers/clock.ts';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { TLSSocket } from 'node:tls';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { get as httpsGet } from 'node:https';
 
 const logLines: string[] = [];
 let t: TestApp;
@@ -107,4 +113,30 @@ test('every /v1 answer has RateLimit-Policy and the RateLimit of the bucket it c
   const before = Number(/r=(\d+)/.exec(read.headers.get('ratelimit')!)![1]);
   const again = await t.request('GET', '/v1/queues', { key: tenant.testKey });
   assert.equal(Number(/r=(\d+)/.exec(again.headers.get('ratelimit')!)![1]), before - 2, 'each read takes one token, the refused GET included');
+});
+
+test('with TLS_CERT_FILE and TLS_KEY_FILE the server speaks HTTPS itself', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'readybell-tls-'));
+  const cert = path.join(dir, 'cert.pem');
+  const key = path.join(dir, 'key.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  const tls = await startTestApp({ env: { TLS_CERT_FILE: cert, TLS_KEY_FILE: key } });
+  try {
+    const port = new URL(tls.url).port;
+    const answer = await new Promise<{ status: number; body: string; authorized: boolean }>((resolve, reject) => {
+      // Verified against the certificate itself: the answer really came over that TLS session.
+      httpsGet({ host: '127.0.0.1', port, path: '/healthz', ca: readFileSync(cert), servername: 'localhost', agent: false }, (res) => {
+        const authorized = (res.socket as TLSSocket).authorized;
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, authorized }));
+      }).on('error', reject);
+    });
+    assert.deepEqual(answer, { status: 200, body: '{"status":"ok"}', authorized: true });
+    // Plain HTTP on the TLS port gets no answer a browser could use.
+    await assert.rejects(fetch(`http://127.0.0.1:${port}/healthz`));
+  } finally {
+    await tls.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
