@@ -1,12 +1,10 @@
 // Composition root: config → store → bus → limiter → server → workers, and an orderly shutdown.
-import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.ts';
 import type { Clock, Services } from './actions/ctx.ts';
 import { systemClock } from './actions/ctx.ts';
 import type { Db } from './store/db.ts';
-import { SqliteDb } from './store/sqlite/sqlite-db.ts';
-import { PostgresDb } from './store/postgres/postgres-db.ts';
+import { openDb } from './store/open-db.ts';
 import { createLogger } from './log.ts';
 import type { DestinationStream } from 'pino';
 import { createSharedState, type SharedState } from './realtime/shared-state.ts';
@@ -23,10 +21,7 @@ import { builtinTasks } from './jobs/tasks.ts';
 import { Maintenance } from './jobs/maintenance.ts';
 import { installWebhooks } from './webhooks/install.ts';
 
-export function openDb(config: Config): Db {
-  if (config.databaseUrl !== null) return new PostgresDb({ url: config.databaseUrl });
-  return new SqliteDb({ file: path.join(config.dataDir, 'readybell.db'), synchronous: config.sqliteSynchronous, maxBatch: config.groupCommit.maxBatch });
-}
+export { openDb };
 
 export type App = {
   server: FastifyInstance;

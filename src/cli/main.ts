@@ -2,12 +2,9 @@
 // prints data accepts --json for scripts.
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError, type Config } from '../config.ts';
-import { openDb } from '../app.ts';
+import { openDb } from '../store/open-db.ts';
 import { AppError } from '../domain/errors.ts';
-import { serve } from './serve.ts';
-import { runWorker } from './worker.ts';
 import { runDemo } from './demo.ts';
-import { runVapid } from './vapid.ts';
 import { createAccount, createApiKey, createBranch, createUser, assertPlan } from '../actions/provision.ts';
 import { revokeApiKey } from '../store/credentials.ts';
 import { setAccountPlan } from '../store/tenancy.ts';
@@ -72,11 +69,13 @@ async function main(argv: string[]): Promise<number> {
   const now = Date.now();
 
   switch (`${group} ${verb ?? ''}`.trim()) {
+    // serve, worker and vapid load the server or web-push: imported on demand, so that the short
+    // commands start in a fraction of the time.
     case 'serve':
-      await serve(config, { demo: values.demo === true });
+      await (await import('./serve.ts')).serve(config, { demo: values.demo === true });
       return 0;
     case 'worker':
-      await runWorker(config);
+      await (await import('./worker.ts')).runWorker(config);
       return 0;
     case 'migrate': {
       const db = openDb(config);
@@ -127,6 +126,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'vapid': {
+      const { runVapid } = await import('./vapid.ts');
       const v = await withDb(config, (db) => runVapid(db, config, { rotate: values.rotate === true }));
       print(out, v.output, v.human);
       return 0;

@@ -4,7 +4,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { loadConfig } from '../../src/config.ts';
-import { openDb } from '../../src/app.ts';
+import { openDb } from '../../src/store/open-db.ts';
 import type { Db } from '../../src/store/db.ts';
 import { loadMigrations, MIGRATIONS_TABLE_SQL } from '../../src/store/migrations.ts';
 import { getAccount, insertAccount } from '../../src/store/tenancy.ts';
@@ -83,7 +83,7 @@ test('three nodes migrating one database at the same moment apply each step exac
         await db.close();
       }
     })();`;
-  const workerData = { app: new URL('../../src/app.ts', import.meta.url).href, config: new URL('../../src/config.ts', import.meta.url).href, env: target.env, barrier };
+  const workerData = { app: new URL('../../src/store/open-db.ts', import.meta.url).href, config: new URL('../../src/config.ts', import.meta.url).href, env: target.env, barrier };
   const results = await Promise.all([0, 1, 2].map(() => new Promise<{ applied?: string[]; error?: string }>((resolve, reject) => {
     const w = new Worker(code, { eval: true, workerData });
     w.once('message', resolve);
