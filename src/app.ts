@@ -59,7 +59,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const tasks = builtinTasks();
   const webhooks = installWebhooks(services, tasks);
   const runner = new JobRunner(services, tasks, { ...DEFAULT_RUNNER_OPTIONS, ...config.jobs });
-  services.wakeJobs = () => runner.wake();
+  services.jobs = runner;
   const maintenance = new Maintenance(services, lastUsedKeys);
   let closed = false;
   return {

@@ -11,6 +11,7 @@ import type { Ringer } from '../channels/ringer.ts';
 import type { EventHook } from './record-event.ts';
 import type { Metrics } from '../metrics.ts';
 import type { HostLookup } from '../webhooks/url-policy.ts';
+import type { JobRunner } from '../jobs/runner.ts';
 
 export type Actor =
   | { kind: 'api_key'; keyId: string }
@@ -31,8 +32,8 @@ export type Services = {
   /** Run inside the transaction of every recorded event (webhook fan-out). */
   eventHooks: EventHook[];
   metrics?: Metrics;
-  /** Tells this node's job runner that jobs were just committed (call from tx.afterCommit). */
-  wakeJobs?: () => void;
+  /** This node's job runner: woken after a commit that enqueued jobs, or handed them directly. */
+  jobs?: Pick<JobRunner, 'wake' | 'adopter' | 'adopt'>;
   /** Resolves webhook hosts (URL checks and delivery); the system resolver when unset. Tests substitute it. */
   webhookLookup?: HostLookup;
 };

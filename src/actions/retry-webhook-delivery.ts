@@ -9,7 +9,7 @@ import { newId } from '../domain/ids.ts';
 import { enqueueJob } from '../store/outbox.ts';
 import { getDelivery, type WebhookDelivery } from '../store/webhook-deliveries.ts';
 import { getEndpoint } from '../store/webhook-endpoints.ts';
-import { WEBHOOK_JOB_KIND, wakeAfterCommit, type DeliveryJobPayload } from '../webhooks/fan-out.ts';
+import { WEBHOOK_JOB_KIND, handOffAfterCommit, type DeliveryJobPayload } from '../webhooks/fan-out.ts';
 import { requireWebhookAccess } from './webhook-endpoints.ts';
 
 export const retryWebhookDelivery: Action<{ id: string }, WebhookDelivery> = async ({ ctx, input }) => {
@@ -22,6 +22,6 @@ export const retryWebhookDelivery: Action<{ id: string }, WebhookDelivery> = asy
   const now = ctx.services.clock.now();
   const payload: DeliveryJobPayload = { delivery_id: delivery.id, manual: true };
   await enqueueJob(ctx.tx, { id: newId('job', now), kind: WEBHOOK_JOB_KIND, key: `retry:${delivery.id}:${delivery.attempts}`, payload, runAt: now, createdAt: now });
-  wakeAfterCommit(ctx);
+  handOffAfterCommit(ctx, []);
   return delivery;
 };

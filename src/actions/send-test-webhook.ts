@@ -7,7 +7,7 @@ import { newId } from '../domain/ids.ts';
 import { insertEvent } from '../store/outbox.ts';
 import { getEndpoint } from '../store/webhook-endpoints.ts';
 import { getDelivery, type WebhookDelivery } from '../store/webhook-deliveries.ts';
-import { enqueueDelivery, wakeAfterCommit } from '../webhooks/fan-out.ts';
+import { enqueueDelivery, handOffAfterCommit, leaseFor } from '../webhooks/fan-out.ts';
 import { PING_EVENT_TYPE } from '../webhooks/event-types.ts';
 import { presentEndpoint } from '../webhooks/present.ts';
 import { API_VERSION } from './record-event.ts';
@@ -32,7 +32,7 @@ export const sendTestWebhook: Action<{ id: string }, WebhookDelivery> = async ({
     request: ctx.requestId === null ? null : { id: ctx.requestId, idempotency_key: ctx.idempotencyKey },
   });
   await insertEvent(ctx.tx, { id, branchId: ctx.branchId, mode: ctx.mode, type: PING_EVENT_TYPE, createdAt: now, body });
-  const deliveryId = await enqueueDelivery(ctx.tx, { endpointId: endpoint.id, branchId: ctx.branchId, mode: ctx.mode, eventId: id, eventType: PING_EVENT_TYPE, now });
-  wakeAfterCommit(ctx);
-  return (await getDelivery(ctx.tx, ctx.branchId, ctx.mode, deliveryId!))!;
+  const made = (await enqueueDelivery(ctx.tx, { endpointId: endpoint.id, branchId: ctx.branchId, mode: ctx.mode, eventId: id, eventType: PING_EVENT_TYPE, now }, leaseFor(ctx)))!;
+  handOffAfterCommit(ctx, made.job === null ? [] : [made.job]);
+  return (await getDelivery(ctx.tx, ctx.branchId, ctx.mode, made.deliveryId))!;
 };

@@ -62,6 +62,25 @@ export class JobRunner {
     if (this.started) this.kick(0);
   }
 
+  /**
+   * Who may take the jobs a transaction is about to enqueue, and for how long: this runner, when
+   * it is running and has a free slot. The transaction writes the lease itself (locked_by /
+   * locked_until), so after its commit `adopt` runs the jobs at once — no claim transaction (and on
+   * the embedded store no extra fsync) between a change and its webhook. If this process dies
+   * before they finish, the lease runs out and any worker claims them, as with a claim.
+   */
+  adopter(): { workerId: string; leaseMs: number } | null {
+    if (!this.started || this.stopped || this.inflight.size >= this.opts.batch) return null;
+    return { workerId: this.workerId, leaseMs: this.opts.leaseMs };
+  }
+
+  /** Runs jobs whose lease a committed transaction gave this runner (see `adopter`). */
+  adopt(jobs: readonly ClaimedJob[]): void {
+    // Stopped meanwhile: the lease runs out and another worker (or this one, restarted) claims them.
+    if (this.stopped) return;
+    for (const job of jobs) void this.track(job);
+  }
+
   private kick(ms: number): void {
     if (this.stopped) return;
     if (this.claiming !== null) {

@@ -7,7 +7,7 @@ import type { EventHook } from '../actions/record-event.ts';
 import type { Tx } from '../store/db.ts';
 import type { Mode } from '../store/tenancy.ts';
 import { newId } from '../domain/ids.ts';
-import { enqueueJob } from '../store/outbox.ts';
+import { enqueueJob, type ClaimedJob } from '../store/outbox.ts';
 import { insertDelivery } from '../store/webhook-deliveries.ts';
 import { listFanOutTargets } from '../store/webhook-endpoints.ts';
 import { endpointWants } from './event-types.ts';
@@ -18,37 +18,56 @@ export const deliveryJobKey = (eventId: string, endpointId: string): string => `
 
 export type DeliveryJobPayload = { delivery_id: string; manual?: boolean };
 
-/** Creates the delivery and its job; false when this event already has one for the endpoint. */
+type Lease = { workerId: string; until: number };
+
+/**
+ * Creates the delivery and its job; null when this event already has one for the endpoint. With
+ * a lease, the job is written already claimed by that worker and returned for it to run.
+ */
 export async function enqueueDelivery(
   tx: Tx,
   d: { endpointId: string; branchId: string; mode: Mode; eventId: string; eventType: string; now: number },
-): Promise<string | null> {
+  lease: Lease | null = null,
+): Promise<{ deliveryId: string; job: ClaimedJob | null } | null> {
   const id = newId('webhookDelivery', d.now);
   if (!(await insertDelivery(tx, { id, endpointId: d.endpointId, branchId: d.branchId, mode: d.mode, eventId: d.eventId, eventType: d.eventType, createdAt: d.now }))) {
     return null;
   }
   const payload: DeliveryJobPayload = { delivery_id: id };
-  await enqueueJob(tx, { id: newId('job', d.now), kind: WEBHOOK_JOB_KIND, key: deliveryJobKey(d.eventId, d.endpointId), payload, runAt: d.now, createdAt: d.now });
-  return id;
+  const job = { id: newId('job', d.now), kind: WEBHOOK_JOB_KIND, key: deliveryJobKey(d.eventId, d.endpointId), payload, runAt: d.now, createdAt: d.now };
+  if (!(await enqueueJob(tx, job)) || lease === null) return { deliveryId: id, job: null };
+  await tx.run('UPDATE jobs SET locked_until = $2, locked_by = $3, attempts = 1 WHERE id = $1', [job.id, lease.until, lease.workerId]);
+  return { deliveryId: id, job: { id: job.id, kind: job.kind, key: job.key, payload: JSON.stringify(payload), attempts: 1 } };
 }
 
-/** Wakes this node's runner after the commit, so an idle worker delivers within milliseconds. */
-export function wakeAfterCommit(ctx: TxCtx): void {
-  const wake = ctx.services.wakeJobs;
-  if (wake !== undefined) ctx.tx.afterCommit(wake);
+/** Where this node's runner has room, the jobs go to it with the commit; otherwise it is woken. */
+export function handOffAfterCommit(ctx: TxCtx, jobs: readonly ClaimedJob[]): void {
+  const runner = ctx.services.jobs;
+  if (runner === undefined) return;
+  ctx.tx.afterCommit(jobs.length > 0 ? () => runner.adopt(jobs) : () => runner.wake());
+}
+
+export function leaseFor(ctx: TxCtx): Lease | null {
+  const adopter = ctx.services.jobs?.adopter() ?? null;
+  return adopter === null ? null : { workerId: adopter.workerId, until: ctx.services.clock.now() + adopter.leaseMs };
 }
 
 export function webhookFanOut(): EventHook {
   return async (ctx: TxCtx, event) => {
     const targets = await listFanOutTargets(ctx.tx, ctx.branchId, ctx.mode);
+    const wanted = targets.filter((endpoint) => endpointWants(endpoint.enabledEvents, event.type));
+    if (wanted.length === 0) return;
+    const lease = leaseFor(ctx);
+    const adopted: ClaimedJob[] = [];
     let queued = 0;
-    for (const endpoint of targets) {
-      if (!endpointWants(endpoint.enabledEvents, event.type)) continue;
-      const id = await enqueueDelivery(ctx.tx, {
+    for (const endpoint of wanted) {
+      const made = await enqueueDelivery(ctx.tx, {
         endpointId: endpoint.id, branchId: ctx.branchId, mode: ctx.mode, eventId: event.id, eventType: event.type, now: event.createdAt,
-      });
-      if (id !== null) queued++;
+      }, lease);
+      if (made === null) continue;
+      queued++;
+      if (made.job !== null) adopted.push(made.job);
     }
-    if (queued > 0) wakeAfterCommit(ctx);
+    if (queued > 0) handOffAfterCommit(ctx, adopted);
   };
 }
