@@ -12,6 +12,8 @@ export type Config = {
   dataDir: string;
   databaseUrl: string | null;
   redisUrl: string | null;
+  /** Prefix of every Redis key and channel: several deployments (or test runs) may share one Redis. */
+  redisPrefix: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   tls: { cert: Buffer; key: Buffer } | null;
   trustProxy: boolean | string[];
@@ -143,6 +145,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databaseUrl,
     redisUrl,
+    redisPrefix: get('REDIS_KEY_PREFIX') ?? 'rb:',
     logLevel,
     tls,
     trustProxy,

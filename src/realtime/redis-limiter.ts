@@ -46,7 +46,10 @@ export class RedisRateLimiter implements RateLimiter {
   private readonly onFailure: (err: Error) => void;
   failures = 0;
 
-  constructor(redis: Redis, onFailure: (err: Error) => void) {
+  private readonly prefix: string;
+
+  constructor(redis: Redis, onFailure: (err: Error) => void, prefix = 'rb:') {
+    this.prefix = prefix;
     redis.defineCommand('rbTakeToken', { numberOfKeys: 1, lua: SCRIPT });
     this.redis = redis as WithBucket;
     this.onFailure = onFailure;
@@ -57,7 +60,7 @@ export class RedisRateLimiter implements RateLimiter {
     const ttl = Math.ceil((policy.capacity / policy.refillPerSecond) * 1000) + 1000;
     try {
       const [tokens, updated] = await this.redis.rbTakeToken(
-        `rb:rl:${policy.name}:${bucketKey}`, String(policy.capacity), String(policy.refillPerSecond), String(nowMs), String(ttl), '1',
+        `${this.prefix}rl:${policy.name}:${bucketKey}`, String(policy.capacity), String(policy.refillPerSecond), String(nowMs), String(ttl), '1',
       );
       // Re-run the take on the refilled state locally: same decision, plus header values.
       return takeToken(policy, { tokens: Number(tokens), updatedAtMs: Number(updated) }, Math.max(nowMs, Number(updated)));

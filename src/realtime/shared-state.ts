@@ -22,7 +22,7 @@ export type SharedState = {
   close(): Promise<void>;
 };
 
-export function createSharedState(config: Pick<Config, 'redisUrl'>, log: FastifyBaseLogger, onLimiterFailure: () => void = () => {}): SharedState {
+export function createSharedState(config: Pick<Config, 'redisUrl' | 'redisPrefix'>, log: FastifyBaseLogger, onLimiterFailure: () => void = () => {}): SharedState {
   if (config.redisUrl === null) {
     const bus = new MemoryBus();
     const limiter = new MemoryRateLimiter();
@@ -34,7 +34,8 @@ export function createSharedState(config: Pick<Config, 'redisUrl'>, log: Fastify
   const sub = new Redis(config.redisUrl, { ...options, maxRetriesPerRequest: null });
   // ioredis reconnects by itself; an error event without a listener would crash the process.
   for (const c of [redis, pub, sub]) c.on('error', (err: Error) => log.warn({ err: err.message }, 'redis connection error'));
-  const bus = new RedisBus(pub, sub);
+  const prefix = config.redisPrefix;
+  const bus = new RedisBus(pub, sub, `${prefix}bus:`);
   let lastWarn = 0;
   const limiter = new RedisRateLimiter(redis, (err) => {
     onLimiterFailure();
@@ -42,11 +43,11 @@ export function createSharedState(config: Pick<Config, 'redisUrl'>, log: Fastify
       lastWarn = Date.now();
       log.warn({ err: err.message }, 'rate limiter cannot reach Redis; failing open');
     }
-  });
+  }, prefix);
   return {
     bus,
     limiter,
-    presence: new RedisPresence(redis),
+    presence: new RedisPresence(redis, { prefix: `${prefix}presence:` }),
     redis,
     ping: async () => {
       await redis.ping();

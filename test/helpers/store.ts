@@ -38,5 +38,7 @@ export async function createTestStore(): Promise<TestStore> {
 }
 
 function redisEnv(): Record<string, string> {
-  return TEST_REDIS_URL === null ? {} : { REDIS_URL: TEST_REDIS_URL };
+  // Every test app gets its own key prefix: test files run in parallel against one Redis, and
+  // one file's login throttling or buckets must not leak into another's.
+  return TEST_REDIS_URL === null ? {} : { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: `rbt:${randomBytes(4).toString('hex')}:` };
 }

@@ -67,8 +67,9 @@ export async function createTicket(t: TestApp, opts: { key?: string; body?: Reco
 
 /** Starts test/helpers/second-node.ts on the same store as `t`; resolves with its URL. */
 export async function startSecondNode(t: TestApp): Promise<{ url: string; stop(): Promise<void> }> {
-  const { databaseUrl, dataDir } = t.app.services.config;
-  const env = databaseUrl !== null ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir };
+  const { databaseUrl, dataDir, redisUrl, redisPrefix } = t.app.services.config;
+  const env: Record<string, string> = databaseUrl !== null ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir };
+  if (redisUrl !== null) Object.assign(env, { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: redisPrefix });
   const script = new URL('./second-node.ts', import.meta.url).pathname;
   const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
