@@ -67,6 +67,7 @@ export function TicketCard({ ticket: t, now, timeZone, selected, busy, result, o
         <span class="number">{n}</span>
         <span class="status-label">{STATUS_LABEL[t.status]}</span>
         {t.rings > 0 && <span class="rings" title="Times rung">rung {t.rings}×</span>}
+        {open && <button type="button" class="slip-button" onClick={() => onSlip(t)} aria-label={`Receipt slip for ${n}`}>Slip</button>}
       </div>
       <p class="ticket-meta">
         {t.external_ref !== null && <span class="ref">#{t.external_ref} · </span>}
@@ -80,7 +81,6 @@ export function TicketCard({ ticket: t, now, timeZone, selected, busy, result, o
             : <button type="button" class="primary" disabled={busy} onClick={() => onAction(t, 'ring')} aria-label={`Ring ${n} again`}>Ring again</button>}
           <button type="button" disabled={busy} onClick={() => onAction(t, 'collect')} aria-label={`${n} collected`}>Collected</button>
           <button type="button" class="danger" disabled={busy} onClick={() => onAction(t, 'cancel')} aria-label={`Cancel ${n}`}>Cancel</button>
-          <button type="button" class="slip-button" onClick={() => onSlip(t)} aria-label={`Receipt slip for ${n}`}>Slip</button>
         </div>
       )}
       {result !== undefined && open && <p class="ring-result">{result}</p>}
