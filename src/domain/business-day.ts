@@ -37,8 +37,22 @@ export function isValidTimeZone(tz: string): boolean {
   }
 }
 
+// Every zone's offset is a whole number of minutes, so the local date can only change on a
+// minute boundary: the last answer per zone is reused within the same UTC minute. Formatting
+// dates through Intl is the costliest step of a create otherwise.
+const lastAnswer = new Map<string, { minute: number; day: string }>();
+
 /** The branch's local calendar date, 'YYYY-MM-DD'. Throws RangeError for an invalid zone. */
 export function businessDay(nowMs: number, timeZone: string): string {
+  const minute = Math.floor(nowMs / 60_000);
+  const cached = lastAnswer.get(timeZone);
+  if (cached !== undefined && cached.minute === minute) return cached.day;
+  const day = formatDay(nowMs, timeZone);
+  lastAnswer.set(timeZone, { minute, day });
+  return day;
+}
+
+function formatDay(nowMs: number, timeZone: string): string {
   let year = '';
   let month = '';
   let day = '';

@@ -35,6 +35,17 @@ export async function findApiKeyByHash(q: Queryable, hash: string): Promise<ApiK
   return r && toKey(r);
 }
 
+/** The key and its account's plan in one query: this runs on every API request. */
+export async function findApiKeyWithPlan(q: Queryable, hash: string): Promise<(ApiKeyRecord & { plan: string }) | undefined> {
+  const r = await one<KeyRow & { plan: string }>(
+    q,
+    `SELECT k.id, k.account_id, k.branch_id, k.mode, k.name, k.hash, k.last4, k.created_at, k.revoked_at, k.last_used_at, a.plan
+     FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1`,
+    [hash],
+  );
+  return r && { ...toKey(r), plan: r.plan };
+}
+
 export async function getApiKey(q: Queryable, id: string): Promise<ApiKeyRecord | undefined> {
   const r = await one<KeyRow>(q, `SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = $1`, [id]);
   return r && toKey(r);

@@ -7,8 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/errors.ts';
 import type { Actor, Services } from '../../actions/ctx.ts';
 import type { Mode, Plan } from '../../store/tenancy.ts';
-import { getAccount } from '../../store/tenancy.ts';
-import { findApiKeyByHash } from '../../store/credentials.ts';
+import { findApiKeyWithPlan } from '../../store/credentials.ts';
 
 export type Auth = { actor: Actor; accountId: string; plan: Plan; branchId: string; mode: Mode; bucketKey: string };
 
@@ -50,21 +49,19 @@ export function registerAuth(app: FastifyInstance, services: Services, lastUsed:
     }
     const key = m[1]!;
     const hash = hashApiKey(key);
-    const record = await findApiKeyByHash(services.db, hash);
+    const record = await findApiKeyWithPlan(services.db, hash);
     if (record === undefined || record.revokedAt !== null || !timingSafeEqual(Buffer.from(record.hash), Buffer.from(hash))) {
       throw new AppError('invalid-api-key', 'This API key is unknown or has been revoked.');
     }
     if (!key.startsWith(`rk_${record.mode}_`)) throw new AppError('invalid-api-key', 'This API key is unknown or has been revoked.');
-    const account = await getAccount(services.db, record.accountId);
-    if (account === undefined) throw new AppError('invalid-api-key', 'This API key is unknown or has been revoked.');
-    if (account.plan === 'free') {
+    if (record.plan === 'free') {
       throw new AppError('plan-required', 'The free plan does not include API access; the pro and business plans do.');
     }
     lastUsed.add(record.id);
     req.auth = {
       actor: { kind: 'api_key', keyId: record.id },
-      accountId: account.id,
-      plan: account.plan,
+      accountId: record.accountId,
+      plan: record.plan as Plan,
       branchId: record.branchId,
       mode: record.mode,
       bucketKey: `key:${record.id}:${record.branchId}`,
