@@ -5,6 +5,8 @@ import { create } from './create.ts';
 import { ready } from './ready.ts';
 import { get } from './get.ts';
 import { webhooks } from './webhooks.ts';
+import { live } from './live.ts';
+import { liveMemory } from './live-memory.ts';
 import type { Scenario } from './types.ts';
 
-export const scenarios: Scenario[] = [baseline, create, ready, get, webhooks];
+export const scenarios: Scenario[] = [baseline, create, ready, get, webhooks, live, liveMemory];

@@ -12,7 +12,7 @@ import type { LiveConnection, LiveHub } from './hub.ts';
 import type { LiveData } from './live-data.ts';
 import { presenceScopes } from './presence.ts';
 import { relayTopics, type PageRingMessage } from './ring-relay.ts';
-import { buildPageView, pageState, type PageView } from './page-view.ts';
+import { buildPageView, pageState, withPosition, type PageView } from './page-view.ts';
 import type { SseStream } from './sse.ts';
 
 export type CustomerLiveDeps = { services: Services; hub: LiveHub; data: LiveData };
@@ -20,6 +20,11 @@ export type CustomerLiveDeps = { services: Services; hub: LiveHub; data: LiveDat
 /** A ticket that is no longer waiting may have been ahead of this one (customer events never move it). */
 const mayLeaveQueue = (m: BusMessage): boolean => m.status !== 'created' && !String(m.type).startsWith('ticket.customer_');
 const WAIT_REFRESH_MS = 60_000;
+/**
+ * Position updates wait this long: a burst of readys then moves a queue's pages once, and the
+ * work never sits between a ready and its ring.
+ */
+const POSITION_DELAY_MS = 100;
 
 export async function loadPageView(deps: CustomerLiveDeps, ticket: Ticket, branch: Branch, lang: Language): Promise<PageView> {
   const { data } = deps;
@@ -47,7 +52,8 @@ class PageConnection implements LiveConnection {
   private readonly lang: Language;
   private status: string;
   private hasWaitText = false;
-  private lastJson = '';
+  private lastView: PageView | null = null;
+  private positionTimer: NodeJS.Timeout | null = null;
   private lastSentAt = 0;
   private busy = false;
   private again = false;
@@ -61,9 +67,12 @@ class PageConnection implements LiveConnection {
     this.queue = ticket.queue;
     this.lang = lang;
     this.status = ticket.status;
-    this.topics = [channels.ticket(ticket.id), relayTopics.pageRing(ticket.id), channels.branch(ticket.branchId, ticket.mode)];
+    this.topics = [relayTopics.pageRing(ticket.id), channels.branch(ticket.branchId, ticket.mode)];
     // A closed ticket's page is told its final state but is not "open" for rings.
     this.presence = ticket.status === 'created' || ticket.status === 'ready' ? { scope: presenceScopes.page(ticket.id), info: {} } : null;
+    stream.onClose(() => {
+      if (this.positionTimer !== null) clearTimeout(this.positionTimer);
+    });
   }
 
   onMessage(topic: string, message: BusMessage): void {
@@ -75,7 +84,31 @@ class PageConnection implements LiveConnection {
     }
     if (topic.startsWith('ticket:')) return this.refresh();
     if (typeof message.type === 'string' && message.type.startsWith('announcement.')) return this.refresh();
-    if (this.status === 'created' && message.queue === this.queue && message.ticket_id !== this.ticketId && mayLeaveQueue(message)) this.refresh();
+    if (this.status === 'created' && message.queue === this.queue && message.ticket_id !== this.ticketId && mayLeaveQueue(message)) this.schedulePosition();
+  }
+
+  private schedulePosition(): void {
+    if (this.positionTimer !== null) return;
+    this.positionTimer = setTimeout(() => {
+      this.positionTimer = null;
+      void this.updatePosition().catch((err: unknown) => this.deps.services.log.warn({ err }, 'customer page position update failed'));
+    }, POSITION_DELAY_MS);
+  }
+
+  /** Moves the page up the queue from the shared (cached) waiting list: no per-page reads. */
+  private async updatePosition(): Promise<void> {
+    const view = this.lastView;
+    if (this.stream.closed || view === null || view.state !== 'created') return;
+    const position = await this.deps.data.position(this.branchId, this.mode, this.queue, this.ticketId);
+    if (position === view.position) return;
+    if (position === null || this.busy) return this.refresh();
+    this.send(withPosition(view, position));
+  }
+
+  private send(view: PageView): void {
+    this.lastView = view;
+    this.lastSentAt = Date.now();
+    this.stream.send('snapshot', view);
   }
 
   onHeartbeat(): void {
@@ -109,11 +142,8 @@ class PageConnection implements LiveConnection {
     const view = await loadPageView(this.deps, ticket, branch, this.lang);
     this.status = ticket.status;
     this.hasWaitText = view.wait_text !== null;
-    const json = JSON.stringify(view);
-    if (!force && json === this.lastJson) return;
-    this.lastJson = json;
-    this.lastSentAt = Date.now();
-    this.stream.send('snapshot', view);
+    if (!force && this.lastView !== null && JSON.stringify(view) === JSON.stringify(this.lastView)) return;
+    this.send(view);
   }
 }
 

@@ -29,6 +29,13 @@ export type HubOptions = {
 
 type Topic = { unsubscribe: () => void; conns: Set<LiveConnection> };
 
+/**
+ * The heartbeat is spread over this many ticks per interval: each connection is pinged once per
+ * interval, but 5,000 streams never all at once (a burst would delay a ring written meanwhile).
+ */
+const MAX_SLICES = 15;
+const MIN_TICK_MS = 50;
+
 export class LiveHub {
   private readonly bus: Bus;
   private readonly presence: Presence;
@@ -36,6 +43,8 @@ export class LiveHub {
   private readonly opts: HubOptions;
   private readonly topics = new Map<string, Topic>();
   private readonly conns = new Set<LiveConnection>();
+  private readonly slices: Array<Set<LiveConnection>>;
+  private tick = 0;
   private readonly node = randomBytes(6).toString('base64url');
   private seq = 0;
   private timer: NodeJS.Timeout | null;
@@ -45,7 +54,9 @@ export class LiveHub {
     this.presence = deps.presence;
     this.log = deps.log ?? null;
     this.opts = opts;
-    this.timer = setInterval(() => this.heartbeat(), opts.heartbeatMs);
+    const n = Math.max(1, Math.min(MAX_SLICES, Math.floor(opts.heartbeatMs / MIN_TICK_MS)));
+    this.slices = Array.from({ length: n }, () => new Set<LiveConnection>());
+    this.timer = setInterval(() => this.heartbeat(), opts.heartbeatMs / n);
     this.timer.unref();
   }
 
@@ -69,6 +80,7 @@ export class LiveHub {
   async attach(conn: LiveConnection): Promise<void> {
     conn.member = `${this.node}.${(++this.seq).toString(36)}`;
     this.conns.add(conn);
+    this.slices[this.seq % this.slices.length]!.add(conn);
     for (const name of conn.topics) {
       let topic = this.topics.get(name);
       if (topic === undefined) {
@@ -99,6 +111,7 @@ export class LiveHub {
 
   private detach(conn: LiveConnection): void {
     if (!this.conns.delete(conn)) return;
+    for (const slice of this.slices) slice.delete(conn);
     for (const name of conn.topics) {
       const topic = this.topics.get(name);
       if (topic === undefined) continue;
@@ -117,9 +130,11 @@ export class LiveHub {
     return this.topics.get(topic)?.conns ?? new Set();
   }
 
+  /** One tick: pings the connections of the next slice and refreshes their presence. */
   heartbeat(): void {
     const ttl = this.presenceTtlMs;
-    for (const conn of this.conns) {
+    const slice = this.slices[this.tick++ % this.slices.length]!;
+    for (const conn of slice) {
       conn.stream.ping();
       conn.onHeartbeat?.();
       if (conn.presence !== null && !conn.stream.closed) {

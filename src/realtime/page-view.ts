@@ -39,6 +39,17 @@ export function pageState(t: Ticket, now: number): PageState {
   return 'ready';
 }
 
+function positionText_(lang: Language, position: number): string {
+  const tx = CUSTOMER_TEXTS[lang];
+  const ahead = position - 1;
+  return ahead === 0 ? tx.next : ahead === 1 ? tx.aheadOne : fill(tx.ahead, { n: ahead });
+}
+
+/** The same view with the ticket at another place in the queue (nothing else changed). */
+export function withPosition(view: PageView, position: number): PageView {
+  return { ...view, position, position_text: positionText_(view.lang, position) };
+}
+
 export function announcementViews(list: Announcement[], now: number): AnnouncementView[] {
   return list.filter((a) => a.expiresAt > now).map((a) => ({ id: a.id, message: a.message, expires_in_ms: a.expiresAt - now }));
 }
@@ -70,8 +81,7 @@ export function buildPageView(i: PageViewInput): PageView {
   let positionText: string | null = null;
   let waitText: string | null = null;
   if (state === 'created' && i.position !== null) {
-    const ahead = i.position - 1;
-    positionText = ahead === 0 ? tx.next : ahead === 1 ? tx.aheadOne : fill(tx.ahead, { n: ahead });
+    positionText = positionText_(lang, i.position);
     if (i.medianPrepMs !== null) {
       const left = i.medianPrepMs - (now - t.createdAt);
       waitText = left < 60_000 ? tx.waitSoon : fill(tx.wait, { m: Math.ceil(left / 60_000) });

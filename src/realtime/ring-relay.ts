@@ -5,7 +5,11 @@
 import type { Bus, BusMessage } from './bus.ts';
 
 export const relayTopics = {
-  pageRing: (ticketId: string) => `page-ring:${ticketId}`,
+  /**
+   * The ticket's own topic (after-commit updates travel on it too): a page costs its node one
+   * subscription per ticket, not two, which matters with Redis and thousands of open pages.
+   */
+  pageRing: (ticketId: string) => `ticket:${ticketId}`,
   boardRing: (branchId: string, mode: string) => `board-ring:${branchId}:${mode}`,
   ringAck: (ringId: string) => `ring-ack:${ringId}`,
 };
