@@ -204,3 +204,17 @@ test('the hourly sweep deletes sessions a day past their end, and only those', a
   await t.app.maintenance.sweep();
   assert.equal(await count(), 1, 'the signed-out one went; the live one stays');
 });
+
+test("a session has its own rate-limit buckets: an API key's exhausted bucket does not stop the counter", async () => {
+  const small = await startTestApp({ env: { RATE_LIMIT_WRITES_BURST: '2', RATE_LIMIT_WRITES_PER_SECOND: '0.001' } });
+  try {
+    for (let i = 0; i < 2; i++) assert.equal((await small.request('POST', '/v1/tickets', { key: small.tenant.liveKey, body: {} })).status, 201);
+    assert.equal((await small.request('POST', '/v1/tickets', { key: small.tenant.liveKey, body: {} })).status, 429);
+    const s = await signInOk(small, small.tenant.ownerEmail, small.tenant.ownerPassword);
+    const created = await asSession(small, s)('POST', '/v1/tickets', { body: {} });
+    assert.equal(created.status, 201);
+    assert.match(created.headers.get('ratelimit') ?? '', /"writes";r=1/);
+  } finally {
+    await small.close();
+  }
+});

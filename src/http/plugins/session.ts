@@ -121,7 +121,8 @@ export function createSessionAuthenticator(services: Services): SessionAuthentic
       plan: view.account.plan,
       branchId: view.branchId,
       mode: 'live',
-      bucketKey: `user:${view.userId}:${view.branchId}`,
+      // Each signed-in device has its own buckets (PRODUCT.md §8), apart from the branch's API keys.
+      bucketKey: `session:${view.id}`,
     };
   };
 }
