@@ -18,8 +18,14 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
           'Authenticate with `Authorization: Bearer rk_test_…` or `rk_live_…`. Every POST, PATCH and DELETE accepts an `Idempotency-Key`. Errors are RFC 9457 problem documents.',
       },
       servers: [{ url: config.publicUrl }],
-      components: { securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'rk_live_… or rk_test_…' } } },
-      security: [{ apiKey: [] }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'http', scheme: 'bearer', description: 'rk_live_… or rk_test_…' },
+          // The staff page's way in (docs/decisions/0008-staff-page.md); unsafe methods also need X-CSRF-Token.
+          staffSession: { type: 'apiKey', in: 'cookie', name: 'readybell_session', description: 'Staff page session (POST /v1/sessions), live mode; `__Host-readybell_session` over HTTPS. POST, PATCH and DELETE also need the X-CSRF-Token header.' },
+        },
+      },
+      security: [{ apiKey: [] }, { staffSession: [] }],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
