@@ -58,6 +58,18 @@ export function sendProblem(reply: FastifyReply, p: Problem): FastifyReply {
   return reply.code(p.status).type(PROBLEM_CONTENT_TYPE).send(JSON.stringify(p));
 }
 
+/**
+ * A whole HTTP/1.1 answer for a request too malformed to reach Fastify (bad request line or
+ * header): Node's parser rejects it before there is a request object, so the problem is written to
+ * the socket directly, still with a Request-Id to quote.
+ */
+export function rawProblemResponse(requestId: string, detail: string): string {
+  const entry = PROBLEM_CATALOGUE['bad-request'];
+  const body = JSON.stringify({ type: '/problems/bad-request', title: entry.title, status: entry.status, detail, instance: '/', code: 'bad-request', request_id: requestId });
+  return `HTTP/1.1 ${entry.status} Bad Request\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+    `Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`;
+}
+
 type AjvError = { instancePath?: string; keyword?: string; message?: string; params?: Record<string, unknown> };
 
 function fieldErrors(validation: AjvError[], context: string | undefined): FieldError[] {

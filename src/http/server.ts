@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { Services } from '../actions/ctx.ts';
 import { AppError } from '../domain/errors.ts';
 import { parseIdempotencyKey } from '../domain/idempotency-key.ts';
-import { sendProblem, toProblem, problem } from './problems.ts';
+import { sendProblem, toProblem, problem, rawProblemResponse } from './problems.ts';
 import { registerAuth, type SessionAuthenticator } from './plugins/auth.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerOpenApi, registerDocsUi } from './openapi.ts';
@@ -45,12 +45,14 @@ function compilers() {
   return { body, params };
 }
 
+const newRequestId = (): string => `req_${randomBytes(12).toString('base64url')}`;
+
 export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   const { services } = deps;
   const { config } = services;
   const app = Fastify({
     loggerInstance: services.log,
-    genReqId: () => `req_${randomBytes(12).toString('base64url')}`,
+    genReqId: newRequestId,
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
@@ -60,6 +62,16 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: (err, req, reply) => {
       reply.header('Request-Id', req.id);
       return sendProblem(reply, toProblem(req, err).problem);
+    },
+    // Requests Node's HTTP parser refuses (malformed request line or headers, headers too large).
+    clientErrorHandler: (err, socket) => {
+      const code = (err as { code?: string }).code;
+      if (code === 'ECONNRESET' || code === 'ERR_HTTP_REQUEST_TIMEOUT' || !socket.writable) {
+        socket.destroy();
+        return;
+      }
+      const detail = code === 'HPE_HEADER_OVERFLOW' ? 'The request headers are too large.' : 'The request is not valid HTTP/1.1 (malformed request line or header).';
+      socket.end(rawProblemResponse(newRequestId(), detail));
     },
     ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key } } : {}),
   }) as unknown as FastifyInstance;

@@ -4,6 +4,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type Res, type TestApp } from '../helpers/app.ts';
 import { PROBLEM_CATALOGUE } from '../../src/http/problems.ts';
+import { connect } from 'node:net';
 
 let t: TestApp;
 before(async () => {
@@ -168,4 +169,34 @@ test('every problem type is a human-readable page the service serves', async () 
   const unknown = await t.request('GET', '/problems/no-such-problem', { key: null });
   assert.equal(unknown.status, 404);
   assert.ok(!unknown.text.includes('<script'));
+});
+
+/** Sends bytes no HTTP client library would produce and returns what came back. */
+function rawRequest(url: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(bytes));
+    let answer = '';
+    socket.on('data', (d: Buffer) => (answer += d.toString()));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+test('a request that is not valid HTTP still gets a problem document with a Request-Id', async () => {
+  for (const bytes of [
+    'GET /v1/branch HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n',
+    'HELLO\r\n\r\n',
+    `GET /v1/branch HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+  ]) {
+    const answer = await rawRequest(t.url, bytes);
+    const [head, body] = answer.split('\r\n\r\n');
+    assert.match(head!, /^HTTP\/1\.1 400 /);
+    assert.match(head!, /\r\ncontent-type: application\/problem\+json/i);
+    const id = /\r\nrequest-id: (req_[\w-]+)/i.exec(head!)?.[1];
+    const p = JSON.parse(body!);
+    assert.equal(p.code, 'bad-request');
+    assert.equal(p.type, '/problems/bad-request');
+    assert.equal(p.request_id, id);
+  }
 });
