@@ -37,5 +37,6 @@ export async function registerDocsUi(app: FastifyInstance): Promise<void> {
     routePrefix: '/docs',
     uiConfig: { docExpansion: 'list', deepLinking: true, tryItOutEnabled: false },
     staticCSP: true,
+    theme: { title: 'readybell API reference' },
   });
 }

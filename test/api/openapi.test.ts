@@ -88,6 +88,7 @@ test('/docs is an HTML API reference whose assets are all served by readybell it
   const html = await res.text();
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /^text\/html/);
+  assert.match(html, /<title>readybell API reference<\/title>/);
   const base = res.url.endsWith('/') ? res.url : `${res.url}/`;
 
   const refs = [...html.matchAll(/\b(?:src|href)\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1]!);
