@@ -35,17 +35,17 @@ export type WebhookAttempt = {
   manual: boolean;
 };
 
-type Row = {
+export type DeliveryRow = {
   id: string; endpoint_id: string; branch_id: string; mode: Mode; event_id: string; event_type: string; status: DeliveryStatus;
   attempts: number; auto_attempts: number; next_attempt_at: number | null; last_attempt_at: number | null;
   last_status_code: number | null; last_error: string | null; created_at: number; updated_at: number;
 };
 
-const COLUMNS = 'id, endpoint_id, branch_id, mode, event_id, event_type, status, attempts, auto_attempts, next_attempt_at, last_attempt_at, last_status_code, last_error, created_at, updated_at';
+export const DELIVERY_COLUMNS = 'id, endpoint_id, branch_id, mode, event_id, event_type, status, attempts, auto_attempts, next_attempt_at, last_attempt_at, last_status_code, last_error, created_at, updated_at';
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-function fromRow(r: Row): WebhookDelivery {
+export function deliveryFromRow(r: DeliveryRow): WebhookDelivery {
   return {
     id: r.id, endpointId: r.endpoint_id, branchId: r.branch_id, mode: r.mode, eventId: r.event_id, eventType: r.event_type, status: r.status,
     attempts: Number(r.attempts), autoAttempts: Number(r.auto_attempts), nextAttemptAt: num(r.next_attempt_at), lastAttemptAt: num(r.last_attempt_at),
@@ -63,13 +63,8 @@ export async function insertDelivery(tx: Tx, d: { id: string; endpointId: string
 }
 
 export async function getDelivery(q: Queryable, branchId: string, mode: Mode, id: string): Promise<WebhookDelivery | undefined> {
-  const r = await one<Row>(q, `SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1 AND branch_id = $2 AND mode = $3`, [id, branchId, mode]);
-  return r && fromRow(r);
-}
-
-export async function getDeliveryById(q: Queryable, id: string): Promise<WebhookDelivery | undefined> {
-  const r = await one<Row>(q, `SELECT ${COLUMNS} FROM webhook_deliveries WHERE id = $1`, [id]);
-  return r && fromRow(r);
+  const r = await one<DeliveryRow>(q, `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1 AND branch_id = $2 AND mode = $3`, [id, branchId, mode]);
+  return r && deliveryFromRow(r);
 }
 
 export type DeliveryFilter = { status?: DeliveryStatus; eventId?: string; startingAfter?: string; limit: number };
@@ -86,8 +81,8 @@ export async function listDeliveries(q: Queryable, branchId: string, mode: Mode,
   if (f.eventId !== undefined) add('event_id = ?', f.eventId);
   if (f.startingAfter !== undefined) add('id < ?', f.startingAfter);
   values.push(f.limit + 1);
-  const rows = await q.query<Row>(`SELECT ${COLUMNS} FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${values.length}`, values);
-  return { data: rows.slice(0, f.limit).map(fromRow), hasMore: rows.length > f.limit };
+  const rows = await q.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${values.length}`, values);
+  return { data: rows.slice(0, f.limit).map(deliveryFromRow), hasMore: rows.length > f.limit };
 }
 
 /** Attempts of the given deliveries, oldest first, the most recent `perDelivery` of each. */

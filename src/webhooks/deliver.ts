@@ -8,9 +8,10 @@ import type { Services } from '../actions/ctx.ts';
 import type { Task, TaskResult } from '../jobs/runner.ts';
 import type { Tx } from '../store/db.ts';
 import type { ClaimedJob } from '../store/outbox.ts';
-import { finishJob, getEventBody, retryJob } from '../store/outbox.ts';
-import { getDeliveryById, recordAttempt, setDeliveryState, type DeliveryStatus, type WebhookDelivery } from '../store/webhook-deliveries.ts';
-import { disableEndpoint, getEndpointById, noteEndpointFailure, noteEndpointSuccess, type WebhookEndpoint } from '../store/webhook-endpoints.ts';
+import { finishJob, retryJob } from '../store/outbox.ts';
+import { recordAttempt, setDeliveryState, type DeliveryStatus, type WebhookDelivery } from '../store/webhook-deliveries.ts';
+import { loadDeliveryWork } from '../store/webhook-work.ts';
+import { disableEndpoint, noteEndpointFailure, noteEndpointSuccess, type WebhookEndpoint } from '../store/webhook-endpoints.ts';
 import { signatureHeader } from './signature.ts';
 import type { SecretBox } from './secret-box.ts';
 import type { PostOutcome, WebhookHttpClient } from './http-client.ts';
@@ -39,19 +40,18 @@ export function webhookDeliveryTask(client: WebhookHttpClient, box: SecretBox): 
     const payload = rawPayload as DeliveryJobPayload;
     const manual = payload.manual === true;
     const { db, clock } = services;
-    const delivery = await getDeliveryById(db, String(payload.delivery_id));
-    if (delivery === undefined) return; // its endpoint was deleted
+    const work = await loadDeliveryWork(db, String(payload.delivery_id));
+    if (work === undefined) return; // its endpoint was deleted
+    const { delivery, endpoint, eventBody: body } = work;
     if (!manual) {
       if (delivery.status !== 'pending') return; // a manual retry succeeded meanwhile, or the endpoint was disabled
       if (delivery.nextAttemptAt !== null && delivery.nextAttemptAt > clock.now()) return { retryAt: delivery.nextAttemptAt };
     }
-    const endpoint = await getEndpointById(db, delivery.endpointId);
     if (endpoint === undefined) return;
     if (endpoint.disabled) {
       if (!manual) await db.write((tx) => setDeliveryState(tx, delivery.id, 'failed', null, 'endpoint disabled', clock.now()));
       return;
     }
-    const body = await getEventBody(db, delivery.branchId, delivery.mode, delivery.eventId);
     const now = clock.now();
     const notSent = (error: string): PostOutcome => ({ statusCode: null, retryAfter: null, body: null, durationMs: 0, error });
     // `ours`: the attempt failed before reaching the receiver, for a reason that is not the
@@ -100,7 +100,8 @@ async function settle(services: Services, tx: Tx, a: Attempt): Promise<TaskResul
   let disableReason: string | null = null;
   if (ok) {
     next = { status: 'succeeded', at: null };
-    await noteEndpointSuccess(tx, endpoint.id);
+    // Read before the request: a failure recorded meanwhile is cleared by the next success.
+    if (endpoint.failingSince !== null) await noteEndpointSuccess(tx, endpoint.id);
   } else {
     if (a.final) {
       next = { status: 'failed', at: null };
