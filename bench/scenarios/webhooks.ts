@@ -6,7 +6,7 @@
 //   throughput — a backlog drained at full speed: the receiver holds the first requests, which
 //                fills every worker slot, while BENCH_WEBHOOK_BACKLOG tickets (10,000) are created;
 //                then it lets go and answers at once. Deliveries per second = backlog / drain time.
-// Runs last: the endpoint it creates would add deliveries to every later scenario's writes.
+// The endpoint is deleted at the end, so scenarios after this one make no deliveries.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhook } from '../../src/webhooks/verify.ts';
@@ -117,6 +117,7 @@ export const webhooks: Scenario = {
     const backlog = envInt('BENCH_WEBHOOK_BACKLOG', 10_000);
     const receiver = new Receiver();
     const url = await receiver.start();
+    let endpointId: string | null = null;
     try {
       const res = await fetch(`${server.url}/v1/webhook_endpoints`, {
         method: 'POST',
@@ -130,6 +131,7 @@ export const webhooks: Scenario = {
       const endpoint = (await res.json()) as { id?: string; secret?: string };
       if (res.status !== 201 || typeof endpoint.secret !== 'string') throw new HarnessError(`creating the endpoint answered ${res.status}: ${JSON.stringify(endpoint).slice(0, 300)}`);
       receiver.secret = endpoint.secret;
+      endpointId = endpoint.id ?? null;
 
       // Latency: one event at a time, so the worker is idle when each one commits.
       report.log(`${server.store.label}: webhook latency, ${events} events one at a time`);
@@ -183,6 +185,7 @@ export const webhooks: Scenario = {
         { scenario: 'webhook throughput', store: server.store.label, rps: rate, p50: 0, p99: 0, errors, note: `deliveries/s draining a backlog of ${backlog - already}; latency columns not applicable` },
       ];
     } finally {
+      if (endpointId !== null) await call(server, 'DELETE', `/v1/webhook_endpoints/${endpointId}`, undefined, 200).catch(() => {});
       await receiver.close();
     }
   },
