@@ -1,6 +1,7 @@
 // The display board's live side: snapshots of its queues and the relay of call-outs. A board
 // counts in presence with what it shows and whether it has voice, which is what the display
 // channel asks before announcing (so `call_out_loud` reflects the boards really connected).
+import { Coalescer } from './coalescer.ts';
 import type { Services } from '../actions/ctx.ts';
 import type { Display } from '../store/displays.ts';
 import type { Branch } from '../store/tenancy.ts';
@@ -41,8 +42,7 @@ class BoardConnection implements LiveConnection {
   private readonly display: Display;
   private readonly voice: boolean;
   private lastJson = '';
-  private busy = false;
-  private again = false;
+  private readonly reload = new Coalescer(() => this.load(), () => !this.stream.closed, (err) => this.deps.services.log.warn({ err }, 'board refresh failed'));
 
   constructor(deps: BoardLiveDeps, display: Display, branch: Branch, stream: SseStream) {
     this.deps = deps;
@@ -76,20 +76,7 @@ class BoardConnection implements LiveConnection {
   }
 
   refresh(): void {
-    if (this.busy) {
-      this.again = true;
-      return;
-    }
-    this.busy = true;
-    void this.load()
-      .catch((err: unknown) => this.deps.services.log.warn({ err }, 'board refresh failed'))
-      .finally(() => {
-        this.busy = false;
-        if (this.again && !this.stream.closed) {
-          this.again = false;
-          this.refresh();
-        }
-      });
+    this.reload.trigger();
   }
 
   async load(force = false): Promise<void> {

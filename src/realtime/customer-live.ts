@@ -1,6 +1,7 @@
 // The customer page's live side: the snapshot loader shared with the first HTML, and the stream
 // connection that keeps a page current (its ticket, its place in the queue, announcements) and
 // relays rings to it. Snapshots are recomputed, never patched, so a page can never drift.
+import { Coalescer } from './coalescer.ts';
 import type { Services } from '../actions/ctx.ts';
 import type { Ticket } from '../store/tickets.ts';
 import { getTicket } from '../store/tickets.ts';
@@ -55,8 +56,7 @@ class PageConnection implements LiveConnection {
   private lastView: PageView | null = null;
   private positionTimer: NodeJS.Timeout | null = null;
   private lastSentAt = 0;
-  private busy = false;
-  private again = false;
+  private readonly reload = new Coalescer(() => this.load(), () => !this.stream.closed, (err) => this.deps.services.log.warn({ err }, 'customer page refresh failed'));
 
   constructor(deps: CustomerLiveDeps, ticket: Ticket, lang: Language, stream: SseStream) {
     this.deps = deps;
@@ -101,7 +101,7 @@ class PageConnection implements LiveConnection {
     if (this.stream.closed || view === null || view.state !== 'created') return;
     const position = await this.deps.data.position(this.branchId, this.mode, this.queue, this.ticketId);
     if (position === view.position) return;
-    if (position === null || this.busy) return this.refresh();
+    if (position === null || this.reload.busy) return this.refresh();
     this.send(withPosition(view, position));
   }
 
@@ -116,22 +116,8 @@ class PageConnection implements LiveConnection {
     if (this.hasWaitText && Date.now() - this.lastSentAt >= WAIT_REFRESH_MS) this.refresh();
   }
 
-  /** Coalesces: while a refresh runs, further triggers collapse into one more run. */
   refresh(): void {
-    if (this.busy) {
-      this.again = true;
-      return;
-    }
-    this.busy = true;
-    void this.load()
-      .catch((err: unknown) => this.deps.services.log.warn({ err }, 'customer page refresh failed'))
-      .finally(() => {
-        this.busy = false;
-        if (this.again && !this.stream.closed) {
-          this.again = false;
-          this.refresh();
-        }
-      });
+    this.reload.trigger();
   }
 
   async load(force = false): Promise<void> {
