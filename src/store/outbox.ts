@@ -29,14 +29,23 @@ export async function listEventBodies(q: Queryable, branchId: string, mode: Mode
   return { data: rows.slice(0, f.limit).map((r) => r.body), hasMore: rows.length > f.limit };
 }
 
-export type JobRecord = { id: string; kind: string; key: string; payload: unknown; runAt: number; createdAt: number };
+export type JobRecord = {
+  id: string; kind: string; key: string; payload: unknown; runAt: number; createdAt: number;
+  /** Written already claimed by this worker (a hand-off to the local runner after the commit). */
+  lease?: { workerId: string; until: number };
+};
 
 /** Enqueues a job unless one with the same key exists: the key is what makes effects happen once. */
 export async function enqueueJob(tx: Tx, j: JobRecord): Promise<boolean> {
-  const n = await tx.run(
-    'INSERT INTO jobs (id, kind, key, payload, run_at, attempts, created_at) VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (key) DO NOTHING',
-    [j.id, j.kind, j.key, toJson(j.payload), j.runAt, j.createdAt],
-  );
+  const n = j.lease === undefined
+    ? await tx.run(
+      'INSERT INTO jobs (id, kind, key, payload, run_at, attempts, created_at) VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (key) DO NOTHING',
+      [j.id, j.kind, j.key, toJson(j.payload), j.runAt, j.createdAt],
+    )
+    : await tx.run(
+      'INSERT INTO jobs (id, kind, key, payload, run_at, attempts, locked_until, locked_by, created_at) VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8) ON CONFLICT (key) DO NOTHING',
+      [j.id, j.kind, j.key, toJson(j.payload), j.runAt, j.lease.until, j.lease.workerId, j.createdAt],
+    );
   return n === 1;
 }
 

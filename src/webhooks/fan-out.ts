@@ -35,8 +35,7 @@ export async function enqueueDelivery(
   }
   const payload: DeliveryJobPayload = { delivery_id: id };
   const job = { id: newId('job', d.now), kind: WEBHOOK_JOB_KIND, key: deliveryJobKey(d.eventId, d.endpointId), payload, runAt: d.now, createdAt: d.now };
-  if (!(await enqueueJob(tx, job)) || lease === null) return { deliveryId: id, job: null };
-  await tx.run('UPDATE jobs SET locked_until = $2, locked_by = $3, attempts = 1 WHERE id = $1', [job.id, lease.until, lease.workerId]);
+  if (!(await enqueueJob(tx, lease === null ? job : { ...job, lease })) || lease === null) return { deliveryId: id, job: null };
   return { deliveryId: id, job: { id: job.id, kind: job.kind, key: job.key, payload: JSON.stringify(payload), attempts: 1 } };
 }
 
