@@ -16,9 +16,14 @@ const SQL = `SELECT ${aliased(DELIVERY_COLUMNS, 'd', 'd_')}, ${aliased(ENDPOINT_
   LEFT JOIN events e ON e.id = d.event_id AND e.branch_id = d.branch_id AND e.mode = d.mode
   WHERE d.id = $1`;
 
-function unprefix<T>(row: Record<string, unknown>, prefix: string): T {
+// Column lists are fixed, so the renaming is a precomputed list of pairs, not a scan of every key.
+const renames = (columns: string, prefix: string): Array<[string, string]> => columns.split(', ').map((c) => [`${prefix}${c}`, c]);
+const DELIVERY_RENAMES = renames(DELIVERY_COLUMNS, 'd_');
+const ENDPOINT_RENAMES = renames(ENDPOINT_COLUMNS, 'w_');
+
+function unprefix<T>(row: Record<string, unknown>, pairs: Array<[string, string]>): T {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) if (k.startsWith(prefix)) out[k.slice(prefix.length)] = v;
+  for (const [from, to] of pairs) out[to] = row[from];
   return out as T;
 }
 
@@ -28,8 +33,8 @@ export async function loadDeliveryWork(q: Queryable, deliveryId: string): Promis
   const row = await one<Record<string, unknown>>(q, SQL, [deliveryId]);
   if (row === undefined) return undefined;
   return {
-    delivery: deliveryFromRow(unprefix<DeliveryRow>(row, 'd_')),
-    endpoint: row['w_id'] === null || row['w_id'] === undefined ? undefined : endpointFromRow(unprefix<EndpointRow>(row, 'w_')),
+    delivery: deliveryFromRow(unprefix<DeliveryRow>(row, DELIVERY_RENAMES)),
+    endpoint: row['w_id'] === null || row['w_id'] === undefined ? undefined : endpointFromRow(unprefix<EndpointRow>(row, ENDPOINT_RENAMES)),
     eventBody: typeof row['event_body'] === 'string' ? row['event_body'] : undefined,
   };
 }
