@@ -15,7 +15,7 @@ declare module 'autocannon' {
   };
 
   export type Options = {
-    url: string;
+    url: string | string[];
     connections?: number;
     duration?: number;
     amount?: number;

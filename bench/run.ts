@@ -7,6 +7,7 @@
 //   BENCH_CONNECTIONS   autocannon connections (50)
 //   BENCH_WARMUP        seconds of unmeasured load before each run (2)
 //   BENCH_DATABASE_URL  postgres://… — also run on a throw-away database on that server
+//   BENCH_REDIS_URL     redis://… — with BENCH_DATABASE_URL: the cluster scenario (one and two nodes)
 //   BENCH_CPU_PROF=1    profile readybell (--cpu-prof); the profiles' directory is printed
 //   BENCH_READY_TICKETS tickets to pre-create for the ready run (default: sized from create)
 //   BENCH_SCENARIOS     comma list to run a subset, e.g. "baseline,ready"
@@ -127,7 +128,10 @@ async function runOnStore(
   }
 }
 
-for (const s of selected) if (s.kind === 'standalone') await runStandalone(s);
+// Standalone scenarios listed after the per-store ones (the cluster) also run after them.
+const firstOnStore = selected.findIndex((s) => s.kind === 'readybell');
+const standaloneLast = selected.filter((s, i): s is Extract<Scenario, { kind: 'standalone' }> => s.kind === 'standalone' && firstOnStore !== -1 && i > firstOnStore);
+for (const s of selected) if (s.kind === 'standalone' && !standaloneLast.includes(s)) await runStandalone(s);
 
 const onReadybell = selected.filter((s): s is Extract<Scenario, { kind: 'readybell' }> => s.kind === 'readybell');
 if (onReadybell.length > 0) {
@@ -136,6 +140,7 @@ if (onReadybell.length > 0) {
   if (pgUrl) await runOnStore(() => postgresTarget(pgUrl), 'postgres', onReadybell);
   else console.log('(BENCH_DATABASE_URL not set: PostgreSQL runs skipped)');
 }
+for (const s of standaloneLast) await runStandalone(s);
 
 
 const baselineRow = report.rows.find((r) => r.scenario === 'baseline create');

@@ -3,7 +3,8 @@
 import autocannon, { type Request, type Result } from 'autocannon';
 
 export type LoadOptions = {
-  url: string;
+  /** Several URLs: autocannon deals the connections out over them in turn (one per node). */
+  url: string | string[];
   connections: number;
   /** seconds */
   duration: number;

@@ -7,6 +7,7 @@ import { get } from './get.ts';
 import { webhooks } from './webhooks.ts';
 import { live } from './live.ts';
 import { liveMemory } from './live-memory.ts';
+import { cluster } from './cluster.ts';
 import type { Scenario } from './types.ts';
 
-export const scenarios: Scenario[] = [baseline, create, ready, get, webhooks, live, liveMemory];
+export const scenarios: Scenario[] = [baseline, create, ready, get, webhooks, live, liveMemory, cluster];
