@@ -3,8 +3,8 @@ import { newId } from '../domain/ids.ts';
 import { invalid } from '../domain/errors.ts';
 import { businessDay } from '../domain/business-day.ts';
 import { ticketToken } from '../domain/ticket-token.ts';
-import { getBranch, getQueue } from '../store/tenancy.ts';
-import { insertTicket, nextNumber, type Ticket } from '../store/tickets.ts';
+import { getBranchAndQueue } from '../store/tenancy.ts';
+import { insertTicketNumbered, type Ticket } from '../store/tickets.ts';
 import { presentTicket } from './present.ts';
 import { recordEvent } from './record-event.ts';
 import { publishTicket } from './publish.ts';
@@ -18,21 +18,19 @@ export type CreateTicketInput = {
 
 export const createTicket: Action<CreateTicketInput, Ticket> = async ({ ctx, input }) => {
   const { tx } = ctx;
-  const branch = (await getBranch(tx, ctx.branchId))!;
-  const queue = input.queue ?? branch.defaultQueue;
-  if ((await getQueue(tx, branch.id, queue)) === undefined) {
+  const { branch, queue, queueExists } = (await getBranchAndQueue(tx, ctx.branchId, input.queue ?? null))!;
+  if (!queueExists) {
     throw invalid('/queue', `Queue "${queue}" does not exist in this branch. Create it with POST /v1/queues first.`);
   }
   const now = ctx.services.clock.now();
   const day = businessDay(now, branch.timezone);
-  let number = await nextNumber(tx, branch.id, ctx.mode, queue, day);
   const ticket: Ticket = {
     id: newId('ticket', now),
     branchId: branch.id,
     mode: ctx.mode,
     queue,
-    number,
-    displayNumber: `${queue}-${number}`,
+    number: 0, // numbered by insertTicketNumbered
+    displayNumber: '',
     status: 'created',
     token: ticketToken(),
     externalRef: input.external_ref ?? null,
@@ -56,11 +54,7 @@ export const createTicket: Action<CreateTicketInput, Ticket> = async ({ ctx, inp
   };
   // Two creates racing across local midnight use two day counters and may pick the same number;
   // the partial unique index refuses the second, which then takes the next number instead.
-  while (!(await insertTicket(tx, ticket))) {
-    number = await nextNumber(tx, branch.id, ctx.mode, queue, day);
-    ticket.number = number;
-    ticket.displayNumber = `${queue}-${number}`;
-  }
+  await insertTicketNumbered(tx, ticket, day);
   await recordEvent(ctx, 'ticket.created', { object: presentTicket(ticket, ctx.services.config.publicUrl) });
   publishTicket(ctx, ticket, 'ticket.created');
   return ticket;

@@ -34,14 +34,16 @@ export async function getIdempotencyRecord(q: Queryable, branchId: string, mode:
  * key sent to two nodes at once produce one effect. Returns false when the key is already taken.
  */
 export async function claimIdempotencyKey(tx: Tx, branchId: string, mode: Mode, key: string, fingerprint: string, now: number, lockMs: number): Promise<boolean> {
-  // An expired record (older than 24 h, not yet swept) is replaced, as if forgotten.
-  await tx.run('DELETE FROM idempotency_keys WHERE branch_id = $1 AND mode = $2 AND key = $3 AND created_at < $4', [branchId, mode, key, now - IDEMPOTENCY_TTL_MS]);
-  const n = await tx.run(
+  const insert = async (): Promise<boolean> => 1 === await tx.run(
     `INSERT INTO idempotency_keys (branch_id, mode, key, fingerprint, state, locked_until, created_at)
      VALUES ($1, $2, $3, $4, 'pending', $5, $6) ON CONFLICT DO NOTHING`,
     [branchId, mode, key, fingerprint, now + lockMs, now],
   );
-  return n === 1;
+  // A new key (nearly every request) costs this one statement.
+  if (await insert()) return true;
+  // An expired record (older than 24 h, not yet swept) is replaced, as if forgotten.
+  const expired = await tx.run('DELETE FROM idempotency_keys WHERE branch_id = $1 AND mode = $2 AND key = $3 AND created_at < $4', [branchId, mode, key, now - IDEMPOTENCY_TTL_MS]);
+  return expired === 1 && (await insert());
 }
 
 export async function storeIdempotentResponse(tx: Tx, branchId: string, mode: Mode, key: string, status: number, body: string): Promise<void> {

@@ -64,6 +64,23 @@ export async function getBranch(q: Queryable, id: string): Promise<Branch | unde
   return r && toBranch(r);
 }
 
+/**
+ * The branch and whether `queue` (its default queue when null) exists, in one query: a create
+ * needs both, and on PostgreSQL each query is a round trip.
+ */
+export async function getBranchAndQueue(q: Queryable, id: string, queue: string | null): Promise<{ branch: Branch; queue: string; queueExists: boolean } | undefined> {
+  const r = await one<BranchRow & { queue_created_at: number | null }>(
+    q,
+    `SELECT ${BRANCH_COLUMNS},
+       (SELECT q.created_at FROM queues q WHERE q.branch_id = b.id AND q.name = COALESCE($2, b.default_queue)) AS queue_created_at
+     FROM branches b WHERE b.id = $1`,
+    [id, queue],
+  );
+  if (r === undefined) return undefined;
+  const branch = toBranch(r);
+  return { branch, queue: queue ?? branch.defaultQueue, queueExists: r.queue_created_at !== null };
+}
+
 export async function getBranchForUpdate(tx: Tx, id: string): Promise<Branch | undefined> {
   const r = await one<BranchRow>(tx, `SELECT ${BRANCH_COLUMNS} FROM branches WHERE id = $1 ${tx.forUpdate}`, [id]);
   return r && toBranch(r);

@@ -67,6 +67,40 @@ export async function insertTicket(tx: Tx, t: Ticket): Promise<boolean> {
 }
 
 /**
+ * Numbers `t` with the next display number of its queue for `day` and inserts it, taking further
+ * numbers while open tickets of an earlier day hold them (see nextNumber). On PostgreSQL the
+ * first try is one statement: the counter row stays locked from its increment to COMMIT, and
+ * every round trip in between is time no other create of the queue can use.
+ */
+export async function insertTicketNumbered(tx: Tx, t: Ticket, day: string): Promise<void> {
+  const numbered = (n: number): void => {
+    t.number = n;
+    t.displayNumber = `${t.queue}-${n}`;
+  };
+  if (tx.dialect === 'postgres') {
+    const rest = COLUMNS.filter(([prop]) => prop !== 'number' && prop !== 'displayNumber');
+    const values = rest.map(([prop]) => (prop === 'metadata' ? toJson(t.metadata) : t[prop]));
+    const row = await one<{ number: number }>(
+      tx,
+      `WITH c AS (
+         INSERT INTO queue_counters (branch_id, mode, queue, day, last_number) VALUES ($${rest.length + 1}, $${rest.length + 2}, $${rest.length + 3}, $${rest.length + 4}, 1)
+         ON CONFLICT (branch_id, mode, queue, day) DO UPDATE SET last_number = queue_counters.last_number + 1
+         RETURNING last_number
+       )
+       INSERT INTO tickets (number, display_number, ${rest.map(([, c]) => c).join(', ')})
+       SELECT c.last_number, $${rest.length + 3}::text || '-' || c.last_number::text, ${rest.map((_, i) => `$${i + 1}`).join(', ')} FROM c
+       ON CONFLICT (branch_id, mode, queue, number) WHERE closed_at IS NULL DO NOTHING
+       RETURNING number`,
+      [...values, t.branchId, t.mode, t.queue, day],
+    );
+    if (row !== undefined) return numbered(Number(row.number));
+    // The number was held: the counter moved on anyway, and the loop below takes the next one.
+  }
+  do numbered(await nextNumber(tx, t.branchId, t.mode, t.queue, day));
+  while (!(await insertTicket(tx, t)));
+}
+
+/**
  * Takes the next display number of a queue for a business day. The counter row's lock
  * serialises concurrent creates of that queue. A number still held by an open ticket of an
  * earlier day (a ticket open across midnight) is skipped by the caller: insertTicket refuses it

@@ -47,9 +47,10 @@ class PgTx implements Tx {
     await this.client.query(`SAVEPOINT ${name}`);
     const mark = this.hooks.length;
     try {
-      const result = await fn();
-      await this.client.query(`RELEASE SAVEPOINT ${name}`);
-      return result;
+      // Not released: RELEASE would cost a round trip (inside the caller's transaction, after its
+      // writes, so often while it holds row locks) and the savepoint ends with the transaction
+      // anyway. Names are unique per transaction, so a later ROLLBACK TO still finds its own.
+      return await fn();
     } catch (err) {
       await this.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
       this.hooks.length = mark;
