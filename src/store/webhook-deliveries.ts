@@ -104,13 +104,7 @@ export async function listAttempts(q: Queryable, deliveryIds: readonly string[],
   return out;
 }
 
-export type AttemptOutcome = {
-  attemptedAt: number;
-  statusCode: number | null;
-  durationMs: number;
-  responseBody: string | null;
-  error: string | null;
-  manual: boolean;
+export type AttemptOutcome = Omit<WebhookAttempt, 'deliveryId' | 'seq'> & {
   /** The delivery's status and next automatic attempt after this attempt; null keeps both as they are. */
   next: { status: DeliveryStatus; at: number | null } | null;
 };

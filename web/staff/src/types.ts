@@ -1,4 +1,5 @@
 // Wire shapes of the /v1 objects the staff page reads (see /v1/openapi.json).
+import type { BranchSettings } from '../../../src/domain/branch-settings.ts';
 export type Role = 'owner' | 'manager' | 'staff';
 export type TicketStatus = 'created' | 'ready' | 'collected' | 'cancelled' | 'expired';
 
@@ -39,20 +40,8 @@ export type List<T> = { object: 'list'; data: T[]; has_more: boolean };
 
 export type Queue = { object: 'queue'; name: string; is_default: boolean; open_tickets: number; created_at: string };
 
-export type Branch = {
-  object: 'branch';
-  id: string;
-  name: string;
-  plan: string;
-  timezone: string;
-  default_queue: string;
-  expiry_hours: number;
-  reminder_delay_seconds: number;
-  reminder_count: number;
-  voice: { enabled: boolean; language: string };
-  customer_page: { language: string; messages: { waiting: string | null; ready: string | null; closed: string | null } };
-  sms_enabled: boolean;
-};
+// The wire shape of a branch is its identity plus the settings, flattened (src/actions/present.ts).
+export type Branch = { object: 'branch'; id: string; name: string; plan: string; timezone: string; default_queue: string } & BranchSettings;
 
 export type ApiKey = {
   object: 'api_key'; id: string; name: string | null; mode: 'live' | 'test'; redacted: string;
