@@ -27,7 +27,12 @@ export class AppError extends Error {
   readonly detail: string;
   readonly extra: Record<string, unknown>;
   constructor(code: ErrorCode, detail: string, extra: Record<string, unknown> = {}) {
+    // An AppError is an answer (404, 409, 429 …), not a fault: nobody reads its stack, and
+    // capturing one was 16 µs of a 125 µs not-found request, paid on every refused request.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(detail);
+    Error.stackTraceLimit = limit;
     this.name = 'AppError';
     this.code = code;
     this.detail = detail;

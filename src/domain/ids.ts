@@ -1,6 +1,7 @@
 // Prefixed, time-sortable identifiers: 10 chars of millisecond time in Crockford base32, then 16
 // random chars (80 bits). Lexical order is creation order, so ids double as keyset cursors.
 import { randomBytes } from 'node:crypto';
+import { pooledRandom } from './random-pool.ts';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
@@ -69,20 +70,6 @@ const ID_SHAPE = /^[0-9a-hjkmnp-tv-z]{26}$/;
 export function isId(kind: IdKind, value: string): boolean {
   const prefix = `${ID_PREFIXES[kind]}_`;
   return value.startsWith(prefix) && ID_SHAPE.test(value.slice(prefix.length));
-}
-
-// One randomBytes call per id was a visible share of a create's CPU; drawing from a 4 KiB pool
-// refilled from the CSPRNG keeps the same randomness at a fraction of the calls.
-let pool = Buffer.alloc(0);
-let poolOffset = 0;
-function pooledRandom(n: number): Buffer {
-  if (poolOffset + n > pool.length) {
-    pool = randomBytes(4096);
-    poolOffset = 0;
-  }
-  const out = pool.subarray(poolOffset, poolOffset + n);
-  poolOffset += n;
-  return out;
 }
 
 /** Random URL-safe token of `bytes` random bytes (customer links, board links, sessions). */

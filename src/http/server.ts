@@ -3,7 +3,7 @@
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { randomBytes } from 'node:crypto';
+import { pooledRandom } from '../domain/random-pool.ts';
 import type { Services } from '../actions/ctx.ts';
 import { AppError } from '../domain/errors.ts';
 import { parseIdempotencyKey } from '../domain/idempotency-key.ts';
@@ -45,7 +45,7 @@ function compilers() {
   return { body, params };
 }
 
-const newRequestId = (): string => `req_${randomBytes(12).toString('base64url')}`;
+const newRequestId = (): string => `req_${pooledRandom(12).toString('base64url')}`;
 
 export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   const { services } = deps;

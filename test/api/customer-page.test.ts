@@ -240,3 +240,12 @@ test('a ring confirmation from another ticket\'s page does not count for this on
   assert.equal(bad.status, 422);
   page.close();
 });
+
+test('a link printed before tokens carried their time prefix (26 characters) still opens its page', async () => {
+  const tk = await create();
+  const old = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  await t.app.services.db.write((tx) => tx.run('UPDATE tickets SET token = $1 WHERE id = $2', [old, tk.id]));
+  const res = await get(`/t/${old}`);
+  assert.equal(res.status, 200);
+  assert.match(await res.text(), new RegExp(`<p class="num" id="num">${tk.display_number}</p>`));
+});

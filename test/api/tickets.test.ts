@@ -21,7 +21,7 @@ test('create answers 201 with the full ticket object', async () => {
   const tk = res.body;
   assert.match(tk.id, /^tk_[0-9a-z]{26}$/);
   assert.match(tk.display_number, /^A-\d+$/);
-  assert.match(tk.url, /^http:\/\/localhost:3000\/t\/[A-Z2-7]{26}$/);
+  assert.match(tk.url, /^http:\/\/localhost:3000\/t\/[A-Z2-7]{32}$/);
   assert.ok(!tk.url.includes(tk.id.slice(3)), 'the customer link is not the id');
   assert.equal(tk.object, 'ticket');
   assert.equal(tk.status, 'created');
