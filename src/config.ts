@@ -22,6 +22,8 @@ export type Config = {
     reads: { capacity: number; refillPerSecond: number };
   };
   idempotency: { waitMs: number; retentionHours: number };
+  /** How long a verified API key is trusted without asking the store (0: never cached). */
+  apiKeyCacheMs: number;
   ring: { inlineDeadlineMs: number };
   /** SSE_HEARTBEAT_MS: pings on customer-page and board streams; presence entries live 3 of these. */
   sseHeartbeatMs: number;
@@ -154,6 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
       reads: { capacity: int('RATE_LIMIT_READS_BURST', 600, 1, 10_000_000), refillPerSecond: num('RATE_LIMIT_READS_PER_SECOND', 10, 0.001) },
     },
     idempotency: { waitMs: int('IDEMPOTENCY_WAIT_MS', 5000, 0, 60_000), retentionHours: 24 },
+    apiKeyCacheMs: int('API_KEY_CACHE_MS', 5000, 0, 300_000),
     ring: { inlineDeadlineMs: int('RING_DEADLINE_MS', 2000, 0, 30_000) },
     sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15_000, 20, 120_000),
     ...loadChannelConfig(get, problems, publicUrl),

@@ -7,6 +7,8 @@ import { AppError } from '../domain/errors.ts';
 import { runDemo } from './demo.ts';
 import { createAccount, createApiKey, createBranch, createUser, assertPlan } from '../actions/provision.ts';
 import { revokeApiKey } from '../store/credentials.ts';
+import { onCredentialsChanged } from '../store/credential-changes.ts';
+import { announceCredentialsChanged } from './announce.ts';
 import { setAccountPlan } from '../store/tenancy.ts';
 import type { Db } from '../store/db.ts';
 
@@ -34,10 +36,15 @@ function print(out: Out, value: Record<string, unknown>, human: string): void {
 
 async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T> {
   const db = openDb(config);
+  let credentials = false;
+  const off = onCredentialsChanged(() => (credentials = true));
   try {
     await db.migrate();
-    return await fn(db);
+    const result = await fn(db);
+    if (credentials) await announceCredentialsChanged(config);
+    return result;
   } finally {
+    off();
     await db.close();
   }
 }

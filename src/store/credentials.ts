@@ -3,6 +3,7 @@
 import type { Queryable, Tx } from './db.ts';
 import { one } from './db.ts';
 import type { Mode } from './tenancy.ts';
+import { credentialsChanged } from './credential-changes.ts';
 
 export type ApiKeyRecord = {
   id: string; accountId: string; branchId: string; mode: Mode; name: string | null;
@@ -57,6 +58,7 @@ export async function listApiKeys(q: Queryable, branchId: string): Promise<ApiKe
 }
 
 export async function revokeApiKey(tx: Tx, id: string, now: number): Promise<boolean> {
+  credentialsChanged(tx);
   return (await tx.run('UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, now])) === 1;
 }
 

@@ -1,5 +1,6 @@
 // Accounts, branches and queues: the tenancy tree every request is resolved against.
 import type { Queryable, Tx } from './db.ts';
+import { credentialsChanged } from './credential-changes.ts';
 import { fromJson, one, toJson } from './db.ts';
 import { withDefaults, type BranchSettings } from '../domain/branch-settings.ts';
 
@@ -46,6 +47,7 @@ export async function getAccount(q: Queryable, id: string): Promise<Account | un
 }
 
 export async function setAccountPlan(tx: Tx, id: string, plan: Plan): Promise<boolean> {
+  credentialsChanged(tx);
   return (await tx.run('UPDATE accounts SET plan = $2 WHERE id = $1', [id, plan])) === 1;
 }
 

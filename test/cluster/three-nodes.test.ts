@@ -52,6 +52,16 @@ if (enabled) {
     }
   });
 
+  test('a key revoked with the CLI stops working on every node well before their cached copies expire', async () => {
+    const created = await cluster.cli('keys', 'create', '--branch', branchId, '--mode', 'test');
+    const key = created.key as string;
+    for (let i = 0; i < 3; i++) assert.equal((await node(i).request('GET', '/v1/branch', { key })).status, 200);
+    await cluster.cli('keys', 'revoke', created.id as string);
+    // The nodes cache a verified key for 5 s; the CLI's message over Redis clears them long before.
+    const statuses = async (): Promise<number[]> => Promise.all([0, 1, 2].map(async (i) => (await node(i).request('GET', '/v1/branch', { key })).status));
+    await eventually(async () => (await statuses()).every((s) => s === 401), 'the revoked key refused by all three nodes', 1000);
+  });
+
   test('100 identical idempotent creates spread over the nodes make one ticket and one answer', async () => {
     const key = await newKey();
     const answers = await Promise.all(Array.from({ length: 100 }, (_, i) =>

@@ -8,6 +8,9 @@ import { AppError } from '../../domain/errors.ts';
 import type { Actor, Services } from '../../actions/ctx.ts';
 import type { Mode, Plan } from '../../store/tenancy.ts';
 import { findApiKeyWithPlan } from '../../store/credentials.ts';
+import { onCredentialsChanged } from '../../store/credential-changes.ts';
+import { channels } from '../../realtime/bus.ts';
+import { KeyCache } from './key-cache.ts';
 
 export type Auth = { actor: Actor; accountId: string; plan: Plan; branchId: string; mode: Mode; bucketKey: string };
 
@@ -31,6 +34,18 @@ export type SessionAuthenticator = (req: FastifyRequest) => Promise<Auth | null>
  */
 export function registerAuth(app: FastifyInstance, services: Services, lastUsed: Set<string>, session?: SessionAuthenticator): void {
   app.decorateRequest('auth', null);
+  const cache = new KeyCache<KeyAuth>(services.config.apiKeyCacheMs);
+  // A change committed here clears this node's cache before the request that made it is
+  // answered, and the bus tells the other nodes; their own messages clear this one.
+  const offBus = services.bus.subscribe(channels.auth, () => cache.clear());
+  const offLocal = onCredentialsChanged(() => {
+    cache.clear();
+    services.bus.publish(channels.auth, { type: 'credentials.changed' });
+  });
+  app.addHook('onClose', async () => {
+    offBus();
+    offLocal();
+  });
   app.addHook('onRequest', async (req) => {
     const header = req.headers.authorization;
     if (header === undefined && session !== undefined) {
@@ -49,22 +64,38 @@ export function registerAuth(app: FastifyInstance, services: Services, lastUsed:
     }
     const key = m[1]!;
     const hash = hashApiKey(key);
+    const now = Date.now();
+    let auth = cache.get(hash, now);
+    if (auth === undefined) {
+      auth = await verify(key, hash);
+      cache.set(hash, auth, now);
+    }
+    if (auth.auth.plan === 'free') {
+      throw new AppError('plan-required', 'The free plan does not include API access; the pro and business plans do.');
+    }
+    lastUsed.add(auth.keyId);
+    req.auth = auth.auth;
+  });
+
+  async function verify(key: string, hash: string): Promise<KeyAuth> {
     const record = await findApiKeyWithPlan(services.db, hash);
     if (record === undefined || record.revokedAt !== null || !timingSafeEqual(Buffer.from(record.hash), Buffer.from(hash))) {
       throw new AppError('invalid-api-key', 'This API key is unknown or has been revoked.');
     }
     if (!key.startsWith(`rk_${record.mode}_`)) throw new AppError('invalid-api-key', 'This API key is unknown or has been revoked.');
-    if (record.plan === 'free') {
-      throw new AppError('plan-required', 'The free plan does not include API access; the pro and business plans do.');
-    }
-    lastUsed.add(record.id);
-    req.auth = {
-      actor: { kind: 'api_key', keyId: record.id },
-      accountId: record.accountId,
-      plan: record.plan as Plan,
-      branchId: record.branchId,
-      mode: record.mode,
-      bucketKey: `key:${record.id}:${record.branchId}`,
+    return {
+      keyId: record.id,
+      auth: {
+        actor: { kind: 'api_key', keyId: record.id },
+        accountId: record.accountId,
+        plan: record.plan as Plan,
+        branchId: record.branchId,
+        mode: record.mode,
+        bucketKey: `key:${record.id}:${record.branchId}`,
+      },
     };
-  });
+  }
 }
+
+/** What a verified key resolves to; shared by every request with that key while it is cached. */
+type KeyAuth = { keyId: string; auth: Auth };
