@@ -3,14 +3,15 @@
 // durable jobs in the outbox with unique keys (remind:<ticket>:<n>, snooze:<ticket>:<until>), so a
 // restart neither loses them nor runs them twice: the transaction that starts a ring also marks
 // its job done and schedules the next reminder.
-import type { TxCtx } from './ctx.ts';
+import type { Ctx, TxCtx } from './ctx.ts';
 import type { Ticket } from '../store/tickets.ts';
 import { getTicket } from '../store/tickets.ts';
 import { getBranch } from '../store/tenancy.ts';
-import { completeJobByKey, enqueueJob } from '../store/outbox.ts';
+import { completeJobByKey, type JobRecord } from '../store/outbox.ts';
+import type { RingingTicket } from '../store/rings.ts';
 import { newId } from '../domain/ids.ts';
-import { applyTransition } from './transition.ts';
-import { startRing } from './ring-ticket.ts';
+import { applyRingTransition } from './transition.ts';
+import { recordRing } from './ring-ticket.ts';
 
 export type ReminderPayload = { ticket_id: string; branch_id: string; mode: string; n: number };
 export type SnoozeEndPayload = { ticket_id: string; branch_id: string; mode: string; until: number };
@@ -20,17 +21,20 @@ export type AutoRingDecision = { ring: { ringId: string } } | { retryAt: number 
 
 export const reminderKey = (ticketId: string, n: number): string => `remind:${ticketId}:${n}`;
 
-async function enqueueReminder(ctx: TxCtx, ticketId: string, n: number, runAt: number): Promise<void> {
+function reminderJob(ctx: Ctx, ticketId: string, n: number, runAt: number): JobRecord {
   const now = ctx.services.clock.now();
   const payload: ReminderPayload = { ticket_id: ticketId, branch_id: ctx.branchId, mode: ctx.mode, n };
-  await enqueueJob(ctx.tx, { id: newId('job', now), kind: 'reminder', key: reminderKey(ticketId, n), payload, runAt, createdAt: now });
+  return { id: newId('job', now), kind: 'reminder', key: reminderKey(ticketId, n), payload, runAt, createdAt: now };
 }
 
-/** Called by markReady in its transaction: the first reminder is due a delay after ready. */
-export async function scheduleFirstReminder(ctx: TxCtx, ticket: Ticket): Promise<void> {
-  const branch = await getBranch(ctx.tx, ctx.branchId);
-  if (branch === undefined || branch.settings.reminder_count < 1) return;
-  await enqueueReminder(ctx, ticket.id, 1, (ticket.readyAt ?? ctx.services.clock.now()) + branch.settings.reminder_delay_seconds * 1000);
+/**
+ * For markReady, to insert with its ring: the first reminder, due a delay after ready; none when
+ * the branch has reminders off.
+ */
+export function firstReminderJob(ctx: Ctx, rung: RingingTicket): JobRecord | null {
+  const { reminder_count: count, reminder_delay_seconds: delaySeconds } = rung.branch.settings;
+  if (count < 1) return null;
+  return reminderJob(ctx, rung.ticket.id, 1, (rung.ticket.readyAt ?? ctx.services.clock.now()) + delaySeconds * 1000);
 }
 
 /** The customer answered a ring since the ticket became ready ("On my way"). */
@@ -52,11 +56,10 @@ export async function startReminder(ctx: TxCtx, p: ReminderPayload): Promise<Aut
   // first, even if both jobs fall due in the same instant).
   const due = Math.max(ticket.lastRingAt ?? 0, ticket.snoozedUntil ?? 0, ticket.readyAt ?? 0) + delaySeconds * 1000;
   if (now < due) return { retryAt: due };
-  await applyTransition(ctx, ticket.id, 'remind', {}, 'remind');
-  const { ring } = await startRing(ctx, ticket.id, 'reminder');
-  if (p.n < count) await enqueueReminder(ctx, ticket.id, p.n + 1, now + delaySeconds * 1000);
+  const { rung } = await applyRingTransition(ctx, ticket.id, 'remind');
+  const ring = await recordRing(ctx, rung, 'reminder', p.n < count ? [reminderJob(ctx, ticket.id, p.n + 1, now + delaySeconds * 1000)] : []);
   await completeJobByKey(ctx.tx, reminderKey(ticket.id, p.n), now);
-  return { ring: { ringId: ring.id } };
+  return { ring: { ringId: ring.ringId } };
 }
 
 /** The end of a snooze rings once, unless the ticket closed or the snooze was replaced or answered. */
@@ -65,8 +68,8 @@ export async function startSnoozeEndRing(ctx: TxCtx, p: SnoozeEndPayload): Promi
   const ticket = await getTicket(ctx.tx, ctx.branchId, ctx.mode, p.ticket_id);
   // A newer snooze changed snoozed_until; "On my way" cleared it: either way this one is void.
   if (ticket === undefined || ticket.status !== 'ready' || ticket.snoozedUntil !== Number(p.until)) return { done: true };
-  await applyTransition(ctx, ticket.id, 'snooze_end', {}, 'ring at the end of the snooze');
-  const { ring } = await startRing(ctx, ticket.id, 'snooze_end');
+  const { rung } = await applyRingTransition(ctx, ticket.id, 'snooze_end', { verb: 'ring at the end of the snooze' });
+  const ring = await recordRing(ctx, rung, 'snooze_end');
   await completeJobByKey(ctx.tx, `snooze:${ticket.id}:${p.until}`, now);
-  return { ring: { ringId: ring.id } };
+  return { ring: { ringId: ring.ringId } };
 }

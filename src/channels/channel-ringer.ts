@@ -10,7 +10,7 @@
 //   (send-once.ts for push and SMS; the confirmation record for page and display) and otherwise
 //   returns what it recorded.
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import type { Channel, ChannelAttempt, ChannelName, RingOutcome, RingRequest, Ringer } from './ringer.ts';
+import type { Channel, ChannelAttempt, ChannelName, FirstAttempt, QuietCheck, RingOutcome, RingRequest, Ringer, RingTarget } from './ringer.ts';
 import type { Db } from '../store/db.ts';
 import { fromJson, one } from '../store/db.ts';
 import { withDefaults } from '../domain/branch-settings.ts';
@@ -19,6 +19,10 @@ import { countPushSubscriptions } from '../store/push-subscriptions.ts';
 import { planRing, smsNeeded, summarizeRing, type RingFacts } from '../domain/ring-policy.ts';
 
 export type RingerDeps = { db: Db; log: Logger };
+
+/** What the policy needs beyond the ticket: handed over by the first attempt, or read. */
+type Known = { plan: Plan; pushSubscriptions: number; smsEnabled: boolean };
+const known = (first: FirstAttempt): Known => ({ plan: first.plan, pushSubscriptions: first.pushSubscriptions, smsEnabled: first.branch.settings.sms_enabled });
 
 const CUT: unique symbol = Symbol('cut by the deadline');
 /** Share of the deadline for stage 1 when an SMS may have to follow. */
@@ -38,6 +42,36 @@ export class ChannelRinger implements Ringer {
   /** Adds a channel after construction (the composition root builds hubs after the ringer). */
   add(channel: Channel): void {
     this.channels.set(channel.name, channel);
+  }
+
+  /**
+   * Asks the channels' look-aheads at once (before the ring's transaction). The check it resolves
+   * to answers the first attempt's whole outcome, as `ring` would, when every channel the policy
+   * picks answered without anyone to try and no SMS is to be sent; otherwise null.
+   */
+  async lookAhead(target: RingTarget): Promise<(request: RingRequest) => RingOutcome | null> {
+    const checks = new Map<ChannelName, QuietCheck>();
+    await Promise.all([...this.channels.values()].map(async (channel) => {
+      if (channel.lookAhead === undefined) return;
+      try {
+        checks.set(channel.name, await channel.lookAhead(target));
+      } catch (err) {
+        // Without its check the channel counts as having someone to try: the ring goes the usual way.
+        this.deps.log.warn({ channel: channel.name, err: (err as Error).message }, 'ring look-ahead failed');
+      }
+    }));
+    return (request) => {
+      if (request.first === undefined) return null;
+      const plan = planRing(this.factsFrom(request, known(request.first)));
+      const attempts: ChannelAttempt[] = [];
+      for (const name of plan.fanOut) {
+        const attempt = checks.get(name)?.(request) ?? null;
+        if (attempt === null) return null;
+        attempts.push(attempt);
+      }
+      if (smsNeeded(plan, attempts)) return null;
+      return { ...summarizeRing(attempts), attempts, complete: true };
+    };
   }
 
   async ring(request: RingRequest, deadlineMs: number): Promise<RingOutcome> {
@@ -95,28 +129,36 @@ export class ChannelRinger implements Ringer {
   }
 
   private async facts(request: RingRequest): Promise<RingFacts> {
+    const { first } = request;
+    return this.factsFrom(request, first === undefined ? await this.read(request, this.channels.has('push')) : known(first));
+  }
+
+  private factsFrom(request: RingRequest, known: Known): RingFacts {
+    const { ticket } = request;
+    return {
+      configured: new Set(this.channels.keys()),
+      ticketReady: ticket.status === 'ready',
+      pageOpen: null,
+      pushSubscriptions: known.pushSubscriptions,
+      phone: ticket.customerPhone !== null,
+      plan: known.plan,
+      smsEnabled: known.smsEnabled,
+      livemode: request.livemode,
+    };
+  }
+
+  /** What the first attempt is handed (FirstAttempt), read for a ring asked about again. */
+  private async read(request: RingRequest, push: boolean): Promise<Known> {
     const { ticket } = request;
     const { db } = this.deps;
-    const configured = new Set(this.channels.keys());
-    // Both reads at once: they sit between the ready commit and the page being rung.
     const [row, pushSubscriptions] = await Promise.all([
       one<{ plan: Plan; settings: string }>(
         db,
         'SELECT a.plan AS plan, b.settings AS settings FROM branches b JOIN accounts a ON a.id = b.account_id WHERE b.id = $1',
         [ticket.branchId],
       ),
-      configured.has('push') ? countPushSubscriptions(db, ticket.branchId, ticket.mode, ticket.id) : Promise.resolve(0),
+      push ? countPushSubscriptions(db, ticket.branchId, ticket.mode, ticket.id) : Promise.resolve(0),
     ]);
-    const settings = withDefaults(fromJson(row?.settings, {}));
-    return {
-      configured,
-      ticketReady: ticket.status === 'ready',
-      pageOpen: null,
-      pushSubscriptions,
-      phone: ticket.customerPhone !== null,
-      plan: row?.plan ?? 'free',
-      smsEnabled: settings.sms_enabled,
-      livemode: request.livemode,
-    };
+    return { plan: row?.plan ?? 'free', pushSubscriptions, smsEnabled: withDefaults(fromJson(row?.settings, {})).sms_enabled };
   }
 }

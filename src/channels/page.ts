@@ -1,7 +1,7 @@
 // The `page` channel: rings the customer's open page through the SSE hub of whichever node holds
 // it. Delivered means the page's script confirmed it (docs/decisions/0006-ring-delivery.md), so
 // `channel_used: "page"` is never a guess. With no page open (presence), it answers at once.
-import type { Channel, ChannelAttempt, RingRequest } from './ringer.ts';
+import type { Channel, ChannelAttempt, QuietCheck, RingRequest, RingTarget } from './ringer.ts';
 import type { Queryable } from '../store/db.ts';
 import type { Bus } from '../realtime/bus.ts';
 import type { Presence } from '../realtime/presence.ts';
@@ -11,16 +11,23 @@ import { wasDelivered } from '../store/ring-deliveries.ts';
 
 export type LiveChannelDeps = { db: Queryable; bus: Bus; presence: Presence };
 
+const NO_PAGE: ChannelAttempt = { channel: 'page', delivered: false, detail: 'no page open' };
+
 export function createPageChannel(deps: LiveChannelDeps): Channel {
   const { db, bus, presence } = deps;
   return {
     name: 'page',
+    async lookAhead(target: RingTarget): Promise<QuietCheck> {
+      const open = (await presence.members(presenceScopes.page(target.ticketId))).length > 0;
+      return () => (open ? null : { ...NO_PAGE });
+    },
     async ring(request: RingRequest, signal: AbortSignal): Promise<ChannelAttempt> {
       const ticketId = request.ticket.id;
       // At most once per (ring, channel): a page that already confirmed this ring is not rung again.
-      if (await wasDelivered(db, request.ringId, 'page')) return { channel: 'page', delivered: true, detail: 'already delivered' };
+      // (The first attempt has no earlier one to look up; see FirstAttempt.)
+      if (request.first === undefined && (await wasDelivered(db, request.ringId, 'page'))) return { channel: 'page', delivered: true, detail: 'already delivered' };
       const pages = await presence.members(presenceScopes.page(ticketId));
-      if (pages.length === 0) return { channel: 'page', delivered: false, detail: 'no page open' };
+      if (pages.length === 0) return { ...NO_PAGE };
       const ack = waitForAck(bus, request.ringId, 'page', (a) => a.ticket_id === ticketId, Number.POSITIVE_INFINITY, signal);
       const message: PageRingMessage = { type: 'page.ring', ring_id: request.ringId, seq: request.seq, reason: request.reason, ticket_id: ticketId };
       bus.publish(relayTopics.pageRing(ticketId), message);

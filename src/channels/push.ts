@@ -50,7 +50,7 @@ export class PushChannel implements Channel {
 
   private async payload(request: RingRequest): Promise<PushPayload> {
     const { ticket } = request;
-    const branch = await getBranch(this.deps.db, ticket.branchId);
+    const branch = request.first?.branch ?? (await getBranch(this.deps.db, ticket.branchId));
     const texts = ringTexts(branch?.settings.customer_page.language ?? 'en');
     return {
       type: 'ring', ticket_id: ticket.id, display_number: ticket.displayNumber, title: texts.title(ticket.displayNumber),

@@ -2,12 +2,23 @@
 // ring policy which to try, runs them under one deadline, and reports only what really happened.
 // Until channels are configured the ringer has none, and every ring honestly answers "none".
 import type { Ticket } from '../store/tickets.ts';
+import type { RingBranch } from '../store/rings.ts';
+import type { Mode, Plan } from '../store/tenancy.ts';
 
 export type ChannelName = 'push' | 'page' | 'sms' | 'display';
 export type RingReason = 'ready' | 'manual' | 'reminder' | 'snooze_end';
 export type ChannelUsed = 'push' | 'page' | 'sms' | 'none';
 
-export type RingRequest = { ringId: string; seq: number; reason: RingReason; ticket: Ticket; livemode: boolean };
+export type RingRequest = { ringId: string; seq: number; reason: RingReason; ticket: Ticket; livemode: boolean; first?: FirstAttempt };
+
+/**
+ * Set only for the attempt made right after the ring was started, in the same process: what the
+ * transaction that started it read (so the ringer and the channels read none of it again), and the
+ * knowledge that no earlier attempt exists whose confirmation they would have to look up. A page
+ * or board that confirmed the ring through its snapshot in the meantime dedupes the repeat by ring
+ * id and confirms again, so skipping that lookup never alerts anyone twice.
+ */
+export type FirstAttempt = { branch: RingBranch; plan: Plan; pushSubscriptions: number };
 
 export type ChannelAttempt = {
   channel: ChannelName;
@@ -36,10 +47,29 @@ export type RingOutcome = {
 export interface Channel {
   readonly name: ChannelName;
   ring(request: RingRequest, signal: AbortSignal): Promise<ChannelAttempt>;
+  /**
+   * Optional: looks up, before the transaction that starts a ring, what this channel would find
+   * (who is connected). The check it resolves to answers, for the ring's first attempt, what
+   * `ring` would answer when that needs no one contacted ("no page open"), and null when the
+   * channel has someone to try. A channel without it always counts as having someone to try.
+   */
+  lookAhead?(target: RingTarget): Promise<QuietCheck>;
 }
+
+/** Whose ring a look-ahead is for: known from the request before the ticket is read. */
+export type RingTarget = { ticketId: string; branchId: string; mode: Mode };
+
+/** See Channel.lookAhead; `request.first` is set. */
+export type QuietCheck = (request: RingRequest) => ChannelAttempt | null;
 
 export interface Ringer {
   ring(request: RingRequest, deadlineMs: number): Promise<RingOutcome>;
+  /**
+   * Optional: the channels' look-aheads together. The check answers the whole (complete) outcome
+   * of the ring's first attempt when no channel has anyone to try, so that the ring can be
+   * recorded with the transaction that starts it; null when a channel has someone to try.
+   */
+  lookAhead?(target: RingTarget): Promise<(request: RingRequest) => RingOutcome | null>;
 }
 
 export const NOBODY_REACHED: RingOutcome = { rang: false, channel_used: 'none', call_out_loud: false, attempts: [], complete: true };

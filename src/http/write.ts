@@ -12,8 +12,15 @@ import { claimIdempotencyKey, getIdempotencyRecord, releaseIdempotencyLock, stor
 import { PROBLEM_CONTENT_TYPE, toProblem } from './problems.ts';
 
 export type TwoPhase<R> = {
-  /** Work done after the first commit (the in-line ring); returns how to finish in a second transaction. */
+  /**
+   * Work done after the first commit (the in-line ring); returns how to finish in a second
+   * transaction. After a crash another request calls it with what `keep` kept.
+   */
   after: (ctx: Ctx, first: R) => Promise<(tx: Tx) => Promise<unknown>>;
+  /** What of the first phase's result the key's row keeps for that (default: all of it). */
+  keep?: (first: R) => R;
+  /** The answer, when the first phase already holds it: the write is then that one transaction. */
+  done?: (first: R) => unknown;
 };
 
 export type WriteSpec<R> = {
@@ -66,8 +73,9 @@ export async function runWrite<R>(req: FastifyRequest, reply: FastifyReply, ctx:
   const key = ctx.idempotencyKey;
   if (key === null) {
     const first = await db.write((tx) => spec.run({ ...ctx, tx }));
-    if (spec.twoPhase === undefined) return send(reply, { status: spec.status, body: JSON.stringify(first) }, false);
-    const finish = await spec.twoPhase.after(ctx, first);
+    const answer = spec.twoPhase === undefined ? first : spec.twoPhase.done?.(first);
+    if (answer !== undefined) return send(reply, { status: spec.status, body: JSON.stringify(answer) }, false);
+    const finish = await spec.twoPhase!.after(ctx, first);
     const body = await db.write((tx) => finish(tx));
     return send(reply, { status: spec.status, body: JSON.stringify(body) }, false);
   }
@@ -109,13 +117,15 @@ async function attempt<R>(req: FastifyRequest, ctx: Ctx, spec: WriteSpec<R>, key
       }
       try {
         const first = await tx.savepoint(() => spec.run({ ...ctx, tx }));
-        if (spec.twoPhase !== undefined) {
+        const answer = spec.twoPhase === undefined ? first : spec.twoPhase.done?.(first);
+        if (answer === undefined) {
           // Keep what the second phase needs, so another attempt can finish it after a crash.
-          await tx.run('UPDATE idempotency_keys SET response_body = $4 WHERE branch_id = $1 AND mode = $2 AND key = $3', [ctx.branchId, ctx.mode, key, JSON.stringify(first)]);
+          const kept = spec.twoPhase!.keep === undefined ? first : spec.twoPhase!.keep(first);
+          await tx.run('UPDATE idempotency_keys SET response_body = $4 WHERE branch_id = $1 AND mode = $2 AND key = $3', [ctx.branchId, ctx.mode, key, JSON.stringify(kept)]);
           return { kind: 'continue', first };
         }
-        const stored = { status: spec.status, body: JSON.stringify(first) };
-        const kept = spec.forReplay === undefined ? stored.body : JSON.stringify(spec.forReplay(first));
+        const stored = { status: spec.status, body: JSON.stringify(answer) };
+        const kept = spec.forReplay === undefined || spec.twoPhase !== undefined ? stored.body : JSON.stringify(spec.forReplay(first));
         await storeIdempotentResponse(tx, ctx.branchId, ctx.mode, key, stored.status, kept);
         return { kind: 'stored', stored };
       } catch (err) {

@@ -31,7 +31,7 @@ export class SmsChannel implements Channel {
     if (phone === null) return { channel: 'sms', delivered: false, detail: 'no phone number' };
     const simulate = !request.livemode;
     if (!simulate && this.provider === null) return { channel: 'sms', delivered: false, detail: 'no SMS provider configured' };
-    const branch = await getBranch(this.deps.db, ticket.branchId);
+    const branch = request.first?.branch ?? (await getBranch(this.deps.db, ticket.branchId));
     const body = ringTexts(branch?.settings.customer_page.language ?? 'en')
       .sms(ticket.displayNumber, shortBranchName(branch?.name ?? 'readybell'), ticketUrl(this.deps.publicUrl, ticket.token));
     // The target is "the ticket's phone", not the number: the send record outlives nothing

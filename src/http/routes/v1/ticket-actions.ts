@@ -1,10 +1,11 @@
 // ready, ring, collect, cancel. Ready and ring are two-phase writes: the transition, ring row and
 // outbox job commit first; then the in-line ring attempt runs under the ring deadline; then its
-// outcome and the stored idempotent answer commit together.
+// outcome and the stored idempotent answer commit together. When the ringer's look-ahead finds
+// nobody to reach, the first transaction already holds the answer and is the whole write.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Ctx, Services } from '../../../actions/ctx.ts';
-import { markReady, ringAgain, type StartedRing } from '../../../actions/ring-ticket.ts';
+import { durableStartedRing, markReady, ringAgain, RingLookAhead, type StartedRing } from '../../../actions/ring-ticket.ts';
 import { attemptRing } from '../../../actions/perform-ring.ts';
 import { cancelTicket, collectTicket } from '../../../actions/close-ticket.ts';
 import { presentTicket } from '../../../actions/present.ts';
@@ -18,7 +19,18 @@ import { TicketIdParams } from './tickets.ts';
 const NoBody = Type.Optional(Type.Object({}, { additionalProperties: false, description: 'No body is needed; an empty JSON object is accepted.' }));
 
 function ringPhase(services: Services): TwoPhase<StartedRing> {
-  return { after: (ctx: Ctx, started) => attemptRing(ctx, started.ringId, services.config.ring.inlineDeadlineMs) };
+  return {
+    after: (ctx: Ctx, started) => attemptRing(ctx, started, services.config.ring.inlineDeadlineMs),
+    keep: durableStartedRing,
+    done: (started) => started.answer,
+  };
+}
+
+/** Who is connected, looked up before the request's transaction (see RingLookAhead). */
+async function lookAhead(ctx: Ctx, ticketId: string): Promise<RingLookAhead> {
+  const look = new RingLookAhead(ctx.services.ringer, { ticketId, branchId: ctx.branchId, mode: ctx.mode });
+  await look.settled;
+  return look;
 }
 
 function ticketId(params: unknown): string {
@@ -37,7 +49,9 @@ export function registerTicketActionRoutes(app: FastifyInstance, services: Servi
     },
   }, async (req, reply) => {
     const id = ticketId(req.params);
-    return runWrite(req, reply, ctxFor(req, services), { status: 200, run: (ctx) => markReady({ ctx, input: { id } }), twoPhase: ringPhase(services) });
+    const ctx = ctxFor(req, services);
+    const look = await lookAhead(ctx, id);
+    return runWrite(req, reply, ctx, { status: 200, run: (tx) => markReady({ ctx: tx, input: { id, look } }), twoPhase: ringPhase(services) });
   });
 
   app.post('/tickets/:id/ring', {
@@ -47,7 +61,9 @@ export function registerTicketActionRoutes(app: FastifyInstance, services: Servi
     },
   }, async (req, reply) => {
     const id = ticketId(req.params);
-    return runWrite(req, reply, ctxFor(req, services), { status: 200, run: (ctx) => ringAgain({ ctx, input: { id } }), twoPhase: ringPhase(services) });
+    const ctx = ctxFor(req, services);
+    const look = await lookAhead(ctx, id);
+    return runWrite(req, reply, ctx, { status: 200, run: (tx) => ringAgain({ ctx: tx, input: { id, look } }), twoPhase: ringPhase(services) });
   });
 
   app.post('/tickets/:id/collect', {

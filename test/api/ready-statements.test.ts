@@ -1,0 +1,103 @@
+// What a ready costs the store (docs/decisions/0006-ring-delivery.md, "What a ready costs"): the
+// transition and the ring are one UPDATE; with nobody to reach the ring completes in that same
+// transaction; otherwise the in-line attempt reads nothing back and the second transaction reads
+// the ticket once. Counted through a Db that records every statement.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadConfig } from '../../src/config.ts';
+import { createApp, type App } from '../../src/app.ts';
+import { openDb } from '../../src/store/open-db.ts';
+import { createAccount, createApiKey, createBranch } from '../../src/actions/provision.ts';
+import { presenceScopes } from '../../src/realtime/presence.ts';
+import { createTestStore } from '../helpers/store.ts';
+import { countingDb, type CountingDb, type Statement } from '../helpers/counting-db.ts';
+
+type Counted = { app: App; db: CountingDb; key: string; close(): Promise<void> };
+
+async function start(): Promise<Counted> {
+  const store = await createTestStore();
+  // A page that never confirms is waited for this long.
+  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PUBLIC_URL: 'http://localhost:3000', RING_DEADLINE_MS: '50', ...store.env });
+  const db = countingDb(openDb(config));
+  const app = await createApp(config, { db });
+  const now = Date.now();
+  const key = await db.write(async (tx) => {
+    const account = await createAccount(tx, { name: 'Counted', plan: 'pro' }, now);
+    const branch = await createBranch(tx, { accountId: account.id, name: 'Counted' }, now);
+    return (await createApiKey(tx, { branchId: branch.id, mode: 'test' }, now)).key;
+  });
+  return { app, db, key, close: async () => { await app.close(); await store.drop(); } };
+}
+
+async function ready(c: Counted, id: string, headers: Record<string, string> = {}): Promise<Statement[]> {
+  c.db.log.length = 0;
+  const res = await c.app.server.inject({ method: 'POST', url: `/v1/tickets/${id}/ready`, headers: { authorization: `Bearer ${c.key}`, ...headers } });
+  assert.equal(res.statusCode, 200, res.body);
+  // The API key's lookup is the auth layer's, not ready's.
+  return c.db.log.filter((s) => !s.sql.includes('FROM api_keys'));
+}
+
+async function newTicket(c: Counted): Promise<string> {
+  const res = await c.app.server.inject({ method: 'POST', url: '/v1/tickets', headers: { authorization: `Bearer ${c.key}`, 'content-type': 'application/json' }, payload: { queue: 'A' } });
+  return (JSON.parse(res.body) as { id: string }).id;
+}
+
+const touching = (log: Statement[], table: RegExp): Statement[] => log.filter((s) => table.test(s.sql));
+const show = (log: Statement[]): string => log.map((s) => `[${s.tx}] ${s.sql.slice(0, 120)}`).join('\n');
+
+test('a ready with nobody to reach is one transaction: one UPDATE of the ticket, the ring recorded complete with it', async () => {
+  const c = await start();
+  try {
+    await ready(c, await newTicket(c)); // warm caches (keys, VAPID)
+    const log = await ready(c, await newTicket(c));
+    assert.deepEqual(log.filter((s) => s.tx === 0), [], `outside the transaction:\n${show(log)}`);
+    assert.equal(new Set(log.map((s) => s.tx)).size, 1, show(log));
+    assert.equal(touching(log, /\btickets\b/).length, 1, `ticket statements:\n${show(log)}`);
+    assert.equal(touching(log, /^UPDATE tickets .*RETURNING/).length, 1, show(log));
+    // The branch and push subscriptions are read inside that UPDATE, not on their own.
+    assert.deepEqual(touching(log, /^SELECT .* FROM (branches|push_subscriptions|ring_deliveries|rings)\b/), [], show(log));
+    const limit = c.db.dialect === 'postgres' ? 6 : 7;
+    assert.ok(log.length <= limit, `${log.length} statements, expected at most ${limit}:\n${show(log)}`);
+  } finally {
+    await c.close();
+  }
+});
+
+test('a ready with a page open: nothing read between the transactions, the ticket read once after', async () => {
+  const c = await start();
+  try {
+    const warm = await newTicket(c);
+    await c.app.live.presence.touch(presenceScopes.page(warm), 'page-1', {}, 60_000);
+    await ready(c, warm);
+    const id = await newTicket(c);
+    await c.app.live.presence.touch(presenceScopes.page(id), 'page-1', {}, 60_000);
+    const log = await ready(c, id);
+    assert.deepEqual(log.filter((s) => s.tx === 0), [], `read outside the transactions:\n${show(log)}`);
+    assert.equal(new Set(log.map((s) => s.tx)).size, 2, show(log));
+    assert.equal(touching(log, /\btickets\b/).length, 2, `ticket statements:\n${show(log)}`);
+    assert.deepEqual(touching(log, /^SELECT .* FROM (branches|push_subscriptions|ring_deliveries|rings)\b/), [], show(log));
+    const limit = c.db.dialect === 'postgres' ? 7 : 10;
+    assert.ok(log.length <= limit, `${log.length} statements, expected at most ${limit}:\n${show(log)}`);
+  } finally {
+    await c.close();
+  }
+});
+
+test('an Idempotency-Key adds only the key\'s claim and its answer (and, with a page open, its kept first phase)', async () => {
+  const c = await start();
+  try {
+    await ready(c, await newTicket(c));
+    const plain = (await ready(c, await newTicket(c))).filter((s) => s.sql !== 'SAVEPOINT').length;
+    const id = await newTicket(c);
+    const keyed = (await ready(c, id, { 'idempotency-key': `ready-${id}` })).filter((s) => s.sql !== 'SAVEPOINT');
+    assert.equal(touching(keyed, /idempotency_keys/).length, 2, show(keyed));
+    assert.equal(keyed.length, plain + 2, show(keyed));
+
+    const paged = await newTicket(c);
+    await c.app.live.presence.touch(presenceScopes.page(paged), 'page-1', {}, 60_000);
+    const twoPhase = (await ready(c, paged, { 'idempotency-key': `ready-${paged}` })).filter((s) => s.sql !== 'SAVEPOINT');
+    assert.equal(touching(twoPhase, /idempotency_keys/).length, 3, show(twoPhase));
+  } finally {
+    await c.close();
+  }
+});
