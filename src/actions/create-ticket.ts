@@ -1,4 +1,4 @@
-import type { Action } from './ctx.ts';
+import type { Action, Ctx } from './ctx.ts';
 import { newId } from '../domain/ids.ts';
 import { invalid } from '../domain/errors.ts';
 import { businessDay } from '../domain/business-day.ts';
@@ -24,12 +24,23 @@ export const createTicket: Action<CreateTicketInput, Ticket> = async ({ ctx, inp
   }
   const now = ctx.services.clock.now();
   const day = businessDay(now, branch.timezone);
-  const ticket: Ticket = {
+  const ticket = newTicket(ctx, input, queue, now, branch.settings.expiry_hours);
+  // Two creates racing across local midnight use two day counters and may pick the same number;
+  // the partial unique index refuses the second, which then takes the next number instead.
+  await insertTicketNumbered(tx, ticket, day);
+  await recordEvent(ctx, 'ticket.created', { object: presentTicket(ticket, ctx.services.config.publicUrl) });
+  publishTicket(ctx, ticket, 'ticket.created');
+  return ticket;
+};
+
+/** A ticket as a create writes it, unnumbered: number and display number come with the insert. */
+export function newTicket(ctx: Ctx, input: CreateTicketInput, queue: string, now: number, expiryHours: number): Ticket {
+  return {
     id: newId('ticket', now),
-    branchId: branch.id,
+    branchId: ctx.branchId,
     mode: ctx.mode,
     queue,
-    number: 0, // numbered by insertTicketNumbered
+    number: 0,
     displayNumber: '',
     status: 'created',
     token: ticketToken(),
@@ -49,14 +60,7 @@ export const createTicket: Action<CreateTicketInput, Ticket> = async ({ ctx, inp
     snoozedUntil: null,
     rings: 0,
     lastRingAt: null,
-    expiresAt: now + branch.settings.expiry_hours * 3600_000,
+    expiresAt: now + expiryHours * 3600_000,
     updatedAt: now,
   };
-  // Two creates racing across local midnight use two day counters and may pick the same number;
-  // the partial unique index refuses the second, which then takes the next number instead.
-  await insertTicketNumbered(tx, ticket, day);
-  await recordEvent(ctx, 'ticket.created', { object: presentTicket(ticket, ctx.services.config.publicUrl) });
-  publishTicket(ctx, ticket, 'ticket.created');
-  return ticket;
-};
-
+}

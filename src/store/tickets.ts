@@ -55,6 +55,16 @@ export function toTicket(row: Record<string, unknown>): Ticket {
   return t as Ticket;
 }
 
+const UNNUMBERED = COLUMNS.filter(([prop]) => prop !== 'number' && prop !== 'displayNumber');
+/** Every ticket column but number and display_number, which the statement that numbers it fills. */
+export const UNNUMBERED_COLUMNS = UNNUMBERED.map(([, c]) => c).join(', ');
+/** The SQL type of each of UNNUMBERED_COLUMNS, for statements that take them as arrays. */
+export const UNNUMBERED_TYPES: readonly string[] = UNNUMBERED.map(([, c]) => (c === 'rings' ? 'integer' : NUMERIC.has(c) ? 'bigint' : 'text'));
+/** Values for UNNUMBERED_COLUMNS, in that order. */
+export function unnumberedValues(t: Ticket): unknown[] {
+  return UNNUMBERED.map(([prop]) => (prop === 'metadata' ? toJson(t.metadata) : t[prop]));
+}
+
 /** Returns false, writing nothing, when an open ticket of the queue already holds the number. */
 export async function insertTicket(tx: Tx, t: Ticket): Promise<boolean> {
   const values = COLUMNS.map(([prop]) => (prop === 'metadata' ? toJson(t.metadata) : t[prop]));
@@ -78,17 +88,17 @@ export async function insertTicketNumbered(tx: Tx, t: Ticket, day: string): Prom
     t.displayNumber = `${t.queue}-${n}`;
   };
   if (tx.dialect === 'postgres') {
-    const rest = COLUMNS.filter(([prop]) => prop !== 'number' && prop !== 'displayNumber');
-    const values = rest.map(([prop]) => (prop === 'metadata' ? toJson(t.metadata) : t[prop]));
+    const values = unnumberedValues(t);
+    const n = values.length;
     const row = await one<{ number: number }>(
       tx,
       `WITH c AS (
-         INSERT INTO queue_counters (branch_id, mode, queue, day, last_number) VALUES ($${rest.length + 1}, $${rest.length + 2}, $${rest.length + 3}, $${rest.length + 4}, 1)
+         INSERT INTO queue_counters (branch_id, mode, queue, day, last_number) VALUES ($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, 1)
          ON CONFLICT (branch_id, mode, queue, day) DO UPDATE SET last_number = queue_counters.last_number + 1
          RETURNING last_number
        )
-       INSERT INTO tickets (number, display_number, ${rest.map(([, c]) => c).join(', ')})
-       SELECT c.last_number, $${rest.length + 3}::text || '-' || c.last_number::text, ${rest.map((_, i) => `$${i + 1}`).join(', ')} FROM c
+       INSERT INTO tickets (number, display_number, ${UNNUMBERED_COLUMNS})
+       SELECT c.last_number, $${n + 3}::text || '-' || c.last_number::text, ${values.map((_, i) => `$${i + 1}`).join(', ')} FROM c
        ON CONFLICT (branch_id, mode, queue, number) WHERE closed_at IS NULL DO NOTHING
        RETURNING number`,
       [...values, t.branchId, t.mode, t.queue, day],

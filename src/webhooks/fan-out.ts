@@ -2,7 +2,7 @@
 // delivery row and one outbox job per (event, endpoint). Committed together with the change that
 // caused the event, or not at all — so a delivery is never lost and never made for a change that
 // was rolled back. An idempotent replay runs no action, hence records no event and no delivery.
-import type { TxCtx } from '../actions/ctx.ts';
+import type { Ctx, Services, TxCtx } from '../actions/ctx.ts';
 import type { EventHook } from '../actions/record-event.ts';
 import type { Tx } from '../store/db.ts';
 import type { Mode } from '../store/tenancy.ts';
@@ -41,18 +41,35 @@ export async function enqueueDelivery(
 
 /** Where this node's runner has room, the jobs go to it with the commit; otherwise it is woken. */
 export function handOffAfterCommit(ctx: TxCtx, jobs: readonly ClaimedJob[]): void {
-  const runner = ctx.services.jobs;
-  if (runner === undefined) return;
-  ctx.tx.afterCommit(jobs.length > 0 ? () => runner.adopt(jobs) : () => runner.wake());
+  const handOff = handOffFor(ctx.services, jobs);
+  if (handOff !== null) ctx.tx.afterCommit(handOff);
 }
 
-export function leaseFor(ctx: TxCtx): Lease | null {
+/** What to run once deliveries and their jobs are committed (see handOffAfterCommit). */
+export function handOffFor(services: Services, jobs: readonly ClaimedJob[]): (() => void) | null {
+  const runner = services.jobs;
+  if (runner === undefined) return null;
+  return jobs.length > 0 ? () => runner.adopt(jobs) : () => runner.wake();
+}
+
+export function leaseFor(ctx: Ctx): Lease | null {
   const adopter = ctx.services.jobs?.adopter() ?? null;
   return adopter === null ? null : { workerId: adopter.workerId, until: ctx.services.clock.now() + adopter.leaseMs };
 }
 
+const fanOutHooks = new WeakSet<EventHook>();
+
+/**
+ * Whether `hook` is the fan-out below: a create that writes its event and deliveries in one
+ * statement (src/store/postgres/create-ticket-statement.ts) does this hook's work in SQL, and
+ * must not be taken while any other hook would expect to run in the event's transaction.
+ */
+export function isWebhookFanOut(hook: EventHook): boolean {
+  return fanOutHooks.has(hook);
+}
+
 export function webhookFanOut(): EventHook {
-  return async (ctx: TxCtx, event) => {
+  const hook: EventHook = async (ctx: TxCtx, event) => {
     const targets = await listFanOutTargets(ctx.tx, ctx.branchId, ctx.mode);
     const wanted = targets.filter((endpoint) => endpointWants(endpoint.enabledEvents, event.type));
     if (wanted.length === 0) return;
@@ -69,4 +86,6 @@ export function webhookFanOut(): EventHook {
     }
     if (queued > 0) handOffAfterCommit(ctx, adopted);
   };
+  fanOutHooks.add(hook);
+  return hook;
 }

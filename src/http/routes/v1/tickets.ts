@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import QRCode from 'qrcode';
 import type { Services } from '../../../actions/ctx.ts';
 import { createTicket, type CreateTicketInput } from '../../../actions/create-ticket.ts';
+import { createTicketInOneStatement } from '../../../actions/create-ticket-one-statement.ts';
 import { presentTicket, ticketUrl } from '../../../actions/present.ts';
 import { invalid, notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
@@ -56,7 +57,13 @@ export function registerTicketRoutes(app: FastifyInstance, services: Services): 
     schema: { tags: ['tickets'], summary: 'Create a ticket', body: CreateTicketBody, response: { 201: Type.Ref('Ticket'), ...problemResponses() } },
   }, async (req, reply) => {
     const input = (req.body ?? {}) as CreateTicketInput;
-    return runWrite(req, reply, ctxFor(req, services), { status: 201, run: async (ctx) => presentTicket(await createTicket({ ctx, input }), publicUrl) });
+    const ctx = ctxFor(req, services);
+    const created = await createTicketInOneStatement(ctx, input);
+    if (created !== null) {
+      // As runWrite answers: the body serialised once, not again by the response schema.
+      return reply.code(201).type('application/json; charset=utf-8').send(JSON.stringify(presentTicket(created, publicUrl)));
+    }
+    return runWrite(req, reply, ctx, { status: 201, run: async (tx) => presentTicket(await createTicket({ ctx: tx, input }), publicUrl) });
   });
 
   app.get('/tickets/:id', {
