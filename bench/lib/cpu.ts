@@ -72,3 +72,17 @@ export async function startCpuMeter(nodePids: readonly number[], databaseUrl: st
 
 export const describeCpu = (c: CpuPerRequest): string =>
   `CPU/request: readybell ${c.node.toFixed(2)} ms (${(c.nodeKernelShare * 100).toFixed(0)}% kernel), PostgreSQL ${c.postgres.toFixed(2)} ms, load generator ${c.bench.toFixed(2)} ms`;
+
+/**
+ * CPU of one server process per completed request, in µs: what a request costs the server
+ * whatever share of the cores the run got, so runs on a busy machine stay comparable.
+ */
+export function startProcessCpu(pid: number | null | undefined): (requests: number) => number | null {
+  if (pid === null || pid === undefined) return () => null;
+  const before = cpuMsOf(pid);
+  return (requests) => {
+    const after = cpuMsOf(pid);
+    if (before === null || after === null || requests <= 0) return null;
+    return ((after - before) * 1000) / requests;
+  };
+}

@@ -2,7 +2,8 @@
 import type { Row } from '../scenarios/types.ts';
 
 export function formatTable(rows: Row[], baselineRps: number | null): string {
-  const header = ['scenario', 'store', 'req/s (mean)', 'p50 ms', 'p99 ms', 'errors', 'vs baseline', 'note'];
+  const baselineCpu = rows.find((r) => r.scenario === 'baseline create')?.cpuUs ?? null;
+  const header = ['scenario', 'store', 'req/s (mean)', 'p50 ms', 'p99 ms', 'errors', 'vs baseline', 'CPU µs/req', 'CPU vs baseline', 'note'];
   const body = rows.map((r) => [
     r.scenario,
     r.store,
@@ -11,10 +12,13 @@ export function formatTable(rows: Row[], baselineRps: number | null): string {
     String(r.p99),
     String(r.errors),
     baselineRps ? `${((r.rps / baselineRps) * 100).toFixed(0)}%` : '—',
+    r.cpuUs == null ? '—' : r.cpuUs.toFixed(0),
+    // baseline CPU / this CPU: the req/s ratio this route would reach if the server had the cores to itself
+    r.cpuUs == null || baselineCpu === null ? '—' : `${((baselineCpu / r.cpuUs) * 100).toFixed(0)}%`,
     r.note ?? '',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => (b[i] ?? '').length)));
-  const numeric = new Set([2, 3, 4, 5, 6]);
+  const numeric = new Set([2, 3, 4, 5, 6, 7, 8]);
   const line = (cells: string[]): string =>
     cells
       .map((c, i) => (numeric.has(i) ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0)))

@@ -3,6 +3,7 @@
 import { measure } from '../lib/load.ts';
 import { freePort, HarnessError, startChild, stopChild, waitReady } from '../lib/proc.ts';
 import { CREATE_BODY } from '../lib/api.ts';
+import { startProcessCpu } from '../lib/cpu.ts';
 import type { Row, Scenario, StandaloneContext } from './types.ts';
 
 async function post(url: string, body: unknown): Promise<number> {
@@ -33,8 +34,9 @@ export const baseline: Scenario = {
       };
       if (opts.warmup > 0) await measure({ ...load, duration: opts.warmup });
       report.log(`baseline: POST /v1/tickets, ${opts.connections} connections, ${opts.duration} s`);
+      const cpu = startProcessCpu(child.proc.pid);
       const m = await measure({ ...load, duration: opts.duration });
-      return [{ scenario: 'baseline create', store: '—', rps: m.rps, p50: m.p50, p99: m.p99, errors: m.errors }];
+      return [{ scenario: 'baseline create', store: '—', rps: m.rps, p50: m.p50, p99: m.p99, errors: m.errors, cpuUs: cpu(m.completed) }];
     } finally {
       await stopChild(child);
     }

@@ -3,6 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import { measure, describeErrors } from '../lib/load.ts';
 import { authHeaders, createOne } from '../lib/api.ts';
+import { startProcessCpu } from '../lib/cpu.ts';
+import { pidListeningOn } from '../lib/sse.ts';
 import type { ReadybellContext, Row, Scenario } from './types.ts';
 
 export const create: Scenario = {
@@ -24,7 +26,9 @@ export const create: Scenario = {
     // requests still committing after autocannon let go of them) cannot blur the count.
     const tag = `bench-${randomBytes(6).toString('hex')}`;
     report.log(`${server.store.label}: create, ${opts.connections} connections, ${opts.duration} s`);
+    const cpu = startProcessCpu(pidListeningOn(Number(new URL(server.url).port)));
     const m = await measure({ ...load, body: JSON.stringify({ queue: 'A', external_ref: tag }), duration: opts.duration });
+    const cpuUs = cpu(m.completed);
     shared.createRps = m.rps;
     const acknowledged = m.statusCounts['201'] ?? 0;
 
@@ -51,6 +55,6 @@ export const create: Scenario = {
         (graceful ? '' : ' (readybell did not exit 0 on SIGTERM: see the warning above)'),
     );
 
-    return [{ scenario: 'create', store: server.store.label, rps: m.rps, p50: m.p50, p99: m.p99, errors: m.errors, note: describeErrors(m) }];
+    return [{ scenario: 'create', store: server.store.label, rps: m.rps, p50: m.p50, p99: m.p99, errors: m.errors, cpuUs, note: describeErrors(m) }];
   },
 };

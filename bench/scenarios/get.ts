@@ -3,6 +3,8 @@
 import { measure, describeErrors, type LoadOptions } from '../lib/load.ts';
 import { authHeaders, call, precreate } from '../lib/api.ts';
 import { HarnessError } from '../lib/proc.ts';
+import { startProcessCpu } from '../lib/cpu.ts';
+import { pidListeningOn } from '../lib/sse.ts';
 import type { ReadybellContext, Row, Scenario } from './types.ts';
 
 const OWN_TICKETS = 5_000;
@@ -37,7 +39,8 @@ export const get: Scenario = {
     });
     if (opts.warmup > 0) await measure(load(opts.warmup));
     report.log(`${server.store.label}: get, ${opts.connections} connections, ${opts.duration} s over ${all.length} tickets`);
+    const cpu = startProcessCpu(pidListeningOn(Number(new URL(server.url).port)));
     const m = await measure(load(opts.duration));
-    return [{ scenario: 'get', store: server.store.label, rps: m.rps, p50: m.p50, p99: m.p99, errors: m.errors, note: describeErrors(m) }];
+    return [{ scenario: 'get', store: server.store.label, rps: m.rps, p50: m.p50, p99: m.p99, errors: m.errors, cpuUs: cpu(m.completed), note: describeErrors(m) }];
   },
 };

@@ -3,6 +3,8 @@
 // the next unused id. A 409 in this run therefore means the bench reused an id (or the server
 // lost a ticket), never a legitimate answer.
 import { measure, describeErrors, type LoadOptions } from '../lib/load.ts';
+import { startProcessCpu } from '../lib/cpu.ts';
+import { pidListeningOn } from '../lib/sse.ts';
 import { authHeaders, call, idPool, precreate } from '../lib/api.ts';
 import { HarnessError } from '../lib/proc.ts';
 import type { ReadybellContext, Row, Scenario } from './types.ts';
@@ -62,7 +64,9 @@ export const ready: Scenario = {
     if (opts.warmup > 0) await measure(load(opts.warmup, opts.warmup / seconds));
     if (pool.remaining() <= opts.connections * 2) throw new HarnessError('the warm-up used up the pre-created tickets');
     report.log(`${server.store.label}: ready, ${opts.connections} connections, up to ${opts.duration} s, ${pool.remaining()} tickets`);
+    const cpu = startProcessCpu(pidListeningOn(Number(new URL(server.url).port)));
     const m = await measure(load(opts.duration, 1));
+    const cpuUs = cpu(m.completed);
     if (exhausted) report.failures.push(`${server.store.label}: the ready run ran out of ticket ids (bench bug)`);
 
     const notes = [describeErrors(m)];
@@ -77,6 +81,7 @@ export const ready: Scenario = {
         p50: m.p50,
         p99: m.p99,
         errors: m.errors,
+        cpuUs,
         note: notes.filter(Boolean).join('; '),
       },
     ];

@@ -22,6 +22,8 @@ export type Row = {
   p50: number;
   p99: number;
   errors: number;
+  /** the server process's CPU per completed request (µs), when measured */
+  cpuUs?: number | null;
   /** what the errors were, or anything else a reader of the table must know */
   note?: string;
 };
