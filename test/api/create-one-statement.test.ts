@@ -63,7 +63,7 @@ function countStatements(): { n: number; stop(): void } {
     },
   };
   db.query = ((sql: string, params?: readonly unknown[]) => {
-    if (sql.includes('INSERT INTO queue_counters')) counter.n++;
+    if (sql.includes('INSERT INTO tickets')) counter.n++;
     return query.call(db, sql, params);
   }) as typeof db.query;
   return counter;

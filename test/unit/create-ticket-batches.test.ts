@@ -3,30 +3,24 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import type { Queryable } from '../../src/store/db.ts';
-import { CreateTicketBatches } from '../../src/store/postgres/create-ticket-batches.ts';
+import { CreateTicketBatches, type RunCreates } from '../../src/store/postgres/create-ticket-batches.ts';
 import type { CreateStatementInput } from '../../src/store/postgres/create-ticket-statement.ts';
 import { deferred, type Deferred } from '../helpers/tickets.ts';
 
 type Call = { days: string[]; done: Deferred<void>; fail?: unknown };
 
 /** A store that records each statement's creates (by day) and answers when the test says so. */
-function fakeStore(): { db: Queryable; calls: Call[] } {
+function fakeStore(): { db: RunCreates; calls: Call[] } {
   const calls: Call[] = [];
-  const db: Queryable = {
-    dialect: 'postgres',
-    async query<T>(_sql: string, params: readonly unknown[] = []): Promise<T[]> {
-      const days = params[6] as string[]; // $7: in_day
-      const call: Call = { days, done: deferred() };
-      calls.push(call);
-      await call.done.promise;
-      if (call.fail !== undefined) throw call.fail;
-      return days.map((_, i) => ({
-        ord: i + 1, b_timezone: 'UTC', b_settings: '{}', b_default_queue: 'A', fresh: true, number: i + 1,
-        endpoints: 0, deliveries: 0, job_ids: null, job_keys: null,
-      })) as T[];
-    },
-    run: async () => 0,
+  const db: RunCreates = async (items) => {
+    const days = items.map((it) => it.day);
+    const call: Call = { days, done: deferred() };
+    calls.push(call);
+    await call.done.promise;
+    if (call.fail !== undefined) throw call.fail;
+    return days.map((_, i) => ({
+      branch: { timezone: 'UTC', settings: '{}', defaultQueue: 'A' }, fresh: true, number: i + 1, endpoints: 0, deliveries: 0, jobs: [],
+    }));
   };
   return { db, calls };
 }
@@ -35,12 +29,11 @@ const input = (day: string): CreateStatementInput => ({
   ticket: [], queueGiven: true, timezone: 'UTC', settings: '{}', day,
   event: { id: 'evt', createdAt: 0, bodyBefore: '', bodyAfter: '' }, webhooks: null,
 });
-const constants = { eventType: 'ticket.created', wantedEvents: ['*'], jobKind: 'webhook' };
 const tick = () => new Promise((r) => setImmediate(r));
 
 test('a create with a free slot runs at once and alone; those arriving meanwhile share the next statement', async () => {
   const { db, calls } = fakeStore();
-  const batches = new CreateTicketBatches(db, constants, { slots: 1, maxBatch: 3 });
+  const batches = new CreateTicketBatches(db, { slots: 1, maxBatch: 3 });
   const first = batches.run(input('d1'), 'q');
   await tick();
   assert.equal(calls.length, 1);
@@ -60,7 +53,7 @@ test('a create with a free slot runs at once and alone; those arriving meanwhile
 
 test('a statement takes one business day per queue: a create of another day waits for the next', async () => {
   const { db, calls } = fakeStore();
-  const batches = new CreateTicketBatches(db, constants, { slots: 1, maxBatch: 10 });
+  const batches = new CreateTicketBatches(db, { slots: 1, maxBatch: 10 });
   const all = [batches.run(input('d0'), 'q')];
   await tick();
   all.push(batches.run(input('d1'), 'q'), batches.run(input('d2'), 'q'), batches.run(input('d2'), 'other'), batches.run(input('d1'), 'q'));
@@ -76,7 +69,7 @@ test('a statement takes one business day per queue: a create of another day wait
 
 test('a statement the server refused is tried again create by create; a lost connection fails its creates', async () => {
   const { db, calls } = fakeStore();
-  const batches = new CreateTicketBatches(db, constants, { slots: 1, maxBatch: 10 });
+  const batches = new CreateTicketBatches(db, { slots: 1, maxBatch: 10 });
   const first = batches.run(input('d'), 'q');
   await tick();
   const refused = [batches.run(input('d'), 'q'), batches.run(input('d'), 'q')];

@@ -67,8 +67,11 @@ export type PostgresOptions = { url: string; poolSize?: number; applicationName?
 export class PostgresDb implements Db {
   readonly dialect: Dialect = 'postgres';
   readonly pool: pg.Pool;
+  private readonly opts: PostgresOptions;
+  private unflushedPool: pg.Pool | null = null;
 
   constructor(opts: PostgresOptions) {
+    this.opts = opts;
     this.pool = new pg.Pool({
       connectionString: opts.url,
       max: opts.poolSize ?? 8,
@@ -76,6 +79,26 @@ export class PostgresDb implements Db {
     });
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => {});
+  }
+
+  /**
+   * Runs one statement as its own transaction whose COMMIT does not wait for the WAL flush
+   * (synchronous_commit=off, on two connections of their own). Only for writes that nothing
+   * acknowledged depends on until a later ordinary commit, which flushes all earlier WAL with
+   * its own: a crash before that loses them together with everything that used them (see
+   * create-ticket-statement.ts, the display-number counters).
+   */
+  async queryUnflushed<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
+    if (this.unflushedPool === null) {
+      this.unflushedPool = new pg.Pool({
+        connectionString: this.opts.url,
+        max: 2,
+        application_name: this.opts.applicationName ?? 'readybell',
+        options: '-c synchronous_commit=off',
+      });
+      this.unflushedPool.on('error', () => {});
+    }
+    return (await this.unflushedPool.query(queryConfig(sql, params))).rows as T[];
   }
 
   async query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
@@ -143,6 +166,6 @@ export class PostgresDb implements Db {
   }
 
   async close(): Promise<void> {
-    await this.pool.end();
+    await Promise.all([this.pool.end(), this.unflushedPool?.end()]);
   }
 }
