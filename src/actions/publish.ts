@@ -8,6 +8,8 @@ export function publishTicket(ctx: TxCtx, ticket: Ticket, type: string, extra: R
   ctx.tx.afterCommit(() => {
     const message = { type, ticket_id: ticket.id, status: ticket.status, queue: ticket.queue, display_number: ticket.displayNumber, ...extra };
     bus.publish(channels.branch(ticket.branchId, ticket.mode), message);
-    bus.publish(channels.ticket(ticket.id), message);
+    // Nobody can be watching a ticket's own topic before its create is answered (the page's link
+    // is in that answer): with Redis, that publish would be a round trip per create for nobody.
+    if (type !== 'ticket.created') bus.publish(channels.ticket(ticket.id), message);
   });
 }

@@ -28,7 +28,9 @@ export function createSharedState(config: Pick<Config, 'redisUrl' | 'redisPrefix
     const limiter = new MemoryRateLimiter();
     return { bus, limiter, presence: undefined, redis: null, ping: async () => {}, close: async () => { await limiter.close(); await bus.close(); } };
   }
-  const options = { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false, connectionName: 'readybell' };
+  // Auto-pipelining: commands issued in one turn of the event loop (every request's bucket, every
+  // commit's publish) go to Redis in one write, not one each.
+  const options = { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false, connectionName: 'readybell', enableAutoPipelining: true };
   const redis = new Redis(config.redisUrl, options);
   const pub = new Redis(config.redisUrl, options);
   const sub = new Redis(config.redisUrl, { ...options, maxRetriesPerRequest: null });
