@@ -234,8 +234,14 @@ test('branch changes, made here or by another node, are honoured by the next cre
   clock.set(Date.parse('2026-11-22T23:30:00.000Z')); // 22 Nov in UTC, 23 Nov in Tokyo
   const b2 = (await create(tenant)).res.body;
   assert.equal(b2.display_number, 'B-2');
+  // A settings change makes the node's copy stale: the numbers are not taken until it is fresh,
+  // so the change costs a retry, never a gap in the queue's numbers.
+  assert.equal((await t.request('PATCH', '/v1/branch', { key, body: { expiry_hours: 3 } })).status, 200);
+  const b3 = (await create(tenant)).res.body;
+  assert.equal(b3.display_number, 'B-3');
+  assert.equal(await expiresAt(b3.id), clock.now() + 3 * 3600_000);
   // Closed, so that the new day's numbers are free: only the zone decides what comes next.
-  for (const id of [second.res.body.id, b2.id]) assert.equal((await t.request('POST', `/v1/tickets/${id}/collect`, { key })).status, 200);
+  for (const id of [second.res.body.id, b2.id, b3.id]) assert.equal((await t.request('POST', `/v1/tickets/${id}/collect`, { key })).status, 200);
   await t.app.services.db.write((tx) => tx.run("UPDATE branches SET timezone = 'Asia/Tokyo', settings = $2 WHERE id = $1", [tenant.branchId, JSON.stringify({ expiry_hours: 5 })]));
   const third = await create(tenant);
   assert.equal(third.res.body.display_number, 'B-1');
@@ -243,7 +249,7 @@ test('branch changes, made here or by another node, are honoured by the next cre
   assert.equal(await expiresAt(third.res.body.id), clock.now() + 5 * 3600_000);
   assert.deepEqual(
     (await rows('SELECT day, last_number FROM queue_counters WHERE branch_id = $1 AND queue = $2 ORDER BY day', [tenant.branchId, 'B'])).map((r) => [r.day, Number(r.last_number)]),
-    [['2026-11-22', 2], ['2026-11-23', 1]],
+    [['2026-11-22', 3], ['2026-11-23', 1]],
   );
   clock.set(Date.parse('2026-11-22T12:00:00.000Z'));
 });

@@ -18,8 +18,9 @@
 // queue exists; the caller brought ids for every delivery; its number is not held by a ticket
 // open since an earlier day. Otherwise nothing of it is written, its result says why, and the
 // caller falls back to the transactional path, so errors and edge cases behave exactly as there.
-// The numbers it took stay taken: a ticket refused after numbering (a stale branch, a held
-// number, a new webhook endpoint, a failed statement) leaves a gap in its queue's numbers.
+// The numbers it took stay taken: a ticket refused after numbering (its branch changed between
+// the two statements, a webhook endpoint more than it brought ids for, a failed statement)
+// leaves a gap in its queue's numbers; a number held since an earlier day is skipped, as always.
 import type { Queryable, Row as DbRow } from '../db.ts';
 import { UNNUMBERED_COLUMNS, UNNUMBERED_TYPES } from '../tickets.ts';
 
@@ -72,12 +73,13 @@ const recordType = (fields: Array<[string, string]>): string => fields.map(([f, 
 
 // The counters of every (branch, mode, queue, day) in the creates, each moved on by its count, in
 // key order (so two statements never wait for each other in a cycle). A queue that does not exist
-// gets no counter row; a branch whose timezone or default queue is not what the caller knew gets
-// no numbers (the second statement then says it is stale).
+// gets no counter row; a branch whose timezone, settings or default queue is not what the caller
+// knew gets no numbers (the second statement then says it is stale), so a branch change costs a
+// retry, not a gap.
 const NUMBER_SQL = `INSERT INTO queue_counters (branch_id, mode, queue, day, last_number)
   SELECT g.branch_id, g.mode, g.queue, g.day, g.k
-  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::text[], $7::boolean[]) AS g(branch_id, mode, queue, day, k, timezone, queue_given)
-  JOIN branches br ON br.id = g.branch_id AND br.timezone = g.timezone AND (g.queue_given OR br.default_queue = g.queue)
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::integer[], $6::text[], $7::text[], $8::boolean[]) AS g(branch_id, mode, queue, day, k, timezone, settings, queue_given)
+  JOIN branches br ON br.id = g.branch_id AND br.timezone = g.timezone AND br.settings = g.settings AND (g.queue_given OR br.default_queue = g.queue)
   WHERE EXISTS (SELECT 1 FROM queues q WHERE q.branch_id = g.branch_id AND q.name = g.queue)
   ORDER BY g.branch_id, g.mode, g.queue, g.day
   ON CONFLICT (branch_id, mode, queue, day) DO UPDATE SET last_number = queue_counters.last_number + EXCLUDED.last_number
@@ -176,7 +178,7 @@ const BRANCH = TICKET_COLUMNS.indexOf('branch_id');
 const MODE = TICKET_COLUMNS.indexOf('mode');
 const QUEUE = TICKET_COLUMNS.indexOf('queue');
 
-type Group = { branchId: string; mode: string; queue: string; day: string; timezone: string; queueGiven: boolean; members: number[] };
+type Group = { branchId: string; mode: string; queue: string; day: string; timezone: string; settings: string; queueGiven: boolean; members: number[] };
 
 /** The numbers of the creates, by input index: null where their counter was not moved (see NUMBER_SQL). */
 async function numberCreates(db: CreateStore, items: readonly CreateStatementInput[]): Promise<Array<number | null>> {
@@ -185,10 +187,10 @@ async function numberCreates(db: CreateStore, items: readonly CreateStatementInp
     const [branchId, mode, queue] = [String(it.ticket[BRANCH]), String(it.ticket[MODE]), String(it.ticket[QUEUE])];
     const key = `${branchId}\u0000${mode}\u0000${queue}\u0000${it.day}`;
     let g = groups.get(key);
-    if (g === undefined) groups.set(key, (g = { branchId, mode, queue, day: it.day, timezone: it.timezone, queueGiven: true, members: [] }));
-    // Another timezone for the same counter: one of the two is stale. This create gets no number
-    // here; the second statement then says whether it was the stale one.
-    if (g.timezone !== it.timezone) return;
+    if (g === undefined) groups.set(key, (g = { branchId, mode, queue, day: it.day, timezone: it.timezone, settings: it.settings, queueGiven: true, members: [] }));
+    // Another view of the branch for the same counter: one of the two is stale. This create gets
+    // no number here; the second statement then says whether it was the stale one.
+    if (g.timezone !== it.timezone || g.settings !== it.settings) return;
     // One create relying on the default queue makes the group check that it still is the default.
     g.queueGiven &&= it.queueGiven;
     g.members.push(i);
@@ -196,7 +198,7 @@ async function numberCreates(db: CreateStore, items: readonly CreateStatementInp
   const all = [...groups.values()];
   const params = [
     all.map((g) => g.branchId), all.map((g) => g.mode), all.map((g) => g.queue), all.map((g) => g.day),
-    all.map((g) => g.members.length), all.map((g) => g.timezone), all.map((g) => g.queueGiven),
+    all.map((g) => g.members.length), all.map((g) => g.timezone), all.map((g) => g.settings), all.map((g) => g.queueGiven),
   ];
   const run = db.queryUnflushed?.bind(db) ?? db.query.bind(db);
   const rows = await run<{ branch_id: string; mode: string; queue: string; day: string; last_number: number }>(NUMBER_SQL, params);
