@@ -21,7 +21,7 @@ import { deliveryJobKey, handOffFor, isWebhookFanOut, leaseFor, WEBHOOK_JOB_KIND
 import { ALL_EVENTS } from '../webhooks/event-types.ts';
 import { newTicket, type CreateTicketInput } from './create-ticket.ts';
 import { presentTicket } from './present.ts';
-import { API_VERSION } from './record-event.ts';
+import { eventEnvelope } from './record-event.ts';
 import { publishTicket } from './publish.ts';
 
 const EVENT_TYPE = 'ticket.created';
@@ -115,7 +115,7 @@ export async function createTicketInOneStatement(ctx: Ctx, input: CreateTicketIn
       return null; // an invalid zone: the transactional path fails as it always has
     }
     ticket.displayNumber = DISPLAY_NUMBER_MARK;
-    const body = eventBody(ctx, eventId, eventAt, { object: presentTicket(ticket, config.publicUrl) });
+    const body = eventEnvelope(ctx, eventId, EVENT_TYPE, eventAt, { object: presentTicket(ticket, config.publicUrl) });
     ticket.displayNumber = '';
     const mark = body.indexOf(DISPLAY_NUMBER_MARK);
     const room = fanOut ? (snap.room[ctx.mode] ?? DEFAULT_ROOM) : 0;
@@ -155,21 +155,6 @@ export async function createTicketInOneStatement(ctx: Ctx, input: CreateTicketIn
     }
   }
   return null;
-}
-
-/** PRODUCT.md §6 envelope, as recordEvent writes it for a request without an Idempotency-Key. */
-function eventBody(ctx: Ctx, id: string, createdAt: number, data: Record<string, unknown>): string {
-  return JSON.stringify({
-    id,
-    object: 'event',
-    type: EVENT_TYPE,
-    created_at: new Date(createdAt).toISOString(),
-    livemode: ctx.mode === 'live',
-    api_version: API_VERSION,
-    branch: ctx.branchId,
-    data,
-    request: ctx.requestId === null ? null : { id: ctx.requestId, idempotency_key: ctx.idempotencyKey },
-  });
 }
 
 /** What the transaction's after-commit hooks do on the other path, in the same order. */

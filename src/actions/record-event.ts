@@ -1,17 +1,16 @@
 // Writes an event in the caller's transaction (PRODUCT.md §6 envelope). Webhook deliveries for
 // the event are enqueued by the same call (services.eventHooks), so an event and its deliveries
 // commit together.
-import type { TxCtx } from './ctx.ts';
+import type { Ctx, TxCtx } from './ctx.ts';
 import { newId } from '../domain/ids.ts';
 import { insertEvent } from '../store/outbox.ts';
 
 export const API_VERSION = 'v1';
 
 export type EventHook = (ctx: TxCtx, event: { id: string; type: string; createdAt: number; body: string }) => Promise<void>;
-export async function recordEvent(ctx: TxCtx, type: string, data: Record<string, unknown>): Promise<string> {
-  const createdAt = ctx.services.clock.now();
-  const id = newId('event', createdAt);
-  const body = JSON.stringify({
+/** The PRODUCT.md §6 envelope, serialised as every event body is stored and sent. */
+export function eventEnvelope(ctx: Ctx, id: string, type: string, createdAt: number, data: Record<string, unknown>): string {
+  return JSON.stringify({
     id,
     object: 'event',
     type,
@@ -22,6 +21,12 @@ export async function recordEvent(ctx: TxCtx, type: string, data: Record<string,
     data,
     request: ctx.requestId === null ? null : { id: ctx.requestId, idempotency_key: ctx.idempotencyKey },
   });
+}
+
+export async function recordEvent(ctx: TxCtx, type: string, data: Record<string, unknown>): Promise<string> {
+  const createdAt = ctx.services.clock.now();
+  const id = newId('event', createdAt);
+  const body = eventEnvelope(ctx, id, type, createdAt, data);
   await insertEvent(ctx.tx, { id, branchId: ctx.branchId, mode: ctx.mode, type, createdAt, body });
   for (const hook of ctx.services.eventHooks) await hook(ctx, { id, type, createdAt, body });
   return id;

@@ -10,7 +10,7 @@ import { getDelivery, type WebhookDelivery } from '../store/webhook-deliveries.t
 import { enqueueDelivery, handOffAfterCommit, leaseFor } from '../webhooks/fan-out.ts';
 import { PING_EVENT_TYPE } from '../webhooks/event-types.ts';
 import { presentEndpoint } from '../webhooks/present.ts';
-import { API_VERSION } from './record-event.ts';
+import { eventEnvelope } from './record-event.ts';
 import { requireWebhookAccess } from './webhook-endpoints.ts';
 
 export const sendTestWebhook: Action<{ id: string }, WebhookDelivery> = async ({ ctx, input }) => {
@@ -20,17 +20,7 @@ export const sendTestWebhook: Action<{ id: string }, WebhookDelivery> = async ({
   if (endpoint.disabled) throw new AppError('conflict', 'This endpoint is disabled; enable it (PATCH with "disabled": false) before sending a test event.');
   const now = ctx.services.clock.now();
   const id = newId('event', now);
-  const body = JSON.stringify({
-    id,
-    object: 'event',
-    type: PING_EVENT_TYPE,
-    created_at: new Date(now).toISOString(),
-    livemode: ctx.mode === 'live',
-    api_version: API_VERSION,
-    branch: ctx.branchId,
-    data: { object: presentEndpoint(endpoint, now) },
-    request: ctx.requestId === null ? null : { id: ctx.requestId, idempotency_key: ctx.idempotencyKey },
-  });
+  const body = eventEnvelope(ctx, id, PING_EVENT_TYPE, now, { object: presentEndpoint(endpoint, now) });
   await insertEvent(ctx.tx, { id, branchId: ctx.branchId, mode: ctx.mode, type: PING_EVENT_TYPE, createdAt: now, body });
   const made = (await enqueueDelivery(ctx.tx, { endpointId: endpoint.id, branchId: ctx.branchId, mode: ctx.mode, eventId: id, eventType: PING_EVENT_TYPE, now }, leaseFor(ctx)))!;
   handOffAfterCommit(ctx, made.job === null ? [] : [made.job]);
