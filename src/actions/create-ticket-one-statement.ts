@@ -147,7 +147,7 @@ export async function createTicketInOneStatement(ctx: Ctx, input: CreateTicketIn
       return ticket;
     }
     if (!r.fresh) {
-      snap = remember(db, ctx.branchId, r.branch, snap.room);
+      snap = remember(db, ctx.branchId, r.branch!, snap.room);
     } else if (r.endpoints > room && r.endpoints <= MAX_ROOM) {
       snap.room[ctx.mode] = r.endpoints;
     } else {

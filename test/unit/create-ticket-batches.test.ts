@@ -19,7 +19,7 @@ function fakeStore(): { db: RunCreates; calls: Call[] } {
     await call.done.promise;
     if (call.fail !== undefined) throw call.fail;
     return days.map((_, i) => ({
-      branch: { timezone: 'UTC', settings: '{}', defaultQueue: 'A' }, fresh: true, number: i + 1, endpoints: 0, deliveries: 0, jobs: [],
+      branch: null, fresh: true, number: i + 1, endpoints: 0, deliveries: 0, jobs: [],
     }));
   };
   return { db, calls };

@@ -46,8 +46,8 @@ export type CreateStatementInput = {
 };
 
 export type CreateStatementResult = {
-  /** What the branch holds now; the caller's copy is stale when `fresh` is false. */
-  branch: { timezone: string; settings: string; defaultQueue: string };
+  /** What the branch holds now, when the caller's copy was stale (`fresh` false); null otherwise. */
+  branch: { timezone: string; settings: string; defaultQueue: string } | null;
   fresh: boolean;
   /** Null when nothing was created. */
   number: number | null;
@@ -156,7 +156,11 @@ j AS (
   ON CONFLICT (key) DO NOTHING
   RETURNING id, key
 )
-SELECT x.ord, b.b_timezone, b.b_settings, b.b_default_queue, b.fresh, made.number,
+SELECT x.ord, b.fresh, made.number,
+  -- What the caller needs to refresh its copy; nothing to parse when the copy was fresh.
+  CASE WHEN b.fresh THEN NULL ELSE b.b_timezone END AS b_timezone,
+  CASE WHEN b.fresh THEN NULL ELSE b.b_settings END AS b_settings,
+  CASE WHEN b.fresh THEN NULL ELSE b.b_default_queue END AS b_default_queue,
   coalesce((SELECT wn.n FROM wn WHERE x.in_fan_out AND wn.branch_id = x.branch_id AND wn.mode = x.mode), 0) AS endpoints,
   (SELECT count(*) FROM d WHERE d.event_id = x.in_event_id) AS deliveries,
   (SELECT array_agg(j.id ORDER BY j.id) FROM j JOIN slots s ON s.s_job = j.id WHERE s.s_ord = x.ord) AS job_ids,
@@ -242,7 +246,7 @@ export async function runCreateStatement(db: CreateStore, k: CreateStatementCons
     const ids = r.job_ids ?? [];
     const keys = r.job_keys ?? [];
     return {
-      branch: { timezone: r.b_timezone!, settings: r.b_settings!, defaultQueue: r.b_default_queue! },
+      branch: r.fresh ? null : { timezone: r.b_timezone!, settings: r.b_settings!, defaultQueue: r.b_default_queue! },
       fresh: r.fresh,
       number: r.number === null ? null : Number(r.number),
       endpoints: Number(r.endpoints),
