@@ -92,4 +92,7 @@ export async function deleteOldRows(tx: Tx, now: number): Promise<void> {
   await tx.run('DELETE FROM idempotency_keys WHERE created_at < $1', [now - 24 * 3600_000]);
   await tx.run('DELETE FROM events WHERE created_at < $1', [now - 30 * 24 * 3600_000]);
   await tx.run('DELETE FROM jobs WHERE done_at IS NOT NULL AND done_at < $1', [now - 7 * 24 * 3600_000]);
+  // A page's or board's confirmation of a ring only dedupes that ring's retries (minutes); a
+  // ticket is open 72 hours at most. A week later the record is dead weight.
+  await tx.run('DELETE FROM ring_deliveries WHERE delivered_at < $1', [now - 7 * 24 * 3600_000]);
 }

@@ -150,3 +150,19 @@ test('an idempotent repeat of ready replays the answer and rings nobody twice', 
   assert.equal(page.all.filter((e) => e.event === 'ring').length, 1);
   page.close();
 });
+
+test('the hourly sweep forgets ring confirmations a week old, and only those', async () => {
+  const tk = await ticket();
+  const page = await openPage(t, tk.url);
+  assert.equal((await ready(tk.id)).channel_used, 'page');
+  page.close();
+  const confirmations = async (): Promise<number> => Number((await t.app.services.db.query<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM ring_deliveries d JOIN rings r ON r.id = d.ring_id WHERE r.ticket_id = $1', [tk.id]))[0]!.n);
+  assert.equal(await confirmations(), 1);
+  clock.advance(6 * 24 * 3600_000);
+  await t.app.maintenance.sweep();
+  assert.equal(await confirmations(), 1, 'six days old: kept');
+  clock.advance(2 * 24 * 3600_000);
+  await t.app.maintenance.sweep();
+  assert.equal(await confirmations(), 0, 'eight days old: gone');
+});
