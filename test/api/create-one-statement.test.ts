@@ -12,6 +12,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { createEndpoint, fakeLookup } from '../helpers/webhooks.ts';
 import type { EventHook } from '../../src/actions/record-event.ts';
+import type { PostgresDb } from '../../src/store/postgres/postgres-db.ts';
 
 const onPostgres = storeName === 'postgres';
 // The one-statement path exists only on PostgreSQL: there its tests are registered; on SQLite they
@@ -300,4 +301,12 @@ test('with the workers running, the jobs go to this node\'s runner with the answ
   } finally {
     await receiver.close();
   }
+});
+
+postgresTest('numbers are taken on connections that do not wait for the WAL flush; tickets commit on ones that do', async () => {
+  // The counters' commit may skip its flush only because the tickets' commit, which follows it
+  // and waits, flushes it too (docs/decisions/0010-postgres-create-one-statement.md).
+  const db = t.app.services.db as PostgresDb;
+  assert.deepEqual(await db.queryUnflushed('SHOW synchronous_commit'), [{ synchronous_commit: 'off' }]);
+  assert.deepEqual(await db.query('SHOW synchronous_commit'), [{ synchronous_commit: 'on' }]);
 });
