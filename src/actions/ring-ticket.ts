@@ -6,7 +6,7 @@ import type { Action, TxCtx } from './ctx.ts';
 import { AppError } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
 import type { JobRecord } from '../store/outbox.ts';
-import { insertRingWithJobs, type RingingTicket } from '../store/rings.ts';
+import { insertRingWithJobs, ringJobKey, type RingingTicket } from '../store/rings.ts';
 import type { RingRecord, Ticket } from '../store/tickets.ts';
 import type { FirstAttempt, RingOutcome, RingReason, RingRequest, RingTarget, Ringer } from '../channels/ringer.ts';
 import { applyRingTransition } from './transition.ts';
@@ -99,7 +99,7 @@ export async function recordRing(
   }
   // The in-line attempt has the deadline to finish; only then does the job look at this ring.
   const runAt = now + ctx.services.config.ring.inlineDeadlineMs + 5_000;
-  const ringJob: JobRecord = { id: newId('job', now), kind: 'ring', key: `ring:${ticket.id}:${ring.seq}`, payload: { ring_id: ring.id, branch_id: ctx.branchId, mode: ctx.mode }, runAt, createdAt: now };
+  const ringJob: JobRecord = { id: newId('job', now), kind: 'ring', key: ringJobKey(ticket.id, ring.seq), payload: { ring_id: ring.id, branch_id: ctx.branchId, mode: ctx.mode }, runAt, createdAt: now };
   await insertRingWithJobs(ctx.tx, ring, [ringJob, ...jobs]);
   publishTicket(ctx, ticket, 'ticket.ringing', { ring: { id: ring.id, seq: ring.seq, reason } });
   return { ...started, inline: { ring, ticket, facts } };

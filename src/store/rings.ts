@@ -4,7 +4,7 @@
 // statement is a round trip, and ready pays them between the POS's request and the page's ring.
 import type { Tx } from './db.ts';
 import { fromJson, one, toJson } from './db.ts';
-import type { JobRecord } from './outbox.ts';
+import { completeJobByKey, type JobRecord } from './outbox.ts';
 import type { Mode } from './tenancy.ts';
 import { getTicket, toTicket, TICKET_COLUMNS, type RingRecord, type Ticket } from './tickets.ts';
 import type { TicketStatus } from '../domain/ticket-state.ts';
@@ -14,6 +14,9 @@ import { withDefaults, type BranchSettings } from '../domain/branch-settings.ts'
 export type RingBranch = { name: string; settings: BranchSettings };
 
 export type RingingTicket = { ticket: Ticket; branch: RingBranch; pushSubscriptions: number };
+
+/** The ring's outbox job: one per (ticket, ring number), so a ring is attempted by one job. */
+export const ringJobKey = (ticketId: string, seq: number): string => `ring:${ticketId}:${seq}`;
 
 export type RingStart = {
   branchId: string;
@@ -107,12 +110,12 @@ const COMPLETE_RING_PG = `WITH r AS (UPDATE rings SET completed_at = $2, result 
 export async function completeRingWithJob(
   tx: Tx, ring: RingRecord, result: Record<string, unknown>, now: number,
 ): Promise<{ completed: boolean; ticket: Ticket | undefined }> {
-  const jobKey = `ring:${ring.ticketId}:${ring.seq}`;
+  const jobKey = ringJobKey(ring.ticketId, ring.seq);
   if (tx.dialect === 'postgres') {
     const row = await one(tx, COMPLETE_RING_PG, [ring.id, now, toJson(result), jobKey, ring.ticketId, ring.branchId, ring.mode]);
     return { completed: Number(row?.ring_completed ?? 0) === 1, ticket: row?.id == null ? undefined : toTicket(row) };
   }
   const completed = (await tx.run('UPDATE rings SET completed_at = $2, result = $3 WHERE id = $1 AND completed_at IS NULL', [ring.id, now, toJson(result)])) === 1;
-  if (completed) await tx.run('UPDATE jobs SET done_at = $2, locked_until = NULL WHERE key = $1 AND done_at IS NULL', [jobKey, now]);
+  if (completed) await completeJobByKey(tx, jobKey, now);
   return { completed, ticket: await getTicket(tx, ring.branchId, ring.mode, ring.ticketId) };
 }

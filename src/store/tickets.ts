@@ -132,17 +132,6 @@ export async function getTicket(q: Queryable, branchId: string, mode: Mode, id: 
   return r && toTicket(r);
 }
 
-/**
- * Reads a ticket and, on PostgreSQL, locks its row until the transaction ends: for rules that
- * compare stored values (a manual ring at most every 10 s), so that concurrent requests are
- * checked one after the other against what the previous one wrote. SQLite's single writer
- * already gives that.
- */
-export async function getTicketForUpdate(tx: Tx, branchId: string, mode: Mode, id: string): Promise<Ticket | undefined> {
-  const r = await one(tx, `SELECT ${TICKET_COLUMNS} FROM tickets WHERE id = $1 AND branch_id = $2 AND mode = $3 ${tx.forUpdate}`, [id, branchId, mode]);
-  return r && toTicket(r);
-}
-
 export async function getTicketByToken(q: Queryable, token: string): Promise<Ticket | undefined> {
   const r = await one(q, `SELECT ${TICKET_COLUMNS} FROM tickets WHERE token = $1`, [token]);
   return r && toTicket(r);
@@ -218,13 +207,6 @@ export type RingRecord = {
   createdAt: number; completedAt: number | null; result: Record<string, unknown> | null;
 };
 
-export async function insertRing(tx: Tx, r: RingRecord): Promise<void> {
-  await tx.run(
-    'INSERT INTO rings (id, ticket_id, branch_id, mode, seq, reason, created_at, completed_at, result) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)',
-    [r.id, r.ticketId, r.branchId, r.mode, r.seq, r.reason, r.createdAt, r.completedAt, toJson(r.result)],
-  );
-}
-
 type RingRow = { id: string; ticket_id: string; branch_id: string; mode: Mode; seq: number; reason: string; created_at: number; completed_at: number | null; result: string | null };
 const toRing = (r: RingRow): RingRecord => ({
   id: r.id, ticketId: r.ticket_id, branchId: r.branch_id, mode: r.mode, seq: Number(r.seq), reason: r.reason,
@@ -236,7 +218,3 @@ export async function getRing(q: Queryable, id: string): Promise<RingRecord | un
   return r && toRing(r);
 }
 
-/** Records a ring's outcome once; returns false if another attempt already completed it. */
-export async function completeRing(tx: Tx, id: string, result: Record<string, unknown>, now: number): Promise<boolean> {
-  return (await tx.run('UPDATE rings SET completed_at = $2, result = $3 WHERE id = $1 AND completed_at IS NULL', [id, now, toJson(result)])) === 1;
-}
