@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Ctx, TxCtx } from './ctx.ts';
 import type { Db, Row, Tx } from '../store/db.ts';
-import { fromJson, one } from '../store/db.ts';
+import { fromJson, one, runAfterCommitHooks } from '../store/db.ts';
 import { newId } from '../domain/ids.ts';
 import { businessDay } from '../domain/business-day.ts';
 import { withDefaults } from '../domain/branch-settings.ts';
@@ -125,13 +125,14 @@ export async function createTicketInOneStatement(ctx: Ctx, input: CreateTicketIn
       deliveryIds.push(newId('webhookDelivery', eventAt));
       jobIds.push(newId('job', eventAt));
     }
+    const jobPayloads = deliveryIds.map((id) => JSON.stringify({ delivery_id: id } satisfies DeliveryJobPayload));
     const r = await batches(db).run({
       ticket: unnumberedValues(ticket), queueGiven: input.queue !== undefined, timezone: snap.timezone, settings: snap.settings, day,
       event: { id: eventId, createdAt: eventAt, bodyBefore: body.slice(0, mark), bodyAfter: body.slice(mark + DISPLAY_NUMBER_MARK.length) },
       webhooks: fanOut
         ? {
           deliveryIds, jobIds,
-          jobPayloads: deliveryIds.map((id) => JSON.stringify({ delivery_id: id } satisfies DeliveryJobPayload)),
+          jobPayloads,
           jobKeyPrefix: deliveryJobKey(eventId, ''), lease,
         }
         : null,
@@ -143,7 +144,7 @@ export async function createTicketInOneStatement(ctx: Ctx, input: CreateTicketIn
     if (r.number !== null) {
       ticket.number = r.number;
       ticket.displayNumber = `${ticket.queue}-${r.number}`;
-      afterCommit(ctx, ticket, r.deliveries, lease === null ? [] : r.jobs, jobIds, deliveryIds);
+      afterCommit(ctx, ticket, r.deliveries, lease === null ? [] : r.jobs, jobIds, jobPayloads);
       return ticket;
     }
     if (!r.fresh) {
@@ -158,23 +159,17 @@ export async function createTicketInOneStatement(ctx: Ctx, input: CreateTicketIn
 }
 
 /** What the transaction's after-commit hooks do on the other path, in the same order. */
-function afterCommit(ctx: Ctx, ticket: Ticket, deliveries: number, leased: Array<{ id: string; key: string }>, jobIds: string[], deliveryIds: string[]): void {
+function afterCommit(ctx: Ctx, ticket: Ticket, deliveries: number, leased: Array<{ id: string; key: string }>, jobIds: string[], jobPayloads: string[]): void {
   const hooks: Array<() => void> = [];
   if (deliveries > 0) {
     const adopted: ClaimedJob[] = leased.map((j) => ({
-      id: j.id, kind: WEBHOOK_JOB_KIND, key: j.key, payload: JSON.stringify({ delivery_id: deliveryIds[jobIds.indexOf(j.id)]! }), attempts: 1,
+      id: j.id, kind: WEBHOOK_JOB_KIND, key: j.key, payload: jobPayloads[jobIds.indexOf(j.id)]!, attempts: 1,
     }));
     const handOff = handOffFor(ctx.services, adopted);
     if (handOff !== null) hooks.push(handOff);
   }
   publishTicket({ ...ctx, tx: committed(hooks) } satisfies TxCtx, ticket, EVENT_TYPE);
-  for (const hook of hooks) {
-    try {
-      hook();
-    } catch {
-      // an after-commit hook must never fail a committed write
-    }
-  }
+  runAfterCommitHooks(hooks);
 }
 
 /** The Tx of a statement that has committed already: it only takes after-commit work. */

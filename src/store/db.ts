@@ -34,6 +34,17 @@ export interface Db extends Queryable {
   close(): Promise<void>;
 }
 
+/** Runs a committed write's after-commit hooks; one that throws must never fail or undo the write. */
+export function runAfterCommitHooks(hooks: ReadonlyArray<() => void>): void {
+  for (const hook of hooks) {
+    try {
+      hook();
+    } catch {
+      // the write is committed whatever a hook does
+    }
+  }
+}
+
 export async function one<T = Row>(q: Queryable, sql: string, params?: readonly unknown[]): Promise<T | undefined> {
   const rows = await q.query<T>(sql, params);
   return rows[0];

@@ -3,7 +3,7 @@
 // below 2^53), and migrations serialised across nodes by an advisory lock.
 import pg from 'pg';
 import { createHash } from 'node:crypto';
-import type { Db, Dialect, Queryable, Row, Tx } from '../db.ts';
+import { runAfterCommitHooks, type Db, type Dialect, type Queryable, type Row, type Tx } from '../db.ts';
 import { loadMigrations, MIGRATIONS_TABLE_SQL } from '../migrations.ts';
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8
@@ -122,13 +122,7 @@ export class PostgresDb implements Db {
       throw err;
     }
     client.release();
-    for (const hook of tx.hooks) {
-      try {
-        hook();
-      } catch {
-        // an after-commit hook must never fail a committed write
-      }
-    }
+    runAfterCommitHooks(tx.hooks);
     return result;
   }
 

@@ -13,7 +13,7 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import type { Db, Dialect, Queryable, Row, Tx } from '../db.ts';
+import { runAfterCommitHooks, type Db, type Dialect, type Queryable, type Row, type Tx } from '../db.ts';
 import { loadMigrations, MIGRATIONS_TABLE_SQL } from '../migrations.ts';
 
 type Pending = {
@@ -108,13 +108,7 @@ export type SqliteOptions = {
 type Committed = { batch: Pending[]; outcomes: Array<{ ok: boolean; value: unknown }>; hooks: Array<() => void> };
 
 function finish(c: Committed): void {
-  for (const hook of c.hooks) {
-    try {
-      hook();
-    } catch {
-      // an after-commit hook must never undo or fail a committed write
-    }
-  }
+  runAfterCommitHooks(c.hooks);
   c.batch.forEach((p, i) => {
     const o = c.outcomes[i]!;
     if (o.ok) p.resolve(o.value);
