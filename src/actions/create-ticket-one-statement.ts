@@ -88,10 +88,14 @@ async function readSnapshot(db: Db, branchId: string): Promise<Snapshot | undefi
 // after it. Random per process, and nothing a client sends comes before it in the body.
 const DISPLAY_NUMBER_MARK = `rb-display-number-${randomBytes(12).toString('hex')}`;
 
-/** The ticket created, or null: run createTicket in a transaction instead. */
+/**
+ * The ticket created, or null: run createTicket in a transaction instead. Only for a request
+ * without an Idempotency-Key (runWrite's `withoutKey`): a key's stored answer must commit with
+ * the effect, in createTicket's transaction.
+ */
 export async function createTicketInOneStatement(ctx: Ctx, input: CreateTicketInput): Promise<Ticket | null> {
   const { db, clock, config, eventHooks } = ctx.services;
-  if (db.dialect !== 'postgres' || ctx.idempotencyKey !== null) return null;
+  if (db.dialect !== 'postgres') return null;
   // Other hooks expect to run inside the event's transaction; the statement has none to give them.
   if (!eventHooks.every(isWebhookFanOut)) return null;
   const fanOut = eventHooks.length > 0;

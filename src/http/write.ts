@@ -32,6 +32,12 @@ export type WriteSpec<R> = {
    * a one-time password): the stored copy leaves it out, so the secret is never at rest here.
    */
   forReplay?: (first: R) => unknown;
+  /**
+   * Only for a request without an Idempotency-Key (which has no answer to store with its
+   * effect): the write done outside a transaction of `run`'s (the PostgreSQL statement create),
+   * or null to take `run` after all.
+   */
+  withoutKey?: (ctx: Ctx) => Promise<R | null>;
 };
 
 type Stored = { status: number; body: string };
@@ -72,6 +78,8 @@ export async function runWrite<R>(req: FastifyRequest, reply: FastifyReply, ctx:
   const { db } = ctx.services;
   const key = ctx.idempotencyKey;
   if (key === null) {
+    const direct = spec.withoutKey === undefined ? null : await spec.withoutKey(ctx);
+    if (direct !== null) return send(reply, { status: spec.status, body: JSON.stringify(direct) }, false);
     const first = await db.write((tx) => spec.run({ ...ctx, tx }));
     const answer = spec.twoPhase === undefined ? first : spec.twoPhase.done?.(first);
     if (answer !== undefined) return send(reply, { status: spec.status, body: JSON.stringify(answer) }, false);

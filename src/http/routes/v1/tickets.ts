@@ -57,13 +57,14 @@ export function registerTicketRoutes(app: FastifyInstance, services: Services): 
     schema: { tags: ['tickets'], summary: 'Create a ticket', body: CreateTicketBody, response: { 201: Type.Ref('Ticket'), ...problemResponses() } },
   }, async (req, reply) => {
     const input = (req.body ?? {}) as CreateTicketInput;
-    const ctx = ctxFor(req, services);
-    const created = await createTicketInOneStatement(ctx, input);
-    if (created !== null) {
-      // As runWrite answers: the body serialised once, not again by the response schema.
-      return reply.code(201).type('application/json; charset=utf-8').send(JSON.stringify(presentTicket(created, publicUrl)));
-    }
-    return runWrite(req, reply, ctx, { status: 201, run: async (tx) => presentTicket(await createTicket({ ctx: tx, input }), publicUrl) });
+    return runWrite(req, reply, ctxFor(req, services), {
+      status: 201,
+      withoutKey: async (ctx) => {
+        const created = await createTicketInOneStatement(ctx, input);
+        return created && presentTicket(created, publicUrl);
+      },
+      run: async (tx) => presentTicket(await createTicket({ ctx: tx, input }), publicUrl),
+    });
   });
 
   app.get('/tickets/:id', {
