@@ -29,6 +29,17 @@ async function rungEvents(key: string, id: string): Promise<any[]> {
 
 const ringJobs = (id: string) => t.app.services.db.query<{ key: string; done_at: number | null }>("SELECT key, done_at FROM jobs WHERE kind = 'ring' AND key LIKE $1", [`ring:${id}:%`]);
 
+/** Runs `fn` while a voice-on board showing every queue of the branch is connected (test mode). */
+async function withBoard(branchId: string, fn: () => Promise<void>): Promise<void> {
+  const board = presenceScopes.board(branchId, 'test');
+  await t.app.live.presence.touch(board, 'board-1', { display: 'dsp_1', queues: [], voice: true }, 60_000);
+  try {
+    await fn();
+  } finally {
+    await t.app.live.presence.leave(board, 'board-1');
+  }
+}
+
 test('nobody to reach: the answer, one ticket.rung with what each channel found, the ring complete, no ring job', async () => {
   const { testKey } = await t.newTenant();
   const id = await created(testKey);
@@ -91,35 +102,27 @@ test('a page open: the ring is attempted after the commit, with its job, and the
 test('a board with voice on showing the queue: the ring is attempted after the commit', async () => {
   const { testKey, branchId } = await t.newTenant();
   const id = await created(testKey);
-  const board = presenceScopes.board(branchId, 'test');
-  await t.app.live.presence.touch(board, 'board-1', { display: 'dsp_1', queues: [], voice: true }, 60_000);
-  try {
+  await withBoard(branchId, async () => {
     const res = await t.request('POST', `/v1/tickets/${id}/ready`, { key: testKey });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.call_out_loud, false);
     assert.equal((await ringJobs(id)).length, 1);
     const rung = await rungEvents(testKey, id);
     assert.equal(rung[0].data.ring.channels.find((c: any) => c.channel === 'display').detail, 'no board confirmed before the deadline');
-  } finally {
-    await t.app.live.presence.leave(board, 'board-1');
-  }
+  });
 });
 
 test('voice off for the branch: a connected board does not keep the ring from completing with the ready', async () => {
   const { testKey, branchId } = await t.newTenant();
   assert.equal((await t.request('PATCH', '/v1/branch', { key: testKey, body: { voice: { enabled: false } } })).status, 200);
   const id = await created(testKey);
-  const board = presenceScopes.board(branchId, 'test');
-  await t.app.live.presence.touch(board, 'board-1', { display: 'dsp_1', queues: [], voice: true }, 60_000);
-  try {
+  await withBoard(branchId, async () => {
     const res = await t.request('POST', `/v1/tickets/${id}/ready`, { key: testKey });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(await ringJobs(id), []);
     const rung = await rungEvents(testKey, id);
     assert.equal(rung[0].data.ring.channels.find((c: any) => c.channel === 'display').detail, 'voice call-out is off for the branch');
-  } finally {
-    await t.app.live.presence.leave(board, 'board-1');
-  }
+  });
 });
 
 test('SMS to send (business plan, a phone): the ring is attempted after the commit', async () => {
