@@ -19,6 +19,9 @@ export type SnoozeEndPayload = { ticket_id: string; branch_id: string; mode: str
 /** What a reminder or snooze job decided: ring now, look again later, or nothing to do. */
 export type AutoRingDecision = { ring: { ringId: string } } | { retryAt: number } | { done: true };
 
+/** How soon a reminder looks again while the snooze's own ring is still to be recorded. */
+const SNOOZE_RING_WAIT_MS = 5_000;
+
 export const reminderKey = (ticketId: string, n: number): string => `remind:${ticketId}:${n}`;
 
 function reminderJob(ctx: Ctx, ticketId: string, n: number, runAt: number): JobRecord {
@@ -56,6 +59,11 @@ export async function startReminder(ctx: TxCtx, p: ReminderPayload): Promise<Aut
   // first, even if both jobs fall due in the same instant).
   const due = Math.max(ticket.lastRingAt ?? 0, ticket.snoozedUntil ?? 0, ticket.readyAt ?? 0) + delaySeconds * 1000;
   if (now < due) return { retryAt: due };
+  // The snooze has ended but its ring is not recorded yet: its job runs beside this one (a runner
+  // takes due jobs together) or has not run. Its ring comes first and moves this reminder a delay
+  // later; a snooze ring that never comes holds the reminder back by one delay at most.
+  const snoozeRingPending = ticket.snoozedUntil !== null && (ticket.lastRingAt ?? 0) < ticket.snoozedUntil;
+  if (snoozeRingPending && now < due + delaySeconds * 1000) return { retryAt: Math.min(now + SNOOZE_RING_WAIT_MS, due + delaySeconds * 1000) };
   const { rung } = await applyRingTransition(ctx, ticket.id, 'remind');
   const ring = await recordRing(ctx, rung, 'reminder', p.n < count ? [reminderJob(ctx, ticket.id, p.n + 1, now + delaySeconds * 1000)] : []);
   await completeJobByKey(ctx.tx, reminderKey(ticket.id, p.n), now);

@@ -104,6 +104,23 @@ test('a snooze rings once when it ends; a reminder waits for it', async () => {
   assert.deepEqual(await ringReasons(reminding.testKey, other), ['ready', 'snooze_end', 'reminder']);
 });
 
+test('a reminder falling due with the snooze\'s end waits for the snooze\'s ring, even while another worker holds that job', async () => {
+  const tenant = await tenantWith({ reminder_delay_seconds: DELAY_S, reminder_count: 1 });
+  const id = await readyTicket(tenant.testKey);
+  assert.equal((await customer(tenant.testKey, id, 'snooze', { minutes: 2 })).status, 200);
+  // Another worker has taken the snooze's job and not committed its ring yet.
+  const { db } = t.app.services;
+  const held = await db.run("UPDATE jobs SET locked_by = 'other-worker', locked_until = $2 WHERE kind = 'snooze_end' AND key LIKE $1", [`snooze:${id}:%`, clock.now() + 3600_000]);
+  assert.equal(held, 1);
+  await at(2 * 60_000 + DELAY_S * 1000); // both due: the snooze's end, and a delay after it
+  assert.deepEqual(await ringReasons(tenant.testKey, id), ['ready'], 'the reminder does not ring ahead of the snooze');
+  await db.run("UPDATE jobs SET locked_by = NULL, locked_until = NULL WHERE kind = 'snooze_end' AND key LIKE $1", [`snooze:${id}:%`]);
+  await at(0);
+  assert.deepEqual(await ringReasons(tenant.testKey, id), ['ready', 'snooze_end']);
+  await at(DELAY_S * 1000);
+  assert.deepEqual(await ringReasons(tenant.testKey, id), ['ready', 'snooze_end', 'reminder']);
+});
+
 test('a snooze replaced by a longer one rings only at the new end; "On my way" cancels it', async () => {
   const tenant = await tenantWith({ reminder_count: 0 });
   const replaced = await readyTicket(tenant.testKey);
