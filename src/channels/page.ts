@@ -26,11 +26,18 @@ export function createPageChannel(deps: LiveChannelDeps): Channel {
       // At most once per (ring, channel): a page that already confirmed this ring is not rung again.
       // (The first attempt has no earlier one to look up; see FirstAttempt.)
       if (request.first === undefined && (await wasDelivered(db, request.ringId, 'page'))) return { channel: 'page', delivered: true, detail: 'already delivered' };
-      const pages = await presence.members(presenceScopes.page(ticketId));
-      if (pages.length === 0) return { ...NO_PAGE };
-      const ack = waitForAck(bus, request.ringId, 'page', (a) => a.ticket_id === ticketId, Number.POSITIVE_INFINITY, signal);
+      // The ring goes out while presence is asked, not after: an open page hears it one Redis
+      // round trip sooner (ready → ring is the latency the customer waits for), and with no page
+      // open nobody hears it and the answer is the same, at once.
+      const noPage = new AbortController();
+      const ack = waitForAck(bus, request.ringId, 'page', (a) => a.ticket_id === ticketId, Number.POSITIVE_INFINITY, AbortSignal.any([signal, noPage.signal]));
       const message: PageRingMessage = { type: 'page.ring', ring_id: request.ringId, seq: request.seq, reason: request.reason, ticket_id: ticketId };
       bus.publish(relayTopics.pageRing(ticketId), message);
+      if ((await presence.members(presenceScopes.page(ticketId))).length === 0) {
+        noPage.abort();
+        // A page that confirmed meanwhile (it opened as presence was read) still counts.
+        return (await ack).delivered ? { channel: 'page', delivered: true } : { ...NO_PAGE };
+      }
       const result = await ack;
       if (result.delivered) return { channel: 'page', delivered: true };
       return { channel: 'page', delivered: false, detail: result.timedOut ? 'no confirmation from the page before the deadline' : 'not confirmed' };
