@@ -133,3 +133,37 @@ test('SMS to send (business plan, a phone): the ring is attempted after the comm
   assert.equal(res.body.channel_used, 'sms');
   assert.equal((await ringJobs(id)).length, 1);
 });
+
+test('the look-ahead is asked while the rate limit is, not after it', async () => {
+  const { testKey } = await t.newTenant();
+  const id = await created(testKey);
+  const limiter = t.app.shared.limiter;
+  const presence = t.app.live.presence;
+  const take = limiter.take.bind(limiter);
+  const members = presence.members.bind(presence);
+  const bucket = Promise.withResolvers<void>();
+  let bucketAsked = false;
+  let bucketAnswered = false;
+  let askedBeforeBucketAnswered = false;
+  limiter.take = async (...args) => {
+    bucketAsked = true;
+    await bucket.promise;
+    bucketAnswered = true;
+    return take(...args);
+  };
+  presence.members = async (scope) => {
+    if (scope === presenceScopes.page(id) && !bucketAnswered) askedBeforeBucketAnswered = true;
+    return members(scope);
+  };
+  try {
+    const answer = t.request('POST', `/v1/tickets/${id}/ready`, { key: testKey });
+    while (!bucketAsked) await new Promise((r) => setImmediate(r));
+    bucket.resolve();
+    assert.equal((await answer).status, 200);
+    assert.ok(askedBeforeBucketAnswered, 'the page presence was asked before the bucket answered');
+  } finally {
+    bucket.resolve();
+    limiter.take = take;
+    presence.members = members;
+  }
+});

@@ -1,12 +1,23 @@
 // Token buckets per API key and branch (PRODUCT.md §8). Every authenticated /v1 request counts,
 // replays and errors included, and every answer carries the RateLimit fields.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../actions/ctx.ts';
 import type { BucketPolicy } from '../../domain/token-bucket.ts';
 import { rateLimitField, rateLimitPolicyField } from '../../domain/rate-limit-headers.ts';
 import { AppError } from '../../domain/errors.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Read-only work the route starts as the bucket is asked, so that the two round trips overlap
+     * (ready's ring look-ahead: the customer's ring waits for both). It runs for a request that is
+     * then refused, too, so it must write nothing.
+     */
+    startEarly?: (req: FastifyRequest) => void;
+  }
+}
 
 export function policies(config: Config): { writes: BucketPolicy; reads: BucketPolicy } {
   return {
@@ -21,6 +32,7 @@ export function registerRateLimit(app: FastifyInstance, config: Config, limiter:
   app.addHook('onRequest', async (req, reply) => {
     if (req.auth === null) return;
     const policy = req.method === 'GET' || req.method === 'HEAD' ? reads : writes;
+    req.routeOptions.config.startEarly?.(req);
     const result = await limiter.take(req.auth.bucketKey, policy, clock.now());
     reply.header('RateLimit-Policy', policyField);
     reply.header('RateLimit', rateLimitField(policy, result));

@@ -2,7 +2,7 @@
 // outbox job commit first; then the in-line ring attempt runs under the ring deadline; then its
 // outcome and the stored idempotent answer commit together. When the ringer's look-ahead finds
 // nobody to reach, the first transaction already holds the answer and is the whole write.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Ctx, Services } from '../../../actions/ctx.ts';
 import { durableStartedRing, markReady, ringAgain, RingLookAhead, type StartedRing } from '../../../actions/ring-ticket.ts';
@@ -26,11 +26,25 @@ function ringPhase(services: Services): TwoPhase<StartedRing> {
   };
 }
 
-/** Who is connected, looked up before the request's transaction (see RingLookAhead). */
-async function lookAhead(ctx: Ctx, ticketId: string): Promise<RingLookAhead> {
-  const look = new RingLookAhead(ctx.services.ringer, { ticketId, branchId: ctx.branchId, mode: ctx.mode });
-  await look.settled;
-  return look;
+/**
+ * Who is connected, looked up before the request's transaction (see RingLookAhead). Started as
+ * the rate limit is asked (startEarly), so its Redis round trip is not paid after that one.
+ */
+function ringLookAhead(services: Services): { startEarly: (req: FastifyRequest) => void; settled: (req: FastifyRequest, ctx: Ctx, id: string) => Promise<RingLookAhead> } {
+  const started = new WeakMap<FastifyRequest, RingLookAhead>();
+  const start = (ctx: Pick<Ctx, 'branchId' | 'mode'>, ticketId: string): RingLookAhead =>
+    new RingLookAhead(services.ringer, { ticketId, branchId: ctx.branchId, mode: ctx.mode });
+  return {
+    startEarly(req) {
+      const { id } = req.params as { id?: string };
+      if (req.auth !== null && typeof id === 'string' && isId('ticket', id)) started.set(req, start(req.auth, id));
+    },
+    async settled(req, ctx, id) {
+      const look = started.get(req) ?? start(ctx, id);
+      await look.settled;
+      return look;
+    },
+  };
 }
 
 function ticketId(params: unknown): string {
@@ -41,8 +55,10 @@ function ticketId(params: unknown): string {
 
 export function registerTicketActionRoutes(app: FastifyInstance, services: Services): void {
   const { publicUrl } = services.config;
+  const look = ringLookAhead(services);
 
   app.post('/tickets/:id/ready', {
+    config: { startEarly: look.startEarly },
     schema: {
       tags: ['tickets'], summary: 'Mark a ticket ready and ring the customer', params: TicketIdParams, body: NoBody,
       response: { 200: Type.Ref('RingResult'), ...problemResponses() },
@@ -50,11 +66,12 @@ export function registerTicketActionRoutes(app: FastifyInstance, services: Servi
   }, async (req, reply) => {
     const id = ticketId(req.params);
     const ctx = ctxFor(req, services);
-    const look = await lookAhead(ctx, id);
-    return runWrite(req, reply, ctx, { status: 200, run: (tx) => markReady({ ctx: tx, input: { id, look } }), twoPhase: ringPhase(services) });
+    const looked = await look.settled(req, ctx, id);
+    return runWrite(req, reply, ctx, { status: 200, run: (tx) => markReady({ ctx: tx, input: { id, look: looked } }), twoPhase: ringPhase(services) });
   });
 
   app.post('/tickets/:id/ring', {
+    config: { startEarly: look.startEarly },
     schema: {
       tags: ['tickets'], summary: 'Ring a ready ticket again (at most once per 10 s)', params: TicketIdParams, body: NoBody,
       response: { 200: Type.Ref('RingResult'), ...problemResponses() },
@@ -62,8 +79,8 @@ export function registerTicketActionRoutes(app: FastifyInstance, services: Servi
   }, async (req, reply) => {
     const id = ticketId(req.params);
     const ctx = ctxFor(req, services);
-    const look = await lookAhead(ctx, id);
-    return runWrite(req, reply, ctx, { status: 200, run: (tx) => ringAgain({ ctx: tx, input: { id, look } }), twoPhase: ringPhase(services) });
+    const looked = await look.settled(req, ctx, id);
+    return runWrite(req, reply, ctx, { status: 200, run: (tx) => ringAgain({ ctx: tx, input: { id, look: looked } }), twoPhase: ringPhase(services) });
   });
 
   app.post('/tickets/:id/collect', {
