@@ -4,10 +4,16 @@
 import type { Ctx, TxCtx } from './ctx.ts';
 import { newId } from '../domain/ids.ts';
 import { insertEvent } from '../store/outbox.ts';
+import { insertEventListingTargets, type FanOutTarget } from '../store/webhook-endpoints.ts';
+import { isWebhookFanOut } from '../webhooks/fan-out.ts';
 
 export const API_VERSION = 'v1';
 
-export type EventHook = (ctx: TxCtx, event: { id: string; type: string; createdAt: number; body: string }) => Promise<void>;
+export type EventHook = (
+  ctx: TxCtx,
+  /** `targets`: the branch's enabled endpoints, read with the event's INSERT when a fan-out hook is installed. */
+  event: { id: string; type: string; createdAt: number; body: string; targets?: FanOutTarget[] },
+) => Promise<void>;
 /** The PRODUCT.md §6 envelope, serialised as every event body is stored and sent. */
 export function eventEnvelope(ctx: Ctx, id: string, type: string, createdAt: number, data: Record<string, unknown>): string {
   return JSON.stringify({
@@ -27,7 +33,11 @@ export async function recordEvent(ctx: TxCtx, type: string, data: Record<string,
   const createdAt = ctx.services.clock.now();
   const id = newId('event', createdAt);
   const body = eventEnvelope(ctx, id, type, createdAt, data);
-  await insertEvent(ctx.tx, { id, branchId: ctx.branchId, mode: ctx.mode, type, createdAt, body });
-  for (const hook of ctx.services.eventHooks) await hook(ctx, { id, type, createdAt, body });
+  const { eventHooks } = ctx.services;
+  const record = { id, branchId: ctx.branchId, mode: ctx.mode, type, createdAt, body };
+  let targets: FanOutTarget[] | undefined;
+  if (eventHooks.some(isWebhookFanOut)) targets = await insertEventListingTargets(ctx.tx, record);
+  else await insertEvent(ctx.tx, record);
+  for (const hook of eventHooks) await hook(ctx, { id, type, createdAt, body, targets });
   return id;
 }

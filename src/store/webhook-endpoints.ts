@@ -3,6 +3,7 @@
 import type { Queryable, Tx } from './db.ts';
 import { fromJson, one } from './db.ts';
 import type { Mode } from './tenancy.ts';
+import { insertEvent, type EventRecord } from './outbox.ts';
 
 export type WebhookEndpoint = {
   id: string;
@@ -72,12 +73,31 @@ export async function countEndpoints(q: Queryable, branchId: string, mode: Mode)
 }
 
 /** The endpoints an event of this branch and mode may go to: enabled ones, with their filters. */
-export async function listFanOutTargets(q: Queryable, branchId: string, mode: Mode): Promise<Array<{ id: string; enabledEvents: string[] }>> {
-  const rows = await q.query<{ id: string; enabled_events: string }>(
-    'SELECT id, enabled_events FROM webhook_endpoints WHERE branch_id = $1 AND mode = $2 AND disabled = 0',
-    [branchId, mode],
-  );
-  return rows.map((r) => ({ id: r.id, enabledEvents: fromJson<string[]>(r.enabled_events, ['*']) }));
+export type FanOutTarget = { id: string; enabledEvents: string[] };
+
+const FAN_OUT_TARGETS = 'SELECT id, enabled_events FROM webhook_endpoints WHERE branch_id = $1 AND mode = $2 AND disabled = 0';
+// The event's INSERT and the endpoints to fan it out to, in one round trip on PostgreSQL.
+const EVENT_WITH_TARGETS = `WITH e AS (INSERT INTO events (id, branch_id, mode, type, created_at, body) VALUES ($3, $1, $2, $4, $5, $6))
+  ${FAN_OUT_TARGETS}`;
+
+const toTargets = (rows: Array<{ id: string; enabled_events: string }>): FanOutTarget[] =>
+  rows.map((r) => ({ id: r.id, enabledEvents: fromJson<string[]>(r.enabled_events, ['*']) }));
+
+export async function listFanOutTargets(q: Queryable, branchId: string, mode: Mode): Promise<FanOutTarget[]> {
+  return toTargets(await q.query<{ id: string; enabled_events: string }>(FAN_OUT_TARGETS, [branchId, mode]));
+}
+
+/**
+ * Inserts the event (as insertEvent) and lists the endpoints it may fan out to: one statement on
+ * PostgreSQL, where the event's transaction pays a round trip per statement (ready pays it before
+ * the customer's ring); two on SQLite, which has no data-modifying WITH and no round trips.
+ */
+export async function insertEventListingTargets(tx: Tx, e: EventRecord): Promise<FanOutTarget[]> {
+  if (tx.dialect !== 'postgres') {
+    await insertEvent(tx, e);
+    return listFanOutTargets(tx, e.branchId, e.mode);
+  }
+  return toTargets(await tx.query<{ id: string; enabled_events: string }>(EVENT_WITH_TARGETS, [e.branchId, e.mode, e.id, e.type, e.createdAt, e.body]));
 }
 
 export async function updateEndpoint(tx: Tx, e: WebhookEndpoint): Promise<void> {

@@ -70,7 +70,7 @@ export function isWebhookFanOut(hook: EventHook): boolean {
 
 export function webhookFanOut(): EventHook {
   const hook: EventHook = async (ctx: TxCtx, event) => {
-    const targets = await listFanOutTargets(ctx.tx, ctx.branchId, ctx.mode);
+    const targets = event.targets ?? (await listFanOutTargets(ctx.tx, ctx.branchId, ctx.mode));
     const wanted = targets.filter((endpoint) => endpointWants(endpoint.enabledEvents, event.type));
     if (wanted.length === 0) return;
     const lease = leaseFor(ctx);
