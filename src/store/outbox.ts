@@ -5,8 +5,12 @@ import type { Mode } from './tenancy.ts';
 
 export type EventRecord = { id: string; branchId: string; mode: Mode; type: string; createdAt: number; body: string };
 
+/** The event's INSERT and its parameters ($2 is the branch, $3 the mode), for statements that embed it. */
+export const EVENT_INSERT = 'INSERT INTO events (id, branch_id, mode, type, created_at, body) VALUES ($1, $2, $3, $4, $5, $6)';
+export const eventValues = (e: EventRecord): unknown[] => [e.id, e.branchId, e.mode, e.type, e.createdAt, e.body];
+
 export async function insertEvent(tx: Tx, e: EventRecord): Promise<void> {
-  await tx.run('INSERT INTO events (id, branch_id, mode, type, created_at, body) VALUES ($1, $2, $3, $4, $5, $6)', [e.id, e.branchId, e.mode, e.type, e.createdAt, e.body]);
+  await tx.run(EVENT_INSERT, eventValues(e));
 }
 
 export async function getEventBody(q: Queryable, branchId: string, mode: Mode, id: string): Promise<string | undefined> {

@@ -3,7 +3,7 @@
 import type { Queryable, Tx } from './db.ts';
 import { fromJson, one } from './db.ts';
 import type { Mode } from './tenancy.ts';
-import { insertEvent, type EventRecord } from './outbox.ts';
+import { EVENT_INSERT, eventValues, insertEvent, type EventRecord } from './outbox.ts';
 
 export type WebhookEndpoint = {
   id: string;
@@ -75,10 +75,11 @@ export async function countEndpoints(q: Queryable, branchId: string, mode: Mode)
 /** The endpoints an event of this branch and mode may go to: enabled ones, with their filters. */
 export type FanOutTarget = { id: string; enabledEvents: string[] };
 
-const FAN_OUT_TARGETS = 'SELECT id, enabled_events FROM webhook_endpoints WHERE branch_id = $1 AND mode = $2 AND disabled = 0';
+const fanOutTargets = (branch: string, mode: string): string =>
+  `SELECT id, enabled_events FROM webhook_endpoints WHERE branch_id = ${branch} AND mode = ${mode} AND disabled = 0`;
+const FAN_OUT_TARGETS = fanOutTargets('$1', '$2');
 // The event's INSERT and the endpoints to fan it out to, in one round trip on PostgreSQL.
-const EVENT_WITH_TARGETS = `WITH e AS (INSERT INTO events (id, branch_id, mode, type, created_at, body) VALUES ($3, $1, $2, $4, $5, $6))
-  ${FAN_OUT_TARGETS}`;
+const EVENT_WITH_TARGETS = `WITH e AS (${EVENT_INSERT}) ${fanOutTargets('$2', '$3')}`;
 
 const toTargets = (rows: Array<{ id: string; enabled_events: string }>): FanOutTarget[] =>
   rows.map((r) => ({ id: r.id, enabledEvents: fromJson<string[]>(r.enabled_events, ['*']) }));
@@ -97,7 +98,7 @@ export async function insertEventListingTargets(tx: Tx, e: EventRecord): Promise
     await insertEvent(tx, e);
     return listFanOutTargets(tx, e.branchId, e.mode);
   }
-  return toTargets(await tx.query<{ id: string; enabled_events: string }>(EVENT_WITH_TARGETS, [e.branchId, e.mode, e.id, e.type, e.createdAt, e.body]));
+  return toTargets(await tx.query<{ id: string; enabled_events: string }>(EVENT_WITH_TARGETS, eventValues(e)));
 }
 
 export async function updateEndpoint(tx: Tx, e: WebhookEndpoint): Promise<void> {
