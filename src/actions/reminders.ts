@@ -63,7 +63,8 @@ export async function startReminder(ctx: TxCtx, p: ReminderPayload): Promise<Aut
   // takes due jobs together) or has not run. Its ring comes first and moves this reminder a delay
   // later; a snooze ring that never comes holds the reminder back by one delay at most.
   const snoozeRingPending = ticket.snoozedUntil !== null && (ticket.lastRingAt ?? 0) < ticket.snoozedUntil;
-  if (snoozeRingPending && now < due + delaySeconds * 1000) return { retryAt: Math.min(now + SNOOZE_RING_WAIT_MS, due + delaySeconds * 1000) };
+  const latest = due + delaySeconds * 1000;
+  if (snoozeRingPending && now < latest) return { retryAt: Math.min(now + SNOOZE_RING_WAIT_MS, latest) };
   const { rung } = await applyRingTransition(ctx, ticket.id, 'remind');
   const ring = await recordRing(ctx, rung, 'reminder', p.n < count ? [reminderJob(ctx, ticket.id, p.n + 1, now + delaySeconds * 1000)] : []);
   await completeJobByKey(ctx.tx, reminderKey(ticket.id, p.n), now);
