@@ -45,21 +45,26 @@ async function newTicket(c: Counted): Promise<string> {
 const touching = (log: Statement[], table: RegExp): Statement[] => log.filter((s) => table.test(s.sql));
 const show = (log: Statement[]): string => log.map((s) => `[${s.tx}] ${s.sql.slice(0, 120)}`).join('\n');
 
+/** What both kinds of ready promise: every statement in `transactions` transactions, and no read beside its write. */
+function assertLean(c: Counted, log: Statement[], want: { transactions: number; ticketStatements: number; atMost: { postgres: number; sqlite: number } }): void {
+  assert.deepEqual(log.filter((s) => s.tx === 0), [], `outside the transactions:\n${show(log)}`);
+  assert.equal(new Set(log.map((s) => s.tx)).size, want.transactions, show(log));
+  assert.equal(touching(log, /\btickets\b/).length, want.ticketStatements, `ticket statements:\n${show(log)}`);
+  // The branch and push subscriptions are read inside the ticket's UPDATE, not on their own.
+  assert.deepEqual(touching(log, /^SELECT .* FROM (branches|push_subscriptions|ring_deliveries|rings)\b/), [], show(log));
+  // On PostgreSQL each event's INSERT also reads the endpoints to fan it out to: no statement of its own.
+  if (c.db.dialect === 'postgres') assert.deepEqual(touching(log, /^SELECT .* FROM webhook_endpoints\b/), [], show(log));
+  const limit = c.db.dialect === 'postgres' ? want.atMost.postgres : want.atMost.sqlite;
+  assert.ok(log.length <= limit, `${log.length} statements, expected at most ${limit}:\n${show(log)}`);
+}
+
 test('a ready with nobody to reach is one transaction: one UPDATE of the ticket, the ring recorded complete with it', async () => {
   const c = await start();
   try {
     await ready(c, await newTicket(c)); // warm caches (keys, VAPID)
     const log = await ready(c, await newTicket(c));
-    assert.deepEqual(log.filter((s) => s.tx === 0), [], `outside the transaction:\n${show(log)}`);
-    assert.equal(new Set(log.map((s) => s.tx)).size, 1, show(log));
-    assert.equal(touching(log, /\btickets\b/).length, 1, `ticket statements:\n${show(log)}`);
+    assertLean(c, log, { transactions: 1, ticketStatements: 1, atMost: { postgres: 4, sqlite: 7 } });
     assert.equal(touching(log, /^UPDATE tickets .*RETURNING/).length, 1, show(log));
-    // The branch and push subscriptions are read inside that UPDATE, not on their own.
-    assert.deepEqual(touching(log, /^SELECT .* FROM (branches|push_subscriptions|ring_deliveries|rings)\b/), [], show(log));
-    // On PostgreSQL each event's INSERT also reads the endpoints to fan it out to: no statement of its own.
-    if (c.db.dialect === 'postgres') assert.deepEqual(touching(log, /^SELECT .* FROM webhook_endpoints\b/), [], show(log));
-    const limit = c.db.dialect === 'postgres' ? 4 : 7;
-    assert.ok(log.length <= limit, `${log.length} statements, expected at most ${limit}:\n${show(log)}`);
   } finally {
     await c.close();
   }
@@ -74,13 +79,7 @@ test('a ready with a page open: nothing read between the transactions, the ticke
     const id = await newTicket(c);
     await c.app.live.presence.touch(presenceScopes.page(id), 'page-1', {}, 60_000);
     const log = await ready(c, id);
-    assert.deepEqual(log.filter((s) => s.tx === 0), [], `read outside the transactions:\n${show(log)}`);
-    assert.equal(new Set(log.map((s) => s.tx)).size, 2, show(log));
-    assert.equal(touching(log, /\btickets\b/).length, 2, `ticket statements:\n${show(log)}`);
-    assert.deepEqual(touching(log, /^SELECT .* FROM (branches|push_subscriptions|ring_deliveries|rings)\b/), [], show(log));
-    if (c.db.dialect === 'postgres') assert.deepEqual(touching(log, /^SELECT .* FROM webhook_endpoints\b/), [], show(log));
-    const limit = c.db.dialect === 'postgres' ? 5 : 10;
-    assert.ok(log.length <= limit, `${log.length} statements, expected at most ${limit}:\n${show(log)}`);
+    assertLean(c, log, { transactions: 2, ticketStatements: 2, atMost: { postgres: 5, sqlite: 10 } });
   } finally {
     await c.close();
   }
