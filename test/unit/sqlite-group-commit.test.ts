@@ -37,12 +37,18 @@ function openWithGate(t: { after(fn: () => Promise<void> | void): void }): { db:
 
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 
-test('a write resolves, and its after-commit hooks run, only once the WAL flush has finished', async (t) => {
-  const { db, gate } = openWithGate(t);
-  const ddl = db.run('CREATE TABLE t (v INTEGER)');
+/** openWithGate with a table `t (v INTEGER)` already created (its own flush let through). */
+async function openWithTable(t: Parameters<typeof openWithGate>[0]): Promise<ReturnType<typeof openWithGate>> {
+  const opened = openWithGate(t);
+  const ddl = opened.db.run('CREATE TABLE t (v INTEGER)');
   await tick();
-  gate.release();
+  opened.gate.release();
   await ddl;
+  return opened;
+}
+
+test('a write resolves, and its after-commit hooks run, only once the WAL flush has finished', async (t) => {
+  const { db, gate } = await openWithTable(t);
   let resolved = false;
   let hooked = false;
   const w = db.write(async (tx) => {
@@ -58,11 +64,7 @@ test('a write resolves, and its after-commit hooks run, only once the WAL flush 
 });
 
 test('writes arriving while a flush is in progress share the next batch and its one flush', async (t) => {
-  const { db, gate, flushes } = openWithGate(t);
-  const ddl = db.run('CREATE TABLE t (v INTEGER)');
-  await tick();
-  gate.release();
-  await ddl;
+  const { db, gate, flushes } = await openWithTable(t);
   const first = db.write((tx) => tx.run('INSERT INTO t (v) VALUES (0)'));
   await tick();
   await tick();
@@ -79,11 +81,7 @@ test('writes arriving while a flush is in progress share the next batch and its 
 });
 
 test('a failed flush fails the writes it held and every later one: nobody is told a write is durable when it may not be', async (t) => {
-  const { db, gate } = openWithGate(t);
-  const ddl = db.run('CREATE TABLE t (v INTEGER)');
-  await tick();
-  gate.release();
-  await ddl;
+  const { db, gate } = await openWithTable(t);
   const w = db.write((tx) => tx.run('INSERT INTO t (v) VALUES (1)'));
   await tick();
   await tick();
