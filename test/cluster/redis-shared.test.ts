@@ -76,8 +76,14 @@ if (url !== undefined) {
       const b = new RedisPresence(c2, { now: () => now, prefix });
       await a.touch('board:br_1:live', 'conn-1', { queues: ['A'], voice: true }, 30_000);
       assert.deepEqual(await b.members('board:br_1:live'), [{ member: 'conn-1', info: { queues: ['A'], voice: true } }]);
+      await a.touch('board:br_1:live', 'conn-3', { queues: ['B'], voice: false }, 60_000);
       now += 30_001;
+      assert.deepEqual(await b.members('board:br_1:live'), [{ member: 'conn-3', info: { queues: ['B'], voice: false } }]);
+      // The expired member's info went with it: a board reconnecting all day leaves no fields behind.
+      assert.deepEqual(await c1.hkeys(`${prefix}board:br_1:live:info`), ['conn-3']);
+      now += 30_000;
       assert.deepEqual(await b.members('board:br_1:live'), []);
+      assert.equal(await c1.exists(`${prefix}board:br_1:live`, `${prefix}board:br_1:live:info`), 0);
       await a.touch('page:tk_1', 'conn-2', {}, 30_000);
       await b.leave('page:tk_1', 'conn-2');
       assert.deepEqual(await a.members('page:tk_1'), []);
