@@ -186,6 +186,7 @@ function committed(hooks: Array<() => void>): Tx {
     forUpdate: 'FOR UPDATE',
     query: done,
     run: done,
+    later: done,
     savepoint: done,
     afterCommit: (fn) => hooks.push(fn),
   };

@@ -14,6 +14,12 @@ export interface Queryable {
 }
 
 export interface Tx extends Queryable {
+  /**
+   * A write whose outcome the transaction needs only at its commit. On PostgreSQL it is sent at
+   * once and not waited for, so it travels with whatever follows (the COMMIT, at best); its
+   * failure fails the commit (or the enclosing savepoint). Elsewhere it is `run`.
+   */
+  later(sql: string, params?: readonly unknown[]): Promise<void>;
   /** Runs `fn` so that its writes are undone on a throw without aborting the enclosing transaction. */
   savepoint<T>(fn: () => Promise<T>): Promise<T>;
   /** Called once the transaction holding this work has committed (publish to the bus, wake a worker). */

@@ -82,15 +82,16 @@ function jobInsert(count: number, from: number): string {
   return sql;
 }
 
+/** The ring and its jobs: nothing in the transaction reads them back, so they go with its COMMIT. */
 export async function insertRingWithJobs(tx: Tx, r: RingRecord, jobs: readonly JobRecord[]): Promise<void> {
   const ringValues = [r.id, r.ticketId, r.branchId, r.mode, r.seq, r.reason, r.createdAt, r.completedAt, toJson(r.result)];
   if (jobs.length === 0) {
-    await tx.run(RING_INSERT, ringValues);
+    await tx.later(RING_INSERT, ringValues);
     return;
   }
   const jobValues = jobs.flatMap((j) => [j.id, j.kind, j.key, toJson(j.payload), j.runAt, j.createdAt]);
   if (tx.dialect === 'postgres') {
-    await tx.run(jobInsert(jobs.length, ringValues.length), [...ringValues, ...jobValues]);
+    await tx.later(jobInsert(jobs.length, ringValues.length), [...ringValues, ...jobValues]);
   } else {
     await tx.run(RING_INSERT, ringValues);
     await tx.run(jobInsert(jobs.length, 0), jobValues);

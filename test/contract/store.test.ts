@@ -191,6 +191,44 @@ test('a constraint violation fails only its own write, with the engine error', a
   assert.deepEqual(await accountIds('acct_dup'), ['acct_dup', 'acct_dup_neighbour']);
 });
 
+const INSERT_ACCOUNT = 'INSERT INTO accounts (id, name, plan, created_at) VALUES ($1, $2, $3, $4)';
+const accountValues = (id: string) => [id, `Account ${id}`, 'pro', 1_700_000_000_000];
+const isUniqueViolation = (err: unknown): boolean => /unique|duplicate/i.test((err as Error).message);
+
+test('a write sent with later that fails fails the commit with its own error, and nothing of the transaction stays', async () => {
+  await db.write((tx) => tx.later(INSERT_ACCOUNT, accountValues('acct_later_dup')));
+  const ran: string[] = [];
+  await assert.rejects(db.write(async (tx) => {
+    await tx.later(INSERT_ACCOUNT, accountValues('acct_later_a'));
+    await tx.later(INSERT_ACCOUNT, accountValues('acct_later_dup'));
+    await tx.later(INSERT_ACCOUNT, accountValues('acct_later_b'));
+    tx.afterCommit(() => ran.push('committed'));
+  }), (err) => isUniqueViolation(err));
+  // A statement waited for after the failed one is refused too; the caller hears the cause.
+  await assert.rejects(db.write(async (tx) => {
+    await tx.later(INSERT_ACCOUNT, accountValues('acct_later_dup'));
+    await tx.query('SELECT id FROM accounts WHERE id = $1', ['acct_later_dup']);
+  }), (err) => isUniqueViolation(err));
+  assert.deepEqual(ran, []);
+  assert.deepEqual(await accountIds('acct_later'), ['acct_later_dup']);
+  // The connection went back to the pool usable: the next writes commit.
+  await Promise.all(Array.from({ length: 12 }, (_, i) => db.write((tx) => tx.later(INSERT_ACCOUNT, accountValues(`acct_later_n${String(i).padStart(2, '0')}`)))));
+  assert.equal((await accountIds('acct_later_n')).length, 12);
+});
+
+test('a later write that fails inside a savepoint fails that savepoint only', async () => {
+  await db.write((tx) => tx.later(INSERT_ACCOUNT, accountValues('acct_lsp_dup')));
+  await db.write(async (tx) => {
+    await tx.later(INSERT_ACCOUNT, accountValues('acct_lsp_kept'));
+    await assert.rejects(tx.savepoint(async () => {
+      await tx.later(INSERT_ACCOUNT, accountValues('acct_lsp_undone'));
+      await tx.later(INSERT_ACCOUNT, accountValues('acct_lsp_dup'));
+    }), (err) => isUniqueViolation(err));
+    await tx.later(INSERT_ACCOUNT, accountValues('acct_lsp_after'));
+  });
+  assert.deepEqual(await accountIds('acct_lsp'), ['acct_lsp_after', 'acct_lsp_dup', 'acct_lsp_kept']);
+});
+
 test('values round-trip with their types: BIGINT milliseconds, NULL, text, JSON text', async () => {
   const ms = Date.parse('2026-11-22T12:34:56.789Z');
   await db.write((tx) => tx.run('INSERT INTO accounts (id, name, plan, created_at) VALUES ($1, $2, $3, $4)', ['acct_types', 'Ünïcödé "quoted" \'single\'', 'pro', ms]));

@@ -2,7 +2,8 @@
 // ran in (0 = outside any). For tests and scripts that count what a request costs the store.
 import type { Db, Queryable, Row, Tx } from '../../src/store/db.ts';
 
-export type Statement = { tx: number; sql: string };
+/** `later`: sent by Tx.later, so it costs no round trip of its own on PostgreSQL. */
+export type Statement = { tx: number; sql: string; later?: true };
 
 export type CountingDb = Db & { log: Statement[] };
 
@@ -31,6 +32,10 @@ export function countingDb(inner: Db): CountingDb {
     savepoint: (fn) => {
       log.push({ tx: n, sql: 'SAVEPOINT' });
       return tx.savepoint(fn);
+    },
+    later: (sql, params) => {
+      log.push({ tx: n, sql: oneLine(sql), later: true });
+      return tx.later(sql, params);
     },
     afterCommit: (fn) => tx.afterCommit(fn),
   });

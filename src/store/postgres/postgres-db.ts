@@ -32,6 +32,9 @@ class PgTx implements Tx {
   readonly hooks: Array<() => void> = [];
   private readonly client: pg.PoolClient;
   private seq = 0;
+  /** Statements sent without waiting (BEGIN, `later`), and the first of them that failed. */
+  private inFlight: Array<Promise<void>> = [];
+  private failure: Error | null = null;
 
   constructor(client: pg.PoolClient) {
     this.client = client;
@@ -42,7 +45,33 @@ class PgTx implements Tx {
   async run(sql: string, params?: readonly unknown[]): Promise<number> {
     return (await this.client.query(queryConfig(sql, params))).rowCount ?? 0;
   }
+  later(sql: string, params?: readonly unknown[]): Promise<void> {
+    this.send(this.client.query(queryConfig(sql, params)));
+    return Promise.resolve();
+  }
+  /** BEGIN travels with the transaction's first statement (the client is pipelined). */
+  begin(): void {
+    this.send(this.client.query('BEGIN'));
+  }
+  private send(sent: Promise<unknown>): void {
+    this.inFlight.push(sent.then(() => {}, (err: Error) => {
+      this.failure ??= err;
+    }));
+  }
+  /**
+   * Waits for everything sent without waiting, and answers what really went wrong: a statement
+   * sent by `later` that failed makes every later one fail with "current transaction is
+   * aborted", which says nothing. `err` is what the caller saw, if anything.
+   */
+  async settle(err: unknown = null): Promise<unknown> {
+    while (this.inFlight.length > 0) await Promise.all(this.inFlight.splice(0));
+    const cause = this.failure ?? err;
+    this.failure = null;
+    return cause;
+  }
   async savepoint<T>(fn: () => Promise<T>): Promise<T> {
+    const before = await this.settle();
+    if (before !== null) throw before;
     const name = `sp${++this.seq}`;
     await this.client.query(`SAVEPOINT ${name}`);
     const mark = this.hooks.length;
@@ -50,11 +79,15 @@ class PgTx implements Tx {
       // Not released: RELEASE would cost a round trip (inside the caller's transaction, after its
       // writes, so often while it holds row locks) and the savepoint ends with the transaction
       // anyway. Names are unique per transaction, so a later ROLLBACK TO still finds its own.
-      return await fn();
+      const result = await fn();
+      const failed = await this.settle();
+      if (failed !== null) throw failed;
+      return result;
     } catch (err) {
+      const cause = await this.settle(err);
       await this.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
       this.hooks.length = mark;
-      throw err;
+      throw cause;
     }
   }
   afterCommit(fn: () => void): void {
@@ -72,11 +105,16 @@ export class PostgresDb implements Db {
 
   constructor(opts: PostgresOptions) {
     this.opts = opts;
-    this.pool = new pg.Pool({
+    // `pipeline` is pg's own option (8.23), not yet in @types/pg.
+    const config: pg.PoolConfig & { pipeline: boolean } = {
       connectionString: opts.url,
       max: opts.poolSize ?? 8,
       application_name: opts.applicationName ?? 'readybell',
-    });
+      // Statements go out without waiting for the one before (pg's pipeline mode): a transaction's
+      // BEGIN travels with its first statement and its COMMIT with the writes before it (PgTx).
+      pipeline: true,
+    };
+    this.pool = new pg.Pool(config);
     // An idle client losing its connection must not crash the process; the pool replaces it.
     this.pool.on('error', () => {});
   }
@@ -113,15 +151,25 @@ export class PostgresDb implements Db {
     const tx = new PgTx(client);
     let result: T;
     try {
-      await client.query('BEGIN');
+      tx.begin();
       result = await fn(tx);
-      await client.query('COMMIT');
     } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      client.release();
-      throw err;
+      const cause = await tx.settle(err);
+      await client.query('ROLLBACK').then(() => client.release(), (lost: Error) => client.release(lost));
+      throw cause;
+    }
+    // The COMMIT follows the writes still in flight in the same round trip. If one of them
+    // failed, PostgreSQL has aborted the transaction and answers the COMMIT with a ROLLBACK.
+    const commit = client.query('COMMIT').then((r) => r.command, (err: Error) => err);
+    const failed = await tx.settle();
+    const outcome = await commit;
+    if (outcome instanceof Error) {
+      client.release(outcome);
+      throw failed ?? outcome;
     }
     client.release();
+    if (failed !== null) throw failed;
+    if (outcome !== 'COMMIT') throw new Error(`COMMIT answered ${outcome}`);
     runAfterCommitHooks(tx.hooks);
     return result;
   }

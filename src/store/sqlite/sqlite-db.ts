@@ -79,6 +79,9 @@ class SqliteTx implements Tx {
   run(sql: string, params?: readonly unknown[]): Promise<number> {
     return this.conn.run(sql, params);
   }
+  async later(sql: string, params?: readonly unknown[]): Promise<void> {
+    await this.conn.run(sql, params);
+  }
   async savepoint<T>(fn: () => Promise<T>): Promise<T> {
     const name = `sp${++savepointSeq}`;
     this.conn.db.exec(`SAVEPOINT ${name}`);
