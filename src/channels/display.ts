@@ -42,7 +42,7 @@ export function createDisplayChannel(deps: LiveChannelDeps): Channel {
       const boards = speakingBoards(await presence.members(presenceScopes.board(ticket.branchId, ticket.mode)), ticket.queue);
       const displays = new Set(boards.map((b) => b.display));
       if (displays.size === 0) return { ...NO_BOARD };
-      const ack = waitForAck(bus, request.ringId, 'display', (a) => a.branch_id === ticket.branchId && a.mode === ticket.mode && displays.has(a.target), displays.size, signal);
+      const ack = waitForAck(bus, request.ringId, 'display', (a) => a.branch_id === ticket.branchId && a.mode === ticket.mode && displays.has(a.target), displays.size, [signal]);
       const lang = isLanguage(branch.settings.voice.language) ? branch.settings.voice.language : 'en';
       const message: BoardRingMessage = {
         type: 'board.announce', ring_id: request.ringId, ticket_id: ticket.id, queue: ticket.queue, display_number: ticket.displayNumber,

@@ -30,7 +30,7 @@ export function createPageChannel(deps: LiveChannelDeps): Channel {
       // round trip sooner (ready → ring is the latency the customer waits for), and with no page
       // open nobody hears it and the answer is the same, at once.
       const noPage = new AbortController();
-      const ack = waitForAck(bus, request.ringId, 'page', (a) => a.ticket_id === ticketId, Number.POSITIVE_INFINITY, AbortSignal.any([signal, noPage.signal]));
+      const ack = waitForAck(bus, request.ringId, 'page', (a) => a.ticket_id === ticketId, Number.POSITIVE_INFINITY, [signal, noPage.signal]);
       const message: PageRingMessage = { type: 'page.ring', ring_id: request.ringId, seq: request.seq, reason: request.reason, ticket_id: ticketId };
       bus.publish(relayTopics.pageRing(ticketId), message);
       if ((await presence.members(presenceScopes.page(ticketId))).length === 0) {

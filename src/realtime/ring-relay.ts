@@ -46,8 +46,13 @@ export type AckWait = { delivered: boolean; answered: number; timedOut: boolean 
 
 /**
  * Listens for acknowledgements of one ring on one channel: resolves on the first `delivered`, or
- * once `expected` targets have all said no, or when `signal` aborts. Subscribe before publishing
- * the request, or a fast answer is missed.
+ * once `expected` targets have all said no, or when any of `signals` aborts. Subscribe before
+ * publishing the request, or a fast answer is missed.
+ *
+ * Several signals rather than one AbortSignal.any: that keeps each composite signal behind a
+ * WeakRef, which V8's young-generation GC treats as strong, so every ring's wait (and all it
+ * holds) was copied and promoted instead of dying young, lengthening the GC pauses a ring can
+ * land in (decision 0006).
  */
 export function waitForAck(
   bus: Bus,
@@ -55,7 +60,7 @@ export function waitForAck(
   channel: RingAckMessage['channel'],
   accept: (ack: RingAckMessage) => boolean,
   expected: number,
-  signal: AbortSignal,
+  signals: readonly AbortSignal[],
 ): Promise<AckWait> {
   return new Promise((resolve) => {
     let answered = 0;
@@ -65,7 +70,7 @@ export function waitForAck(
       if (done) return;
       done = true;
       unsubscribe();
-      signal.removeEventListener('abort', onAbort);
+      for (const signal of signals) signal.removeEventListener('abort', onAbort);
       resolve(r);
     };
     const onAbort = (): void => finish({ delivered: false, answered, timedOut: true });
@@ -78,7 +83,7 @@ export function waitForAck(
       answered++;
       if (answered >= expected) finish({ delivered: false, answered, timedOut: false });
     });
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
+    if (signals.some((signal) => signal.aborted)) onAbort();
+    else for (const signal of signals) signal.addEventListener('abort', onAbort, { once: true });
   });
 }
