@@ -49,10 +49,11 @@ export type AckWait = { delivered: boolean; answered: number; timedOut: boolean 
  * once `expected` targets have all said no, or when any of `signals` aborts. Subscribe before
  * publishing the request, or a fast answer is missed.
  *
- * Several signals rather than one AbortSignal.any: that keeps each composite signal behind a
- * WeakRef, which V8's young-generation GC treats as strong, so every ring's wait (and all it
- * holds) was copied and promoted instead of dying young, lengthening the GC pauses a ring can
- * land in (decision 0006).
+ * Several signals rather than one AbortSignal.any: Node's composite signals (and what their
+ * listeners hold) outlive young collections. Measured in isolation, 300,000 of them promoted
+ * 189 MB to the old generation where the same objects without them promoted 3.6 MB; the page
+ * channel made one per ring, and promoted bytes lengthen the GC pauses a ring can land in
+ * (decision 0006).
  */
 export function waitForAck(
   bus: Bus,

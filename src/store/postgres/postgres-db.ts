@@ -49,7 +49,11 @@ class PgTx implements Tx {
     this.send(this.client.query(queryConfig(sql, params)));
     return Promise.resolve();
   }
-  /** BEGIN travels with the transaction's first statement (the client is pipelined). */
+  /**
+   * BEGIN travels with the transaction's first statement (the client is pipelined). It cannot
+   * fail on a healthy connection (BEGIN inside a transaction is a warning, not an error), and on a
+   * broken one nothing sent after it runs either.
+   */
   begin(): void {
     this.send(this.client.query('BEGIN'));
   }
