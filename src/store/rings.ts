@@ -85,17 +85,13 @@ function jobInsert(count: number, from: number): string {
 /** The ring and its jobs: nothing in the transaction reads them back, so they go with its COMMIT. */
 export async function insertRingWithJobs(tx: Tx, r: RingRecord, jobs: readonly JobRecord[]): Promise<void> {
   const ringValues = [r.id, r.ticketId, r.branchId, r.mode, r.seq, r.reason, r.createdAt, r.completedAt, toJson(r.result)];
-  if (jobs.length === 0) {
-    await tx.later(RING_INSERT, ringValues);
+  const jobValues = jobs.flatMap((j) => [j.id, j.kind, j.key, toJson(j.payload), j.runAt, j.createdAt]);
+  if (jobs.length > 0 && tx.dialect === 'postgres') {
+    await tx.later(jobInsert(jobs.length, ringValues.length), [...ringValues, ...jobValues]);
     return;
   }
-  const jobValues = jobs.flatMap((j) => [j.id, j.kind, j.key, toJson(j.payload), j.runAt, j.createdAt]);
-  if (tx.dialect === 'postgres') {
-    await tx.later(jobInsert(jobs.length, ringValues.length), [...ringValues, ...jobValues]);
-  } else {
-    await tx.run(RING_INSERT, ringValues);
-    await tx.run(jobInsert(jobs.length, 0), jobValues);
-  }
+  await tx.later(RING_INSERT, ringValues);
+  if (jobs.length > 0) await tx.later(jobInsert(jobs.length, 0), jobValues);
 }
 
 const COMPLETE_RING_PG = `WITH r AS (UPDATE rings SET completed_at = $2, result = $3 WHERE id = $1 AND completed_at IS NULL RETURNING id),
