@@ -43,6 +43,26 @@ export function checkTargets(rows: Row[], baselineRps: number | null, connection
         }
       : { label: 'create ≥ 50% of baseline req/s (embedded store)', value: 'not measured', met: null },
   );
+  // Issue 14's goals for the keyed create, a POS that follows the integrator guide, against the
+  // unkeyed one measured in the same run.
+  const keyedPg = find('create', 'postgres');
+  const unkeyedPg = find('create (no key)', 'postgres');
+  if (keyedPg && unkeyedPg && unkeyedPg.rps > 0) {
+    checks.push({
+      label: 'keyed create ≥ 80% of unkeyed req/s (postgres)',
+      value: `${((keyedPg.rps / unkeyedPg.rps) * 100).toFixed(0)}% (${keyedPg.rps.toFixed(0)} / ${unkeyedPg.rps.toFixed(0)})`,
+      met: keyedPg.rps >= unkeyedPg.rps * 0.8,
+    });
+  }
+  const unkeyedEmbedded = find('create (no key)', 'embedded');
+  if (create?.cpuUs && unkeyedEmbedded?.cpuUs) {
+    const ratio = create.cpuUs / unkeyedEmbedded.cpuUs;
+    checks.push({
+      label: 'keyed create ≤ 1.2× the server CPU of unkeyed (embedded store)',
+      value: `${ratio.toFixed(2)}× (${create.cpuUs.toFixed(0)} / ${unkeyedEmbedded.cpuUs.toFixed(0)} µs)`,
+      met: ratio <= 1.2,
+    });
+  }
   const atFifty = connections === 50 ? '' : ` — measured at ${connections} connections, so not comparable`;
   for (const r of rows.filter((x) => x.scenario === 'ready')) {
     checks.push({
