@@ -33,6 +33,8 @@ export type Config = {
   /** 32-byte key sealing webhook signing secrets at rest (AES-256-GCM); null stores them as generated. */
   webhookSecretsKey: Buffer | null;
   bodyLimitBytes: number;
+  /** REQUEST_TIMEOUT_MS: a request (headers and body) not received in full by then is answered 408; live streams, once open, are not affected. */
+  requestTimeoutMs: number;
   sqliteSynchronous: 'FULL' | 'NORMAL';
   groupCommit: { maxBatch: number };
   /** Outbox runner: how long a claimed job is leased (a dead node's jobs return after it) and how often idle nodes poll. */
@@ -163,6 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
     webhookSecretsKey: secretsKey(get('WEBHOOK_SECRETS_KEY'), problems),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+    requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 15_000, 50, 300_000),
     sqliteSynchronous: sync === 'NORMAL' ? 'NORMAL' : 'FULL',
     groupCommit: { maxBatch: int('GROUP_COMMIT_MAX_BATCH', 256, 1, 10_000) },
     jobs: { leaseMs: int('JOB_LEASE_MS', 30_000, 1000, 3_600_000), pollMs: int('JOB_POLL_MS', 250, 10, 60_000) },

@@ -126,6 +126,13 @@ test('tuning variables are bounded numbers', () => {
   assert.equal(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'no' }).webhookAllowPrivate, false);
 });
 
+test('REQUEST_TIMEOUT_MS: 15 s by default, from 50 ms to 5 minutes', () => {
+  assert.equal(loadConfig({}).requestTimeoutMs, 15_000);
+  assert.equal(loadConfig({ REQUEST_TIMEOUT_MS: '300' }).requestTimeoutMs, 300);
+  rejects({ REQUEST_TIMEOUT_MS: '0' }, /^REQUEST_TIMEOUT_MS must be a whole number from 50 to 300000 \(got "0"\)$/);
+  rejects({ REQUEST_TIMEOUT_MS: '1h' }, /^REQUEST_TIMEOUT_MS must be a whole number from 50 to 300000/);
+});
+
 test('every problem is reported at once, in one readable message', () => {
   try {
     loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud', DATABASE_URL: 'sqlite://x' });
