@@ -8,6 +8,8 @@ import { parseSecretsKey } from './webhooks/secret-box.ts';
 export type Config = {
   port: number;
   host: string;
+  /** METRICS_PORT/METRICS_HOST: the Prometheus listener, apart from the public one; null (no METRICS_PORT): none. */
+  metrics: { port: number; host: string } | null;
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
@@ -91,6 +93,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   const port = int('PORT', 3000, 0, 65535);
   const host = get('HOST') ?? '127.0.0.1';
+  const metricsPort = get('METRICS_PORT') === undefined ? null : int('METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port) problems.push(`METRICS_PORT must differ from PORT (both ${port}): metrics are never served on the public port`);
 
   let publicUrl = get('PUBLIC_URL') ?? `http://localhost:${port}`;
   try {
@@ -145,6 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     port,
     host,
+    metrics: metricsPort === null ? null : { port: metricsPort, host: get('METRICS_HOST') ?? '127.0.0.1' },
     publicUrl,
     dataDir,
     databaseUrl,

@@ -16,7 +16,7 @@ import { registerV1Routes } from './routes/v1/index.ts';
 import { registerPublicPages } from './routes/pages.ts';
 import { SHARED_SCHEMAS } from './schemas.ts';
 import type { RateLimiter } from '../realtime/limiter.ts';
-import { registerMetricsRoutes, type Metrics } from '../metrics.ts';
+import { registerRequestMetrics, type Metrics } from '../metrics.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -158,7 +158,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
 
   await registerOpenApi(app, config);
 
-  if (deps.metrics) registerMetricsRoutes(app, deps.metrics);
+  if (deps.metrics) registerRequestMetrics(app, deps.metrics);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
