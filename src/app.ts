@@ -8,7 +8,7 @@ import { openDb } from './store/open-db.ts';
 import { createLogger } from './log.ts';
 import type { DestinationStream } from 'pino';
 import { createSharedState, type SharedState } from './realtime/shared-state.ts';
-import { createMetrics } from './metrics.ts';
+import { buildMetricsServer, createMetrics } from './metrics.ts';
 import { SilentRinger } from './channels/ringer.ts';
 import { installRingChannels } from './channels/install.ts';
 import { PUSH_SCRIPT_PATH } from './http/routes/push.ts';
@@ -25,12 +25,16 @@ export { openDb };
 
 export type App = {
   server: FastifyInstance;
+  /** The Prometheus listener (METRICS_PORT); null when none is configured. */
+  metricsServer: FastifyInstance | null;
   services: Services;
   runner: JobRunner;
   maintenance: Maintenance;
   shared: SharedState;
   /** Presence, the SSE hub and the page/display channels (createLive in src/realtime/live.ts). */
   live: Live;
+  /** Listens on PORT/HOST, and on METRICS_PORT/METRICS_HOST when configured. */
+  listen(): Promise<void>;
   /** Starts background work (jobs, expiry, retention). Tests may drive them by hand instead. */
   startWorkers(): void;
   close(): Promise<void>;
@@ -56,6 +60,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     services, limiter, lastUsedKeys, readiness: shared.redis === null ? {} : { redis: shared.ping }, metrics,
     session: createSessionAuthenticator(services), extraRoutes: [...staffRoutes(services, limiter), ...livePageRoutes({ services, live, limiter, pushScript: PUSH_SCRIPT_PATH }), ringing.routes],
   });
+  const metricsServer = config.metrics === null ? null : buildMetricsServer(metrics, log);
   const tasks = builtinTasks();
   const webhooks = installWebhooks(services, tasks);
   const runner = new JobRunner(services, tasks, { ...DEFAULT_RUNNER_OPTIONS, ...config.jobs });
@@ -64,11 +69,16 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   let closed = false;
   return {
     server,
+    metricsServer,
     services,
     runner,
     maintenance,
     shared,
     live,
+    async listen() {
+      await server.listen({ port: config.port, host: config.host });
+      if (metricsServer !== null && config.metrics !== null) await metricsServer.listen({ port: config.metrics.port, host: config.metrics.host });
+    },
     startWorkers() {
       runner.start();
       maintenance.start();
@@ -77,6 +87,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       if (closed) return;
       closed = true;
       await server.close();
+      await metricsServer?.close();
       await live.close();
       await runner.stop();
       webhooks.close();

@@ -8,6 +8,8 @@ import { parseSecretsKey } from './webhooks/secret-box.ts';
 export type Config = {
   port: number;
   host: string;
+  /** METRICS_PORT/METRICS_HOST: the Prometheus listener, apart from the public one; null (no METRICS_PORT): none. */
+  metrics: { port: number; host: string } | null;
   publicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
@@ -33,6 +35,8 @@ export type Config = {
   /** 32-byte key sealing webhook signing secrets at rest (AES-256-GCM); null stores them as generated. */
   webhookSecretsKey: Buffer | null;
   bodyLimitBytes: number;
+  /** REQUEST_TIMEOUT_MS: a request (headers and body) not received in full by then is answered 408; live streams, once open, are not affected. */
+  requestTimeoutMs: number;
   sqliteSynchronous: 'FULL' | 'NORMAL';
   groupCommit: { maxBatch: number };
   /** Outbox runner: how long a claimed job is leased (a dead node's jobs return after it) and how often idle nodes poll. */
@@ -89,6 +93,8 @@ export function loadConfig(env: Env = process.env): Config {
 
   const port = int('PORT', 3000, 0, 65535);
   const host = get('HOST') ?? '127.0.0.1';
+  const metricsPort = get('METRICS_PORT') === undefined ? null : int('METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port) problems.push(`METRICS_PORT must differ from PORT (both ${port}): metrics are never served on the public port`);
 
   let publicUrl = get('PUBLIC_URL') ?? `http://localhost:${port}`;
   try {
@@ -143,6 +149,7 @@ export function loadConfig(env: Env = process.env): Config {
   const config: Config = {
     port,
     host,
+    metrics: metricsPort === null ? null : { port: metricsPort, host: get('METRICS_HOST') ?? '127.0.0.1' },
     publicUrl,
     dataDir,
     databaseUrl,
@@ -163,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
     webhookSecretsKey: secretsKey(get('WEBHOOK_SECRETS_KEY'), problems),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+    requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 15_000, 50, 300_000),
     sqliteSynchronous: sync === 'NORMAL' ? 'NORMAL' : 'FULL',
     groupCommit: { maxBatch: int('GROUP_COMMIT_MAX_BATCH', 256, 1, 10_000) },
     jobs: { leaseMs: int('JOB_LEASE_MS', 30_000, 1000, 3_600_000), pollMs: int('JOB_POLL_MS', 250, 10, 60_000) },

@@ -1,8 +1,10 @@
-// Prometheus metrics at /metrics. One registry per app instance (tests run several in one
-// process). Labels use route patterns, never raw URLs, so customer tokens never become labels
-// and cardinality stays bounded.
+// Prometheus metrics at /metrics, on a listener of their own. One registry per app instance (tests
+// run several in one process). Labels use route patterns, never raw URLs, so customer tokens never
+// become labels and cardinality stays bounded.
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { pooledRandom } from './domain/random-pool.ts';
+import { problem, sendProblem } from './http/problems.ts';
 
 export type Metrics = {
   registry: Registry;
@@ -31,13 +33,25 @@ export function createMetrics(): Metrics {
   };
 }
 
-export function registerMetricsRoutes(app: FastifyInstance, metrics: Metrics): void {
+/** Counts every answer of the public server by route pattern. */
+export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';
     metrics.httpRequests.inc({ method: req.method, route, status: String(reply.statusCode) });
     metrics.httpDuration.observe({ route }, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+}
+
+/**
+ * The metrics listener (METRICS_PORT, on METRICS_HOST: loopback by default): /metrics and nothing
+ * else. Never the public port: the figures say how busy each branch's routes are and how rings
+ * fare, which is nobody's business outside the operator's network (decision 0012).
+ */
+export function buildMetricsServer(metrics: Metrics, log: FastifyBaseLogger): FastifyInstance {
+  const app = Fastify({ loggerInstance: log, disableRequestLogging: true, genReqId: () => `req_${pooledRandom(12).toString('base64url')}` }) as unknown as FastifyInstance;
+  app.get('/metrics', async (_req, reply) => {
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
+  app.setNotFoundHandler((req, reply) => sendProblem(reply, problem(req, 'not-found', 'This listener serves only GET /metrics.')));
+  return app;
 }

@@ -11,7 +11,7 @@ export async function serve(config: Config, opts: { demo: boolean }): Promise<vo
   if (opts.demo && !(await hasAnyAccount(app.services.db))) {
     banner = (await runDemo(app.services.db, config)).human;
   }
-  await app.server.listen({ port: config.port, host: config.host });
+  await app.listen();
   app.startWorkers();
   const ms = Math.round(performance.now() - started);
   const store = config.databaseUrl ? 'PostgreSQL' : `embedded store in ${config.dataDir}`;
@@ -21,7 +21,9 @@ export async function serve(config: Config, opts: { demo: boolean }): Promise<vo
       ? `\n${banner}\n\n`
       : `  API: ${config.publicUrl}/v1   Docs: ${config.publicUrl}/docs   Staff: ${config.publicUrl}/staff\n  Need a fresh test key or owner password? npm run cli -- demo\n\n`);
   }
-  app.services.log.info({ port: config.port, store: app.services.db.dialect, startup_ms: ms }, 'listening');
+  const metricsAddress = app.metricsServer?.server.address();
+  const metrics = typeof metricsAddress === 'object' && metricsAddress !== null ? `${metricsAddress.address}:${metricsAddress.port}` : null;
+  app.services.log.info({ port: config.port, metrics, store: app.services.db.dialect, startup_ms: ms }, 'listening');
 
   let stopping = false;
   const stop = (signal: string): void => {

@@ -12,6 +12,7 @@ export type ErrorCode =
   | 'not-found'
   | 'method-not-allowed'
   | 'payload-too-large'
+  | 'request-timeout'
   | 'ticket-state-conflict'
   | 'conflict'
   | 'idempotency-key-in-use'

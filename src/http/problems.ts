@@ -1,6 +1,7 @@
 // RFC 9457 problem documents: the one mapping from error codes to HTTP. Every error of every
 // route, including framework errors (bad JSON, wrong media type, body too large, validation)
 // comes through toProblem, so no answer is ever an HTML page or a stack trace.
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode, type FieldError } from '../domain/errors.ts';
 
@@ -18,6 +19,7 @@ export const PROBLEM_CATALOGUE: Record<ErrorCode, { status: number; title: strin
   'not-found': { status: 404, title: 'Not found', help: 'There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.' },
   'method-not-allowed': { status: 405, title: 'Method not allowed', help: 'The resource exists but does not support this HTTP method; see the `Allow` header.' },
   'payload-too-large': { status: 413, title: 'Payload too large', help: 'The request body is larger than the service accepts.' },
+  'request-timeout': { status: 408, title: 'Request timeout', help: 'The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.' },
   'ticket-state-conflict': { status: 409, title: 'Ticket state conflict', help: 'The operation is not allowed in the ticket\'s current state; `ticket_status` says which state it is in.' },
   conflict: { status: 409, title: 'Conflict', help: 'The request conflicts with the current state of the resource.' },
   'idempotency-key-in-use': { status: 409, title: 'Idempotency key in use', help: 'A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.' },
@@ -60,13 +62,13 @@ export function sendProblem(reply: FastifyReply, p: Problem): FastifyReply {
 
 /**
  * A whole HTTP/1.1 answer for a request too malformed to reach Fastify (bad request line or
- * header): Node's parser rejects it before there is a request object, so the problem is written to
- * the socket directly, still with a Request-Id to quote.
+ * header) or too slow to arrive: Node's parser gives up on it where there may be no request object,
+ * so the problem is written to the socket directly, still with a Request-Id to quote.
  */
-export function rawProblemResponse(requestId: string, detail: string): string {
-  const entry = PROBLEM_CATALOGUE['bad-request'];
-  const body = JSON.stringify({ type: '/problems/bad-request', title: entry.title, status: entry.status, detail, instance: '/', code: 'bad-request', request_id: requestId });
-  return `HTTP/1.1 ${entry.status} Bad Request\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+export function rawProblemResponse(requestId: string, detail: string, code: 'bad-request' | 'request-timeout' = 'bad-request'): string {
+  const entry = PROBLEM_CATALOGUE[code];
+  const body = JSON.stringify({ type: `/problems/${code}`, title: entry.title, status: entry.status, detail, instance: '/', code, request_id: requestId });
+  return `HTTP/1.1 ${entry.status} ${STATUS_CODES[entry.status]}\r\nContent-Type: ${PROBLEM_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
     `Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`;
 }
 

@@ -10,12 +10,13 @@ import { parseIdempotencyKey } from '../domain/idempotency-key.ts';
 import { sendProblem, toProblem, problem, rawProblemResponse } from './problems.ts';
 import { registerAuth, type SessionAuthenticator } from './plugins/auth.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
+import { registerHsts } from './plugins/hsts.ts';
 import { registerOpenApi, registerDocsUi } from './openapi.ts';
 import { registerV1Routes } from './routes/v1/index.ts';
 import { registerPublicPages } from './routes/pages.ts';
 import { SHARED_SCHEMAS } from './schemas.ts';
 import type { RateLimiter } from '../realtime/limiter.ts';
-import { registerMetricsRoutes, type Metrics } from '../metrics.ts';
+import { registerRequestMetrics, type Metrics } from '../metrics.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -47,6 +48,10 @@ function compilers() {
 
 const newRequestId = (): string => `req_${pooledRandom(12).toString('base64url')}`;
 
+// Node looks for requests past their timeout only every connectionsCheckingInterval (30 s by
+// default, which would let a 15 s timeout run to 45 s); the look is cheap, so at least every second.
+const slowClientChecks = (timeoutMs: number) => ({ headersTimeout: timeoutMs, connectionsCheckingInterval: Math.min(1000, Math.ceil(timeoutMs / 2)) });
+
 export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   const { services } = deps;
   const { config } = services;
@@ -57,28 +62,42 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     return503OnClosing: true,
+    // A client whose request (headers and body) has not arrived in full by then is answered 408 by
+    // clientErrorHandler. Node times the request from its first byte to its last, not the response,
+    // so a live stream, whose request is complete when it opens, is never cut.
+    requestTimeout: config.requestTimeoutMs,
     // Errors the router raises before any hook runs (a malformed %-escape in the path): they get
     // a problem and a Request-Id like everything else, not Fastify's own JSON shape.
     frameworkErrors: (err, req, reply) => {
       reply.header('Request-Id', req.id);
       return sendProblem(reply, toProblem(req, err).problem);
     },
-    // Requests Node's HTTP parser refuses (malformed request line or headers, headers too large).
+    // Requests Node's HTTP parser refuses (malformed request line or headers, headers too large)
+    // or gives up waiting for (requestTimeout).
     clientErrorHandler: (err, socket) => {
       const code = (err as { code?: string }).code;
-      if (code === 'ECONNRESET' || code === 'ERR_HTTP_REQUEST_TIMEOUT' || !socket.writable) {
+      // An answer already under way on this socket cannot be followed by another.
+      const answering = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage?.headersSent === true;
+      if (code === 'ECONNRESET' || !socket.writable || answering) {
         socket.destroy();
+        return;
+      }
+      if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+        const reqId = newRequestId();
+        services.log.info({ reqId }, 'request not received in full in time: answered 408');
+        socket.end(rawProblemResponse(reqId, `The request did not arrive in full within ${config.requestTimeoutMs} ms.`, 'request-timeout'));
         return;
       }
       const detail = code === 'HPE_HEADER_OVERFLOW' ? 'The request headers are too large.' : 'The request is not valid HTTP/1.1 (malformed request line or header).';
       socket.end(rawProblemResponse(newRequestId(), detail));
     },
-    ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key } } : {}),
+    ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key, ...slowClientChecks(config.requestTimeoutMs) } } : { http: slowClientChecks(config.requestTimeoutMs) }),
   }) as unknown as FastifyInstance;
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('Request-Id', req.id);
   });
+  registerHsts(app);
 
   const ajv = compilers();
   app.setValidatorCompiler(({ schema, httpPart }) => {
@@ -139,7 +158,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
 
   await registerOpenApi(app, config);
 
-  if (deps.metrics) registerMetricsRoutes(app, deps.metrics);
+  if (deps.metrics) registerRequestMetrics(app, deps.metrics);
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {

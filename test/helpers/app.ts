@@ -26,7 +26,7 @@ export async function startTestApp(opts: { env?: Record<string, string>; clock?:
   const store = await createTestStore();
   const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PUBLIC_URL: 'http://localhost:3000', ...store.env, ...opts.env });
   const app = await createApp(config, { clock: opts.clock, logDestination: opts.logDestination });
-  await app.server.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen();
   const address = app.server.server.address();
   const url = typeof address === 'object' && address !== null ? `http://127.0.0.1:${address.port}` : '';
   if (opts.workers) app.startWorkers();

@@ -126,6 +126,22 @@ test('tuning variables are bounded numbers', () => {
   assert.equal(loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'no' }).webhookAllowPrivate, false);
 });
 
+test('METRICS_PORT: no metrics listener unless set; loopback unless METRICS_HOST says otherwise; never the public port', () => {
+  assert.equal(loadConfig({}).metrics, null);
+  assert.deepEqual(loadConfig({ METRICS_PORT: '9464' }).metrics, { port: 9464, host: '127.0.0.1' });
+  assert.deepEqual(loadConfig({ METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).metrics, { port: 9464, host: '0.0.0.0' });
+  assert.deepEqual(loadConfig({ METRICS_PORT: '0', PORT: '0' }).metrics, { port: 0, host: '127.0.0.1' }, '0: any free port, as for PORT');
+  rejects({ METRICS_PORT: '70000' }, /^METRICS_PORT must be a whole number from 0 to 65535 \(got "70000"\)$/);
+  rejects({ METRICS_PORT: '3000' }, /^METRICS_PORT must differ from PORT \(both 3000\)/);
+});
+
+test('REQUEST_TIMEOUT_MS: 15 s by default, from 50 ms to 5 minutes', () => {
+  assert.equal(loadConfig({}).requestTimeoutMs, 15_000);
+  assert.equal(loadConfig({ REQUEST_TIMEOUT_MS: '300' }).requestTimeoutMs, 300);
+  rejects({ REQUEST_TIMEOUT_MS: '0' }, /^REQUEST_TIMEOUT_MS must be a whole number from 50 to 300000 \(got "0"\)$/);
+  rejects({ REQUEST_TIMEOUT_MS: '1h' }, /^REQUEST_TIMEOUT_MS must be a whole number from 50 to 300000/);
+});
+
 test('every problem is reported at once, in one readable message', () => {
   try {
     loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud', DATABASE_URL: 'sqlite://x' });

@@ -15,7 +15,7 @@ import { startSse } from '../../realtime/sse.ts';
 import { boardMessageHtml, boardPageHtml } from '../pages/board-html.ts';
 import { LIVE_HEADERS, sendHtml } from '../pages/page-headers.ts';
 import type { LivePagesDeps } from './customer-page.ts';
-import { LINK_POLICY, linkLimiter, UNKNOWN_LINK_POLICY } from './live-limits.ts';
+import { linkLimiter } from './live-limits.ts';
 
 export const DISPLAY_TOKEN_PATTERN = '^[A-Za-z0-9_-]{32}$';
 const TOKEN = new RegExp(DISPLAY_TOKEN_PATTERN);
@@ -30,13 +30,14 @@ export function registerBoardPage(app: FastifyInstance, deps: LivePagesDeps): vo
     const { token } = req.params as { token: string };
     const lang = pickLanguage(req.headers['accept-language'], 'en');
     const t = BOARD_TEXTS[lang];
-    const known = TOKEN.test(token);
-    if (!(await limit(req, reply, known ? `b:${token}` : `ip:${req.ip}`, known ? LINK_POLICY : UNKNOWN_LINK_POLICY))) {
+    const wellFormed = TOKEN.test(token);
+    if (!(await limit.admit(req, reply, wellFormed ? `b:${token}` : null))) {
       throw new AppError('rate-limited', 'Too many requests for this board; retry shortly.', { retry_after: Number(reply.getHeader('retry-after') ?? 1) });
     }
-    const display = known ? await getDisplayByToken(db, token) : undefined;
+    const display = wellFormed ? await getDisplayByToken(db, token) : undefined;
     const branch = display && (await live.data.branch(display.branchId));
     if (display === undefined || branch === undefined) {
+      await limit.unknown(req);
       if (html) return (sendHtml(reply, 404, boardMessageHtml(lang, t.unknownTitle, t.unknownBody, assets), cssHash), null);
       throw new AppError('not-found', 'No such board.');
     }

@@ -19,7 +19,7 @@ import type { RateLimiter } from '../../realtime/limiter.ts';
 import type { WebAssets } from '../pages/assets.ts';
 import { customerManifest, customerNotFoundHtml, customerPageHtml, customerTooManyHtml } from '../pages/customer-html.ts';
 import { LIVE_HEADERS, sendHtml } from '../pages/page-headers.ts';
-import { LINK_POLICY, linkLimiter, UNKNOWN_LINK_POLICY } from './live-limits.ts';
+import { linkLimiter } from './live-limits.ts';
 
 export type LivePagesDeps = { services: Services; live: Live; limiter: RateLimiter; assets: WebAssets; pushScript: string | null };
 
@@ -45,14 +45,15 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
   async function find(req: FastifyRequest, reply: FastifyReply, html: boolean): Promise<Found | null> {
     const { token } = req.params as { token: string };
     const fallback = pickLanguage(req.headers['accept-language'], 'en');
-    const known = TOKEN.test(token);
-    if (!(await limit(req, reply, known ? `t:${token}` : `ip:${req.ip}`, known ? LINK_POLICY : UNKNOWN_LINK_POLICY))) {
+    const wellFormed = TOKEN.test(token);
+    if (!(await limit.admit(req, reply, wellFormed ? `t:${token}` : null))) {
       if (html) return (sendHtml(reply, 429, customerTooManyHtml(fallback, assets), cssHash), null);
       throw new AppError('rate-limited', 'Too many requests for this link; retry shortly.', { retry_after: Number(reply.getHeader('retry-after') ?? 1) });
     }
-    const ticket = known ? await getTicketByToken(db, token) : undefined;
+    const ticket = wellFormed ? await getTicketByToken(db, token) : undefined;
     const branch = ticket && (await live.data.branch(ticket.branchId));
     if (ticket === undefined || branch === undefined || (ticket.closedAt !== null && clock.now() - ticket.closedAt > CLOSED_LINK_TTL_MS)) {
+      await limit.unknown(req);
       if (html) return (sendHtml(reply, 404, customerNotFoundHtml(fallback, assets), cssHash), null);
       throw new AppError('not-found', 'This link is not active.');
     }

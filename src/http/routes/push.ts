@@ -17,7 +17,7 @@ import { upsertPushSubscription } from '../../store/push-subscriptions.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
 import type { VapidKeyStore } from '../../channels/vapid.ts';
 import { customerCtx } from './customer-page.ts';
-import { LINK_POLICY, linkLimiter, UNKNOWN_LINK_POLICY } from './live-limits.ts';
+import { linkLimiter } from './live-limits.ts';
 
 const WEB_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web', 'push');
 /** The path the customer page loads (LivePagesDeps.pushScript). */
@@ -50,12 +50,15 @@ export function registerPushRoutes(app: FastifyInstance, deps: PushRouteDeps): v
 
   app.post('/t/:token/push', hide, async (req, reply) => {
     const { token } = req.params as { token: string };
-    const known = TOKEN.test(token);
-    if (!(await limit(req, reply, known ? `t:${token}` : `ip:${req.ip}`, known ? LINK_POLICY : UNKNOWN_LINK_POLICY))) {
+    const wellFormed = TOKEN.test(token);
+    if (!(await limit.admit(req, reply, wellFormed ? `t:${token}` : null))) {
       throw new AppError('rate-limited', 'Too many requests for this link; retry shortly.', { retry_after: Number(reply.getHeader('retry-after') ?? 1) });
     }
-    const ticket = known ? await getTicketByToken(db, token) : undefined;
-    if (ticket === undefined) throw notFound('ticket link');
+    const ticket = wellFormed ? await getTicketByToken(db, token) : undefined;
+    if (ticket === undefined) {
+      await limit.unknown(req);
+      throw notFound('ticket link');
+    }
     // Validated before anything is written: a bad subscription changes nothing.
     const sub = parsePushSubscription(req.body, config.push.allowInsecureEndpoints);
     const branch = (await getBranch(db, ticket.branchId))!;
