@@ -37,6 +37,11 @@ export type RingOutcome = {
   attempts: ChannelAttempt[];
   /** false when the deadline cut the attempt short; the outbox job finishes it. */
   complete: boolean;
+  /**
+   * A push or SMS send's outcome was not known yet (still in flight, or claimed by an attempt
+   * not yet known to be dead): even the job's last try must not record the ring before it is.
+   */
+  sending?: true;
 };
 
 /**

@@ -182,3 +182,30 @@ test('a node that died mid-SMS: the next node never sends it again, and the ring
   assert.equal(rung.data.ring.channel_used, 'unknown');
   sms.release();
 });
+
+test('the ring job\'s last try does not record a ring while a send is still in flight', async () => {
+  const ticket = (await t.request('POST', '/v1/tickets', { body: {} })).body;
+  const real = t.app.services.ringer;
+  let sending = true;
+  const attempt: ChannelAttempt = { channel: 'push', delivered: true, detail: 'accepted' };
+  t.app.services.ringer = {
+    ring: async () => (sending
+      ? { rang: false, channel_used: 'none', call_out_loud: false, attempts: [], complete: false, sending: true }
+      : { rang: true, channel_used: 'push', call_out_loud: false, attempts: [attempt], complete: true }),
+  };
+  try {
+    await t.request('POST', `/v1/tickets/${ticket.id}/ready`);
+    clock.advance(JOB_DUE_MS);
+    for (let i = 0; i < 6; i++) {
+      await t.app.runner.runOnce();
+      clock.advance(5_000);
+    }
+    assert.equal((await ringRow(ticket.id)).completed_at, null, 'six tries, and the send is still in flight: the ring stays open');
+    sending = false;
+    await t.app.runner.runOnce();
+    const result = JSON.parse((await ringRow(ticket.id)).result!);
+    assert.deepEqual([result.rang, result.channel_used], [true, 'push']);
+  } finally {
+    t.app.services.ringer = real;
+  }
+});
