@@ -26,7 +26,12 @@ export type Config = {
   idempotency: { waitMs: number; retentionHours: number };
   /** How long a verified API key is trusted without asking the store (0: never cached). */
   apiKeyCacheMs: number;
-  ring: { inlineDeadlineMs: number };
+  /**
+   * inlineDeadlineMs: how long ready waits for the channels. sendTimeoutMs: how long one push or
+   * SMS request may take; a send claim unsettled after STALE_CLAIM_FACTOR times it belongs to an
+   * attempt that died (channels/send-once.ts), so every node must use the same value.
+   */
+  ring: { inlineDeadlineMs: number; sendTimeoutMs: number };
   /** SSE_HEARTBEAT_MS: pings on customer-page and board streams; presence entries live 3 of these. */
   sseHeartbeatMs: number;
   push: PushConfig;
@@ -164,7 +169,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     idempotency: { waitMs: int('IDEMPOTENCY_WAIT_MS', 5000, 0, 60_000), retentionHours: 24 },
     apiKeyCacheMs: int('API_KEY_CACHE_MS', 5000, 0, 300_000),
-    ring: { inlineDeadlineMs: int('RING_DEADLINE_MS', 2000, 0, 30_000) },
+    ring: { inlineDeadlineMs: int('RING_DEADLINE_MS', 2000, 0, 30_000), sendTimeoutMs: int('RING_SEND_TIMEOUT_MS', 10_000, 100, 60_000) },
     sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15_000, 20, 120_000),
     ...loadChannelConfig(get, problems, publicUrl),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),

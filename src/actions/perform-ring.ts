@@ -22,7 +22,10 @@ const NOBODY: RingResult = { rang: false, channel_used: 'none', call_out_loud: f
  * Tries every channel for the ring and returns how to record the outcome in a transaction.
  * `ring`: a ring just started in this process (its in-line hand-over: nothing is read back), or
  * the id of one to look at again (the job, a request finishing another's first phase).
- * `final`: record what is known even if a channel is still undecided (the job's last try).
+ * `final`: record what is known even if a channel is still undecided (the job's last try), except
+ * a push or SMS send whose outcome is still to come: that one always resolves (a live send within
+ * its timeout, a dead sender's claim once it is stale, send-once.ts), and leaving it out would
+ * record "not reached" for a ring that may have reached the customer.
  */
 export async function attemptRing(ctx: Ctx, ring: string | StartedRing, deadlineMs: number, opts: { final?: boolean } = {}): Promise<(tx: Tx) => Promise<RingAnswer>> {
   const { db, ringer } = ctx.services;
@@ -33,7 +36,7 @@ export async function attemptRing(ctx: Ctx, ring: string | StartedRing, deadline
     const ticket = inline?.ticket ?? (await getTicket(db, record.branchId, record.mode, record.ticketId))!;
     const first: FirstAttempt | undefined = inline?.facts;
     outcome = await ringer.ring({ ringId: record.id, seq: record.seq, reason: record.reason as RingReason, ticket, livemode: record.mode === 'live', first }, deadlineMs);
-    if (opts.final === true) outcome = { ...outcome, complete: true };
+    if (opts.final === true && outcome.sending !== true) outcome = { ...outcome, complete: true };
   }
   return (tx) => recordRingOutcome({ ...ctx, tx }, record, outcome);
 }

@@ -12,7 +12,6 @@ export type PushConfig = {
   allowInsecureEndpoints: boolean;
   /** PUSH_TTL_SECONDS: how long a push service keeps an undelivered ring. */
   ttlSeconds: number;
-  timeoutMs: number;
 };
 
 export type SmsConfig = { providerUrl: string; accountSid: string; authToken: string; from: string };
@@ -65,7 +64,7 @@ export function loadChannelConfig(get: Get, problems: string[], publicUrl: strin
   if (!Number.isInteger(ttlSeconds) || ttlSeconds < 0 || ttlSeconds > 86_400) problems.push(`PUSH_TTL_SECONDS must be a whole number from 0 to 86400 (got "${ttlRaw}")`);
 
   const push: PushConfig = {
-    vapid, subject, allowInsecureEndpoints: /^(true|1|yes|on)$/i.test(allowRaw), ttlSeconds: Number.isInteger(ttlSeconds) ? ttlSeconds : 900, timeoutMs: 10_000,
+    vapid, subject, allowInsecureEndpoints: /^(true|1|yes|on)$/i.test(allowRaw), ttlSeconds: Number.isInteger(ttlSeconds) ? ttlSeconds : 900,
   };
 
   const sid = get('SMS_ACCOUNT_SID');

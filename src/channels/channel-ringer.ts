@@ -25,6 +25,10 @@ type Known = { plan: Plan; pushSubscriptions: number; smsEnabled: boolean };
 const known = (first: FirstAttempt): Known => ({ plan: first.plan, pushSubscriptions: first.pushSubscriptions, smsEnabled: first.branch.settings.sms_enabled });
 
 const CUT: unique symbol = Symbol('cut by the deadline');
+/** Cut while a push or SMS send was still in flight or claimed by another attempt (see RingOutcome.sending). */
+const SENDING: unique symbol = Symbol('cut while sending');
+type Cut = typeof CUT | typeof SENDING;
+const isCut = (r: ChannelAttempt | Cut): r is Cut => r === CUT || r === SENDING;
 /** Share of the deadline for stage 1 when an SMS may have to follow. */
 const STAGE_ONE_SHARE = 0.6;
 /** How long a channel told "time is up" has to give its own answer. */
@@ -81,26 +85,32 @@ export class ChannelRinger implements Ringer {
     // (a locked phone keeps its connection open) still leaves time to send the SMS in-line.
     const stageOneMs = plan.sms.send ? Math.floor(deadlineMs * STAGE_ONE_SHARE) : deadlineMs;
     const stageOne = await this.stage(plan.fanOut, request, stageOneMs);
-    const attempts = stageOne.filter((a): a is ChannelAttempt => a !== CUT);
+    const attempts = stageOne.filter((a): a is ChannelAttempt => !isCut(a));
     let complete = attempts.length === stageOne.length;
+    let sending = stageOne.includes(SENDING);
     // SMS costs money and is only for a customer push and page did not reach: if either is still
     // undecided, so is SMS (the ring's job decides it).
-    const freeUndecided = plan.fanOut.some((name, i) => stageOne[i] === CUT && (name === 'push' || name === 'page'));
+    const freeUndecided = plan.fanOut.some((name, i) => isCut(stageOne[i]!) && (name === 'push' || name === 'page'));
     if (!freeUndecided && smsNeeded(plan, attempts)) {
       const left = deadlineMs - (performance.now() - started);
-      const sms = left > 0 ? (await this.stage(['sms'], request, left))[0] : CUT;
-      if (sms === undefined || sms === CUT) complete = false;
-      else attempts.push(sms);
+      const sms = left > 0 ? (await this.stage(['sms'], request, left))[0]! : CUT;
+      if (isCut(sms)) {
+        complete = false;
+        sending ||= sms === SENDING;
+      } else {
+        attempts.push(sms);
+      }
     }
-    return { ...summarizeRing(attempts), attempts, complete };
+    return { ...summarizeRing(attempts), attempts, complete, ...(sending ? { sending } : {}) };
   }
 
   /**
    * Runs channels in parallel until all answered or `ms` passed. At the deadline each channel is
    * told (its AbortSignal) and has a moment to give its answer ("no confirmation in time" is an
-   * answer); one that does not answer, or answers `pending` (a send still in flight), is CUT.
+   * answer); one that does not answer is CUT, one that answers `pending` (a send still in
+   * flight) is SENDING.
    */
-  private async stage(names: readonly ChannelName[], request: RingRequest, ms: number): Promise<Array<ChannelAttempt | typeof CUT>> {
+  private async stage(names: readonly ChannelName[], request: RingRequest, ms: number): Promise<Array<ChannelAttempt | Cut>> {
     const controller = new AbortController();
     const results: Array<ChannelAttempt | undefined> = names.map(() => undefined);
     const all = Promise.all(names.map((name, i) => this.run(name, request, controller.signal).then((a) => {
@@ -118,7 +128,7 @@ export class ChannelRinger implements Ringer {
     } finally {
       clearTimeout(timer);
     }
-    return results.map((r) => (r === undefined || r.pending === true ? CUT : r));
+    return results.map((r) => (r === undefined ? CUT : r.pending === true ? SENDING : r));
   }
 
   private run(name: ChannelName, request: RingRequest, signal: AbortSignal): Promise<ChannelAttempt> {

@@ -21,10 +21,10 @@ export function installRingChannels(
 ): RingChannels {
   const { config, db, clock, log } = services;
   const vapid = new VapidKeyStore(db, config.push, () => clock.now());
-  const provider = opts.sms ?? (config.sms === null ? null : new TwilioSmsProvider(config.sms));
+  const provider = opts.sms ?? (config.sms === null ? null : new TwilioSmsProvider(config.sms, config.ring.sendTimeoutMs));
   const ringer = new ChannelRinger({ db, log }, [
     new PushChannel({ db, clock, log, config, vapid, lookup: opts.lookup }),
-    new SmsChannel({ db, clock, log, publicUrl: config.publicUrl }, provider),
+    new SmsChannel({ db, clock, log, publicUrl: config.publicUrl, sendTimeoutMs: config.ring.sendTimeoutMs }, provider),
     ...(opts.channels ?? []),
   ]);
   services.ringer = ringer;

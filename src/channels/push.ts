@@ -2,6 +2,10 @@
 // (RFC 8291). The web-push library builds each request (JWT, encryption, headers); the request
 // itself goes out with fetch, so it works against any push service URL, never follows redirects,
 // and is bounded by its own timeout rather than the ring deadline (see send-once.ts).
+//
+// A ring whose send was interrupted by a crash is sent again (send-once.ts): the same Topic makes
+// the push service replace a copy it still holds, and the service worker (web/push/push-sw.js)
+// alerts once per `ring_id`, so the customer is never alerted twice for one ring.
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
 import webpush from 'web-push';
@@ -16,7 +20,7 @@ import { deletePushSubscription, listPushSubscriptions, type PushSubscriptionRec
 import { ticketUrl } from '../actions/present.ts';
 import { isAddressAllowed } from '../webhooks/address-policy.ts';
 import { ringTexts, shortBranchName } from './ring-texts.ts';
-import { sendOnce, type SendOutcome } from './send-once.ts';
+import { sendOnce, type SendOnceDeps, type SendOutcome } from './send-once.ts';
 import type { VapidKeyStore, VapidKeys } from './vapid.ts';
 
 export type HostLookup = (hostname: string) => Promise<Array<{ address: string }>>;
@@ -26,15 +30,17 @@ export type PushDeps = { db: Db; clock: Clock; log: Logger; config: Config; vapi
 
 /** What the service worker (web/push/push-sw.js) receives, decrypted, in its `push` event. */
 export type PushPayload = {
-  type: 'ring'; ticket_id: string; display_number: string; title: string; body: string; url: string; reason: string; seq: number;
+  type: 'ring'; ring_id: string; ticket_id: string; display_number: string; title: string; body: string; url: string; reason: string; seq: number;
 };
 
 export class PushChannel implements Channel {
   readonly name = 'push' as const;
   private readonly deps: PushDeps;
+  private readonly once: SendOnceDeps;
 
   constructor(deps: PushDeps) {
     this.deps = deps;
+    this.once = { db: deps.db, clock: deps.clock, sendTimeoutMs: deps.config.ring.sendTimeoutMs };
   }
 
   async ring(request: RingRequest, signal: AbortSignal): Promise<ChannelAttempt> {
@@ -44,7 +50,7 @@ export class PushChannel implements Channel {
     if (subs.length === 0) return { channel: 'push', delivered: false, detail: 'no subscription' };
     const payload = JSON.stringify(await this.payload(request));
     const keys = await this.deps.vapid.get();
-    const sends = subs.map((sub) => sendOnce(this.deps, { ringId: request.ringId, channel: 'push', target: sub.id }, ticket.id, signal, () => this.send(sub, payload, keys, ticket)));
+    const sends = subs.map((sub) => sendOnce(this.once, { ringId: request.ringId, channel: 'push', target: sub.id }, ticket.id, signal, 'resend', () => this.send(sub, payload, keys, ticket)));
     return firstDelivered(sends);
   }
 
@@ -53,7 +59,7 @@ export class PushChannel implements Channel {
     const branch = request.first?.branch ?? (await getBranch(this.deps.db, ticket.branchId));
     const texts = ringTexts(branch?.settings.customer_page.language ?? 'en');
     return {
-      type: 'ring', ticket_id: ticket.id, display_number: ticket.displayNumber, title: texts.title(ticket.displayNumber),
+      type: 'ring', ring_id: request.ringId, ticket_id: ticket.id, display_number: ticket.displayNumber, title: texts.title(ticket.displayNumber),
       body: texts.body(shortBranchName(branch?.name ?? '')), url: ticketUrl(this.deps.config.publicUrl, ticket.token), reason: request.reason, seq: request.seq,
     };
   }
@@ -61,19 +67,23 @@ export class PushChannel implements Channel {
   private async send(sub: PushSubscriptionRecord, payload: string, keys: VapidKeys, ticket: Ticket): Promise<SendOutcome> {
     const { config, log } = this.deps;
     const host = new URL(sub.endpoint).hostname;
-    const refused = await this.refusedAddress(sub.endpoint);
+    // The whole send, name lookup included, is bounded: the stale-claim limit relies on it.
+    const timeout = AbortSignal.timeout(config.ring.sendTimeoutMs);
+    const refused = await Promise.race([this.refusedAddress(sub.endpoint), untilAborted(timeout)]);
+    if (refused === TIMED_OUT) return { delivered: false, detail: 'timed out resolving the push service' };
     if (refused !== null) return { delivered: false, detail: `refused: ${refused}` };
     const details = webpush.generateRequestDetails({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, payload, {
       TTL: config.push.ttlSeconds,
       urgency: 'high',
-      // One topic per ticket: a newer ring replaces an older one the push service still holds.
+      // One topic per ticket: a newer ring, or this one sent again after a crash, replaces a copy
+      // the push service still holds.
       topic: ticket.id,
       vapidDetails: { subject: keys.subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
     });
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(details.headers)) if (k.toLowerCase() !== 'content-length') headers[k] = String(v);
     const res = await fetch(sub.endpoint, {
-      method: 'POST', headers, body: details.body === null ? undefined : new Uint8Array(details.body), redirect: 'manual', signal: AbortSignal.timeout(config.push.timeoutMs),
+      method: 'POST', headers, body: details.body === null ? undefined : new Uint8Array(details.body), redirect: 'manual', signal: timeout,
     });
     await res.body?.cancel().catch(() => {});
     if (res.status === 201) return { delivered: true, detail: 'accepted' };
@@ -100,6 +110,10 @@ export class PushChannel implements Channel {
     return null;
   }
 }
+
+const TIMED_OUT: unique symbol = Symbol('timed out');
+const untilAborted = (signal: AbortSignal): Promise<typeof TIMED_OUT> =>
+  new Promise((resolve) => signal.addEventListener('abort', () => resolve(TIMED_OUT), { once: true }));
 
 /**
  * "Push reached the customer" as soon as one subscription's push service accepted the ring; the

@@ -7,7 +7,8 @@ import type { Mode, Plan } from '../store/tenancy.ts';
 
 export type ChannelName = 'push' | 'page' | 'sms' | 'display';
 export type RingReason = 'ready' | 'manual' | 'reminder' | 'snooze_end';
-export type ChannelUsed = 'push' | 'page' | 'sms' | 'none';
+/** unknown: nothing is known to have reached the customer, and a send that may have did not record its outcome. */
+export type ChannelUsed = 'push' | 'page' | 'sms' | 'none' | 'unknown';
 
 export type RingRequest = { ringId: string; seq: number; reason: RingReason; ticket: Ticket; livemode: boolean; first?: FirstAttempt };
 
@@ -22,7 +23,8 @@ export type FirstAttempt = { branch: RingBranch; plan: Plan; pushSubscriptions: 
 
 export type ChannelAttempt = {
   channel: ChannelName;
-  delivered: boolean;
+  /** null: unknown (an SMS whose sender died between sending and recording it). */
+  delivered: boolean | null;
   detail?: string;
   /** The outcome is not known yet (a send still in flight): the ring stays open and is asked again. */
   pending?: boolean;
@@ -35,6 +37,11 @@ export type RingOutcome = {
   attempts: ChannelAttempt[];
   /** false when the deadline cut the attempt short; the outbox job finishes it. */
   complete: boolean;
+  /**
+   * A push or SMS send's outcome was not known yet (still in flight, or claimed by an attempt
+   * not yet known to be dead): even the job's last try must not record the ring before it is.
+   */
+  sending?: true;
 };
 
 /**

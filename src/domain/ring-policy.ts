@@ -53,7 +53,7 @@ function smsDecision(f: RingFacts): SmsDecision {
 
 /** True when the customer was reached through a free channel that counts (push or page). */
 export function reachedForFree(attempts: readonly ChannelAttempt[]): boolean {
-  return attempts.some((a) => a.delivered && (a.channel === 'push' || a.channel === 'page'));
+  return attempts.some((a) => a.delivered === true && (a.channel === 'push' || a.channel === 'page'));
 }
 
 /** Stage 2: SMS only when the plan allows it and stage 1 reached the customer neither by push nor page. */
@@ -63,9 +63,14 @@ export function smsNeeded(plan: RingPlan, stageOne: readonly ChannelAttempt[]): 
 
 const STRENGTH: readonly ChannelUsed[] = ['push', 'page', 'sms'];
 
-/** The answer of a ring: true statements about what was reached, never guesses. */
+/**
+ * The answer of a ring: true statements about what was reached, never guesses. `rang` is "known
+ * to have reached the customer"; when nothing did but a send's outcome is unknown (its sender died
+ * mid-send), `channel_used` says `unknown` rather than `none`.
+ */
 export function summarizeRing(attempts: readonly ChannelAttempt[]): { rang: boolean; channel_used: ChannelUsed; call_out_loud: boolean } {
-  const reached = new Set(attempts.filter((a) => a.delivered).map((a) => a.channel));
-  const channel_used = STRENGTH.find((c) => reached.has(c as ChannelName)) ?? 'none';
-  return { rang: channel_used !== 'none', channel_used, call_out_loud: reached.has('display') };
+  const reached = new Set(attempts.filter((a) => a.delivered === true).map((a) => a.channel));
+  const unknown = attempts.some((a) => a.delivered === null && a.channel !== 'display');
+  const channel_used = STRENGTH.find((c) => reached.has(c as ChannelName)) ?? (unknown ? 'unknown' : 'none');
+  return { rang: STRENGTH.includes(channel_used), channel_used, call_out_loud: reached.has('display') };
 }

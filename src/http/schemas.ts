@@ -58,8 +58,11 @@ export const TicketSchema = Type.Object(
 
 export const RingResultSchema = Type.Object(
   {
-    rang: Type.Boolean({ description: 'Whether any channel reached the customer' }),
-    channel_used: Type.Union([Type.Literal('push'), Type.Literal('page'), Type.Literal('sms'), Type.Literal('none')]),
+    rang: Type.Boolean({ description: 'Whether a channel is known to have reached the customer' }),
+    channel_used: Type.Union([Type.Literal('push'), Type.Literal('page'), Type.Literal('sms'), Type.Literal('none'), Type.Literal('unknown')], {
+      description: 'The strongest channel that reached the customer; `none`: none did; `unknown`: none is known to have, '
+        + 'and an SMS whose sending was interrupted by a server crash may have (it is never sent twice)',
+    }),
     call_out_loud: Type.Boolean({ description: 'Whether a connected display board with voice on was told to announce' }),
     ticket: Type.Ref('Ticket'),
   },

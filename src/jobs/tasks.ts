@@ -18,7 +18,10 @@ export async function ctxForBranch(services: Services, branchId: string, mode: M
   return systemCtx(services, account.id, account.plan, branchId, mode, name);
 }
 
-/** The ring job's last try records what is known, so a channel that never answers cannot keep a ring open. */
+/**
+ * The ring job's last try records what is known, so a channel that never answers cannot keep a
+ * ring open; a send still in flight or claimed is waited for even then (attemptRing's `final`).
+ */
 const RING_JOB_MAX_ATTEMPTS = 5;
 
 const ringTask: Task = async (services, payload, job) => {
@@ -28,7 +31,8 @@ const ringTask: Task = async (services, payload, job) => {
   const finish = await attemptRing(ctx, String(payload.ring_id), JOB_RING_DEADLINE_MS, { final: job.attempts >= RING_JOB_MAX_ATTEMPTS });
   await services.db.write((tx) => finish(tx));
   // A channel still sending (hung, or another node's attempt in flight) leaves the ring open:
-  // look again shortly (sends older than a minute count as finished; the last try records anyway).
+  // look again shortly. A send's claim left by a dead process is resolved by the first try after
+  // it is stale (send-once.ts), so the retries, not the count of tries, outlast it.
   const ring = await getRing(services.db, String(payload.ring_id));
   if (ring !== undefined && ring.completedAt === null) return { retryAt: services.clock.now() + 5_000 };
 };

@@ -1,11 +1,14 @@
 // Send claims: "a ring goes out at most once through a channel to a target". The row is inserted
 // before the send, in its own committed transaction; whoever inserted it sends, anyone else (the
 // outbox job finishing a ring, possibly on another node) reads or waits for the recorded outcome.
+// A claim whose sender died mid-send is taken over by one asker (see send-once.ts); `claimed_at`
+// names the current owner, so only the owner's outcome settles it.
 import type { Db, Queryable, Tx } from './db.ts';
 import { one } from './db.ts';
 
 export type SendKey = { ringId: string; channel: string; target: string };
-export type SendStatus = 'sending' | 'delivered' | 'undelivered';
+/** unknown: the sender died between sending and recording, and the send cannot be repeated. */
+export type SendStatus = 'sending' | 'delivered' | 'undelivered' | 'unknown';
 export type SendRecord = { status: SendStatus; detail: string | null; claimedAt: number; settledAt: number | null };
 
 type Row = { status: SendStatus; detail: string | null; claimed_at: number; settled_at: number | null };
@@ -31,11 +34,33 @@ export async function getSend(q: Queryable, key: SendKey): Promise<SendRecord | 
   return r && toRecord(r);
 }
 
-export async function settleSend(db: Db, key: SendKey, delivered: boolean, detail: string, now: number): Promise<void> {
+/**
+ * Records the outcome of the send claimed at `claimedAt`. A sender that lost its claim (taken over
+ * as stale) settles nothing, except that a delivery always sticks: the customer was reached.
+ */
+export async function settleSend(db: Db, key: SendKey, claimedAt: number, delivered: boolean, detail: string, now: number): Promise<void> {
   await db.write((tx) => tx.run(
-    "UPDATE ring_sends SET status = $4, detail = $5, settled_at = $6 WHERE ring_id = $1 AND channel = $2 AND target = $3 AND status = 'sending'",
-    [key.ringId, key.channel, key.target, delivered ? 'delivered' : 'undelivered', detail.slice(0, 200), now],
+    `UPDATE ring_sends SET status = $4, detail = $5, settled_at = $6 WHERE ring_id = $1 AND channel = $2 AND target = $3
+       AND ((status = 'sending' AND claimed_at = $7) OR ($4 = 'delivered' AND status <> 'delivered'))`,
+    [key.ringId, key.channel, key.target, delivered ? 'delivered' : 'undelivered', detail.slice(0, 200), now, claimedAt],
   ));
+}
+
+/**
+ * Takes over a claim still `sending` since `claimedAt` (its sender died): true when this caller
+ * now owns it, claimed at `now`. With `unknownDetail` the claim is settled as unknown instead.
+ */
+export async function takeOverSend(db: Db, key: SendKey, claimedAt: number, now: number, unknownDetail?: string): Promise<boolean> {
+  const n = await db.write((tx) => (unknownDetail === undefined
+    ? tx.run(
+      "UPDATE ring_sends SET claimed_at = $5 WHERE ring_id = $1 AND channel = $2 AND target = $3 AND status = 'sending' AND claimed_at = $4",
+      [key.ringId, key.channel, key.target, claimedAt, now],
+    )
+    : tx.run(
+      "UPDATE ring_sends SET status = 'unknown', detail = $6, settled_at = $5 WHERE ring_id = $1 AND channel = $2 AND target = $3 AND status = 'sending' AND claimed_at = $4",
+      [key.ringId, key.channel, key.target, claimedAt, now, unknownDetail.slice(0, 200)],
+    )));
+  return n === 1;
 }
 
 /** Retention: a closed ticket's send records go with it. */

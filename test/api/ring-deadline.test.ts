@@ -1,12 +1,14 @@
 // The in-line ring is bounded by RING_DEADLINE_MS: a channel that hangs does not hold the ready
 // answer, which says what was reached by then; the ring's outbox job finishes it later, and no
-// channel delivers the ring twice (the push service and the SMS provider count what they got).
+// channel delivers the ring twice (the push service and the SMS provider count what they got; a
+// push sent again after a node died is one alert on the phone).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp, type Tenant } from '../helpers/app.ts';
 import { FakeClock } from '../helpers/clock.ts';
 import { TestPushService } from '../helpers/push-service.ts';
 import { FakeSmsProvider } from '../helpers/sms-provider.ts';
+import { PushDevice } from '../helpers/push-device.ts';
 import { createApp } from '../../src/app.ts';
 import type { ChannelRinger } from '../../src/channels/channel-ringer.ts';
 import type { Channel, ChannelAttempt, RingRequest } from '../../src/channels/ringer.ts';
@@ -130,22 +132,80 @@ test('a page that never confirms leaves time for the SMS within the deadline', a
   assert.notEqual((await ringRow(ticket.id)).completed_at, null, 'nothing left for the job');
 });
 
-test('a node that died mid-send: the next node never resends, and records the ring as not reached through push', async () => {
-  const { ticket, sub } = await ticketWithHangingPush(t.tenant.testKey);
-  const { res } = await timedReady(t.tenant.testKey, ticket.id);
-  assert.equal(res.body.channel_used, 'none');
-  await push.waitForRequests(sub, 1);
-  // Another node, same store, a minute later: the claim is still "sending" and nobody will settle it.
-  clock.advance(61_000);
+/** What a node that died leaves behind: its claim, still `sending`. The next node runs the ring job past the stale limit. */
+async function otherNodeRunsJobsAfter(ms: number): Promise<void> {
+  clock.advance(ms);
   const other = await createApp(t.app.services.config, { clock });
   try {
     await other.runner.runOnce();
   } finally {
     await other.close();
   }
+}
+
+test('a node that died after the push service accepted the ring: the next node sends it again, records "push", and the phone alerts once', async () => {
+  const { ticket, sub } = await ticketWithHangingPush(t.tenant.testKey);
+  const { res } = await timedReady(t.tenant.testKey, ticket.id);
+  assert.equal(res.body.channel_used, 'none', 'nothing reached by the deadline');
+  await push.waitForRequests(sub, 1);
+  push.setReply(sub, 201);
+  // The claim is still "sending" and nobody will settle it; 31 s is past its stale limit (3 × 10 s).
+  await otherNodeRunsJobsAfter(31_000);
   const result = JSON.parse((await ringRow(ticket.id)).result!);
-  assert.equal(result.channel_used, 'none');
-  assert.match(result.channels.find((c: any) => c.channel === 'push').detail, /unknown/);
-  assert.equal(push.requests.get(sub.id), 1, 'never pushed twice');
+  assert.deepEqual([result.rang, result.channel_used], [true, 'push'], 'reached, as the phone knows: never "none"');
+  assert.match(result.channels.find((c: any) => c.channel === 'push').detail, /re-sent/);
+  const pushes = push.pushesFor(sub);
+  assert.equal(pushes.length, 2, 'sent again: nobody could know the first one arrived');
+  const device = new PushDevice();
+  for (const p of pushes) await device.push(p.payload);
+  assert.equal(device.alerts.length, 1, 'the phone alerts once for the ring');
   push.release();
+});
+
+test('a node that died mid-SMS: the next node never sends it again, and the ring says "unknown", not "none"', async () => {
+  const ticket = (await t.request('POST', '/v1/tickets', { key: biz.liveKey, body: { customer_phone: '+14155550123' } })).body;
+  const before = sms.requests;
+  sms.reply = 'hang';
+  const { res } = await timedReady(biz.liveKey, ticket.id);
+  assert.deepEqual([res.body.rang, res.body.channel_used], [false, 'none'], 'nothing reached by the deadline');
+  await sms.waitForRequests(before + 1);
+  sms.reply = 201;
+  await otherNodeRunsJobsAfter(31_000);
+  const result = JSON.parse((await ringRow(ticket.id)).result!);
+  assert.deepEqual([result.rang, result.channel_used], [false, 'unknown']);
+  const sent = result.channels.find((c: any) => c.channel === 'sms');
+  assert.equal(sent.delivered, null);
+  assert.match(sent.detail, /unknown/);
+  assert.equal(sms.requests, before + 1, 'never sent twice');
+  const events = await t.request('GET', '/v1/events?type=ticket.rung', { key: biz.liveKey });
+  const rung = events.body.data.find((e: any) => e.data.object.id === ticket.id);
+  assert.equal(rung.data.ring.channel_used, 'unknown');
+  sms.release();
+});
+
+test('the ring job\'s last try does not record a ring while a send is still in flight', async () => {
+  const ticket = (await t.request('POST', '/v1/tickets', { body: {} })).body;
+  const real = t.app.services.ringer;
+  let sending = true;
+  const attempt: ChannelAttempt = { channel: 'push', delivered: true, detail: 'accepted' };
+  t.app.services.ringer = {
+    ring: async () => (sending
+      ? { rang: false, channel_used: 'none', call_out_loud: false, attempts: [], complete: false, sending: true }
+      : { rang: true, channel_used: 'push', call_out_loud: false, attempts: [attempt], complete: true }),
+  };
+  try {
+    await t.request('POST', `/v1/tickets/${ticket.id}/ready`);
+    clock.advance(JOB_DUE_MS);
+    for (let i = 0; i < 6; i++) {
+      await t.app.runner.runOnce();
+      clock.advance(5_000);
+    }
+    assert.equal((await ringRow(ticket.id)).completed_at, null, 'six tries, and the send is still in flight: the ring stays open');
+    sending = false;
+    await t.app.runner.runOnce();
+    const result = JSON.parse((await ringRow(ticket.id)).result!);
+    assert.deepEqual([result.rang, result.channel_used], [true, 'push']);
+  } finally {
+    t.app.services.ringer = real;
+  }
 });

@@ -15,8 +15,12 @@ export type ReceivedPush = {
   payload: any;
 };
 
-/** How the service answers a subscription's pushes: a status, or hold the request until released. */
-export type PushReply = number | 'hang';
+/**
+ * How the service answers a subscription's pushes: a status; `hang`: accept the push (the
+ * browser will get it) but hold the answer until released; `lose`: never accept it nor answer, as
+ * if the request had not arrived (held until the service closes).
+ */
+export type PushReply = number | 'hang' | 'lose';
 
 export type TestSubscription = { id: string; json: { endpoint: string; expirationTime: null; keys: { p256dh: string; auth: string } }; reply: PushReply };
 
@@ -32,6 +36,7 @@ export class TestPushService {
   readonly requests = new Map<string, number>();
   private readonly subs = new Map<string, Sub>();
   private readonly hanging: Array<() => void> = [];
+  private readonly lost: ServerResponse[] = [];
   private arrivals: Array<() => void> = [];
   private server: Server | null = null;
   /** The VAPID public key pushes must be signed with (the app's /push/vapid.json). */
@@ -79,6 +84,7 @@ export class TestPushService {
 
   async close(): Promise<void> {
     this.release();
+    for (const res of this.lost.splice(0)) res.destroy();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
   }
 
@@ -94,6 +100,10 @@ export class TestPushService {
       res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 201 ? '' : `status ${status}`);
     };
     if (req.method !== 'POST' || sub === undefined) return answer(404);
+    if (sub.reply === 'lose') {
+      this.lost.push(res);
+      return;
+    }
     try {
       this.received.push(this.check(req, body, sub));
     } catch (err) {

@@ -83,3 +83,10 @@ test('the answer names the strongest channel that reached the customer', () => {
   assert.deepEqual(summarizeRing([]), { rang: false, channel_used: 'none', call_out_loud: false });
   assert.deepEqual(summarizeRing([attempt('display', true)]), { rang: false, channel_used: 'none', call_out_loud: true });
 });
+
+test('an SMS whose outcome is unknown makes the answer "unknown", never "none", unless another channel reached the customer', () => {
+  const unknownSms: ChannelAttempt = { channel: 'sms', delivered: null, detail: 'unknown: an earlier attempt stopped mid-send' };
+  assert.deepEqual(summarizeRing([attempt('push', false), attempt('page', false), unknownSms]), { rang: false, channel_used: 'unknown', call_out_loud: false });
+  assert.deepEqual(summarizeRing([attempt('display', true), unknownSms]), { rang: false, channel_used: 'unknown', call_out_loud: true });
+  assert.deepEqual(summarizeRing([attempt('page', true), unknownSms]), { rang: true, channel_used: 'page', call_out_loud: false });
+});

@@ -9,10 +9,10 @@ import type { Clock } from '../../actions/ctx.ts';
 import { getBranch } from '../../store/tenancy.ts';
 import { ticketUrl } from '../../actions/present.ts';
 import { ringTexts, shortBranchName } from '../ring-texts.ts';
-import { sendOnce } from '../send-once.ts';
+import { sendOnce, type SendOnceDeps } from '../send-once.ts';
 import type { SmsProvider } from './provider.ts';
 
-export type SmsDeps = { db: Db; clock: Clock; log: Logger; publicUrl: string };
+export type SmsDeps = { db: Db; clock: Clock; log: Logger; publicUrl: string; sendTimeoutMs: number };
 
 export class SmsChannel implements Channel {
   readonly name = 'sms' as const;
@@ -36,7 +36,9 @@ export class SmsChannel implements Channel {
       .sms(ticket.displayNumber, shortBranchName(branch?.name ?? 'readybell'), ticketUrl(this.deps.publicUrl, ticket.token));
     // The target is "the ticket's phone", not the number: the send record outlives nothing
     // personal (and the number is erased when the ticket closes).
-    const outcome = await sendOnce(this.deps, { ringId: request.ringId, channel: 'sms', target: 'phone' }, ticket.id, signal, async () => {
+    // A message whose send was cut by a crash may have gone out, and a phone shows a second one:
+    // it is recorded as unknown, never sent again.
+    const outcome = await sendOnce(this.deps, { ringId: request.ringId, channel: 'sms', target: 'phone' }, ticket.id, signal, 'unknown', async () => {
       if (simulate) return { delivered: true, detail: 'simulated (test mode)' };
       const result = await this.provider!.send({ to: phone, body });
       if (!result.accepted) this.deps.log.warn({ status: result.status, detail: result.detail }, 'SMS provider refused a ring');

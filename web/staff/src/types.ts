@@ -23,7 +23,7 @@ export type Ticket = {
   rings: number;
 };
 
-export type RingResult = { rang: boolean; channel_used: 'push' | 'page' | 'sms' | 'none'; call_out_loud: boolean; ticket: Ticket };
+export type RingResult = { rang: boolean; channel_used: 'push' | 'page' | 'sms' | 'none' | 'unknown'; call_out_loud: boolean; ticket: Ticket };
 
 export type Session = {
   object: 'session';

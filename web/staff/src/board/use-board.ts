@@ -13,8 +13,10 @@ export const CLOSED_SHOWN = 12;
 
 export function ringSummary(r: RingResult): string {
   const n = r.ticket.display_number;
-  const via = { push: 'a push notification', page: 'the open ticket page', sms: 'SMS', none: '' }[r.channel_used];
-  const reached = r.rang ? `Rang ${n} via ${via}` : `${n} is ready, but no phone could be rung`;
+  const via = { push: 'a push notification', page: 'the open ticket page', sms: 'SMS', none: '', unknown: '' }[r.channel_used];
+  const reached = r.rang ? `Rang ${n} via ${via}`
+    : r.channel_used === 'unknown' ? `${n} is ready; whether its SMS reached the phone is unknown`
+    : `${n} is ready, but no phone could be rung`;
   const voice = r.call_out_loud ? 'the display board called it out' : 'no display board called it out: call it yourself';
   return `${reached}; ${voice}.`;
 }
