@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds a release of readybell into OUT: the service's TypeScript sources and browser files, the
+# staff page built, and the production dependencies installed from the lockfile. The folder runs
+# with `node src/cli/main.ts serve` on any Node 24 and nothing else: no devDependency is needed at
+# run time and nothing is compiled at start (Node strips the types as it loads each file).
+#
+#   npm ci && npm run release -- OUT        (or scripts/release.sh OUT)
+#
+# OUT must be empty or not exist, and lie outside this repository: Node looks for packages in
+# every node_modules above a file, and the repository's holds the devDependencies.
+#
+# Needs this repository's dev install (`npm ci`) for the staff page's build (vite, preact). The
+# Dockerfile's build stage runs exactly this, and CI builds and starts its output
+# (scripts/release-smoke.ts).
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+[[ $# -eq 1 && -n $1 ]] || { echo "usage: scripts/release.sh OUT   (e.g. npm run release -- /tmp/readybell)" >&2; exit 2; }
+out=$(realpath -m "$1")
+[[ $out/ != "$root"/* ]] || { echo "release: $out is inside the repository, whose node_modules would stand in for missing packages" >&2; exit 1; }
+mkdir -p "$out"
+[[ -z $(ls -A "$out") ]] || { echo "release: $out is not empty" >&2; exit 1; }
+[[ -e $root/node_modules/vite/package.json ]] || { echo "release: run npm ci first (the staff page is built with vite)" >&2; exit 1; }
+cd "$root"
+
+echo "release: sources into $out"
+cp -R bin src "$out/"
+# web/ holds the browser files read at start (customer page, board, Web Push); web/staff is the
+# staff page's source, shipped only as its build.
+mkdir "$out/web"
+for f in web/*; do
+  [[ $f == web/staff ]] || cp -R "$f" "$out/web/"
+done
+
+echo "release: staff page"
+npm run --silent build:web -- --outDir "$out/dist/web/staff"
+
+# The lockfile pins every package; `npm ci` refuses a package.json that disagrees with it, so the
+# dependency lists stay as they are. Only the scripts change: the repository's need dev tools
+# (vite, tsc, the `prepare` that writes dist/webhooks for library users).
+cp package-lock.json "$out/"
+node -e '
+  const fs = require("node:fs");
+  const [from, to] = process.argv.slice(1);
+  const pkg = JSON.parse(fs.readFileSync(from, "utf8"));
+  delete pkg.exports;
+  delete pkg.files;
+  pkg.scripts = { start: "node src/cli/main.ts serve", cli: "node src/cli/main.ts" };
+  fs.writeFileSync(to, JSON.stringify(pkg, null, 2) + "\n");
+' package.json "$out/package.json"
+
+echo "release: production dependencies"
+# --ignore-scripts: no production dependency has an install script (a test checks the lockfile),
+# and the release's own package.json has none to run.
+(cd "$out" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
+
+echo "release: $(du -sh "$out" | cut -f1) in $out"

@@ -1,0 +1,70 @@
+// The release installs `dependencies` only (npm ci --omit=dev --ignore-scripts): a package the
+// service imports must be declared there, not reached through another package's hoisting or a
+// devDependency, and nothing declared there should be shipped unused.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+import ts from 'typescript';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+
+/** Bare specifiers a file loads at run time: type-only imports and exports are erased by Node. */
+function runtimeImports(file: string): string[] {
+  const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly && ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
+    else if (ts.isExportDeclaration(node) && !node.isTypeOnly && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [arg] = node.arguments;
+      assert.ok(arg !== undefined && ts.isStringLiteralLike(arg), `${path.relative(ROOT, file)}: import() of a computed name cannot be checked`);
+      found.push(arg.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found.filter((s) => !s.startsWith('.') && !s.startsWith('/'));
+}
+
+function packageName(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+/** What the release runs: the service's sources and the `readybell` bin. */
+function releaseFiles(): string[] {
+  const src = readdirSync(path.join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.[cm]?[jt]s$/.test(f)).map((f) => path.join(ROOT, 'src', f));
+  return [...src, path.join(ROOT, 'bin/readybell.js')];
+}
+
+function importedPackages(): Map<string, string[]> {
+  const byPackage = new Map<string, string[]>();
+  for (const file of releaseFiles()) {
+    for (const specifier of runtimeImports(file)) {
+      if (specifier.startsWith('node:') || builtinModules.includes(specifier)) continue;
+      const name = packageName(specifier);
+      byPackage.set(name, [...(byPackage.get(name) ?? []), path.relative(ROOT, file)]);
+    }
+  }
+  return byPackage;
+}
+
+const imported = importedPackages();
+
+test('every package the service imports at run time is one of its dependencies', () => {
+  const undeclared = [...imported].filter(([name]) => !(name in pkg.dependencies)).map(([name, files]) => `${name} (${files.join(', ')})`);
+  assert.deepEqual(undeclared, [], 'imported by src/ but not in package.json dependencies');
+});
+
+test('every dependency is imported by the service (devDependencies hold the rest)', () => {
+  assert.deepEqual(Object.keys(pkg.dependencies).filter((name) => !imported.has(name)), []);
+});
+
+test('no production package has an install script, so the release installs with --ignore-scripts', () => {
+  const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; hasInstallScript?: boolean }> };
+  const withScripts = Object.entries(lock.packages).filter(([key, p]) => key !== '' && p.dev !== true && p.hasInstallScript === true).map(([key]) => key);
+  assert.deepEqual(withScripts, []);
+});
