@@ -5,7 +5,8 @@ import type { Db } from '../store/db.ts';
 import { createAccount, createApiKey, createBranch, createUser } from '../actions/provision.ts';
 import { findUserByEmail, setUserPassword } from '../store/credentials.ts';
 import { listBranches } from '../store/tenancy.ts';
-import { hashPassword, newPassword } from '../domain/secrets.ts';
+import { newPassword } from '../domain/secrets.ts';
+import { hashPassword } from '../domain/password-hash.ts';
 
 export const DEMO_OWNER_EMAIL = 'owner@demo.readybell.test';
 

@@ -5,6 +5,9 @@ import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { FakeClock } from '../helpers/clock.ts';
 import { asSession, signIn, signInOk } from '../helpers/session.ts';
+import { randomBytes, scryptSync } from 'node:crypto';
+import { insertSession } from '../../src/store/sessions.ts';
+import { csrfTokenFor, hashSessionToken, passwordStamp } from '../../src/domain/session-token.ts';
 
 const clock = new FakeClock(Date.now());
 let t: TestApp;
@@ -217,4 +220,58 @@ test("a session has its own rate-limit buckets: an API key's exhausted bucket do
   } finally {
     await small.close();
   }
+});
+
+/** The stored form of passwords hashed before argon2id: scrypt, N=2^15, r=8, p=1. */
+function legacyScryptHash(password: string): string {
+  const salt = randomBytes(16);
+  const key = scryptSync(password, salt, 32, { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+  return `scrypt$32768$8$1$${salt.toString('base64url')}$${key.toString('base64url')}`;
+}
+
+const storedHash = async (email: string): Promise<string> =>
+  (await t.app.services.db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE email = $1', [email]))[0]!.password_hash;
+
+const ARGON2ID_OWASP = /^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/;
+
+test('new passwords are stored as argon2id with OWASP parameters', async () => {
+  refill();
+  const tenant = await t.newTenant();
+  assert.match(await storedHash(tenant.ownerEmail), ARGON2ID_OWASP);
+  const s = await signInOk(t, tenant.ownerEmail, tenant.ownerPassword);
+  const changed = await asSession(t, s)('POST', '/v1/session/password', { body: { current_password: tenant.ownerPassword, new_password: 'another fine password' } });
+  assert.equal(changed.status, 200);
+  assert.match(await storedHash(tenant.ownerEmail), ARGON2ID_OWASP);
+});
+
+test('a password stored with scrypt still signs in and is replaced by argon2id; the user stays signed in elsewhere', async () => {
+  refill();
+  const tenant = await t.newTenant();
+  const legacy = legacyScryptHash(tenant.ownerPassword);
+  const userId = (await t.app.services.db.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [tenant.ownerEmail]))[0]!.id;
+  // A device signed in while the scrypt hash was stored.
+  const token = randomBytes(32).toString('base64url');
+  const now = clock.now();
+  await t.app.services.db.write(async (tx) => {
+    await tx.run('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, legacy]);
+    await insertSession(tx, {
+      id: `ses_legacy${userId.slice(-16)}`, tokenHash: hashSessionToken(token), userId, accountId: tenant.accountId, branchId: tenant.branchId,
+      passwordStamp: passwordStamp(legacy), createdAt: now, lastSeenAt: now, expiresAt: now + 3600_000, revokedAt: null,
+    });
+  });
+  const earlier = asSession(t, { status: 201, headers: new Headers(), cookie: `readybell_session=${token}`, setCookie: '', csrf: csrfTokenFor(token), body: null });
+  assert.equal((await earlier('GET', '/v1/session')).status, 200);
+
+  assert.equal((await signIn(t, tenant.ownerEmail, 'not the password')).status, 401);
+  assert.equal(await storedHash(tenant.ownerEmail), legacy, 'a wrong password rehashes nothing');
+
+  const s = await signInOk(t, tenant.ownerEmail, tenant.ownerPassword);
+  const rehashed = await storedHash(tenant.ownerEmail);
+  assert.match(rehashed, ARGON2ID_OWASP);
+  assert.equal((await asSession(t, s)('GET', '/v1/session')).status, 200);
+  assert.equal((await earlier('GET', '/v1/session')).status, 200, 'a rehash is not a password change: the other device stays signed in');
+
+  assert.equal((await signIn(t, tenant.ownerEmail, tenant.ownerPassword)).status, 201);
+  assert.equal(await storedHash(tenant.ownerEmail), rehashed, 'an argon2id hash is kept as it is');
+  assert.equal((await signIn(t, tenant.ownerEmail, 'not the password')).status, 401);
 });

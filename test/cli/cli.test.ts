@@ -10,7 +10,7 @@ import { createApp } from '../../src/app.ts';
 import { openDb } from '../../src/store/open-db.ts';
 import { listQueues, getAccount } from '../../src/store/tenancy.ts';
 import { findUserByEmail } from '../../src/store/credentials.ts';
-import { verifyPassword } from '../../src/domain/secrets.ts';
+import { verifyPassword } from '../../src/domain/password-hash.ts';
 import { createTestStore, type TestStore } from '../helpers/store.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
