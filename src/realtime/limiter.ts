@@ -4,6 +4,8 @@ import { takeToken, type BucketPolicy, type BucketState, type TakeResult } from 
 
 export interface RateLimiter {
   take(bucketKey: string, policy: BucketPolicy, nowMs: number): Promise<TakeResult>;
+  /** What take would answer now, taking nothing: for a bucket charged only after the request's outcome is known. */
+  peek(bucketKey: string, policy: BucketPolicy, nowMs: number): Promise<TakeResult>;
   close(): Promise<void>;
 }
 
@@ -19,6 +21,10 @@ export class MemoryRateLimiter implements RateLimiter {
     this.buckets.set(id, result.state);
     this.sweep(policy, nowMs);
     return result;
+  }
+
+  async peek(bucketKey: string, policy: BucketPolicy, nowMs: number): Promise<TakeResult> {
+    return takeToken(policy, this.buckets.get(`${policy.name}:${bucketKey}`), nowMs);
   }
 
   // A bucket idle for a whole window is full again and carries no information: drop it, so

@@ -60,7 +60,7 @@ export class RedisRateLimiter implements RateLimiter {
     const ttl = Math.ceil((policy.capacity / policy.refillPerSecond) * 1000) + 1000;
     try {
       const [tokens, updated] = await this.redis.rbTakeToken(
-        `${this.prefix}rl:${policy.name}:${bucketKey}`, String(policy.capacity), String(policy.refillPerSecond), String(nowMs), String(ttl), '1',
+        this.redisKey(bucketKey, policy), String(policy.capacity), String(policy.refillPerSecond), String(nowMs), String(ttl), '1',
       );
       // Re-run the take on the refilled state locally: same decision, plus header values.
       return takeToken(policy, { tokens: Number(tokens), updatedAtMs: Number(updated) }, Math.max(nowMs, Number(updated)));
@@ -69,6 +69,24 @@ export class RedisRateLimiter implements RateLimiter {
       this.onFailure(err as Error);
       return takeToken(policy, undefined, nowMs);
     }
+  }
+
+  // A plain read: nothing is written. Requests that pass a peek together are each charged by a
+  // take afterwards, so a burst overshoots the bucket by at most the requests in flight at once.
+  async peek(bucketKey: string, policy: BucketPolicy, nowMs: number): Promise<TakeResult> {
+    try {
+      const [tokens, updated] = await this.redis.hmget(this.redisKey(bucketKey, policy), 't', 'u');
+      if (tokens === null || updated === null) return takeToken(policy, undefined, nowMs);
+      return takeToken(policy, { tokens: Number(tokens), updatedAtMs: Number(updated) }, Math.max(nowMs, Number(updated)));
+    } catch (err) {
+      this.failures++;
+      this.onFailure(err as Error);
+      return takeToken(policy, undefined, nowMs);
+    }
+  }
+
+  private redisKey(bucketKey: string, policy: BucketPolicy): string {
+    return `${this.prefix}rl:${policy.name}:${bucketKey}`;
   }
 
   async close(): Promise<void> {}
