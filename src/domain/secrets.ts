@@ -1,9 +1,14 @@
-// API keys and one-time passwords. Keys carry 192 random bits after their prefix and are stored as
-// SHA-256 hashes; passwords are hashed in password-hash.ts.
+// API keys and one-time passwords. Keys are stored as SHA-256 hashes; passwords are hashed in
+// password-hash.ts.
 import { randomBytes } from 'node:crypto';
+import { randomAlphanumeric } from './ids.ts';
 
+/**
+ * 32 letters and digits after the prefix: 190 random bits. Keys issued before carry 32
+ * base64url characters (`-` and `_` included) and keep working: a key is looked up by its hash.
+ */
 export function newApiKey(mode: 'live' | 'test'): string {
-  return `rk_${mode}_${randomBytes(24).toString('base64url')}`;
+  return `rk_${mode}_${randomAlphanumeric(32)}`;
 }
 
 /** A readable one-time password: 4 groups of 4 from an unambiguous alphabet (≈ 80 bits). */
