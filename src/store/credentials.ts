@@ -58,7 +58,7 @@ export async function listApiKeys(q: Queryable, branchId: string): Promise<ApiKe
 }
 
 export async function revokeApiKey(tx: Tx, id: string, now: number): Promise<boolean> {
-  credentialsChanged(tx);
+  await credentialsChanged(tx);
   return (await tx.run('UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, now])) === 1;
 }
 
