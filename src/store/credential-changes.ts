@@ -17,8 +17,8 @@ export function onCredentialsChanged(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
-export async function credentialsChanged(tx: Tx, now = Date.now()): Promise<void> {
-  await replaceServiceSetting(tx, MARKER, randomAlphanumeric(16), now);
+export async function credentialsChanged(tx: Tx): Promise<void> {
+  await replaceServiceSetting(tx, MARKER, randomAlphanumeric(16), Date.now());
   tx.afterCommit(() => {
     for (const l of listeners) l();
   });
