@@ -1,7 +1,7 @@
 // Display boards: links for the shop's TVs, each showing some queues (or all) with voice on or off.
 import type { Action } from './ctx.ts';
 import { AppError, invalid, notFound } from '../domain/errors.ts';
-import { newId, randomToken } from '../domain/ids.ts';
+import { newId, randomAlphanumeric } from '../domain/ids.ts';
 import { getQueue } from '../store/tenancy.ts';
 import { countDisplays, getDisplay, insertDisplay, markDisplayDeleted, type Display } from '../store/displays.ts';
 import { channels } from '../realtime/bus.ts';
@@ -24,7 +24,7 @@ export const createDisplay: Action<CreateDisplayInput, Display> = async ({ ctx, 
   const now = ctx.services.clock.now();
   const display: Display = {
     id: newId('display', now), branchId: ctx.branchId, mode: ctx.mode, name: input.name, queues, voice: input.voice,
-    token: randomToken(24), createdAt: now, deletedAt: null,
+    token: randomAlphanumeric(32), createdAt: now, deletedAt: null,
   };
   await insertDisplay(ctx.tx, display);
   return display;

@@ -3,10 +3,10 @@
 import type { Action, Ctx, Services } from './ctx.ts';
 import { AppError, invalid } from '../domain/errors.ts';
 import { newId, randomToken } from '../domain/ids.ts';
-import { hashPassword, verifyPassword } from '../domain/secrets.ts';
-import { findUserByEmail, getUser, setUserPassword } from '../store/credentials.ts';
+import { hashPassword, needsRehash, verifyPassword } from '../domain/password-hash.ts';
+import { findUserByEmail, getUser, replacePasswordHash, setUserPassword } from '../store/credentials.ts';
 import { getBranch, listBranches, type Branch } from '../store/tenancy.ts';
-import { insertSession, revokeSession, revokeUserSessions, setSessionBranch, type SessionView } from '../store/sessions.ts';
+import { insertSession, restampSessions, revokeSession, revokeUserSessions, setSessionBranch, type SessionView } from '../store/sessions.ts';
 import { hashSessionToken, passwordStamp, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../domain/session-token.ts';
 
 export const WRONG_CREDENTIALS = 'The email or password is wrong.';
@@ -15,8 +15,9 @@ export const MIN_PASSWORD_LENGTH = 10;
 let dummyHash: Promise<string> | null = null;
 
 /**
- * Returns the new session's cookie token. An unknown email still costs one scrypt, so the
+ * Returns the new session's cookie token. An unknown email still costs one password hash, so the
  * answer's timing does not tell which emails have accounts; the message is the same either way.
+ * A hash of an older scheme is replaced while the plain password is at hand (decision 0014).
  */
 export async function signIn(services: Services, input: { email: string; password: string; branch?: string }): Promise<{ token: string; sessionId: string }> {
   const { db, clock } = services;
@@ -30,13 +31,22 @@ export async function signIn(services: Services, input: { email: string; passwor
     if (input.branch !== undefined) throw invalid('/branch', 'This account has no such branch.');
     throw new AppError('conflict', 'This account has no branch yet; an operator creates one with the CLI.');
   }
+  const rehashed = needsRehash(user.passwordHash) ? await hashPassword(input.password) : null;
   const token = randomToken(32);
   const now = clock.now();
   const id = newId('session', now);
-  await db.write((tx) => insertSession(tx, {
-    id, tokenHash: hashSessionToken(token), userId: user.id, accountId: user.accountId, branchId: branch.id,
-    passwordStamp: passwordStamp(user.passwordHash), createdAt: now, lastSeenAt: now, expiresAt: now + SESSION_ABSOLUTE_MS, revokedAt: null,
-  }));
+  await db.write(async (tx) => {
+    let hash = user.passwordHash;
+    // A rehash is not a password change: the user's other sessions are moved to the new stamp.
+    if (rehashed !== null && (await replacePasswordHash(tx, user.id, user.passwordHash, rehashed))) {
+      await restampSessions(tx, user.id, passwordStamp(user.passwordHash), passwordStamp(rehashed));
+      hash = rehashed;
+    }
+    await insertSession(tx, {
+      id, tokenHash: hashSessionToken(token), userId: user.id, accountId: user.accountId, branchId: branch.id,
+      passwordStamp: passwordStamp(hash), createdAt: now, lastSeenAt: now, expiresAt: now + SESSION_ABSOLUTE_MS, revokedAt: null,
+    });
+  });
   return { token, sessionId: id };
 }
 

@@ -3,7 +3,8 @@
 // at least one owner, so nobody can lock the account out of its own administration.
 import type { Action, Ctx, TxCtx } from './ctx.ts';
 import { AppError, invalid, notFound } from '../domain/errors.ts';
-import { hashPassword, newPassword } from '../domain/secrets.ts';
+import { newPassword } from '../domain/secrets.ts';
+import { hashPassword } from '../domain/password-hash.ts';
 import { createUser } from './provision.ts';
 import { getUser, listUsers, removeUser, setUserPassword, setUserRole, type Role, type UserRecord } from '../store/credentials.ts';
 import { revokeUserSessions } from '../store/sessions.ts';

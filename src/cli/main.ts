@@ -17,7 +17,7 @@ const USAGE = `readybell — ticket pickup notifications
   readybell serve [--demo]                 run the service (npm start runs it with --demo)
   readybell worker                         run background work only (webhook deliveries, rings, expiry)
   readybell migrate                        apply database migrations
-  readybell demo [--json]                  demo account, branch and owner; fresh keys and password
+  readybell demo [--reset-password] [--json]  demo account, branch and owner; fresh keys (and password)
   readybell accounts create --name N --plan free|pro|business [--json]
   readybell accounts set-plan ACCOUNT_ID PLAN
   readybell branches create --account ACCOUNT_ID --name N [--timezone TZ] [--json]
@@ -63,7 +63,7 @@ async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false }, demo: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false },
       name: { type: 'string' }, plan: { type: 'string' }, account: { type: 'string' }, timezone: { type: 'string' },
       branch: { type: 'string' }, mode: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' },
-      rotate: { type: 'boolean', default: false },
+      rotate: { type: 'boolean', default: false }, 'reset-password': { type: 'boolean', default: false },
     },
   });
   const [group, verb, ...rest] = positionals;
@@ -91,7 +91,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'demo': {
-      const demo = await withDb(config, (db) => runDemo(db, config));
+      const demo = await withDb(config, (db) => runDemo(db, config, { resetPassword: values['reset-password'] === true }));
       print(out, demo.output, demo.human);
       return 0;
     }

@@ -2,7 +2,7 @@
 // accepting, let in-flight requests finish, stop the workers, close the store.
 import type { Config } from '../config.ts';
 import { createApp } from '../app.ts';
-import { hasAnyAccount, runDemo } from './demo.ts';
+import { hasAnyAccount, recordPublicUrl, runDemo } from './demo.ts';
 
 export async function serve(config: Config, opts: { demo: boolean }): Promise<void> {
   const started = performance.now();
@@ -12,6 +12,7 @@ export async function serve(config: Config, opts: { demo: boolean }): Promise<vo
     banner = (await runDemo(app.services.db, config)).human;
   }
   await app.listen();
+  await recordPublicUrl(app.services.db, config);
   app.startWorkers();
   const ms = Math.round(performance.now() - started);
   const store = config.databaseUrl ? 'PostgreSQL' : `embedded store in ${config.dataDir}`;
@@ -19,7 +20,7 @@ export async function serve(config: Config, opts: { demo: boolean }): Promise<vo
     process.stdout.write(`\nreadybell is running at ${config.publicUrl} (${store}; ready in ${ms} ms)\n`);
     process.stdout.write(banner !== null
       ? `\n${banner}\n\n`
-      : `  API: ${config.publicUrl}/v1   Docs: ${config.publicUrl}/docs   Staff: ${config.publicUrl}/staff\n  Need a fresh test key or owner password? npm run cli -- demo\n\n`);
+      : `  API: ${config.publicUrl}/v1   Docs: ${config.publicUrl}/docs   Staff: ${config.publicUrl}/staff\n  Need a fresh test key? npm run cli -- demo (add --reset-password for a new owner password)\n\n`);
   }
   const metricsAddress = app.metricsServer?.server.address();
   const metrics = typeof metricsAddress === 'object' && metricsAddress !== null ? `${metricsAddress.address}:${metricsAddress.port}` : null;

@@ -1,6 +1,6 @@
 // Prefixed, time-sortable identifiers: 10 chars of millisecond time in Crockford base32, then 16
 // random chars (80 bits). Lexical order is creation order, so ids double as keyset cursors.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import { pooledRandom } from './random-pool.ts';
 
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
@@ -72,7 +72,20 @@ export function isId(kind: IdKind, value: string): boolean {
   return value.startsWith(prefix) && ID_SHAPE.test(value.slice(prefix.length));
 }
 
-/** Random URL-safe token of `bytes` random bytes (customer links, board links, sessions). */
+/** Random URL-safe token of `bytes` random bytes (session cookies: no person copies them). */
 export function randomToken(bytes: number): string {
   return randomBytes(bytes).toString('base64url');
+}
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * Secrets people copy (API keys, webhook secrets, board links): letters and digits only, so a
+ * double-click in a terminal or browser selects the whole of it, as it does not across `-`.
+ * randomInt draws each character without modulo bias.
+ */
+export function randomAlphanumeric(length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i++) out += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
+  return out;
 }

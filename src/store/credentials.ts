@@ -1,5 +1,5 @@
 // API keys and staff users. Only hashes are stored: SHA-256 for keys (160+ random bits need no
-// stretching, and one hash keeps auth cheap on the hot path), scrypt for human passwords.
+// stretching, and one hash keeps auth cheap on the hot path), argon2id for human passwords.
 import type { Queryable, Tx } from './db.ts';
 import { one } from './db.ts';
 import type { Mode } from './tenancy.ts';
@@ -58,7 +58,7 @@ export async function listApiKeys(q: Queryable, branchId: string): Promise<ApiKe
 }
 
 export async function revokeApiKey(tx: Tx, id: string, now: number): Promise<boolean> {
-  credentialsChanged(tx);
+  await credentialsChanged(tx);
   return (await tx.run('UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL', [id, now])) === 1;
 }
 
@@ -106,6 +106,14 @@ export async function listUsers(q: Queryable, accountId: string): Promise<UserRe
 
 export async function setUserPassword(tx: Tx, id: string, hash: string): Promise<void> {
   await tx.run('UPDATE users SET password_hash = $2 WHERE id = $1', [id, hash]);
+}
+
+/**
+ * Replaces the hash only if it is still `from`: a password changed meanwhile is never overwritten
+ * with a rehash of the old one.
+ */
+export async function replacePasswordHash(tx: Tx, id: string, from: string, to: string): Promise<boolean> {
+  return (await tx.run('UPDATE users SET password_hash = $3 WHERE id = $1 AND password_hash = $2', [id, from, to])) === 1;
 }
 
 export async function setUserRole(tx: Tx, id: string, role: Role): Promise<boolean> {

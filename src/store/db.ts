@@ -37,6 +37,11 @@ export interface Db extends Queryable {
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
+  /**
+   * A number that changes whenever another process (the CLI, a worker) commits to the store, read
+   * without a round trip; null where that is not cheap to know (PostgreSQL).
+   */
+  dataVersion(): number | null;
   close(): Promise<void>;
 }
 

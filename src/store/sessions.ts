@@ -62,6 +62,11 @@ export async function revokeUserSessions(tx: Tx, userId: string, now: number): P
   return tx.run('UPDATE sessions SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL', [userId, now]);
 }
 
+/** The same password under a new hash: sessions stamped with the old hash stay valid. */
+export async function restampSessions(tx: Tx, userId: string, from: string, to: string): Promise<void> {
+  await tx.run('UPDATE sessions SET password_stamp = $3 WHERE user_id = $1 AND password_stamp = $2 AND revoked_at IS NULL', [userId, from, to]);
+}
+
 export async function setSessionBranch(tx: Tx, id: string, branchId: string): Promise<void> {
   await tx.run('UPDATE sessions SET branch_id = $2 WHERE id = $1', [id, branchId]);
 }

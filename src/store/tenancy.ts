@@ -47,7 +47,7 @@ export async function getAccount(q: Queryable, id: string): Promise<Account | un
 }
 
 export async function setAccountPlan(tx: Tx, id: string, plan: Plan): Promise<boolean> {
-  credentialsChanged(tx);
+  await credentialsChanged(tx);
   return (await tx.run('UPDATE accounts SET plan = $2 WHERE id = $1', [id, plan])) === 1;
 }
 

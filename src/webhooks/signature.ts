@@ -1,6 +1,7 @@
 // Signing side of webhook deliveries (PRODUCT.md §6). Receivers verify with ./verify.ts, which
 // must stay byte-for-byte compatible with what is produced here: the round-trip test pins both.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { randomAlphanumeric } from '../domain/ids.ts';
 
 export const SIGNATURE_HEADER = 'Service-Signature';
 
@@ -42,7 +43,10 @@ export function signatureHeader(secrets: readonly string[], timestampSeconds: nu
   return parts.join(',');
 }
 
-/** `whsec_` + 32 random bytes in base64url: 256 bits, safe in env files, URLs and JSON. */
+/**
+ * `whsec_` + 43 letters and digits: 256 random bits, safe in env files, URLs and JSON, and one
+ * word to a double-click. Secrets issued before in base64url stay valid: signing uses the string.
+ */
 export function generateWebhookSecret(): string {
-  return SECRET_PREFIX + randomBytes(32).toString('base64url');
+  return SECRET_PREFIX + randomAlphanumeric(43);
 }

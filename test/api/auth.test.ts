@@ -3,7 +3,8 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type Res, type TestApp } from '../helpers/app.ts';
-import { findApiKeyByHash, revokeApiKey } from '../../src/store/credentials.ts';
+import { findApiKeyByHash, insertApiKey, revokeApiKey } from '../../src/store/credentials.ts';
+import { newId } from '../../src/domain/ids.ts';
 import { setAccountPlan } from '../../src/store/tenancy.ts';
 import { hashApiKey } from '../../src/http/plugins/auth.ts';
 
@@ -54,6 +55,19 @@ test('writes are refused before anything happens when unauthenticated', async ()
 test('an unknown key of the right shape: 401 invalid-api-key', async () => {
   const res = await t.request('GET', '/v1/branch', { key: `rk_test_${'A'.repeat(32)}` });
   assertProblem(res, 401, 'invalid-api-key');
+});
+
+test('a key issued in the earlier base64url form, with - and _, still authenticates', async () => {
+  const key = 'rk_test_Ab-_9zQ-x_Y2kL7m-Np_Rs4tUv-W';
+  assert.match(key, /[-_].*[-_]/);
+  const now = Date.now();
+  await t.app.services.db.write((tx) => insertApiKey(tx, {
+    id: newId('key', now), accountId: t.tenant.accountId, branchId: t.tenant.branchId, mode: 'test', name: 'old format', hash: hashApiKey(key),
+    last4: key.slice(-4), createdAt: now, revokedAt: null, lastUsedAt: null,
+  }));
+  const res = await t.request('GET', '/v1/branch', { key });
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body.id, t.tenant.branchId);
 });
 
 test('a key whose mode prefix was changed is unknown, not a key of the other mode', async () => {

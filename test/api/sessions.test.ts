@@ -5,6 +5,9 @@ import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { FakeClock } from '../helpers/clock.ts';
 import { asSession, signIn, signInOk } from '../helpers/session.ts';
+import { randomBytes, scryptSync } from 'node:crypto';
+import { insertSession } from '../../src/store/sessions.ts';
+import { csrfTokenFor, hashSessionToken, passwordStamp } from '../../src/domain/session-token.ts';
 
 const clock = new FakeClock(Date.now());
 let t: TestApp;
@@ -13,7 +16,7 @@ before(async () => {
 });
 after(() => t.close());
 
-// Every test starts with full login buckets: they refill in at most 5 minutes.
+// Every test starts with room in the login buckets it uses (the per-address one refills in 5 minutes).
 const refill = () => clock.advance(10 * 60_000);
 
 test('signing in sets an HttpOnly, SameSite=Lax session cookie and returns the user, branches and a CSRF token', async () => {
@@ -157,18 +160,61 @@ test('changing the password ends every session of the user; the new password wor
   assert.equal((await signIn(t, tenant.ownerEmail, 'a brand new password')).status, 201);
 });
 
-test('sign-in is throttled per account: the seventh quick try is 429 with Retry-After, then one a minute', async () => {
+test('sign-in is throttled per account and address: the seventh quick try is 429 with Retry-After, then one a minute', async () => {
   refill();
   const tenant = await t.newTenant();
   for (let i = 0; i < 6; i++) assert.equal((await signIn(t, tenant.ownerEmail, `wrong ${i}`)).status, 401);
   const throttled = await signIn(t, tenant.ownerEmail, tenant.ownerPassword);
   assert.equal(throttled.status, 429, 'even the right password waits');
   assert.equal(throttled.body.code, 'rate-limited');
-  assert.deepEqual(throttled.body.violated_policies, ['login-account']);
+  assert.deepEqual(throttled.body.violated_policies, ['login-account-address']);
   assert.ok(Number(throttled.headers.get('retry-after')) >= 1);
   assert.equal((await signIn(t, t.tenant.ownerEmail, t.tenant.ownerPassword)).status, 201, 'other accounts are not locked out');
   clock.advance(Number(throttled.headers.get('retry-after')) * 1000);
   assert.equal((await signIn(t, tenant.ownerEmail, tenant.ownerPassword)).status, 201);
+});
+
+test('wrong passwords from one address never keep the owner out: the per-email brake lets an address without failures in', async () => {
+  refill();
+  const proxied = await startTestApp({ clock, env: { TRUST_PROXY: '127.0.0.1' } });
+  try {
+    const { ownerEmail, ownerPassword } = proxied.tenant;
+    const from = (address: string, password: string, email = ownerEmail) => signIn(proxied, email, password, { 'x-forwarded-for': address });
+    const attacker = '203.0.113.7';
+    const counter = '198.51.100.20';
+    for (let i = 0; i < 6; i++) assert.equal((await from(attacker, `wrong ${i}`)).status, 401);
+    assert.equal((await from(counter, ownerPassword)).status, 201, "the owner's right password from another address signs in");
+    const stopped = await from(attacker, ownerPassword);
+    assert.equal(stopped.status, 429);
+    assert.deepEqual(stopped.body.violated_policies, ['login-account-address']);
+
+    // One wrong password a minute for 75 minutes: the per-email brake engages for the attacker.
+    const answers = { 401: 0, 429: 0 };
+    for (let minute = 0; minute < 75; minute++) {
+      clock.advance(60_000);
+      const r = await from(attacker, `guess ${minute}`);
+      assert.ok(r.status === 401 || r.status === 429, `minute ${minute}: ${r.status}`);
+      answers[r.status as 401 | 429]++;
+    }
+    assert.ok(answers[429] >= 10, `the brake refused ${answers[429]} of 75`);
+    assert.ok(answers[401] <= 55, `${answers[401]} guesses were checked`);
+    const braked = await from(attacker, ownerPassword);
+    assert.equal(braked.status, 429, 'an address that failed on this email waits while the brake is on');
+    assert.deepEqual(braked.body.violated_policies, ['login-account']);
+    assert.equal((await from(counter, ownerPassword)).status, 201, 'the owner still signs in from an address without failures');
+
+    // A fresh address gets one try while the brake is on, then waits like the others.
+    assert.equal((await from('192.0.2.99', 'fresh guess')).status, 401);
+    assert.equal((await from('192.0.2.99', ownerPassword)).status, 429);
+
+    // IPv6 clients are counted per /64: rotating the low bits buys no extra tries.
+    const other = await proxied.newTenant();
+    for (let i = 0; i < 6; i++) assert.equal((await from(`2001:db8:7:1::${i + 1}`, `wrong ${i}`, other.ownerEmail)).status, 401);
+    assert.equal((await from('2001:db8:7:1:ffff::99', other.ownerPassword, other.ownerEmail)).status, 429);
+    assert.equal((await from('2001:db8:7:2::1', other.ownerPassword, other.ownerEmail)).status, 201);
+  } finally {
+    await proxied.close();
+  }
 });
 
 test('sign-in is throttled per address across accounts', async () => {
@@ -217,4 +263,58 @@ test("a session has its own rate-limit buckets: an API key's exhausted bucket do
   } finally {
     await small.close();
   }
+});
+
+/** The stored form of passwords hashed before argon2id: scrypt, N=2^15, r=8, p=1. */
+function legacyScryptHash(password: string): string {
+  const salt = randomBytes(16);
+  const key = scryptSync(password, salt, 32, { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 });
+  return `scrypt$32768$8$1$${salt.toString('base64url')}$${key.toString('base64url')}`;
+}
+
+const storedHash = async (email: string): Promise<string> =>
+  (await t.app.services.db.query<{ password_hash: string }>('SELECT password_hash FROM users WHERE email = $1', [email]))[0]!.password_hash;
+
+const ARGON2ID_OWASP = /^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/;
+
+test('new passwords are stored as argon2id with OWASP parameters', async () => {
+  refill();
+  const tenant = await t.newTenant();
+  assert.match(await storedHash(tenant.ownerEmail), ARGON2ID_OWASP);
+  const s = await signInOk(t, tenant.ownerEmail, tenant.ownerPassword);
+  const changed = await asSession(t, s)('POST', '/v1/session/password', { body: { current_password: tenant.ownerPassword, new_password: 'another fine password' } });
+  assert.equal(changed.status, 200);
+  assert.match(await storedHash(tenant.ownerEmail), ARGON2ID_OWASP);
+});
+
+test('a password stored with scrypt still signs in and is replaced by argon2id; the user stays signed in elsewhere', async () => {
+  refill();
+  const tenant = await t.newTenant();
+  const legacy = legacyScryptHash(tenant.ownerPassword);
+  const userId = (await t.app.services.db.query<{ id: string }>('SELECT id FROM users WHERE email = $1', [tenant.ownerEmail]))[0]!.id;
+  // A device signed in while the scrypt hash was stored.
+  const token = randomBytes(32).toString('base64url');
+  const now = clock.now();
+  await t.app.services.db.write(async (tx) => {
+    await tx.run('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, legacy]);
+    await insertSession(tx, {
+      id: `ses_legacy${userId.slice(-16)}`, tokenHash: hashSessionToken(token), userId, accountId: tenant.accountId, branchId: tenant.branchId,
+      passwordStamp: passwordStamp(legacy), createdAt: now, lastSeenAt: now, expiresAt: now + 3600_000, revokedAt: null,
+    });
+  });
+  const earlier = asSession(t, { status: 201, headers: new Headers(), cookie: `readybell_session=${token}`, setCookie: '', csrf: csrfTokenFor(token), body: null });
+  assert.equal((await earlier('GET', '/v1/session')).status, 200);
+
+  assert.equal((await signIn(t, tenant.ownerEmail, 'not the password')).status, 401);
+  assert.equal(await storedHash(tenant.ownerEmail), legacy, 'a wrong password rehashes nothing');
+
+  const s = await signInOk(t, tenant.ownerEmail, tenant.ownerPassword);
+  const rehashed = await storedHash(tenant.ownerEmail);
+  assert.match(rehashed, ARGON2ID_OWASP);
+  assert.equal((await asSession(t, s)('GET', '/v1/session')).status, 200);
+  assert.equal((await earlier('GET', '/v1/session')).status, 200, 'a rehash is not a password change: the other device stays signed in');
+
+  assert.equal((await signIn(t, tenant.ownerEmail, tenant.ownerPassword)).status, 201);
+  assert.equal(await storedHash(tenant.ownerEmail), rehashed, 'an argon2id hash is kept as it is');
+  assert.equal((await signIn(t, tenant.ownerEmail, 'not the password')).status, 401);
 });

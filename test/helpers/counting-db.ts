@@ -49,6 +49,7 @@ export function countingDb(inner: Db): CountingDb {
     },
     migrate: () => inner.migrate(),
     ping: () => inner.ping(),
+    dataVersion: () => inner.dataVersion(),
     close: () => inner.close(),
   };
 }

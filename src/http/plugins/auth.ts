@@ -8,7 +8,7 @@ import { AppError } from '../../domain/errors.ts';
 import type { Actor, Services } from '../../actions/ctx.ts';
 import type { Mode, Plan } from '../../store/tenancy.ts';
 import { findApiKeyWithPlan } from '../../store/credentials.ts';
-import { onCredentialsChanged } from '../../store/credential-changes.ts';
+import { onCredentialsChanged, watchOtherProcesses } from '../../store/credential-changes.ts';
 import { channels } from '../../realtime/bus.ts';
 import { KeyCache } from './key-cache.ts';
 
@@ -38,6 +38,8 @@ export function registerAuth(app: FastifyInstance, services: Services, lastUsed:
   // A change committed here clears this node's cache before the request that made it is
   // answered, and the bus tells the other nodes; their own messages clear this one.
   const offBus = services.bus.subscribe(channels.auth, () => cache.clear());
+  // The CLI changes the embedded store from another process, without a bus to tell us.
+  const otherProcesses = watchOtherProcesses(services.db, () => cache.clear());
   const offLocal = onCredentialsChanged(() => {
     cache.clear();
     services.bus.publish(channels.auth, { type: 'credentials.changed' });
@@ -64,7 +66,9 @@ export function registerAuth(app: FastifyInstance, services: Services, lastUsed:
     }
     const key = m[1]!;
     const hash = hashApiKey(key);
-    const now = Date.now();
+    const now = services.clock.now();
+    const checking = otherProcesses();
+    if (checking !== undefined) await checking;
     let auth = cache.get(hash, now);
     if (auth === undefined) {
       auth = await verify(key, hash);

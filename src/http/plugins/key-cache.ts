@@ -1,8 +1,10 @@
 // Verified API keys, kept briefly so that a request costs one SHA-256 and a map lookup instead of
 // a store query (ARCHITECTURE.md: "cache verified keys briefly, with revocation honoured").
 // Revocations and plan changes made through this service clear every node's cache at once (the
-// credential-change hook, then the bus); a change made by the CLI in another process is honoured
-// when the entry expires (API_KEY_CACHE_MS, 5 s by default).
+// credential-change hook, then the bus). A change made by the CLI in another process clears it
+// too: through Redis when configured, and on the embedded store through the store itself
+// (credential-changes.ts); only on PostgreSQL without Redis is it honoured when the entry expires
+// (API_KEY_CACHE_MS, 5 s by default).
 export type CachedKey<T> = { value: T; expiresAt: number };
 
 export class KeyCache<T> {

@@ -207,6 +207,10 @@ export class PostgresDb implements Db {
     return applied;
   }
 
+  dataVersion(): number | null {
+    return null;
+  }
+
   async ping(): Promise<void> {
     await this.pool.query('SELECT 1');
   }

@@ -279,6 +279,12 @@ export class SqliteDb implements Db {
     this.reader.querySync('SELECT 1');
   }
 
+  // SQLite's data_version moves when another connection commits, and the writer is the only
+  // connection of this process that writes: so here it moves only for other processes.
+  dataVersion(): number | null {
+    return Number(this.writer.querySync<{ data_version: number }>('PRAGMA data_version')[0]!.data_version);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     while (this.flushing || this.syncing !== null) await new Promise((r) => setImmediate(r));

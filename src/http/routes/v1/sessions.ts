@@ -3,11 +3,9 @@
 // key may call but gets 403, since keys have no session.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { createHash } from 'node:crypto';
 import type { Services } from '../../../actions/ctx.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { csrfTokenFor, hashSessionToken, SESSION_ABSOLUTE_MS } from '../../../domain/session-token.ts';
-import type { BucketPolicy } from '../../../domain/token-bucket.ts';
 import type { RateLimiter } from '../../../realtime/limiter.ts';
 import { findSessionByTokenHash } from '../../../store/sessions.ts';
 import { changeOwnPassword, signIn, signOut, summarise, switchBranch, WRONG_CREDENTIALS } from '../../../actions/staff-session.ts';
@@ -15,11 +13,7 @@ import { assertSameSite, clearSessionCookie, sessionOf, setSessionCookie, type S
 import { problemResponses } from '../../schemas.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
-
-// Per account: a person mistyping gets six tries, then one a minute. Per address: a shop's
-// staff share one address, so more, but a password sprayer across accounts is still slowed.
-export const LOGIN_PER_ACCOUNT: BucketPolicy = { name: 'login-account', capacity: 6, refillPerSecond: 1 / 60 };
-export const LOGIN_PER_ADDRESS: BucketPolicy = { name: 'login-address', capacity: 30, refillPerSecond: 1 / 10 };
+import { admitSignIn } from './sign-in-throttle.ts';
 
 const Ident = Type.Object({ id: Type.String(), name: Type.String() });
 export const SessionSchema = Type.Object({
@@ -41,23 +35,11 @@ function current(req: FastifyRequest): StaffSession {
   return s;
 }
 
-const emailBucket = (email: string): string => createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
-
-async function throttle(limiter: RateLimiter, services: Services, req: FastifyRequest, email: string): Promise<void> {
-  const now = services.clock.now();
-  for (const [policy, key] of [[LOGIN_PER_ADDRESS, `ip:${req.ip}`], [LOGIN_PER_ACCOUNT, `email:${emailBucket(email)}`]] as const) {
-    const r = await limiter.take(key, policy, now);
-    if (!r.allowed) {
-      throw new AppError('rate-limited', `Too many sign-in attempts; try again in ${r.retryAfterSeconds} s.`, { retry_after: r.retryAfterSeconds, violated_policies: [policy.name] });
-    }
-  }
-}
-
 /** POST /v1/sessions, registered outside the authenticated /v1 scope. */
 export function registerSignIn(app: FastifyInstance, services: Services, limiter: RateLimiter): void {
   app.post('/sessions', {
     schema: {
-      tags: ['staff sessions'], summary: 'Sign in (staff page)', description: `${cookieNote} Wrong credentials: 401 with one message whichever part was wrong. Throttled per email and per address: 429 with Retry-After.`,
+      tags: ['staff sessions'], summary: 'Sign in (staff page)', description: `${cookieNote} Wrong credentials: 401 with one message whichever part was wrong. Throttled per address, per email and address, and (as a brake that an address without failures passes) per email: 429 with Retry-After.`,
       security: [],
       body: Type.Object({
         email: Type.String({ minLength: 1, maxLength: 254 }),
@@ -71,12 +53,15 @@ export function registerSignIn(app: FastifyInstance, services: Services, limiter
     // Also a defence against login CSRF: a foreign page must not sign a victim into its account.
     assertSameSite(req, services.config);
     const body = req.body as { email: string; password: string; branch?: string };
-    await throttle(limiter, services, req, body.email);
+    const attempt = await admitSignIn(limiter, services.clock.now(), req.ip, body.email);
     let signed;
     try {
       signed = await signIn(services, body);
     } catch (err) {
-      if (err instanceof AppError && err.code === 'unauthenticated') throw new AppError('unauthenticated', WRONG_CREDENTIALS);
+      if (err instanceof AppError && err.code === 'unauthenticated') {
+        await attempt.failed();
+        throw new AppError('unauthenticated', WRONG_CREDENTIALS);
+      }
       throw err;
     }
     const view = (await findSessionByTokenHash(services.db, hashSessionToken(signed.token)))!;

@@ -1,0 +1,70 @@
+// Sign-in throttling (decision 0014, after OWASP's Authentication Cheat Sheet). Guessing is slowed
+// per (email, address) and per address; the per-email counter OWASP asks for is only a brake, so
+// that wrong passwords sent from elsewhere can never keep the owner out:
+//
+// - every attempt from an address takes from its bucket, before any password is hashed, which
+//   also caps the hashing work one address can cause;
+// - failures of one email from one address: six, then one a minute (a person mistyping);
+// - failures of one email from everywhere: fifty, then one every ten minutes. When that brake is
+//   empty, only an address that has not failed on this email within the last hour may still try;
+//   its right password signs in, a wrong one marks it too. A guesser therefore gets the brake's
+//   trickle plus one try per fresh address an hour, and the owner at their own counter still
+//   gets in.
+//
+// Successful sign-ins count only against the address bucket. Email addresses appear in bucket
+// keys only as hashes; IPv6 clients are counted per /64, the block one subscriber usually holds.
+import { createHash } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
+import { AppError } from '../../../domain/errors.ts';
+import type { BucketPolicy } from '../../../domain/token-bucket.ts';
+import type { RateLimiter } from '../../../realtime/limiter.ts';
+
+export const LOGIN_PER_ADDRESS: BucketPolicy = { name: 'login-address', capacity: 30, refillPerSecond: 1 / 10 };
+export const LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS: BucketPolicy = { name: 'login-account-address', capacity: 6, refillPerSecond: 1 / 60 };
+export const LOGIN_FAILURES_PER_ACCOUNT: BucketPolicy = { name: 'login-account', capacity: 50, refillPerSecond: 1 / 600 };
+/** One token: empty for an hour after this address failed on this email. */
+export const LOGIN_FAILED_HERE: BucketPolicy = { name: 'login-failed-here', capacity: 1, refillPerSecond: 1 / 3600 };
+
+const emailKey = (email: string): string => createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
+
+export function addressKey(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return address.toString();
+  return `${address.toNormalizedString().split(':').slice(0, 4).join(':')}::/64`;
+}
+
+function refuse(policy: BucketPolicy, retryAfterSeconds: number): AppError {
+  return new AppError('rate-limited', `Too many sign-in attempts; try again in ${retryAfterSeconds} s.`, {
+    retry_after: retryAfterSeconds, violated_policies: [policy.name],
+  });
+}
+
+export type SignInAttempt = { failed(): Promise<void> };
+
+/** Throws 429 when this attempt may not be checked; otherwise report a wrong password to `failed`. */
+export async function admitSignIn(limiter: RateLimiter, nowMs: number, ip: string, email: string): Promise<SignInAttempt> {
+  const address = addressKey(ip);
+  const account = `email:${emailKey(email)}`;
+  const pair = `${account}:ip:${address}`;
+  const perAddress = await limiter.take(`ip:${address}`, LOGIN_PER_ADDRESS, nowMs);
+  if (!perAddress.allowed) throw refuse(LOGIN_PER_ADDRESS, perAddress.retryAfterSeconds);
+  const [here, brake] = await Promise.all([
+    limiter.peek(pair, LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS, nowMs),
+    limiter.peek(account, LOGIN_FAILURES_PER_ACCOUNT, nowMs),
+  ]);
+  if (!here.allowed) throw refuse(LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS, here.retryAfterSeconds);
+  if (!brake.allowed) {
+    const failedHere = await limiter.peek(pair, LOGIN_FAILED_HERE, nowMs);
+    if (!failedHere.allowed) throw refuse(LOGIN_FAILURES_PER_ACCOUNT, Math.min(brake.retryAfterSeconds, failedHere.retryAfterSeconds));
+  }
+  return {
+    async failed() {
+      await Promise.all([
+        limiter.take(pair, LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS, nowMs),
+        limiter.take(account, LOGIN_FAILURES_PER_ACCOUNT, nowMs),
+        limiter.take(pair, LOGIN_FAILED_HERE, nowMs),
+      ]);
+    },
+  };
+}
