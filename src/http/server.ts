@@ -10,6 +10,7 @@ import { parseIdempotencyKey } from '../domain/idempotency-key.ts';
 import { sendProblem, toProblem, problem, rawProblemResponse } from './problems.ts';
 import { registerAuth, type SessionAuthenticator } from './plugins/auth.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
+import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerOpenApi, registerDocsUi } from './openapi.ts';
 import { registerV1Routes } from './routes/v1/index.ts';
 import { registerPublicPages } from './routes/pages.ts';
@@ -79,6 +80,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('Request-Id', req.id);
   });
+  registerInputGuard(app);
 
   const ajv = compilers();
   app.setValidatorCompiler(({ schema, httpPart }) => {

@@ -52,6 +52,7 @@ function fingerprint(req: FastifyRequest): string {
   return createHash('sha256').update(`${req.method} ${req.url}\n${canonical}`).digest('base64url');
 }
 
+/** Recursive, and safe: every body has passed the input guard's depth bound (MAX_BODY_DEPTH). */
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (v !== null && typeof v === 'object') {
