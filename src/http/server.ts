@@ -1,6 +1,6 @@
 // Builds the Fastify app: request ids, the JSON parser, validation, problems, OpenAPI, and the
 // /v1 scope whose hooks (auth, rate limits, Idempotency-Key parsing) every API route passes.
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { pooledRandom } from '../domain/random-pool.ts';
@@ -11,6 +11,7 @@ import { sendProblem, toProblem, problem, rawProblemResponse } from './problems.
 import { registerAuth, type SessionAuthenticator } from './plugins/auth.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerInputGuard } from './plugins/input-guard.ts';
+import { registerDraining } from './plugins/draining.ts';
 import { registerOpenApi, registerDocsUi } from './openapi.ts';
 import { registerV1Routes } from './routes/v1/index.ts';
 import { registerPublicPages } from './routes/pages.ts';
@@ -57,7 +58,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    return503OnClosing: true,
+    return503OnClosing: false, // registerDraining answers instead, with a problem document
     // Errors the router raises before any hook runs (a malformed %-escape in the path): they get
     // a problem and a Request-Id like everything else, not Fastify's own JSON shape.
     frameworkErrors: (err, req, reply) => {
@@ -81,6 +82,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('Request-Id', req.id);
   });
   registerInputGuard(app);
+  registerDraining(app);
 
   const ajv = compilers();
   app.setValidatorCompiler(({ schema, httpPart }) => {
@@ -129,7 +131,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     const pattern = new RegExp('^' + opts.url.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*') + '/?$');
     for (const method of methods) routes.push({ method, pattern });
   });
-  app.setNotFoundHandler((req, reply) => {
+  const notFound = (req: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const path = req.url.split('?')[0] ?? '';
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length > 0) {
@@ -137,7 +139,8 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       return sendProblem(reply, problem(req, 'method-not-allowed', `${req.method} is not supported on ${path}; allowed: ${allowed.join(', ')}.`));
     }
     return sendProblem(reply, problem(req, 'not-found', `No route ${req.method} ${path}.`));
-  });
+  };
+  app.setNotFoundHandler(notFound);
 
   await registerOpenApi(app, config);
 
@@ -168,6 +171,9 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       req.idempotencyKey = parsed.key;
     });
     registerV1Routes(v1, services);
+    // Unknown /v1 routes and wrong methods pass the scope's hooks too: authenticated and counted
+    // like every API request, so they carry the RateLimit fields.
+    v1.setNotFoundHandler(notFound);
   }, { prefix: '/v1' });
 
   registerPublicPages(app);
