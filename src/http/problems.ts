@@ -8,9 +8,9 @@ import { AppError, type ErrorCode, type FieldError } from '../domain/errors.ts';
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
 export const PROBLEM_CATALOGUE: Record<ErrorCode, { status: number; title: string; help: string }> = {
-  'invalid-json': { status: 400, title: 'Invalid JSON', help: 'The request body is not valid JSON. Send a JSON object, or no body at all where none is needed.' },
+  'invalid-json': { status: 400, title: 'Invalid JSON', help: 'The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type', help: 'Send request bodies as `Content-Type: application/json`.' },
-  'validation-failed': { status: 422, title: 'Validation failed', help: 'One or more fields are missing, unknown, of the wrong type or out of range. `errors[]` lists each, with a JSON Pointer to the field.' },
+  'validation-failed': { status: 422, title: 'Validation failed', help: 'One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.' },
   'bad-request': { status: 400, title: 'Bad request', help: 'A header or parameter is malformed (for example an empty or over-long Idempotency-Key).' },
   unauthenticated: { status: 401, title: 'Unauthenticated', help: 'Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.' },
   'invalid-api-key': { status: 401, title: 'Invalid API key', help: 'The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.' },

@@ -1,6 +1,6 @@
 // Builds the Fastify app: request ids, the JSON parser, validation, problems, OpenAPI, and the
 // /v1 scope whose hooks (auth, rate limits, Idempotency-Key parsing) every API route passes.
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { pooledRandom } from '../domain/random-pool.ts';
@@ -11,6 +11,8 @@ import { sendProblem, toProblem, problem, rawProblemResponse } from './problems.
 import { registerAuth, type SessionAuthenticator } from './plugins/auth.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerHsts } from './plugins/hsts.ts';
+import { registerInputGuard } from './plugins/input-guard.ts';
+import { registerDraining } from './plugins/draining.ts';
 import { registerOpenApi, registerDocsUi } from './openapi.ts';
 import { registerV1Routes } from './routes/v1/index.ts';
 import { registerPublicPages } from './routes/pages.ts';
@@ -61,7 +63,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    return503OnClosing: true,
+    return503OnClosing: false, // registerDraining answers instead, with a problem document
     // A client whose request (headers and body) has not arrived in full by then is answered 408 by
     // clientErrorHandler. Node times the request from its first byte to its last, not the response,
     // so a live stream, whose request is complete when it opens, is never cut.
@@ -98,6 +100,8 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('Request-Id', req.id);
   });
   registerHsts(app);
+  registerInputGuard(app);
+  registerDraining(app);
 
   const ajv = compilers();
   app.setValidatorCompiler(({ schema, httpPart }) => {
@@ -146,7 +150,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     const pattern = new RegExp('^' + opts.url.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*') + '/?$');
     for (const method of methods) routes.push({ method, pattern });
   });
-  app.setNotFoundHandler((req, reply) => {
+  const notFound = (req: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const path = req.url.split('?')[0] ?? '';
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length > 0) {
@@ -154,7 +158,8 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       return sendProblem(reply, problem(req, 'method-not-allowed', `${req.method} is not supported on ${path}; allowed: ${allowed.join(', ')}.`));
     }
     return sendProblem(reply, problem(req, 'not-found', `No route ${req.method} ${path}.`));
-  });
+  };
+  app.setNotFoundHandler(notFound);
 
   await registerOpenApi(app, config);
 
@@ -185,6 +190,9 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       req.idempotencyKey = parsed.key;
     });
     registerV1Routes(v1, services);
+    // Unknown /v1 routes and wrong methods pass the scope's hooks too: authenticated and counted
+    // like every API request, so they carry the RateLimit fields.
+    v1.setNotFoundHandler(notFound);
   }, { prefix: '/v1' });
 
   registerPublicPages(app);

@@ -9,7 +9,7 @@ import type { Ctx, TxCtx } from '../actions/ctx.ts';
 import type { Tx } from '../store/db.ts';
 import { AppError } from '../domain/errors.ts';
 import { claimIdempotencyKey, getIdempotencyRecord, releaseIdempotencyLock, storeIdempotentResponse, type IdempotencyRecord } from '../store/idempotency.ts';
-import { PROBLEM_CONTENT_TYPE, toProblem } from './problems.ts';
+import { PROBLEM_CONTENT_TYPE, toProblem, type Problem } from './problems.ts';
 
 export type TwoPhase<R> = {
   /**
@@ -52,6 +52,7 @@ function fingerprint(req: FastifyRequest): string {
   return createHash('sha256').update(`${req.method} ${req.url}\n${canonical}`).digest('base64url');
 }
 
+/** Recursive, and safe: every body has passed the input guard's depth bound (MAX_BODY_DEPTH). */
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (v !== null && typeof v === 'object') {
@@ -62,12 +63,8 @@ function sortKeys(v: unknown): unknown {
 
 function send(reply: FastifyReply, stored: Stored, replayed: boolean): FastifyReply {
   if (replayed) reply.header('Idempotent-Replayed', 'true');
-  // A stored problem keeps the one header a client acts on (a ring refused as too soon), as the
-  // error handler would have sent it; parsed only for errors, so successes replay untouched.
-  if (stored.status >= 400) {
-    const retryAfter = (JSON.parse(stored.body) as { retry_after?: unknown }).retry_after;
-    if (typeof retryAfter === 'number') reply.header('Retry-After', String(retryAfter));
-  }
+  // No stored problem carries Retry-After: an answer that says "come back later" is never stored
+  // (isFinalAnswer).
   reply.code(stored.status).type(stored.status >= 400 ? PROBLEM_CONTENT_TYPE : 'application/json; charset=utf-8');
   return reply.send(stored.body);
 }
@@ -107,6 +104,16 @@ export async function runWrite<R>(req: FastifyRequest, reply: FastifyReply, ctx:
   }
 }
 
+/**
+ * Whether a refusal is the request's answer for good. One that tells the client to come back
+ * later (a 429 such as the ring's 10 s cooldown, 409 in use, any 5xx) is not: the client is told
+ * to retry with the same key after Retry-After, and that retry must perform the action, so the
+ * refusal is not stored under the key.
+ */
+function isFinalAnswer(p: Problem): boolean {
+  return p.status < 500 && p.status !== 429 && p.code !== 'idempotency-key-in-use';
+}
+
 function inUse(): AppError {
   return new AppError('idempotency-key-in-use', 'A request with this Idempotency-Key is still being processed; retry shortly to get its result.', { retry_after: 1 });
 }
@@ -141,7 +148,7 @@ async function attempt<R>(req: FastifyRequest, ctx: Ctx, spec: WriteSpec<R>, key
         // rolls the whole transaction back, claim included, so a retry tries again.
         if (!(err instanceof AppError)) throw err;
         const { problem } = toProblem(req, err);
-        if (problem.status >= 500) throw err;
+        if (!isFinalAnswer(problem)) throw err;
         const stored = { status: problem.status, body: JSON.stringify(problem) };
         await storeIdempotentResponse(tx, ctx.branchId, ctx.mode, key, stored.status, stored.body);
         return { kind: 'stored', stored };

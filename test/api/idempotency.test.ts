@@ -126,6 +126,31 @@ test('4xx answers of actions are stored and replayed', async () => {
   assert.equal(await countRows(t, 'tickets', branchId), 1);
 });
 
+test('a ring refused as too soon (429) is not stored: the retry with the same key after Retry-After rings', async () => {
+  const { branchId, testKey } = await t.newTenant();
+  const tk = await createTicket(t, { key: testKey });
+  assert.equal((await post(`/v1/tickets/${tk.id}/ready`, 'ready-cool', undefined, testKey)).status, 200);
+  clock.advance(3_000);
+  const tooSoon = await post(`/v1/tickets/${tk.id}/ring`, 'ring-cool', undefined, testKey);
+  assert.equal(tooSoon.status, 429, tooSoon.text);
+  assert.equal(tooSoon.body.code, 'rate-limited');
+  assert.equal(tooSoon.headers.get('retry-after'), '7');
+  assert.equal(await countRows(t, 'idempotency_keys', branchId), 1, 'only the ready holds its key');
+
+  // As the integrator guide says: same key, after Retry-After.
+  clock.advance(7_000);
+  const rung = await post(`/v1/tickets/${tk.id}/ring`, 'ring-cool', undefined, testKey);
+  assert.equal(rung.status, 200, rung.text);
+  assert.equal(rung.headers.get('idempotent-replayed'), null);
+  assert.equal(rung.body.ticket.rings, 2);
+  // From now on the key holds the ring's answer, and a repeat rings nobody again.
+  clock.advance(60_000);
+  const replay = await post(`/v1/tickets/${tk.id}/ring`, 'ring-cool', undefined, testKey);
+  assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+  assert.equal(replay.text, rung.text);
+  assert.equal(await countRows(t, 'rings', branchId), 2);
+});
+
 test('5xx answers are not stored: a retry with the same key tries again', async () => {
   const { branchId, testKey } = await t.newTenant();
   let failures = 1;

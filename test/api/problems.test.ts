@@ -171,6 +171,15 @@ test('every problem type is a human-readable page the service serves', async () 
   assert.ok(!unknown.text.includes('<script'));
 });
 
+test('names every object has (toString, __proto__, …) are unknown problem types, not a 500', async () => {
+  for (const name of ['toString', '__proto__', 'constructor', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__defineGetter__']) {
+    const res = await t.request('GET', `/problems/${name}`, { key: null });
+    assert.equal(res.status, 404, `${name}: ${res.text}`);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/html/, name);
+    assert.ok(res.text.includes('Unknown problem type'), name);
+  }
+});
+
 /** Sends bytes no HTTP client library would produce and returns what came back. */
 function rawRequest(url: string, bytes: string): Promise<string> {
   const { hostname, port } = new URL(url);

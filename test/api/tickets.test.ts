@@ -144,7 +144,8 @@ test('ring: only a ready ticket, at most once per 10 s', async () => {
   assert.equal(tooSoon.headers.get('retry-after'), '6');
   assert.equal(tooSoon.body.retry_after, 6);
 
-  // The same with an Idempotency-Key: the stored 429 still tells the client when to retry.
+  // The same with an Idempotency-Key: the 429 tells the client when to retry (and is not stored
+  // under the key: test/api/idempotency.test.ts).
   const keyed = await t.request('POST', `/v1/tickets/${tk.id}/ring`, { headers: { 'idempotency-key': `ring-${tk.id}` } });
   assert.equal(keyed.status, 429);
   assert.equal(keyed.headers.get('retry-after'), '6');

@@ -11,7 +11,7 @@ import { BOARD_TEXTS } from '../../i18n/board-texts.ts';
 import { pickLanguage } from '../../i18n/language.ts';
 import { attachBoardStream, loadBoardView } from '../../realtime/board-live.ts';
 import { relayTopics, type RingAckMessage } from '../../realtime/ring-relay.ts';
-import { startSse } from '../../realtime/sse.ts';
+import { SSE_HEADERS, startSse } from '../../realtime/sse.ts';
 import { boardMessageHtml, boardPageHtml } from '../pages/board-html.ts';
 import { LIVE_HEADERS, sendHtml } from '../pages/page-headers.ts';
 import type { LivePagesDeps } from './customer-page.ts';
@@ -60,6 +60,8 @@ export function registerBoardPage(app: FastifyInstance, deps: LivePagesDeps): vo
   app.get('/board/:token/events', hide, async (req, reply) => {
     const found = await find(req, reply, false);
     if (found === null) return reply;
+    // HEAD asks for GET's headers; a hijacked response to it would never send them.
+    if (req.method === 'HEAD') return reply.headers({ ...SSE_HEADERS, ...LIVE_HEADERS }).send();
     reply.hijack();
     const stream = startSse(reply.raw, { ...LIVE_HEADERS, 'request-id': String(req.id) }, 2000);
     await attachBoardStream(live, found.display, found.branch, stream).catch((err: unknown) => {

@@ -14,7 +14,7 @@ import { pickLanguage, isLanguage, type Language } from '../../i18n/language.ts'
 import type { Live } from '../../realtime/live.ts';
 import { attachPageStream, loadPageView } from '../../realtime/customer-live.ts';
 import { relayTopics, type RingAckMessage } from '../../realtime/ring-relay.ts';
-import { startSse } from '../../realtime/sse.ts';
+import { SSE_HEADERS, startSse } from '../../realtime/sse.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
 import type { WebAssets } from '../pages/assets.ts';
 import { customerManifest, customerNotFoundHtml, customerPageHtml, customerTooManyHtml } from '../pages/customer-html.ts';
@@ -90,6 +90,8 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
   app.get('/t/:token/events', hide, async (req, reply) => {
     const found = await find(req, reply, false);
     if (found === null) return reply;
+    // HEAD asks for GET's headers; a hijacked response to it would never send them.
+    if (req.method === 'HEAD') return reply.headers({ ...SSE_HEADERS, ...LIVE_HEADERS }).send();
     reply.hijack();
     const stream = startSse(reply.raw, { ...LIVE_HEADERS, 'request-id': String(req.id) }, 2000);
     // The response is ours now: a failure here ends the stream, and the page reconnects.

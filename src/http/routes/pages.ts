@@ -7,10 +7,9 @@ const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeA
 
 export function registerPublicPages(app: FastifyInstance): void {
   app.get<{ Params: { code: string } }>('/problems/:code', { schema: { hide: true } }, async (req, reply) => {
-    const entry = PROBLEM_CATALOGUE[req.params.code as ErrorCode];
-    if (entry === undefined || !Object.hasOwn(PROBLEM_CATALOGUE, req.params.code)) {
-      reply.code(404);
-    }
+    // Own members only: `toString` or `__proto__` are members of every object, not problem types.
+    const entry = Object.hasOwn(PROBLEM_CATALOGUE, req.params.code) ? PROBLEM_CATALOGUE[req.params.code as ErrorCode] : undefined;
+    if (entry === undefined) reply.code(404);
     const title = entry ? `${entry.status} ${entry.title}` : 'Unknown problem type';
     const help = entry ? entry.help : 'readybell does not define this problem type.';
     const list = Object.entries(PROBLEM_CATALOGUE)

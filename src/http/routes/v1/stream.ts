@@ -5,6 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../../actions/ctx.ts';
 import { channels } from '../../../realtime/bus.ts';
+import { SSE_HEADERS } from '../../../realtime/sse.ts';
 import { getApiKey } from '../../../store/credentials.ts';
 import { findSessionByTokenHash } from '../../../store/sessions.ts';
 import { hashSessionToken } from '../../../domain/session-token.ts';
@@ -50,14 +51,11 @@ export function registerStreamRoute(app: FastifyInstance, services: Services): v
     },
   }, async (req, reply) => {
     const ctx = ctxFor(req, services);
+    // HEAD asks for GET's headers; a hijacked response to it would never send them.
+    if (req.method === 'HEAD') return reply.headers(SSE_HEADERS).send();
     reply.hijack();
     const raw = reply.raw;
-    raw.writeHead(200, {
-      ...(reply.getHeaders() as Record<string, string>),
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-accel-buffering': 'no',
-    });
+    raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
     raw.write(`retry: 3000\nevent: ready\ndata: ${JSON.stringify({ branch: ctx.branchId, livemode: ctx.mode === 'live' })}\n\n`);
     let seq = 0;
     const unsubscribe = services.bus.subscribe(channels.branch(ctx.branchId, ctx.mode), (message) => {
