@@ -29,6 +29,8 @@ const USAGE = `readybell — ticket pickup notifications
   readybell keys revoke KEY_ID
   readybell users create --account ACCOUNT_ID --email E --role owner|manager|staff [--password P] [--json]
   readybell vapid [--rotate] [--json]     the Web Push (VAPID) public key; --rotate replaces a stored pair
+  readybell backup FILE [--json]           a consistent copy of the embedded store, taken while it serves
+  readybell restore FILE [--json]          put a backup into an empty DATA_DIR
 
 Configuration comes from the environment (see README): DATA_DIR, DATABASE_URL, PORT, PUBLIC_URL, …`;
 
@@ -79,6 +81,12 @@ async function main(argv: string[]): Promise<number> {
   const out: Out = { json: values.json === true };
   const now = Date.now();
 
+  if (group === 'backup' || group === 'restore') {
+    const { runBackupCommand } = await import('./backup.ts');
+    const r = await runBackupCommand(config, group, verb === undefined ? [] : [verb, ...rest]);
+    print(out, r.output, r.human);
+    return 0;
+  }
   if (verb === 'list' && (group === 'accounts' || group === 'branches' || group === 'keys' || group === 'users')) {
     const { runList } = await import('./lists.ts');
     const r = await withDb(config, (db) => runList(db, group, values));
