@@ -20,17 +20,23 @@ const USAGE = `readybell — ticket pickup notifications
   readybell demo [--reset-password] [--json]  demo account, branch and owner; fresh keys (and password)
   readybell accounts create --name N --plan free|pro|business [--json]
   readybell accounts set-plan ACCOUNT_ID PLAN
+  readybell accounts list [--json]
+  readybell branches list --account ACCOUNT_ID [--json]
+  readybell keys list --branch BRANCH_ID [--json]   ids, modes, last four characters, created, last used, revoked
+  readybell users list --account ACCOUNT_ID [--json]
   readybell branches create --account ACCOUNT_ID --name N [--timezone TZ] [--json]
   readybell keys create --branch BRANCH_ID --mode test|live [--name N] [--json]
   readybell keys revoke KEY_ID
   readybell users create --account ACCOUNT_ID --email E --role owner|manager|staff [--password P] [--json]
   readybell vapid [--rotate] [--json]     the Web Push (VAPID) public key; --rotate replaces a stored pair
+  readybell backup FILE [--json]           a consistent copy of the embedded store, taken while it serves
+  readybell restore FILE [--json]          put a backup into an empty DATA_DIR
 
 Configuration comes from the environment (see README): DATA_DIR, DATABASE_URL, PORT, PUBLIC_URL, …`;
 
 type Out = { json: boolean };
 
-function print(out: Out, value: Record<string, unknown>, human: string): void {
+function print(out: Out, value: unknown, human: string): void {
   process.stdout.write(out.json ? JSON.stringify(value) + '\n' : human + '\n');
 }
 
@@ -74,6 +80,19 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const out: Out = { json: values.json === true };
   const now = Date.now();
+
+  if (group === 'backup' || group === 'restore') {
+    const { runBackupCommand } = await import('./backup.ts');
+    const r = await runBackupCommand(config, group, verb === undefined ? [] : [verb, ...rest]);
+    print(out, r.output, r.human);
+    return 0;
+  }
+  if (verb === 'list' && (group === 'accounts' || group === 'branches' || group === 'keys' || group === 'users')) {
+    const { runList } = await import('./lists.ts');
+    const r = await withDb(config, (db) => runList(db, group, values));
+    print(out, r.output, r.human);
+    return 0;
+  }
 
   switch (`${group} ${verb ?? ''}`.trim()) {
     // serve, worker and vapid load the server or web-push: imported on demand, so that the short

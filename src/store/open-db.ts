@@ -6,7 +6,10 @@ import type { Db } from './db.ts';
 import { SqliteDb } from './sqlite/sqlite-db.ts';
 import { PostgresDb } from './postgres/postgres-db.ts';
 
+/** The embedded store's file in DATA_DIR (backup and restore name it too). */
+export const sqliteFile = (dataDir: string): string => path.join(dataDir, 'readybell.db');
+
 export function openDb(config: Config): Db {
   if (config.databaseUrl !== null) return new PostgresDb({ url: config.databaseUrl });
-  return new SqliteDb({ file: path.join(config.dataDir, 'readybell.db'), synchronous: config.sqliteSynchronous, maxBatch: config.groupCommit.maxBatch });
+  return new SqliteDb({ file: sqliteFile(config.dataDir), synchronous: config.sqliteSynchronous, maxBatch: config.groupCommit.maxBatch });
 }

@@ -46,6 +46,11 @@ export async function getAccount(q: Queryable, id: string): Promise<Account | un
   return r && { id: r.id, name: r.name, plan: r.plan, createdAt: Number(r.created_at) };
 }
 
+export async function listAccounts(q: Queryable): Promise<Account[]> {
+  const rows = await q.query<{ id: string; name: string; plan: Plan; created_at: number }>('SELECT id, name, plan, created_at FROM accounts ORDER BY id');
+  return rows.map((r) => ({ id: r.id, name: r.name, plan: r.plan, createdAt: Number(r.created_at) }));
+}
+
 export async function setAccountPlan(tx: Tx, id: string, plan: Plan): Promise<boolean> {
   await credentialsChanged(tx);
   return (await tx.run('UPDATE accounts SET plan = $2 WHERE id = $1', [id, plan])) === 1;

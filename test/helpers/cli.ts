@@ -1,0 +1,32 @@
+// Runs the `readybell` command as an operator does: its own process, configured only by the
+// environment given (an operator's DATABASE_URL or PORT in this shell must not leak in).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const NODE = `${ROOT}node_modules/.bin/node`;
+
+export type CliRun = { code: number | null; stdout: string; stderr: string };
+
+export function runCli(env: Record<string, string>, args: string[]): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(NODE, ['src/cli/main.ts', ...args], {
+      cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Runs a command with --json, which must succeed and print exactly one JSON line. */
+export async function runCliJson(env: Record<string, string>, args: string[]): Promise<any> {
+  const r = await runCli(env, [...args, '--json']);
+  assert.equal(r.code, 0, `readybell ${args.join(' ')}: ${r.stderr}`);
+  assert.equal(r.stdout.trim().split('\n').length, 1, 'one JSON line');
+  return JSON.parse(r.stdout);
+}
