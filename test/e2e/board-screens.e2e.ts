@@ -99,8 +99,13 @@ async function assertHeader(page: Page): Promise<void> {
   for (const panel of ['.ready', '.prep']) assert.ok(!intersects(await box(page, '#shop'), await box(page, panel)));
 }
 
-test('few ready on a 1080p TV: the numbers take most of the height; shop, clock and sound state in the header; a call flashes with the chime', async () => {
+test('few ready on a 1080p TV: the numbers take most of the height; shop, clock and sound state in the header; a call flashes with the chime', async (tc) => {
   const d = (await t.request('POST', '/v1/displays', { body: { name: 'Counter TV', voice: true } })).body;
+  const empty = await openBoard(d.url, TV_720);
+  assert.ok(await empty.page.isVisible('#ready-empty'), 'an empty Ready panel says where numbers will appear');
+  await assertHeader(empty.page);
+  await checkScreen(empty.page, 'board-empty-720p');
+  await empty.ctx.close();
   const waiting = [await create(), await create(), await create(), await create()];
   const done = [await create(), await create(), await create()];
   for (const tk of done) await ready(tk.id);
@@ -108,6 +113,7 @@ test('few ready on a 1080p TV: the numbers take most of the height; shop, clock 
   await assertHeader(page);
   assert.ok(await page.isVisible('#sound'), 'until a tap, the board offers to turn sound and voice on');
   assert.ok(await fontPx(page, '#ready li') > 0.25 * 1080, `3 ready numbers are over a quarter of the screen high (${await fontPx(page, '#ready li')}px)`);
+  tc.diagnostic(`1080p, 3 ready: ${await fontPx(page, '#ready li')}px (${Math.round((await fontPx(page, '#ready li')) / 10.8)}% of the height)`);
   await allFit(page, '#ready', 3);
   await allFit(page, '#preparing', waiting.length);
   await checkScreen(page, 'board-few-1080p-sound-off');
@@ -128,6 +134,7 @@ test('few ready on a 1080p TV: the numbers take most of the height; shop, clock 
   const flash = timing.flash.find((f) => f.n === called.display_number);
   assert.ok(flash, 'the called number flashed');
   assert.ok(Math.abs(flash.at - timing.chime!) < 100, `the flash starts with the chime (${Math.round(flash.at - timing.chime!)} ms apart)`);
+  tc.diagnostic(`flash vs chime: ${(flash.at - timing.chime!).toFixed(1)} ms`);
   assert.equal(await page.textContent('#ready li:first-child'), called.display_number, 'the newest call comes first');
   assert.deepEqual(await page.$$eval('#ready li.new', (els) => els.map((e) => e.textContent)), [called.display_number, ...done.map((x) => x.display_number).reverse()]);
   assert.ok(await fontPx(page, '#ready li') > 0.2 * 1080, 'four ready numbers are still a fifth of the screen high');
@@ -149,7 +156,7 @@ test('few ready on a 1080p TV: the numbers take most of the height; shop, clock 
   for (const tk of [...waiting, ...done, called]) await t.request('POST', `/v1/tickets/${tk.id}/cancel`);
 });
 
-test('30 ready, 40 preparing, the missed list and a message: every number fits, still readable, at 1080p and 720p', async () => {
+test('30 ready, 40 preparing, the missed list and a message: every number fits, still readable, at 1080p and 720p', async (tc) => {
   const d = (await t.request('POST', '/v1/displays', { body: { name: 'Busy TV', voice: false } })).body;
   const missed = [await create(), await create()];
   for (const tk of missed) await ready(tk.id);
@@ -176,6 +183,7 @@ test('30 ready, 40 preparing, the missed list and a message: every number fits, 
     const size = await fontPx(page, '#ready li');
     // On a 55" 1080p TV, 7% of the height is 4.8 cm: letters about 3.4 cm high, readable at 6 m.
     assert.ok(size > 0.07 * device.viewport.height, `30 ready numbers stay large (${size}px at ${device.viewport.height}px)`);
+    tc.diagnostic(`${device.viewport.height}p, 30 ready: ${size}px (${(size / device.viewport.height * 100).toFixed(1)}% of the height); preparing ${await fontPx(page, '#preparing li')}px`);
     assert.equal(await page.$$eval('#ready li.new', (els) => els.length), 3, 'only the newest calls are highlighted');
     await assertHeader(page);
     await checkScreen(page, name);

@@ -58,6 +58,9 @@ async function assertFinished(page: Page, lang: Language): Promise<void> {
   assert.match(await page.title(), new RegExp(`· ${SHOP}$`), 'the tab names the shop');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `nothing runs off the side of the screen (${overflow}px)`);
+  const num = await page.$eval('#num', (el) => ({ h: el.getBoundingClientRect().height, size: parseFloat(getComputedStyle(el).fontSize) }));
+  assert.ok(num.h < 1.5 * num.size, 'the number stands on one line');
+  assert.ok(num.size >= 56, `the number is large (${num.size}px)`);
 }
 
 for (const lang of ['en', 'ar'] as const) {

@@ -30,6 +30,7 @@
     if (v.state !== 'ready') delete root.dataset.ringing;
     setText($('shop'), v.shop);
     setText($('num'), v.number);
+    $('ticket').dataset.len = String(Math.min(8, Math.max(3, v.number.length)));
     setText($('heading'), v.heading);
     setText($('detail'), v.detail);
     setText($('pos'), v.position_text);

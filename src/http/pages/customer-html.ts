@@ -13,6 +13,9 @@ export type CustomerPageInput = { view: PageView; base: string; assets: WebAsset
 
 const hidden = (v: unknown): string => (v ? '' : ' hidden');
 
+/** The number's length in characters, 3 to 8, which the stylesheet sizes it by. */
+export const numberLength = (n: string): number => Math.min(8, Math.max(3, [...n].length));
+
 // A bell, drawn inline: the page loads nothing from elsewhere.
 const BELL = '<svg class="bell" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2z"/></svg>';
 
@@ -40,7 +43,7 @@ ${scripts}
 <body>
 <main id="rb" data-base="${base}" data-events="${base}/events?lang=${v.lang}" data-heartbeat="${i.heartbeatMs}" data-open="${v.open ? '1' : '0'}" data-rung="${esc(v.rung_text)}">
 <header class="shop">${BELL}<span id="shop">${esc(v.shop)}</span></header>
-<div class="ticket">
+<div class="ticket" id="ticket" data-len="${numberLength(v.number)}">
 <p class="label">${esc(t.t('yourNumber'))}</p>
 <p class="num" id="num">${esc(v.number)}</p>
 </div>
