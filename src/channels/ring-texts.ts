@@ -26,6 +26,27 @@ const TEXTS: Record<Language, Texts> = {
     body: (b) => `Deine Bestellung bei ${b} ist fertig. Bitte komm zur Theke.`,
     sms: (n, b, url) => `${b}: Deine Bestellung ${n} ist fertig. Bitte komm zur Theke. ${url}`,
   },
+  it: {
+    title: (n) => `${n} è pronto`,
+    body: (b) => `Il tuo ordine è pronto da ${b}. Vieni al banco, per favore.`,
+    sms: (n, b, url) => `${b}: il tuo ordine ${n} è pronto. Vieni al banco, per favore. ${url}`,
+  },
+  pt: {
+    title: (n) => `${n} está pronto`,
+    body: (b) => `O seu pedido está pronto em ${b}. Dirija-se ao balcão, por favor.`,
+    sms: (n, b, url) => `${b}: o seu pedido ${n} está pronto. Dirija-se ao balcão, por favor. ${url}`,
+  },
+  nl: {
+    title: (n) => `${n} is klaar`,
+    body: (b) => `Uw bestelling bij ${b} is klaar. Kom naar de balie, alstublieft.`,
+    sms: (n, b, url) => `${b}: uw bestelling ${n} is klaar. Kom naar de balie, alstublieft. ${url}`,
+  },
+  // Arabic needs UCS-2, whose SMS segments hold 70 characters: this one costs two or three.
+  ar: {
+    title: (n) => `الطلب ${n} جاهز`,
+    body: (b) => `طلبك جاهز في ${b}. يُرجى التوجّه إلى نقطة الاستلام.`,
+    sms: (n, b, url) => `${b}: طلبك ${n} جاهز. يُرجى التوجّه إلى نقطة الاستلام. ${url}`,
+  },
 };
 
 export function ringTexts(language: string): Texts {

@@ -18,7 +18,8 @@ export const DEFAULT_SETTINGS: BranchSettings = {
   sms_enabled: true,
 };
 
-export const SUPPORTED_LANGUAGES = ['en', 'fr', 'es', 'de'] as const;
+/** The languages of the customer page, the board and what a customer is sent (PRODUCT.md §10). */
+export const SUPPORTED_LANGUAGES = ['en', 'fr', 'es', 'de', 'it', 'pt', 'nl', 'ar'] as const;
 
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
 export type BranchSettingsPatch = DeepPartial<BranchSettings>;

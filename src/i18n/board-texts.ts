@@ -1,45 +1,36 @@
-// Texts of the display board and its spoken call-out.
-import type { Language } from './language.ts';
+// Texts of the display board and its spoken call-out, from src/i18n/messages/board/<lang>.json.
+import en from './messages/board/en.json' with { type: 'json' };
+import fr from './messages/board/fr.json' with { type: 'json' };
+import es from './messages/board/es.json' with { type: 'json' };
+import de from './messages/board/de.json' with { type: 'json' };
+import it from './messages/board/it.json' with { type: 'json' };
+import pt from './messages/board/pt.json' with { type: 'json' };
+import nl from './messages/board/nl.json' with { type: 'json' };
+import ar from './messages/board/ar.json' with { type: 'json' };
+import { textDirection, type Language } from './language.ts';
+import { checkedCatalogs, translator, type Message, type Translator } from './messages.ts';
 
-export type BoardTexts = {
-  preparing: string;
-  ready: string;
-  missed: string;
-  enableSound: string;
-  soundOn: string;
-  offline: string;
-  removedTitle: string;
-  removedBody: string;
-  unknownTitle: string;
-  unknownBody: string;
-  /** spoken when a number is called; {n} is the number with its queue, e.g. "A 42" */
-  callout: string;
-};
+export type BoardKey = keyof typeof en;
 
-export const BOARD_TEXTS: Record<Language, BoardTexts> = {
-  en: {
-    preparing: 'Preparing', ready: 'Ready', missed: 'Please ask at the counter', enableSound: 'Turn on sound and voice', soundOn: 'Sound on',
-    offline: 'Reconnecting…', removedTitle: 'This board was removed', removedBody: 'Ask the shop for a new board link.',
-    unknownTitle: 'Unknown board link', unknownBody: 'Check the link, or ask the shop for a new one.', callout: 'Number {n}',
-  },
-  fr: {
-    preparing: 'En préparation', ready: 'Prêt', missed: 'Merci de vous adresser au comptoir', enableSound: 'Activer le son et la voix', soundOn: 'Son activé',
-    offline: 'Reconnexion…', removedTitle: 'Cet écran a été supprimé', removedBody: 'Demandez un nouveau lien d’écran à la boutique.',
-    unknownTitle: 'Lien d’écran inconnu', unknownBody: 'Vérifiez le lien ou demandez-en un nouveau à la boutique.', callout: 'Numéro {n}',
-  },
-  es: {
-    preparing: 'En preparación', ready: 'Listo', missed: 'Por favor, pregunte en el mostrador', enableSound: 'Activar sonido y voz', soundOn: 'Sonido activado',
-    offline: 'Reconectando…', removedTitle: 'Esta pantalla fue eliminada', removedBody: 'Pida a la tienda un nuevo enlace de pantalla.',
-    unknownTitle: 'Enlace de pantalla desconocido', unknownBody: 'Compruebe el enlace o pida uno nuevo a la tienda.', callout: 'Número {n}',
-  },
-  de: {
-    preparing: 'In Zubereitung', ready: 'Abholbereit', missed: 'Bitte an der Theke melden', enableSound: 'Ton und Sprache einschalten', soundOn: 'Ton an',
-    offline: 'Verbindung wird wiederhergestellt…', removedTitle: 'Diese Anzeige wurde entfernt', removedBody: 'Bitten Sie das Geschäft um einen neuen Anzeige-Link.',
-    unknownTitle: 'Unbekannter Anzeige-Link', unknownBody: 'Prüfen Sie den Link oder bitten Sie das Geschäft um einen neuen.', callout: 'Nummer {n}',
-  },
-};
+const CATALOGS = checkedCatalogs<Record<BoardKey, Message>>('board', { en, fr, es, de, it, pt, nl, ar });
 
-/** "A-42" → "Number A 42": the hyphen would be read out as "minus" by some voices. */
+export const BOARD_CATALOGS: Readonly<Record<Language, Record<BoardKey, Message>>> = CATALOGS;
+
+const TRANSLATORS = new Map<Language, Translator<BoardKey>>();
+
+export function boardTexts(lang: Language): Translator<BoardKey> {
+  let tr = TRANSLATORS.get(lang);
+  if (tr === undefined) {
+    tr = translator(lang, CATALOGS[lang], textDirection(lang) === 'rtl');
+    TRANSLATORS.set(lang, tr);
+  }
+  return tr;
+}
+
+/**
+ * "A-42" → "Number A 42": the hyphen would be read out as "minus" by some voices. Spoken text
+ * gets no direction marks (a voice could read them out).
+ */
 export function calloutText(lang: Language, displayNumber: string): string {
-  return BOARD_TEXTS[lang].callout.replace('{n}', displayNumber.replace(/-/g, ' '));
+  return translator<BoardKey>(lang, CATALOGS[lang], false).t('callout', { number: displayNumber.replace(/-/g, ' ') });
 }

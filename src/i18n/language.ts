@@ -34,4 +34,26 @@ export function pickLanguage(acceptLanguage: string | undefined, fallback: strin
 }
 
 /** BCP 47 tags for speech synthesis voices. */
-export const SPEECH_LOCALE: Record<Language, string> = { en: 'en-GB', fr: 'fr-FR', es: 'es-ES', de: 'de-DE' };
+export const SPEECH_LOCALE: Record<Language, string> = {
+  en: 'en-GB', fr: 'fr-FR', es: 'es-ES', de: 'de-DE', it: 'it-IT', pt: 'pt-PT', nl: 'nl-NL', ar: 'ar-SA',
+};
+
+/**
+ * Locales for times (a clock, "we'll ring you again at 14:05"). Latin digits in Arabic too: the
+ * ticket numbers beside them, on the receipt and the board, are printed with Latin digits.
+ */
+export const FORMAT_LOCALE: Record<Language, string> = {
+  en: 'en-GB', fr: 'fr-FR', es: 'es-ES', de: 'de-DE', it: 'it-IT', pt: 'pt-PT', nl: 'nl-NL', ar: 'ar-u-nu-latn',
+};
+
+const RTL: ReadonlySet<Language> = new Set(['ar']);
+
+export const textDirection = (lang: Language): 'ltr' | 'rtl' => (RTL.has(lang) ? 'rtl' : 'ltr');
+
+/** ` dir="rtl"` for a right-to-left language's <html>, nothing otherwise (ltr is the default). */
+export const dirAttribute = (lang: Language): string => (RTL.has(lang) ? ' dir="rtl"' : '');
+
+/** A local time as hours and minutes in the branch's zone. */
+export function formatTime(lang: Language, at: number, timeZone: string): string {
+  return new Intl.DateTimeFormat(FORMAT_LOCALE[lang], { hour: '2-digit', minute: '2-digit', timeZone }).format(at);
+}

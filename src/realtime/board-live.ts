@@ -30,7 +30,8 @@ export async function loadBoardView(deps: BoardLiveDeps, display: Display, branc
     deps.data.openTickets(display.branchId, display.mode),
     deps.data.announcements(display.branchId, display.mode),
   ]);
-  return buildBoardView(display, boardLanguage(branch), boardVoice(display, branch), tickets, announcements, deps.services.clock.now());
+  const place = { shop: branch.name, timezone: branch.timezone, lang: boardLanguage(branch), voice: boardVoice(display, branch) };
+  return buildBoardView(display, place, tickets, announcements, deps.services.clock.now());
 }
 
 class BoardConnection implements LiveConnection {

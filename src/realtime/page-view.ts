@@ -5,8 +5,8 @@ import type { Ticket } from '../store/tickets.ts';
 import type { Branch } from '../store/tenancy.ts';
 import type { Announcement } from '../store/announcements.ts';
 import type { TicketStatus } from '../domain/ticket-state.ts';
-import type { Language } from '../i18n/language.ts';
-import { CUSTOMER_TEXTS, fill } from '../i18n/customer-texts.ts';
+import { formatTime, type Language } from '../i18n/language.ts';
+import { customerTexts } from '../i18n/customer-texts.ts';
 
 export type PageState = 'created' | 'ready' | 'acknowledged' | 'snoozed' | 'collected' | 'cancelled' | 'expired';
 
@@ -17,6 +17,10 @@ export type PageView = {
   state: PageState;
   open: boolean;
   number: string;
+  /** The shop (branch) name: a customer holding two receipts tells them apart by it. */
+  shop: string;
+  /** The tab's title: the number and the shop, which tells two open tickets apart. */
+  title: string;
   lang: Language;
   heading: string;
   detail: string;
@@ -40,9 +44,9 @@ export function pageState(t: Ticket, now: number): PageState {
 }
 
 function positionText_(lang: Language, position: number): string {
-  const tx = CUSTOMER_TEXTS[lang];
   const ahead = position - 1;
-  return ahead === 0 ? tx.next : ahead === 1 ? tx.aheadOne : fill(tx.ahead, { n: ahead });
+  const tx = customerTexts(lang);
+  return ahead === 0 ? tx.t('position.next') : tx.t('position.ahead', { count: ahead });
 }
 
 /** The same view with the ticket at another place in the queue (nothing else changed). */
@@ -67,24 +71,20 @@ export type PageViewInput = {
 
 export function buildPageView(i: PageViewInput): PageView {
   const { ticket: t, branch, lang, now } = i;
-  const tx = CUSTOMER_TEXTS[lang];
+  const tx = customerTexts(lang);
   const state = pageState(t, now);
   const custom = branch.settings.customer_page.messages;
-  let detail = tx.detail[state];
+  let detail = tx.t(`detail.${state}`, state === 'snoozed' ? { time: formatTime(lang, t.snoozedUntil!, branch.timezone) } : {});
   if (state === 'created' && custom.waiting) detail = custom.waiting;
   if (state === 'ready' && custom.ready) detail = custom.ready;
   if ((state === 'collected' || state === 'cancelled' || state === 'expired') && custom.closed) detail = custom.closed;
-  if (state === 'snoozed') {
-    const time = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', timeZone: branch.timezone }).format(t.snoozedUntil!);
-    detail = fill(detail, { time });
-  }
   let positionText: string | null = null;
   let waitText: string | null = null;
   if (state === 'created' && i.position !== null) {
     positionText = positionText_(lang, i.position);
     if (i.medianPrepMs !== null) {
       const left = i.medianPrepMs - (now - t.createdAt);
-      waitText = left < 60_000 ? tx.waitSoon : fill(tx.wait, { m: Math.ceil(left / 60_000) });
+      waitText = left < 60_000 ? tx.t('wait.soon') : tx.t('wait.minutes', { count: Math.ceil(left / 60_000) });
     }
   }
   const open = t.status === 'created' || t.status === 'ready';
@@ -93,15 +93,17 @@ export function buildPageView(i: PageViewInput): PageView {
     state,
     open,
     number: t.displayNumber,
+    shop: branch.name,
+    title: `${tx.t('title', { number: t.displayNumber })} · ${branch.name}`,
     lang,
-    heading: tx.heading[state],
+    heading: tx.t(`heading.${state}`),
     detail,
     position: state === 'created' ? i.position : null,
     position_text: positionText,
     wait_text: waitText,
     announcements: open ? announcementViews(i.announcements, now) : [],
     ring: state === 'ready' && i.ringId !== null ? { id: i.ringId, seq: t.rings } : null,
-    rung_text: fill(tx.rung, { n: t.displayNumber }),
+    rung_text: tx.t('rung', { number: t.displayNumber }),
     snooze_minutes: DEFAULT_SNOOZE_MINUTES,
   };
 }

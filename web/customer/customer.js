@@ -28,7 +28,9 @@
   function render(v) {
     root.dataset.state = v.state;
     if (v.state !== 'ready') delete root.dataset.ringing;
+    setText($('shop'), v.shop);
     setText($('num'), v.number);
+    $('ticket').dataset.len = String(Math.min(8, Math.max(3, v.number.length)));
     setText($('heading'), v.heading);
     setText($('detail'), v.detail);
     setText($('pos'), v.position_text);
@@ -44,8 +46,16 @@
     $('alertbox').hidden = !v.open;
     open = v.open;
     main.dataset.rung = v.rung_text;
+    document.title = v.title;
     if (v.ring && !seen.includes(v.ring.id)) ring(v.ring.id, v.rung_text);
     if (!open && source) { source.close(); source = null; }
+  }
+
+  // Called from a tap (the user gesture browsers demand before a page may make sound), so that
+  // a later ring can chime.
+  function unlockSound() {
+    if (!audio) try { audio = new (window.AudioContext || window.webkitAudioContext)(); } catch (e) { audio = null; }
+    if (audio) { audio.resume(); const b = audio.createBuffer(1, 1, 22050); const s = audio.createBufferSource(); s.buffer = b; s.connect(audio.destination); s.start(); }
   }
 
   function chime() {
@@ -110,6 +120,7 @@
     const form = e.target;
     if (!form.action) return;
     e.preventDefault();
+    unlockSound();
     fetch(form.action, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(new FormData(form)) })
       .then((r) => r.json().then((body) => { if (r.ok) render(body); else location.reload(); }))
       .catch(() => form.submit());
@@ -123,9 +134,7 @@
   });
 
   $('alert').addEventListener('click', async () => {
-    // This tap is the user gesture browsers demand before a page may make sound.
-    if (!audio) try { audio = new (window.AudioContext || window.webkitAudioContext)(); } catch (e) { audio = null; }
-    if (audio) { audio.resume(); const b = audio.createBuffer(1, 1, 22050); const s = audio.createBufferSource(); s.buffer = b; s.connect(audio.destination); s.start(); }
+    unlockSound();
     await lockScreen();
     $('alert-on').hidden = false;
     $('alert').hidden = true;

@@ -1,9 +1,11 @@
-// The customer page's HTML: complete without JavaScript (number, status, queue position, the
-// shop's announcement, working "On my way" / "Need 5 more minutes" forms, a refresh link and,
-// while the ticket is open, a meta refresh inside <noscript>). The script only makes it live.
+// The customer page's HTML: complete without JavaScript (the shop, the number, status, queue
+// position, the shop's announcement, working "On my way" / "Need 5 more minutes" forms, a refresh
+// button and, while the ticket is open, a meta refresh inside <noscript>). Which actions show is
+// the stylesheet's business, by the state on <html>, so the first HTML and the live page agree.
+// The script only makes it live.
 import type { PageView } from '../../realtime/page-view.ts';
-import { CUSTOMER_TEXTS, fill } from '../../i18n/customer-texts.ts';
-import type { Language } from '../../i18n/language.ts';
+import { customerTexts } from '../../i18n/customer-texts.ts';
+import { dirAttribute, type Language } from '../../i18n/language.ts';
 import type { WebAssets } from './assets.ts';
 import { esc } from './page-headers.ts';
 
@@ -11,21 +13,27 @@ export type CustomerPageInput = { view: PageView; base: string; assets: WebAsset
 
 const hidden = (v: unknown): string => (v ? '' : ' hidden');
 
+/** The number's length in characters, 3 to 8, which the stylesheet sizes it by. */
+export const numberLength = (n: string): number => Math.min(8, Math.max(3, [...n].length));
+
+// A bell, drawn inline: the page loads nothing from elsewhere.
+const BELL = '<svg class="bell" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2z"/></svg>';
+
 export function customerPageHtml(i: CustomerPageInput): string {
   const { view: v, base, assets } = i;
-  const t = CUSTOMER_TEXTS[v.lang];
-  const title = fill(t.title, { n: v.number });
+  const t = customerTexts(v.lang);
   const anns = v.announcements.map((a) => `<p>${esc(a.message)}</p>`).join('');
   const scripts = (i.pushScript === null ? '' : `<script src="${esc(i.pushScript)}" defer></script>`) + `<script src="${assets.url('customer.js')}" defer></script>`;
+  const refresh = `<a class="button" href="${base}">${esc(t.t('action.refresh'))}</a>`;
   return `<!doctype html>
-<html lang="${v.lang}" data-state="${v.state}">
+<html lang="${v.lang}"${dirAttribute(v.lang)} data-state="${v.state}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1,viewport-fit=cover">
 <meta name="referrer" content="no-referrer">
 <meta name="robots" content="noindex,nofollow">
 <meta name="theme-color" content="#ffd60a">
-<title>${esc(title)}</title>
+<title>${esc(v.title)}</title>
 <link rel="manifest" href="${base}/manifest.webmanifest">
 <link rel="icon" href="${assets.url('icon.svg')}" type="image/svg+xml">
 <style>${assets.customerCss}</style>
@@ -34,24 +42,27 @@ ${scripts}
 </head>
 <body>
 <main id="rb" data-base="${base}" data-events="${base}/events?lang=${v.lang}" data-heartbeat="${i.heartbeatMs}" data-open="${v.open ? '1' : '0'}" data-rung="${esc(v.rung_text)}">
-<p class="label">${esc(t.yourNumber)}</p>
+<header class="shop">${BELL}<span id="shop">${esc(v.shop)}</span></header>
+<div class="ticket" id="ticket" data-len="${numberLength(v.number)}">
+<p class="label">${esc(t.t('yourNumber'))}</p>
 <p class="num" id="num">${esc(v.number)}</p>
+</div>
 <h1 id="heading">${esc(v.heading)}</h1>
 <p id="detail">${esc(v.detail)}</p>
 <p id="pos" class="pos"${hidden(v.position_text)}>${esc(v.position_text ?? '')}</p>
 <p id="wait" class="wait"${hidden(v.wait_text)}>${esc(v.wait_text ?? '')}</p>
-<section id="ann" class="ann" aria-labelledby="ann-h"${hidden(anns)}><h2 id="ann-h">${esc(t.announcement)}</h2><div id="ann-list">${anns}</div></section>
+<section id="ann" class="ann" aria-labelledby="ann-h"${hidden(anns)}><h2 id="ann-h">${esc(t.t('announcement'))}</h2><div id="ann-list">${anns}</div></section>
 <div class="actions">
-<form method="post" action="${base}/acknowledge"><button class="primary" type="submit">${esc(t.onMyWay)}</button></form>
-<form method="post" action="${base}/snooze" class="snooze"><input type="hidden" name="minutes" value="${v.snooze_minutes}"><button type="submit">${esc(fill(t.snooze, { m: v.snooze_minutes }))}</button></form>
+<form method="post" action="${base}/acknowledge"><button class="primary" type="submit">${esc(t.t('action.onMyWay'))}</button></form>
+<form method="post" action="${base}/snooze" class="snooze"><input type="hidden" name="minutes" value="${v.snooze_minutes}"><button type="submit">${esc(t.t('action.snooze', { count: v.snooze_minutes }))}</button></form>
 </div>
 <div id="alertbox" class="alertbox" hidden>
-<button type="button" id="alert" hidden>${esc(t.alertMe)}</button>
-<p id="alert-on" class="note" role="status" hidden>${esc(t.alertOn)}</p>
-<p id="ios" class="note" hidden>${esc(t.iosHint)}</p>
+<button type="button" id="alert" class="primary" hidden>${esc(t.t('action.alertMe'))}</button>
+<p id="alert-on" class="note" role="status" hidden>${esc(t.t('alert.on'))}</p>
+<p id="ios" class="note" hidden>${esc(t.t('alert.iosHint'))}</p>
 </div>
-<p id="offline" class="offline" role="status" hidden>${esc(t.offline)}</p>
-<p class="refresh"><a href="${base}">${esc(t.refresh)}</a></p>
+<p id="offline" class="offline" role="status" hidden>${esc(t.t('offline'))} ${refresh}</p>
+${v.open ? `<noscript><p class="refresh">${refresh}</p></noscript>` : ''}
 <div id="live" class="sr" aria-live="assertive" aria-atomic="true"></div>
 </main>
 </body>
@@ -59,18 +70,18 @@ ${scripts}
 }
 
 export function customerNotFoundHtml(lang: Language, assets: WebAssets): string {
-  const t = CUSTOMER_TEXTS[lang];
-  return simplePage(lang, t.notFoundTitle, t.notFoundBody, assets);
+  const t = customerTexts(lang);
+  return simplePage(lang, t.t('notFound.title'), t.t('notFound.body'), assets);
 }
 
 export function customerTooManyHtml(lang: Language, assets: WebAssets): string {
-  const t = CUSTOMER_TEXTS[lang];
-  return simplePage(lang, t.tooManyTitle, t.tooManyBody, assets);
+  const t = customerTexts(lang);
+  return simplePage(lang, t.t('tooMany.title'), t.t('tooMany.body'), assets);
 }
 
 function simplePage(lang: Language, title: string, body: string, assets: WebAssets): string {
   return `<!doctype html>
-<html lang="${lang}">
+<html lang="${lang}"${dirAttribute(lang)}>
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${esc(title)}</title><style>${assets.customerCss}</style></head>
 <body><main><h1>${esc(title)}</h1><p>${esc(body)}</p></main></body>
 </html>`;

@@ -7,7 +7,7 @@ import { isId } from '../../domain/ids.ts';
 import { getDisplayByToken, type Display } from '../../store/displays.ts';
 import type { Branch } from '../../store/tenancy.ts';
 import { recordBranchDelivery } from '../../store/ring-deliveries.ts';
-import { BOARD_TEXTS } from '../../i18n/board-texts.ts';
+import { boardTexts } from '../../i18n/board-texts.ts';
 import { pickLanguage } from '../../i18n/language.ts';
 import { attachBoardStream, loadBoardView } from '../../realtime/board-live.ts';
 import { relayTopics, type RingAckMessage } from '../../realtime/ring-relay.ts';
@@ -29,7 +29,7 @@ export function registerBoardPage(app: FastifyInstance, deps: LivePagesDeps): vo
   async function find(req: FastifyRequest, reply: FastifyReply, html: boolean): Promise<{ display: Display; branch: Branch; base: string } | null> {
     const { token } = req.params as { token: string };
     const lang = pickLanguage(req.headers['accept-language'], 'en');
-    const t = BOARD_TEXTS[lang];
+    const t = boardTexts(lang);
     const wellFormed = TOKEN.test(token);
     if (!(await limit.admit(req, reply, wellFormed ? `b:${token}` : null))) {
       throw new AppError('rate-limited', 'Too many requests for this board; retry shortly.', { retry_after: Number(reply.getHeader('retry-after') ?? 1) });
@@ -38,11 +38,11 @@ export function registerBoardPage(app: FastifyInstance, deps: LivePagesDeps): vo
     const branch = display && (await live.data.branch(display.branchId));
     if (display === undefined || branch === undefined) {
       await limit.unknown(req);
-      if (html) return (sendHtml(reply, 404, boardMessageHtml(lang, t.unknownTitle, t.unknownBody, assets), cssHash), null);
+      if (html) return (sendHtml(reply, 404, boardMessageHtml(lang, t.t('unknown.title'), t.t('unknown.body'), assets), cssHash), null);
       throw new AppError('not-found', 'No such board.');
     }
     if (display.deletedAt !== null) {
-      if (html) return (sendHtml(reply, 410, boardMessageHtml(lang, t.removedTitle, t.removedBody, assets), cssHash), null);
+      if (html) return (sendHtml(reply, 410, boardMessageHtml(lang, t.t('removed.title'), t.t('removed.body'), assets), cssHash), null);
       throw new AppError('not-found', 'This board was removed.');
     }
     return { display, branch, base: `/board/${token}` };
@@ -54,7 +54,7 @@ export function registerBoardPage(app: FastifyInstance, deps: LivePagesDeps): vo
     const found = await find(req, reply, true);
     if (found === null) return reply;
     const view = await loadBoardView(live, found.display, found.branch);
-    return sendHtml(reply, 200, boardPageHtml(view, found.base, assets, live.hub.heartbeatMs), cssHash);
+    return sendHtml(reply, 200, boardPageHtml(view, found.base, assets, live.hub.heartbeatMs, clock.now()), cssHash);
   });
 
   app.get('/board/:token/events', hide, async (req, reply) => {
