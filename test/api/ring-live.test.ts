@@ -10,29 +10,36 @@ import { eventually } from '../helpers/eventually.ts';
 import { presenceScopes } from '../../src/realtime/presence.ts';
 
 let t: TestApp;
+/**
+ * "Answers at once" is shown against a deadline far longer than any answer on a loaded machine:
+ * a ready that waited for it would take 10 s, and one that did not is well under half of that.
+ */
+let patient: TestApp;
+const PATIENT_DEADLINE_MS = 10_000;
 const clock = new FakeClock();
 before(async () => {
   // A short deadline: a page or board that never answers costs the test 300 ms, not 2 s.
   t = await startTestApp({ clock, env: { RING_DEADLINE_MS: '300' } });
+  patient = await startTestApp({ clock, env: { RING_DEADLINE_MS: String(PATIENT_DEADLINE_MS) } });
   const q = await t.request('POST', '/v1/queues', { body: { name: 'B' } });
   assert.equal(q.status, 201);
 });
-after(() => t.close());
+after(() => Promise.all([t.close(), patient.close()]));
 
-async function ticket(queue = 'A'): Promise<any> {
-  const r = await t.request('POST', '/v1/tickets', { body: { queue } });
+async function ticket(queue = 'A', app = t): Promise<any> {
+  const r = await app.request('POST', '/v1/tickets', { body: { queue } });
   assert.equal(r.status, 201);
   return r.body;
 }
 
-const ready = async (id: string) => {
-  const r = await t.request('POST', `/v1/tickets/${id}/ready`);
+const ready = async (id: string, app = t) => {
+  const r = await app.request('POST', `/v1/tickets/${id}/ready`);
   assert.equal(r.status, 200, r.text);
   return r.body;
 };
 
-const display = async (body: Record<string, unknown>) => {
-  const r = await t.request('POST', '/v1/displays', { body });
+const display = async (body: Record<string, unknown>, app = t) => {
+  const r = await app.request('POST', '/v1/displays', { body });
   assert.equal(r.status, 201, r.text);
   return r.body;
 };
@@ -53,11 +60,11 @@ test('with the page open, ready rings it: the ring event arrives and the answer 
 });
 
 test('with no page open, ready answers rang false, channel none, at once', async () => {
-  const tk = await ticket();
+  const tk = await ticket('A', patient);
   const started = Date.now();
-  const body = await ready(tk.id);
+  const body = await ready(tk.id, patient);
   assert.deepEqual([body.rang, body.channel_used, body.call_out_loud], [false, 'none', false]);
-  assert.ok(Date.now() - started < 300, 'no waiting for the deadline when nobody is there');
+  assert.ok(Date.now() - started < PATIENT_DEADLINE_MS / 2, 'no waiting for the deadline when nobody is there');
 });
 
 test('a page that is open but never confirms does not count as rung', async () => {
@@ -126,15 +133,15 @@ test('call_out_loud is false with no board, with a board of another queue, and w
 });
 
 test('a board whose sound was never enabled answers no, and the ready call does not wait for the deadline', async () => {
-  const d = await display({ name: 'Muted TV', voice: true });
-  const board = await openBoard(t, d.url, false);
-  const tk = await ticket('A');
+  const d = await display({ name: 'Muted TV', voice: true }, patient);
+  const board = await openBoard(patient, d.url, false);
+  const tk = await ticket('A', patient);
   const started = Date.now();
-  const body = await ready(tk.id);
+  const body = await ready(tk.id, patient);
   assert.equal(body.call_out_loud, false);
-  assert.ok(Date.now() - started < 300);
+  assert.ok(Date.now() - started < PATIENT_DEADLINE_MS / 2, 'no waiting for the deadline for a board that cannot speak');
   board.close();
-  await t.request('DELETE', `/v1/displays/${d.id}`);
+  await patient.request('DELETE', `/v1/displays/${d.id}`);
 });
 
 test('an idempotent repeat of ready replays the answer and rings nobody twice', async () => {
