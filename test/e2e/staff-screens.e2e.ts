@@ -72,7 +72,7 @@ async function go(page: Page, hash: string, ready: string): Promise<void> {
 
 const setMode = async (page: Page, mode: 'live' | 'test') => {
   await page.click(`.mode-option-${mode}`);
-  await page.waitForFunction((m) => document.querySelector('.shell')?.classList.contains(`mode-${m}`), mode);
+  await page.waitForFunction((m) => document.querySelector('.shell')?.classList.contains(`shell-${m}`), mode);
 };
 
 for (const size of ['tablet', 'phone'] as const) {
@@ -260,7 +260,7 @@ test('errors are shown at their field: a taken email under the email box, with a
   await page.click('form[aria-label="Invite a user"] button[type=submit]');
   const error = page.locator('#invite-email-error');
   await error.waitFor();
-  assert.equal(await error.textContent(), 'Is taken');
+  assert.equal(await error.textContent(), 'This email already has a readybell user.');
   assert.equal(await page.getAttribute('#invite-email', 'aria-invalid'), 'true');
   assert.equal(await page.getAttribute('#invite-email', 'aria-describedby'), 'invite-email-error');
   const [box, input] = [(await error.boundingBox())!, (await page.locator('#invite-email').boundingBox())!];

@@ -82,7 +82,7 @@ export function Shell() {
 
   const Screen = screen.component;
   return (
-    <div class={`shell mode-${mode}`}>
+    <div class={`shell shell-${mode}`}>
       <a class="skip" href="#main">{t('nav.skip')}</a>
       {mode === 'test' && (
         <p class="test-band" role="note"><strong>{t('mode.band')}</strong> <span>{t('mode.bandText')}</span></p>

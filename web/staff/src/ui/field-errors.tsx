@@ -23,9 +23,13 @@ export function formErrors(err: unknown, fields: readonly string[], pointers: Re
   const out: FormErrors = { fields: {}, form: null };
   const unplaced: string[] = [];
   if (err instanceof ApiError) {
-    for (const e of err.problem.errors ?? []) {
+    const errors = err.problem.errors ?? [];
+    for (const e of errors) {
       const name = pointers[e.pointer] ?? e.pointer.replace(/^\//, '').replace(/\//g, '.');
-      if (fields.includes(name)) out.fields[name] ??= capitalised(e.detail);
+      // A conflict about one field ("This email already has a readybell user.") says it best in
+      // its own sentence; schema checks list fragments per field ("must be <= 72").
+      const text = errors.length === 1 && err.problem.code !== 'validation-failed' ? err.problem.detail : capitalised(e.detail);
+      if (fields.includes(name)) out.fields[name] ??= text;
       else unplaced.push(e.detail);
     }
   }
