@@ -5,7 +5,7 @@ import { AppError, invalid } from '../domain/errors.ts';
 import { newId, randomToken } from '../domain/ids.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../domain/password-hash.ts';
 import { findUserByEmail, getUser, replacePasswordHash, setUserPassword } from '../store/credentials.ts';
-import { getBranch, listBranches, type Branch } from '../store/tenancy.ts';
+import { getBranch, listBranches, type Branch, type Mode } from '../store/tenancy.ts';
 import { insertSession, restampSessions, revokeSession, revokeUserSessions, setSessionBranch, type SessionView } from '../store/sessions.ts';
 import { hashSessionToken, passwordStamp, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../domain/session-token.ts';
 
@@ -56,12 +56,14 @@ export type SessionSummary = {
   account: { id: string; name: string; plan: string; api_access: boolean };
   branch: { id: string; name: string; timezone: string };
   branches: Array<{ id: string; name: string }>;
+  mode: Mode;
   csrf_token: string;
   expires_at: string;
   idle_timeout_seconds: number;
 };
 
-export async function summarise(services: Services, view: SessionView, csrfToken: string, branchId = view.branchId): Promise<SessionSummary> {
+/** `mode` is the one the request asked for (Readybell-Mode): a session has none of its own. */
+export async function summarise(services: Services, view: SessionView, csrfToken: string, mode: Mode, branchId = view.branchId): Promise<SessionSummary> {
   const branches = await listBranches(services.db, view.accountId);
   const branch = branches.find((b) => b.id === branchId) as Branch;
   return {
@@ -70,6 +72,7 @@ export async function summarise(services: Services, view: SessionView, csrfToken
     account: { id: view.account.id, name: view.account.name, plan: view.account.plan, api_access: view.account.plan !== 'free' },
     branch: { id: branch.id, name: branch.name, timezone: branch.timezone },
     branches: branches.map((b) => ({ id: b.id, name: b.name })),
+    mode,
     csrf_token: csrfToken,
     expires_at: new Date(view.expiresAt).toISOString(),
     idle_timeout_seconds: SESSION_IDLE_MS / 1000,

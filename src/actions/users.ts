@@ -6,7 +6,7 @@ import { AppError, invalid, notFound } from '../domain/errors.ts';
 import { newPassword } from '../domain/secrets.ts';
 import { hashPassword } from '../domain/password-hash.ts';
 import { createUser } from './provision.ts';
-import { getUser, listUsers, removeUser, setUserPassword, setUserRole, type Role, type UserRecord } from '../store/credentials.ts';
+import { getUser, listUsers, lockedOwners, removeUser, setUserPassword, setUserRole, type Role, type UserRecord } from '../store/credentials.ts';
 import { revokeUserSessions } from '../store/sessions.ts';
 import { requireStaffRole } from './staff-only.ts';
 
@@ -37,8 +37,11 @@ async function accountUser(ctx: TxCtx, id: string): Promise<UserRecord> {
 
 async function assertAnotherOwner(ctx: TxCtx, user: UserRecord, doing: string): Promise<void> {
   if (user.role !== 'owner') return;
-  const owners = (await listUsers(ctx.tx, ctx.accountId)).filter((u) => u.role === 'owner' && u.id !== user.id);
-  if (owners.length === 0) throw new AppError('conflict', `The account's last owner cannot be ${doing}; make someone else owner first.`);
+  const others = (await lockedOwners(ctx.tx, ctx.accountId)).filter((id) => id !== user.id);
+  if (others.length === 0) {
+    const detail = `The account's last owner cannot be ${doing}; make someone else owner first.`;
+    throw new AppError('last-owner', detail, doing === 'demoted' ? { errors: [{ pointer: '/role', detail }] } : {});
+  }
 }
 
 export const updateUser: Action<{ id: string; role?: Role; reset_password?: boolean }, { user: UserRecord; password: string | null }> = async ({ ctx, input }) => {
@@ -61,8 +64,8 @@ export const updateUser: Action<{ id: string; role?: Role; reset_password?: bool
 export const deleteUser: Action<{ id: string }, UserRecord> = async ({ ctx, input }) => {
   requireStaffRole(ctx, 'owner');
   const user = await accountUser(ctx, input.id);
-  if (ctx.actor.kind === 'user' && ctx.actor.userId === user.id) throw new AppError('conflict', 'You cannot remove yourself; another owner can.');
   await assertAnotherOwner(ctx, user, 'removed');
+  if (ctx.actor.kind === 'user' && ctx.actor.userId === user.id) throw new AppError('conflict', 'You cannot remove yourself; another owner can.');
   const now = ctx.services.clock.now();
   await removeUser(ctx.tx, user.id, now);
   await revokeUserSessions(ctx.tx, user.id, now);

@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'request-timeout'
   | 'ticket-state-conflict'
   | 'conflict'
+  | 'last-owner'
   | 'idempotency-key-in-use'
   | 'idempotency-key-reuse'
   | 'rate-limited'

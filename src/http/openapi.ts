@@ -22,7 +22,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         securitySchemes: {
           apiKey: { type: 'http', scheme: 'bearer', description: 'rk_live_… or rk_test_…' },
           // The staff page's way in (docs/decisions/0008-staff-page.md); unsafe methods also need X-CSRF-Token.
-          staffSession: { type: 'apiKey', in: 'cookie', name: 'readybell_session', description: 'Staff page session (POST /v1/sessions), live mode; `__Host-readybell_session` over HTTPS. POST, PATCH and DELETE also need the X-CSRF-Token header.' },
+          staffSession: { type: 'apiKey', in: 'cookie', name: 'readybell_session', description: 'Staff page session (POST /v1/sessions); `__Host-readybell_session` over HTTPS. POST, PATCH and DELETE also need the X-CSRF-Token header. Live mode, or test mode for a request that sends `Readybell-Mode: test` (a header API keys may not send: 400).' },
         },
       },
       security: [{ apiKey: [] }, { staffSession: [] }],

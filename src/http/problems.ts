@@ -21,6 +21,7 @@ export const PROBLEM_CATALOGUE: Record<ErrorCode, { status: number; title: strin
   'payload-too-large': { status: 413, title: 'Payload too large', help: 'The request body is larger than the service accepts.' },
   'request-timeout': { status: 408, title: 'Request timeout', help: 'The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.' },
   'ticket-state-conflict': { status: 409, title: 'Ticket state conflict', help: 'The operation is not allowed in the ticket\'s current state; `ticket_status` says which state it is in.' },
+  'last-owner': { status: 409, title: 'Last owner', help: 'An account always keeps at least one owner, so nobody locks it out of its own administration. Make another user owner first, then change or remove this one.' },
   conflict: { status: 409, title: 'Conflict', help: 'The request conflicts with the current state of the resource.' },
   'idempotency-key-in-use': { status: 409, title: 'Idempotency key in use', help: 'A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.' },
   'idempotency-key-reuse': { status: 422, title: 'Idempotency key reused', help: 'This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.' },

@@ -104,6 +104,16 @@ export async function listUsers(q: Queryable, accountId: string): Promise<UserRe
   return rows.map(toUser);
 }
 
+/**
+ * The account's owners, read under a lock on the account row that the transaction holds until it
+ * ends: two owners demoting each other at once are serialised, and the second sees the first.
+ */
+export async function lockedOwners(tx: Tx, accountId: string): Promise<string[]> {
+  await tx.query(`SELECT id FROM accounts WHERE id = $1 ${tx.forUpdate}`, [accountId]);
+  const rows = await tx.query<{ id: string }>("SELECT id FROM users WHERE account_id = $1 AND removed_at IS NULL AND role = 'owner'", [accountId]);
+  return rows.map((r) => r.id);
+}
+
 export async function setUserPassword(tx: Tx, id: string, hash: string): Promise<void> {
   await tx.run('UPDATE users SET password_hash = $2 WHERE id = $1', [id, hash]);
 }

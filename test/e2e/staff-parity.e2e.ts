@@ -38,7 +38,7 @@ async function shiftThroughPage(): Promise<void> {
   const result = (n: string) => card(page, n).locator('.ring-result');
   await tap(a!, `Mark ${a} ready`, () => result(a!).waitFor());
   clock.advance(RING_INTERVAL_MS);
-  await page.click(`button[aria-label="Ring ${a} again"]`);
+  await page.click(`button[aria-label="Ring again: ${a}"]`);
   await page.waitForFunction((n) => document.querySelector(`li[data-number="${n}"] .rings`)?.textContent === 'rung 2×', a);
   await tap(a!, `${a} collected`, () => page.locator('.column-closed').locator(`li[data-number="${a}"]`).waitFor());
   await tap(b!, `Cancel ${b}`, () => page.locator('.column-closed').locator(`li[data-number="${b}"]`).waitFor());

@@ -1,6 +1,8 @@
 // Driving the staff page in Chromium: sign in, find a ticket's card, act on it, and keep
 // screenshots and printed slips as artifacts under test-artifacts/.
 import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestApp } from './app.ts';
@@ -16,7 +18,11 @@ export async function openStaffPage(browser: Browser, t: TestApp, who: { email: 
   const page = await ctx.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('dialog', (d) => void d.accept());
+  // The page has its own dialogs; a browser dialog (alert, confirm) would be a regression.
+  page.on('dialog', (d) => {
+    errors.push(`browser dialog: ${d.message()}`);
+    void d.dismiss();
+  });
   await page.goto(`${t.url}/staff`);
   await signInOnPage(page, who);
   return { ctx, page, errors };
@@ -57,4 +63,36 @@ export async function printSlip(page: Page, name: string): Promise<{ widthPt: nu
   const prefix = path.join(ARTIFACTS, `staff-${name}`);
   execFileSync('pdftoppm', ['-png', '-r', '200', '-singlefile', pdf, prefix]);
   return { widthPt: Number(size[1]), heightPt: Number(size[2]), pages, png: `${prefix}.png` };
+}
+
+/** Where the screens of the staff page are kept for people to look at (git-ignored). */
+export const SCREENSHOTS = path.join(ARTIFACTS, 'screenshots');
+
+/** The sizes the staff page is judged at: a 10-inch tablet in landscape and a small phone. */
+export const SIZES = {
+  tablet: { viewport: { width: 1024, height: 768 } },
+  phone: { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true },
+} as const;
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag22aa'];
+
+export type AxeViolation = { id: string; impact: string | null; help: string; nodes: Array<{ target: string[]; failureSummary?: string }> };
+
+/** Runs axe-core (WCAG 2.2 A and AA rules) on the page as it is now; returns its violations. */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async (tags) => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, o: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const r = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+  }, WCAG_22_AA);
+}
+
+/** Saves the screen as `test-artifacts/screenshots/staff-<name>.png` and returns axe's violations. */
+export async function keepScreen(page: Page, name: string, fullPage = true): Promise<{ file: string; violations: AxeViolation[] }> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const file = path.join(SCREENSHOTS, `staff-${name}.png`);
+  await page.screenshot({ path: file, fullPage });
+  return { file, violations: await axeViolations(page) };
 }

@@ -11,6 +11,7 @@ import { findApiKeyWithPlan } from '../../store/credentials.ts';
 import { onCredentialsChanged, watchOtherProcesses } from '../../store/credential-changes.ts';
 import { channels } from '../../realtime/bus.ts';
 import { KeyCache } from './key-cache.ts';
+import { refuseModeHeader } from './mode-header.ts';
 
 export type Auth = { actor: Actor; accountId: string; plan: Plan; branchId: string; mode: Mode; bucketKey: string };
 
@@ -77,6 +78,7 @@ export function registerAuth(app: FastifyInstance, services: Services, lastUsed:
     if (auth.auth.plan === 'free') {
       throw new AppError('plan-required', 'The free plan does not include API access; the pro and business plans do.');
     }
+    refuseModeHeader(req, auth.auth.mode);
     lastUsed.add(auth.keyId);
     req.auth = auth.auth;
   });

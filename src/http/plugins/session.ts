@@ -12,6 +12,7 @@ import { AppError } from '../../domain/errors.ts';
 import { findSessionByTokenHash, touchSession, type SessionView } from '../../store/sessions.ts';
 import { csrfTokenFor, hashSessionToken, passwordStamp, SESSION_IDLE_MS, SESSION_TOKEN_SHAPE } from '../../domain/session-token.ts';
 import type { Auth, SessionAuthenticator } from './auth.ts';
+import { sessionMode } from './mode-header.ts';
 
 /** last_seen_at is written at most this often per session: idle expiry is precise to a minute, reads stay reads. */
 const TOUCH_EVERY_MS = 60_000;
@@ -107,6 +108,7 @@ export function createSessionAuthenticator(services: Services): SessionAuthentic
     assertSameSite(req, config);
     const now = clock.now();
     const view = await findSessionByTokenHash(db, hashSessionToken(token));
+    const mode = sessionMode(req);
     if (view === undefined || !isLive(view, now)) {
       throw new AppError('unauthenticated', 'Your staff session has expired or was signed out; sign in again.');
     }
@@ -120,7 +122,7 @@ export function createSessionAuthenticator(services: Services): SessionAuthentic
       accountId: view.accountId,
       plan: view.account.plan,
       branchId: view.branchId,
-      mode: 'live',
+      mode,
       // Each signed-in device has its own buckets (PRODUCT.md §8), apart from the branch's API keys.
       bucketKey: `session:${view.id}`,
     };

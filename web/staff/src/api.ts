@@ -2,6 +2,7 @@
 // The page is a client of the public /v1 API and nothing else (docs/decisions/0008-staff-page.md);
 // test/api/staff-parity.test.ts reads ROUTES and checks that each is a documented /v1 operation,
 // and that no other file of the page calls fetch or EventSource itself.
+import { EventSource as FetchEventSource } from 'eventsource';
 import type { Problem } from './types.ts';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -82,6 +83,17 @@ export class ApiError extends Error {
   }
 }
 
+export type Mode = 'live' | 'test';
+let mode: Mode = 'live';
+/**
+ * Live or test data (docs/decisions/0003-modes-and-tenancy.md). Every request names its mode in
+ * Readybell-Mode, the live stream included, so no request acts on the other mode's data.
+ */
+export function setMode(m: Mode): void {
+  mode = m;
+}
+const modeHeaders = (): Record<string, string> => (mode === 'test' ? { 'readybell-mode': 'test' } : {});
+
 let csrfToken = '';
 /** Set from the session (sign-in or GET /v1/session); sent on every unsafe request. */
 export function setCsrfToken(token: string): void {
@@ -108,29 +120,46 @@ export type CallOptions = { params?: Params; query?: Query; body?: unknown; idem
  */
 export async function call<T>(name: RouteName, o: CallOptions = {}): Promise<T> {
   const [method] = ROUTES[name];
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...modeHeaders() };
   if (o.body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET') {
     headers['x-csrf-token'] = csrfToken;
     headers['idempotency-key'] = o.idempotencyKey ?? newIdempotencyKey();
   }
-  let res: Response;
-  try {
-    res = await fetch(url(name, o.params, o.query), { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), credentials: 'same-origin' });
-  } catch {
-    throw new ApiError(0, { type: 'about:blank', title: 'Offline', status: 0, code: 'network', detail: 'The server cannot be reached; check the connection and try again.' });
-  }
+  const res = await send(url(name, o.params, o.query), { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), credentials: 'same-origin' });
   const text = await res.text();
   const body: unknown = text === '' ? undefined : JSON.parse(text);
-  if (!res.ok) {
-    const problem = body as Problem;
-    if (res.status === 401 && name !== 'signIn') for (const fn of expiredListeners) fn();
-    throw new ApiError(res.status, problem);
-  }
+  if (!res.ok) fail(name, res.status, body as Problem);
   return body as T;
 }
 
-/** The live stream of the session's branch; the caller owns the EventSource. */
+async function send(href: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(href, init);
+  } catch {
+    throw new ApiError(0, { type: 'about:blank', title: 'Offline', status: 0, code: 'network', detail: 'The server cannot be reached; check the connection and try again.' });
+  }
+}
+
+function fail(name: RouteName, status: number, problem: Problem): never {
+  if (status === 401 && name !== 'signIn') for (const fn of expiredListeners) fn();
+  throw new ApiError(status, problem);
+}
+
+/** An image the API draws (a ticket's QR code), as an object URL the caller revokes. */
+export async function image(name: RouteName, params: Params): Promise<string> {
+  const res = await send(url(name, params), { headers: modeHeaders(), credentials: 'same-origin' });
+  if (!res.ok) fail(name, res.status, (await res.json().catch(() => ({}))) as Problem);
+  return URL.createObjectURL(await res.blob());
+}
+
+/**
+ * The live stream of the session's branch in the current mode; the caller owns it. A browser's own
+ * EventSource cannot send headers, so this one is the same standard client built on fetch.
+ */
 export function openStream(): EventSource {
-  return new EventSource(url('stream'));
+  const headers = modeHeaders();
+  return new FetchEventSource(url('stream'), {
+    fetch: (input, init) => fetch(input, { ...init, headers: { ...init.headers, ...headers }, credentials: 'same-origin' }),
+  }) as unknown as EventSource;
 }

@@ -1,28 +1,51 @@
 // Boot: find the session (or show sign-in), then the screens. A 401 anywhere brings sign-in back
-// without unmounting the page's drafts: forms keep their text in sessionStorage.
+// without unmounting the page's drafts: forms keep their text in sessionStorage. The language and
+// the mode (live or test data) are chosen here, above every screen, so changing either renders
+// every screen again in the new one.
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { call, onSessionExpired, setCsrfToken, ApiError } from './api.ts';
+import { call, onSessionExpired, setCsrfToken, setMode as setRequestMode, type Mode } from './api.ts';
 import type { Session } from './types.ts';
-import { SessionContext } from './session.tsx';
+import { saveMode, savedMode, SessionContext } from './session.tsx';
 import { NoticeProvider } from './ui/notify.tsx';
+import { ConfirmProvider } from './ui/dialog.tsx';
+import { LanguageContext } from './i18n/language.tsx';
+import { setLanguage, t, type Lang } from './i18n/i18n.ts';
 import { SignIn } from './sign-in.tsx';
 import { Shell } from './shell.tsx';
 
-export function App() {
+const initialMode = savedMode();
+setRequestMode(initialMode);
+
+export function App({ initialLang }: { initialLang: Lang }) {
   const [session, setSessionState] = useState<Session | null | 'loading'>('loading');
   const [expired, setExpired] = useState(false);
+  const [lang, setLang] = useState<Lang>(initialLang);
+  const [mode, setModeState] = useState<Mode>(initialMode);
 
   const setSession = useCallback((s: Session) => {
     setCsrfToken(s.csrf_token);
+    // Without API access there is no test data to show.
+    if (!s.account.api_access && s.mode === 'test') {
+      setRequestMode('live');
+      saveMode('live');
+      setModeState('live');
+    }
     setSessionState(s);
     setExpired(false);
   }, []);
 
+  const setMode = useCallback((m: Mode) => {
+    setRequestMode(m);
+    saveMode(m);
+    setModeState(m);
+  }, []);
+
+  const chooseLanguage = useCallback((l: Lang) => {
+    void setLanguage(l, true).then(() => setLang(l));
+  }, []);
+
   useEffect(() => {
-    call<Session>('session').then(setSession, (err: unknown) => {
-      setSessionState(null);
-      if (!(err instanceof ApiError) || err.status !== 401) setExpired(false);
-    });
+    call<Session>('session').then(setSession, () => setSessionState(null));
     return onSessionExpired(() => {
       setSessionState((prev) => {
         if (prev !== null && prev !== 'loading') setExpired(true);
@@ -39,14 +62,18 @@ export function App() {
   }, []);
 
   return (
-    <NoticeProvider>
-      {session === 'loading' ? <p class="boot">Loading the staff page…</p>
-        : session === null ? <SignIn onSignedIn={setSession} expired={expired} />
-        : (
-          <SessionContext.Provider value={{ session, setSession, signOut }}>
-            <Shell />
-          </SessionContext.Provider>
-        )}
-    </NoticeProvider>
+    <LanguageContext.Provider value={{ lang, setLang: chooseLanguage }}>
+      <NoticeProvider key={lang}>
+        <ConfirmProvider>
+          {session === 'loading' ? <p class="boot">{t('boot.loading')}</p>
+            : session === null ? <SignIn onSignedIn={setSession} expired={expired} />
+            : (
+              <SessionContext.Provider value={{ session, setSession, signOut, mode, setMode }}>
+                <Shell />
+              </SessionContext.Provider>
+            )}
+        </ConfirmProvider>
+      </NoticeProvider>
+    </LanguageContext.Provider>
   );
 }

@@ -1,10 +1,18 @@
-// The signed-in session, shared by every screen, and the role rules the navigation follows
-// (the server enforces them; the page only hides what would be refused).
+// The signed-in session, shared by every screen: who, which branch, which mode (live or test data)
+// and the role rules the navigation follows (the server enforces them; the page only hides what
+// would be refused).
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
+import type { Mode } from './api.ts';
 import type { Role, Session } from './types.ts';
 
-export type SessionState = { session: Session; setSession: (s: Session) => void; signOut: () => void };
+export type SessionState = {
+  session: Session;
+  setSession: (s: Session) => void;
+  signOut: () => void;
+  mode: Mode;
+  setMode: (m: Mode) => void;
+};
 
 export const SessionContext = createContext<SessionState | null>(null);
 
@@ -16,3 +24,22 @@ export function useSession(): SessionState {
 
 const RANK: Record<Role, number> = { staff: 1, manager: 2, owner: 3 };
 export const atLeast = (s: Session, role: Role): boolean => RANK[s.user.role] >= RANK[role];
+
+const MODE_KEY = 'readybell:mode';
+
+/** This tab's mode survives a reload, never another tab: a new tab always starts on live data. */
+export function savedMode(): Mode {
+  try {
+    return sessionStorage.getItem(MODE_KEY) === 'test' ? 'test' : 'live';
+  } catch {
+    return 'live';
+  }
+}
+
+export function saveMode(m: Mode): void {
+  try {
+    sessionStorage.setItem(MODE_KEY, m);
+  } catch {
+    // not kept: a reload returns to live data
+  }
+}

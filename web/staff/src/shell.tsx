@@ -1,11 +1,17 @@
-// The frame around every screen: branch, navigation by role, sign-out; screens by URL hash so a
-// bookmark or a reload lands on the same screen.
+// The frame around every screen: branch, live/test data switch, navigation by role, the account
+// menu (language, password, sign-out); screens by URL hash so a bookmark or a reload lands on the
+// same screen. Test mode paints an orange band over the page so nobody takes test data for the
+// real counter.
 import { useEffect, useState } from 'preact/hooks';
 import type { ComponentType } from 'preact';
-import { ApiError, call } from './api.ts';
+import { call } from './api.ts';
 import type { Role, Session } from './types.ts';
 import { atLeast, useSession } from './session.tsx';
-import { useNotify } from './ui/notify.tsx';
+import { useClearNotices } from './ui/notify.tsx';
+import { problemText } from './ui/field-errors.tsx';
+import { t, type MessageKey } from './i18n/i18n.ts';
+import { AccountMenu } from './account-menu.tsx';
+import { ModeSwitch } from './mode-switch.tsx';
 import { Board } from './board/board.tsx';
 import { ApiKeys } from './admin/api-keys.tsx';
 import { Users } from './admin/users.tsx';
@@ -17,18 +23,19 @@ import { Announcements } from './admin/announcements.tsx';
 import { Webhooks } from './admin/webhooks.tsx';
 import type { List, WebhookEndpoint } from './types.ts';
 
-type Screen = { path: string; label: string; role: Role; component: ComponentType };
+type Screen = { path: string; label: MessageKey; role: Role; component: ComponentType; inNav: boolean };
 
 export const SCREENS: Screen[] = [
-  { path: '/board', label: 'Board', role: 'staff', component: Board },
-  { path: '/announcements', label: 'Announcements', role: 'staff', component: Announcements },
-  { path: '/admin/queues', label: 'Queues', role: 'manager', component: Queues },
-  { path: '/admin/displays', label: 'Displays', role: 'manager', component: Displays },
-  { path: '/admin/settings', label: 'Settings', role: 'manager', component: BranchSettings },
-  { path: '/admin/keys', label: 'API keys', role: 'owner', component: ApiKeys },
-  { path: '/admin/webhooks', label: 'Webhooks', role: 'owner', component: Webhooks },
-  { path: '/admin/users', label: 'Users', role: 'owner', component: Users },
-  { path: '/account', label: 'Account', role: 'staff', component: Account },
+  { path: '/board', label: 'nav.board', role: 'staff', component: Board, inNav: true },
+  { path: '/announcements', label: 'nav.announcements', role: 'staff', component: Announcements, inNav: true },
+  { path: '/admin/queues', label: 'nav.queues', role: 'manager', component: Queues, inNav: true },
+  { path: '/admin/displays', label: 'nav.displays', role: 'manager', component: Displays, inNav: true },
+  { path: '/admin/settings', label: 'nav.settings', role: 'manager', component: BranchSettings, inNav: true },
+  { path: '/admin/keys', label: 'nav.keys', role: 'owner', component: ApiKeys, inNav: true },
+  { path: '/admin/webhooks', label: 'nav.webhooks', role: 'owner', component: Webhooks, inNav: true },
+  { path: '/admin/users', label: 'nav.users', role: 'owner', component: Users, inNav: true },
+  // Reached from the account menu.
+  { path: '/account', label: 'nav.account', role: 'staff', component: Account, inNav: false },
 ];
 
 function useHashPath(): string {
@@ -43,62 +50,73 @@ function useHashPath(): string {
 }
 
 export function Shell() {
-  const { session, setSession, signOut } = useSession();
-  const notify = useNotify();
+  const { session, setSession, mode } = useSession();
+  const clearNotices = useClearNotices();
   const path = useHashPath();
   const allowed = SCREENS.filter((s) => atLeast(session, s.role));
   const screen = allowed.find((s) => s.path === path) ?? allowed[0]!;
+  const [branchError, setBranchError] = useState<string | null>(null);
 
   useEffect(() => {
-    document.title = `${screen.label} · ${session.branch.name} · readybell`;
+    document.title = `${mode === 'test' ? `${t('mode.testTitle')} · ` : ''}${t(screen.label)} · ${session.branch.name} · readybell`;
     document.getElementById('main')?.focus({ preventScroll: true });
-  }, [screen.path, session.branch.id]);
+    // Messages belong to the screen they were said on.
+    clearNotices();
+  }, [screen.path, session.branch.id, mode]);
 
   // Owners hear about endpoints readybell disabled (410 Gone, days of failures) wherever they are.
   const [disabled, setDisabled] = useState<WebhookEndpoint[]>([]);
   useEffect(() => {
     if (session.user.role !== 'owner' || !session.account.api_access) return setDisabled([]);
     call<List<WebhookEndpoint>>('webhookEndpoints').then((l) => setDisabled(l.data.filter((e) => e.disabled && e.disabled_reason !== null && !/by hand/i.test(e.disabled_reason))), () => {});
-  }, [session.branch.id, session.user.role]);
+  }, [session.branch.id, session.user.role, mode]);
 
   const switchBranch = async (branch: string) => {
+    setBranchError(null);
     try {
       setSession(await call<Session>('switchBranch', { body: { branch } }));
     } catch (err) {
-      notify(err instanceof ApiError ? err.problem.detail : 'Could not switch branch.', 'error');
+      setBranchError(problemText(err));
     }
   };
 
   const Screen = screen.component;
   return (
-    <div class="shell">
-      <a class="skip" href="#main">Skip to content</a>
+    <div class={`shell shell-${mode}`}>
+      <a class="skip" href="#main">{t('nav.skip')}</a>
+      {mode === 'test' && (
+        <p class="test-band" role="note"><strong>{t('mode.band')}</strong> <span>{t('mode.bandText')}</span></p>
+      )}
       <header class="topbar">
         <span class="brand" aria-hidden="true">readybell</span>
         {session.branches.length > 1 ? (
           <label class="branch-switch">
-            <span class="sr-only">Branch</span>
-            <select value={session.branch.id} onChange={(e) => switchBranch(e.currentTarget.value)}>
+            <span class="sr-only">{t('nav.branch')}</span>
+            <select value={session.branch.id} onChange={(e) => switchBranch(e.currentTarget.value)}
+              aria-invalid={branchError !== null ? 'true' : undefined} aria-describedby={branchError !== null ? 'branch-error' : undefined}>
               {session.branches.map((b) => <option key={b.id} value={b.id}>{b.name}</option>)}
             </select>
+            {branchError !== null && <span id="branch-error" class="field-error" role="alert">{branchError}</span>}
           </label>
         ) : <span class="branch-name">{session.branch.name}</span>}
-        <nav aria-label="Screens">
+        {session.account.api_access && <ModeSwitch />}
+        <nav aria-label={t('nav.label')}>
           <ul>
-            {allowed.map((s) => (
-              <li key={s.path}><a href={`#${s.path}`} aria-current={s === screen ? 'page' : undefined} title={s.path === '/account' ? `${session.user.email} (${session.user.role})` : undefined}>{s.label}</a></li>
+            {allowed.filter((s) => s.inNav).map((s) => (
+              <li key={s.path}><a href={`#${s.path}`} aria-current={s === screen ? 'page' : undefined}>{t(s.label)}</a></li>
             ))}
           </ul>
         </nav>
-        <button type="button" class="quiet" onClick={signOut}>Sign out</button>
+        <AccountMenu current={screen.path === '/account'} />
       </header>
       {disabled.length > 0 && screen.path !== '/admin/webhooks' && (
         <p class="notice notice-warning banner" role="note">
-          {disabled.length === 1 ? `The webhook endpoint ${disabled[0]!.url} was disabled: ${disabled[0]!.disabled_reason}` : `${disabled.length} webhook endpoints were disabled.`} <a href="#/admin/webhooks">Open webhooks</a>
+          {disabled.length === 1 ? t('webhooks.disabledOne', { url: disabled[0]!.url, reason: disabled[0]!.disabled_reason ?? '' }) : t('webhooks.disabledMany', { count: disabled.length })}{' '}
+          <a href="#/admin/webhooks">{t('webhooks.open')}</a>
         </p>
       )}
       <main id="main" tabIndex={-1}>
-        <Screen key={session.branch.id} />
+        <Screen key={`${session.branch.id}:${mode}`} />
       </main>
     </div>
   );

@@ -3,6 +3,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call } from './api.ts';
 import type { Session } from './types.ts';
+import { problemText } from './ui/field-errors.tsx';
+import { t } from './i18n/i18n.ts';
 
 export function SignIn({ onSignedIn, expired }: { onSignedIn: (s: Session) => void; expired: boolean }) {
   const [email, setEmail] = useState(() => localStorage.getItem('readybell:email') ?? '');
@@ -26,7 +28,7 @@ export function SignIn({ onSignedIn, expired }: { onSignedIn: (s: Session) => vo
       onSignedIn(s);
     } catch (err) {
       setPassword('');
-      setError(err instanceof ApiError ? err.problem.detail : 'Sign-in failed.');
+      setError(err instanceof ApiError && err.problem.code === 'unauthenticated' ? t('signIn.wrong') : problemText(err));
       passwordRef.current?.focus();
     } finally {
       setBusy(false);
@@ -36,15 +38,15 @@ export function SignIn({ onSignedIn, expired }: { onSignedIn: (s: Session) => vo
   return (
     <main class="sign-in">
       <form onSubmit={submit} aria-labelledby="sign-in-title" class="card">
-        <h1 id="sign-in-title"><span class="brand">readybell</span> staff</h1>
-        {expired && <p class="notice notice-warning" role="status">Your session ended. Sign in again: nothing you were typing is lost.</p>}
-        <label for="email">Email</label>
+        <h1 id="sign-in-title"><span class="brand">readybell</span> {t('signIn.staff')}</h1>
+        {expired && <p class="notice notice-warning" role="status">{t('signIn.expired')}</p>}
+        <label for="email">{t('signIn.email')}</label>
         <input id="email" ref={emailRef} type="email" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
-        <label for="password">Password</label>
+        <label for="password">{t('signIn.password')}</label>
         <input id="password" ref={passwordRef} type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)}
           aria-describedby={error ? 'sign-in-error' : undefined} aria-invalid={error ? 'true' : undefined} />
         {error && <p id="sign-in-error" class="field-error" role="alert">{error}</p>}
-        <button type="submit" class="primary" disabled={busy}>{busy ? 'Signing in…' : 'Sign in'}</button>
+        <button type="submit" class="primary" disabled={busy}>{busy ? t('signIn.busy') : t('signIn.submit')}</button>
       </form>
     </main>
   );

@@ -31,6 +31,8 @@ export type Session = {
   account: { id: string; name: string; plan: string; api_access: boolean };
   branch: { id: string; name: string; timezone: string };
   branches: Array<{ id: string; name: string }>;
+  /** The mode the request that read this session acted in (Readybell-Mode). */
+  mode: 'live' | 'test';
   csrf_token: string;
   expires_at: string;
   idle_timeout_seconds: number;

@@ -9,6 +9,7 @@ import { csrfTokenFor, hashSessionToken, SESSION_ABSOLUTE_MS } from '../../../do
 import type { RateLimiter } from '../../../realtime/limiter.ts';
 import { findSessionByTokenHash } from '../../../store/sessions.ts';
 import { changeOwnPassword, signIn, signOut, summarise, switchBranch, WRONG_CREDENTIALS } from '../../../actions/staff-session.ts';
+import { sessionMode } from '../../plugins/mode-header.ts';
 import { assertSameSite, clearSessionCookie, sessionOf, setSessionCookie, type StaffSession } from '../../plugins/session.ts';
 import { problemResponses } from '../../schemas.ts';
 import { runWrite } from '../../write.ts';
@@ -20,8 +21,11 @@ export const SessionSchema = Type.Object({
   object: Type.Literal('session'),
   user: Type.Object({ id: Type.String(), email: Type.String(), role: Type.Union([Type.Literal('owner'), Type.Literal('manager'), Type.Literal('staff')]) }),
   account: Type.Object({ id: Type.String(), name: Type.String(), plan: Type.String(), api_access: Type.Boolean({ description: 'false on the free plan: API keys and webhooks need pro or business' }) }),
-  branch: Type.Object({ id: Type.String(), name: Type.String(), timezone: Type.String() }, { description: 'The branch this session acts on (live mode)' }),
+  branch: Type.Object({ id: Type.String(), name: Type.String(), timezone: Type.String() }, { description: 'The branch this session acts on' }),
   branches: Type.Array(Ident, { description: "All branches of the user's account; switch with POST /v1/session/branch" }),
+  mode: Type.Union([Type.Literal('live'), Type.Literal('test')], {
+    description: 'The mode this request acted in. A session has no mode of its own: each request sends `Readybell-Mode: test` to act on test data (as an rk_test_ key does), or nothing for live.',
+  }),
   csrf_token: Type.String({ description: 'Send as X-CSRF-Token on every POST, PATCH and DELETE made with the session cookie' }),
   expires_at: Type.String({ format: 'date-time', description: 'Absolute end of the session' }),
   idle_timeout_seconds: Type.Integer({ description: 'The session ends after this long without a request' }),
@@ -53,6 +57,7 @@ export function registerSignIn(app: FastifyInstance, services: Services, limiter
     // Also a defence against login CSRF: a foreign page must not sign a victim into its account.
     assertSameSite(req, services.config);
     const body = req.body as { email: string; password: string; branch?: string };
+    const mode = sessionMode(req);
     const attempt = await admitSignIn(limiter, services.clock.now(), req.ip, body.email);
     let signed;
     try {
@@ -66,7 +71,7 @@ export function registerSignIn(app: FastifyInstance, services: Services, limiter
     }
     const view = (await findSessionByTokenHash(services.db, hashSessionToken(signed.token)))!;
     setSessionCookie(req, reply, services.config, signed.token, SESSION_ABSOLUTE_MS);
-    return reply.code(201).send(await summarise(services, view, csrfTokenFor(signed.token)));
+    return reply.code(201).send(await summarise(services, view, csrfTokenFor(signed.token), mode));
   });
 }
 
@@ -78,7 +83,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: Services):
     schema: { tags: ['staff sessions'], summary: 'The current staff session', description: cookieNote, response: { 200: SessionSchema, ...problemResponses() } },
   }, async (req) => {
     const s = current(req);
-    return summarise(services, s.view, s.csrfToken);
+    return summarise(services, s.view, s.csrfToken, req.auth!.mode);
   });
 
   app.delete('/session', {
@@ -109,7 +114,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: Services):
     const { branch } = req.body as { branch: string };
     return runWrite(req, reply, ctxFor(req, services), {
       status: 200,
-      run: async (ctx) => summarise(services, s.view, s.csrfToken, await switchBranch({ ctx, input: { sessionId: s.view.id, branch } })),
+      run: async (ctx) => summarise(services, s.view, s.csrfToken, ctx.mode, await switchBranch({ ctx, input: { sessionId: s.view.id, branch } })),
     });
   });
 

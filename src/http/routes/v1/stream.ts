@@ -18,7 +18,7 @@ export const STREAM_PING_MS = 25_000;
 export const STREAM_RECHECK_MS = 60_000;
 
 const DESCRIPTION = [
-  'A `text/event-stream` of live updates for the branch and mode of the credentials (a staff session: live mode).',
+  'A `text/event-stream` of live updates for the branch and mode of the credentials (a staff session: the mode its `Readybell-Mode` header names, live by default).',
   'The first event is `event: ready`; then every change is a default event whose `data` is JSON with `type`',
   '(`ticket.created`, `ticket.ready`, `ticket.ringing`, `ticket.collected`, `ticket.cancelled`, `ticket.expired`, `ticket.customer_*`, …),',
   '`ticket_id`, `status`, `queue` and `display_number`. Comment lines (`: ping`) keep proxies from closing an idle stream.',

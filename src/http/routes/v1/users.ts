@@ -65,7 +65,7 @@ export function registerUserRoutes(app: FastifyInstance, services: Services): vo
 
   app.patch('/users/:id', {
     schema: {
-      tags: ['staff administration'], summary: "Change a user's role or reset their password", description: `${ownerOnly} Resetting ends all the user's sessions. The last owner cannot be demoted (409).`,
+      tags: ['staff administration'], summary: "Change a user's role or reset their password", description: `${ownerOnly} Resetting ends all the user's sessions. The last owner cannot be demoted: \`409 last-owner\`, also when two owners demote each other at the same moment.`,
       params: IdParams,
       body: Type.Object({ role: Type.Optional(RoleSchema), reset_password: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
       response: { 200: UserSchema, ...problemResponses() },
@@ -85,7 +85,7 @@ export function registerUserRoutes(app: FastifyInstance, services: Services): vo
 
   app.delete('/users/:id', {
     schema: {
-      tags: ['staff administration'], summary: 'Remove a staff user (their sessions end at once)', description: `${ownerOnly} Nobody removes themselves; the last owner stays.`,
+      tags: ['staff administration'], summary: 'Remove a staff user (their sessions end at once)', description: `${ownerOnly} Nobody removes themselves (\`409 conflict\`); the last owner stays (\`409 last-owner\`).`,
       params: IdParams,
       response: { 200: UserSchema, ...problemResponses() },
     },

@@ -1,66 +1,80 @@
 // Announcements (any staff): a short note on every waiting customer page and on the boards,
 // e.g. "The kitchen is running 10 minutes late", until it expires or is taken down.
+import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import type { Announcement, List } from '../types.ts';
 import { useSession } from '../session.tsx';
 import { useNotify } from '../ui/notify.tsx';
 import { clock } from '../ui/format.ts';
-import { problemText, useLoad } from '../ui/load.ts';
+import { useLoad } from '../ui/load.ts';
 import { useDraft } from '../ui/drafts.ts';
+import { FieldError, problemText, useFormErrors } from '../ui/field-errors.tsx';
+import { t } from '../i18n/i18n.ts';
 
 const loadAnnouncements = () => call<List<Announcement>>('announcements');
-const DURATIONS: Array<[number, string]> = [[900, '15 minutes'], [1800, '30 minutes'], [3600, '1 hour'], [7200, '2 hours'], [14400, '4 hours'], [43200, '12 hours']];
+const DURATIONS = [900, 1800, 3600, 7200, 14400, 43200];
+const FIELDS = ['message', 'expires_in'] as const;
+
+const duration = (s: number): string => (s < 3600 ? t('ann.minutes', { count: s / 60 }) : t('ann.hours', { count: s / 3600 }));
 
 export function Announcements() {
   const { session } = useSession();
   const notify = useNotify();
   const { data, error, reload } = useLoad(loadAnnouncements);
   const [draft, update, clear] = useDraft('announcement', { message: '', expires_in: 3600 });
+  const [rowError, setRowError] = useState<{ id: string; text: string } | null>(null);
+  const form = useFormErrors(FIELDS);
 
   const create = async (e: Event) => {
     e.preventDefault();
+    form.reset();
     try {
       await call('createAnnouncement', { body: { message: draft.message.trim(), expires_in: draft.expires_in } });
       clear();
-      notify('Announcement showing.', 'success');
+      notify(t('ann.showing'), 'success');
       reload();
     } catch (err) {
-      notify(problemText(err), 'error');
+      form.fail(err);
     }
   };
   const remove = async (a: Announcement) => {
+    setRowError(null);
     try {
       await call('deleteAnnouncement', { params: { id: a.id } });
-      notify('Announcement taken down.', 'success');
+      notify(t('ann.takenDown'), 'success');
       reload();
     } catch (err) {
-      notify(problemText(err), 'error');
+      setRowError({ id: a.id, text: problemText(err) });
     }
   };
 
   return (
     <section class="admin" aria-labelledby="ann-title">
-      <h1 id="ann-title">Announcements</h1>
-      <p class="lead">Shown on every waiting customer's page and on the display boards until it expires.</p>
-      <form class="settings" onSubmit={create} aria-label="New announcement">
-        <label for="ann-message">Message <small>({280 - draft.message.length} characters left)</small></label>
+      <h1 id="ann-title">{t('ann.heading')}</h1>
+      <p class="lead">{t('ann.lead')}</p>
+      <form class="settings" onSubmit={create} aria-label={t('ann.newLabel')}>
+        <label for="ann-message">{t('ann.message')} <small>{t('ann.left', { count: 280 - draft.message.length })}</small></label>
         <textarea id="ann-message" required maxLength={280} rows={2} value={draft.message} onInput={(e) => update({ message: e.currentTarget.value })}
-          placeholder="The kitchen is running 10 minutes late" />
-        <label for="ann-for">Show for</label>
-        <select id="ann-for" value={String(draft.expires_in)} onChange={(e) => update({ expires_in: Number(e.currentTarget.value) })}>
-          {DURATIONS.map(([s, label]) => <option key={s} value={String(s)}>{label}</option>)}
+          placeholder={t('ann.placeholder')} {...form.bind('message', 'ann-message')} />
+        <FieldError id="ann-message" text={form.errors.fields.message} />
+        <label for="ann-for">{t('ann.for')}</label>
+        <select id="ann-for" value={String(draft.expires_in)} onChange={(e) => update({ expires_in: Number(e.currentTarget.value) })} {...form.bind('expires_in', 'ann-for')}>
+          {DURATIONS.map((s) => <option key={s} value={String(s)}>{duration(s)}</option>)}
         </select>
-        <div class="dialog-actions"><button type="submit" class="primary" disabled={draft.message.trim() === ''}>Show announcement</button></div>
+        <FieldError id="ann-for" text={form.errors.fields.expires_in} />
+        <div class="dialog-actions"><button type="submit" class="primary" disabled={draft.message.trim() === ''} aria-describedby={form.errors.form !== null ? 'ann-form-error' : undefined}>{t('ann.show')}</button></div>
+        <FieldError id="ann-form" text={form.errors.form} />
       </form>
       {error && <p class="field-error" role="alert">{error}</p>}
       {data !== null && (
-        <ul class="plain-list" aria-label="Showing now">
-          {data.data.length === 0 && <li class="empty">Nothing is showing.</li>}
+        <ul class="plain-list" aria-label={t('ann.now')}>
+          {data.data.length === 0 && <li class="empty">{t('ann.none')}</li>}
           {data.data.map((a) => (
             <li key={a.id} class="announcement">
               <p>{a.message}</p>
-              <p class="hint">until {clock(a.expires_at, session.branch.timezone)}</p>
-              <button type="button" class="danger" onClick={() => remove(a)}>Take down</button>
+              <p class="hint">{t('ann.until', { time: clock(a.expires_at, session.branch.timezone) })}</p>
+              <button type="button" class="danger" onClick={() => remove(a)}>{t('ann.takeDown')}</button>
+              <FieldError id={`ann-${a.id}`} text={rowError?.id === a.id ? rowError.text : null} />
             </li>
           ))}
         </ul>

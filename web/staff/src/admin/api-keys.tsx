@@ -1,107 +1,133 @@
 // API keys of the branch (owner). A new key is shown once, here, with a copy button; the list
-// shows only prefixes and last four characters. Free-plan accounts are told why there are none.
+// shows only prefixes and last four characters. Revoking asks first, in the page's own dialog.
+// The table keeps its columns when a key is revoked: state has a column of its own, so a revoke
+// changes a word, not the layout. Free-plan accounts are told why there are none.
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import type { ApiKey, List } from '../types.ts';
 import { useSession } from '../session.tsx';
 import { useNotify } from '../ui/notify.tsx';
+import { useConfirm } from '../ui/dialog.tsx';
 import { dateTime } from '../ui/format.ts';
-import { problemText, useLoad } from '../ui/load.ts';
+import { useLoad } from '../ui/load.ts';
 import { useDraft } from '../ui/drafts.ts';
+import { FieldError, useFormErrors } from '../ui/field-errors.tsx';
+import { t } from '../i18n/i18n.ts';
 
 const loadKeys = () => call<List<ApiKey>>('apiKeys');
+const FIELDS = ['mode', 'name'] as const;
 
 export function ApiKeys() {
   const { session } = useSession();
   const notify = useNotify();
+  const confirm = useConfirm();
   const { data, error, reload } = useLoad(loadKeys);
   const [draft, update, clear] = useDraft('api-key', { mode: 'test' as 'live' | 'test', name: '' });
   const [fresh, setFresh] = useState<ApiKey | null>(null);
   const [busy, setBusy] = useState(false);
+  const form = useFormErrors(FIELDS);
   const tz = session.branch.timezone;
   const noApi = !session.account.api_access;
 
   const create = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
+    form.reset();
     try {
       const key = await call<ApiKey>('createApiKey', { body: { mode: draft.mode, ...(draft.name.trim() ? { name: draft.name.trim() } : {}) } });
       setFresh(key);
       clear();
       reload();
     } catch (err) {
-      notify(problemText(err), 'error');
+      form.fail(err);
     } finally {
       setBusy(false);
     }
   };
 
-  const revoke = async (k: ApiKey) => {
-    if (!confirm(`Revoke ${k.name ?? k.redacted}? Systems using it stop working at once.`)) return;
-    try {
+  const revoke = (k: ApiKey) => confirm({
+    title: t('keys.revokeTitle', { key: k.name ?? k.redacted }),
+    body: t('keys.revokeBody'),
+    confirm: t('keys.revoke'),
+    danger: true,
+    action: async () => {
       await call('revokeApiKey', { params: { id: k.id } });
-      notify(`Revoked ${k.redacted}.`, 'success');
+      notify(t('keys.revoked', { key: k.redacted }), 'success');
       reload();
-    } catch (err) {
-      notify(problemText(err), 'error');
-    }
-  };
+    },
+  });
 
   const copy = async (text: string) => {
     try {
       await navigator.clipboard.writeText(text);
-      notify('Copied.', 'success');
+      notify(t('keys.copied'), 'success');
     } catch {
-      notify('Copy failed: select the key and copy it by hand.', 'warning');
+      notify(t('keys.copyFailed'), 'warning');
     }
   };
 
   return (
     <section class="admin" aria-labelledby="keys-title">
-      <h1 id="keys-title">API keys</h1>
-      <p class="lead">Keys let your point-of-sale system call the readybell API for <strong>{session.branch.name}</strong>. Test keys only see test tickets; live keys only live ones.</p>
-      {noApi && <p class="notice notice-warning" role="note">The <strong>{session.account.plan}</strong> plan has no API access, so keys cannot be created. The pro and business plans include the API and webhooks.</p>}
+      <h1 id="keys-title">{t('keys.heading')}</h1>
+      <p class="lead">{t('keys.lead', { branch: session.branch.name })}</p>
+      {noApi && <p class="notice notice-warning" role="note">{t('keys.noApi', { plan: session.account.plan })}</p>}
       {fresh !== null && fresh.secret !== null && (
         <div class="secret-once" role="alert">
-          <p><strong>Your new {fresh.mode} key.</strong> Copy it now: it is shown only once.</p>
+          <p><strong>{t(fresh.mode === 'live' ? 'keys.newLive' : 'keys.newTest')}</strong> {t('keys.onlyOnce')}</p>
           <code class="secret" data-testid="new-key">{fresh.secret}</code>
           <div class="dialog-actions">
-            <button type="button" class="primary" onClick={() => copy(fresh.secret!)}>Copy key</button>
-            <button type="button" onClick={() => setFresh(null)}>I have stored it</button>
+            <button type="button" class="primary" onClick={() => copy(fresh.secret!)}>{t('keys.copy')}</button>
+            <button type="button" onClick={() => setFresh(null)}>{t('keys.stored')}</button>
           </div>
         </div>
       )}
-      <form class="inline-form" onSubmit={create} aria-label="Create an API key">
-        <label><span>Mode</span>
-          <select value={draft.mode} onChange={(e) => update({ mode: e.currentTarget.value as 'live' | 'test' })} disabled={noApi}>
-            <option value="test">Test</option><option value="live">Live</option>
+      <form class="inline-form" onSubmit={create} aria-label={t('keys.createLabel')}>
+        <label><span>{t('keys.mode')}</span>
+          <select id="key-mode" value={draft.mode} onChange={(e) => update({ mode: e.currentTarget.value as 'live' | 'test' })} disabled={noApi} {...form.bind('mode', 'key-mode')}>
+            <option value="test">{t('mode.test')}</option><option value="live">{t('mode.live')}</option>
           </select>
+          <FieldError id="key-mode" text={form.errors.fields.mode} />
         </label>
-        <label><span>Name <small>(optional)</small></span>
-          <input type="text" maxLength={100} value={draft.name} onInput={(e) => update({ name: e.currentTarget.value })} disabled={noApi} placeholder="e.g. Till 1" />
+        <label><span>{t('keys.name')} <small>{t('form.optional')}</small></span>
+          <input id="key-name" type="text" maxLength={100} value={draft.name} onInput={(e) => update({ name: e.currentTarget.value })} disabled={noApi}
+            placeholder={t('keys.namePlaceholder')} {...form.bind('name', 'key-name')} />
+          <FieldError id="key-name" text={form.errors.fields.name} />
         </label>
-        <button type="submit" class="primary" disabled={busy || noApi}>Create key</button>
+        <div class="form-submit">
+          <button type="submit" class="primary" disabled={busy || noApi} aria-describedby={form.errors.form !== null ? 'key-form-error' : undefined}>{t('keys.create')}</button>
+          <FieldError id="key-form" text={form.errors.form} />
+        </div>
       </form>
       {error && <p class="field-error" role="alert">{error}</p>}
       {data !== null && (
-        <table class="list">
-          <caption class="sr-only">API keys</caption>
-          <thead><tr><th scope="col">Key</th><th scope="col">Name</th><th scope="col">Mode</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-          <tbody>
-            {data.data.length === 0 && <tr><td colSpan={6} class="empty">No keys yet.</td></tr>}
-            {data.data.map((k) => (
-              <tr key={k.id} class={k.revoked_at ? 'revoked' : ''}>
-                <td><code>{k.redacted}</code></td>
-                <td>{k.name ?? '—'}</td>
-                <td><span class={`mode mode-${k.mode}`}>{k.mode}</span></td>
-                <td>{dateTime(k.created_at, tz)}</td>
-                <td>{dateTime(k.last_used_at, tz)}</td>
-                <td>{k.revoked_at ? <span>Revoked {dateTime(k.revoked_at, tz)}</span>
-                  : <button type="button" class="danger" onClick={() => revoke(k)} aria-label={`Revoke ${k.redacted}`}>Revoke</button>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div class="table-wrap">
+          <table class="list keys">
+            <caption class="sr-only">{t('keys.heading')}</caption>
+            <colgroup><col class="c-key" /><col class="c-name" /><col class="c-mode" /><col class="c-date" /><col class="c-date" /><col class="c-state" /><col class="c-act" /></colgroup>
+            <thead><tr>
+              <th scope="col">{t('keys.colKey')}</th><th scope="col">{t('keys.name')}</th><th scope="col">{t('keys.mode')}</th>
+              <th scope="col" class="wide-only">{t('keys.colCreated')}</th><th scope="col" class="wide-only">{t('keys.colUsed')}</th>
+              <th scope="col">{t('keys.colState')}</th><th scope="col"><span class="sr-only">{t('table.actions')}</span></th>
+            </tr></thead>
+            <tbody>
+              {data.data.length === 0 && <tr><td colSpan={7} class="empty">{t('keys.none')}</td></tr>}
+              {data.data.map((k) => (
+                <tr key={k.id} class={k.revoked_at ? 'revoked' : ''}>
+                  <td><code>{k.redacted}</code></td>
+                  <td class="wrap">{k.name ?? '—'}</td>
+                  <td><span class={`mode mode-${k.mode}`}>{t(k.mode === 'live' ? 'mode.live' : 'mode.test')}</span></td>
+                  <td class="wide-only">{dateTime(k.created_at, tz)}</td>
+                  <td class="wide-only">{dateTime(k.last_used_at, tz)}</td>
+                  <td>{k.revoked_at
+                    ? <span class="badge badge-off" title={dateTime(k.revoked_at, tz)}>{t('keys.stateRevoked')}</span>
+                    : <span class="badge badge-on">{t('keys.stateActive')}</span>}</td>
+                  <td class="row-actions">{k.revoked_at === null &&
+                    <button type="button" class="danger" onClick={() => revoke(k)} aria-label={t('keys.revokeLabel', { key: k.redacted })}>{t('keys.revoke')}</button>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

@@ -1,22 +1,19 @@
 // Branch settings (manager): what PATCH /v1/branch accepts. Only changed fields are sent; the
-// edits are a draft until saved, so an expired session loses nothing.
+// edits are a draft until saved, so an expired session loses nothing. The server's objections
+// are shown under the field they point at; the time zone is picked from a searchable list.
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import type { Branch, List, Queue } from '../types.ts';
 import { useSession } from '../session.tsx';
 import { useNotify } from '../ui/notify.tsx';
-import { problemText, useLoad } from '../ui/load.ts';
+import { useLoad } from '../ui/load.ts';
 import { useDraft } from '../ui/drafts.ts';
+import { FieldError, useFormErrors } from '../ui/field-errors.tsx';
+import { TimeZonePicker } from '../ui/timezone-picker.tsx';
+import { t, type MessageKey } from '../i18n/i18n.ts';
 
 const LANGUAGES: Array<[string, string]> = [['en', 'English'], ['fr', 'Français'], ['es', 'Español'], ['de', 'Deutsch']];
 const loadAll = () => Promise.all([call<Branch>('branch'), call<List<Queue>>('queues')]);
-const zones = (): string[] => {
-  try {
-    return Intl.supportedValuesOf('timeZone');
-  } catch {
-    return [];
-  }
-};
 
 type Flat = {
   name: string; timezone: string; default_queue: string; expiry_hours: number; reminder_delay_seconds: number; reminder_count: number;
@@ -48,14 +45,22 @@ function patchOf(edits: Partial<Flat>): Record<string, unknown> {
   return body;
 }
 
+const POINTERS: Record<string, keyof Flat> = {
+  '/voice/enabled': 'voice_enabled', '/voice/language': 'voice_language', '/customer_page/language': 'page_language',
+  '/customer_page/messages/waiting': 'msg_waiting', '/customer_page/messages/ready': 'msg_ready', '/customer_page/messages/closed': 'msg_closed',
+};
+const FIELDS: Array<keyof Flat> = ['name', 'timezone', 'default_queue', 'expiry_hours', 'reminder_delay_seconds', 'reminder_count',
+  'voice_enabled', 'voice_language', 'page_language', 'msg_waiting', 'msg_ready', 'msg_closed', 'sms_enabled'];
+
 export function BranchSettings() {
   const { session } = useSession();
   const notify = useNotify();
   const { data, error, reload } = useLoad(loadAll);
   const [edits, update, clear] = useDraft<Partial<Flat>>(`settings:${session.branch.id}`, {});
   const [busy, setBusy] = useState(false);
+  const form = useFormErrors(FIELDS, POINTERS);
   if (error) return <p class="field-error" role="alert">{error}</p>;
-  if (data === null) return <p class="empty">Loading settings…</p>;
+  if (data === null) return <p class="empty">{t('settings.loading')}</p>;
   const [branch, queues] = data;
   const f: Flat = { ...flatten(branch), ...edits };
   const dirty = Object.keys(edits).length > 0;
@@ -63,13 +68,14 @@ export function BranchSettings() {
   const save = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
+    form.reset();
     try {
       await call<Branch>('updateBranch', { body: patchOf(edits) });
       clear();
       reload();
-      notify('Settings saved.', 'success');
+      notify(t('settings.saved'), 'success');
     } catch (err) {
-      notify(problemText(err), 'error');
+      form.fail(err);
     } finally {
       setBusy(false);
     }
@@ -77,47 +83,51 @@ export function BranchSettings() {
   const num = (k: keyof Flat) => (e: Event) => update({ [k]: Number((e.currentTarget as HTMLInputElement).value) } as Partial<Flat>);
   const text = (k: keyof Flat) => (e: Event) => update({ [k]: (e.currentTarget as HTMLInputElement).value } as Partial<Flat>);
   const check = (k: keyof Flat) => (e: Event) => update({ [k]: (e.currentTarget as HTMLInputElement).checked } as Partial<Flat>);
+  const err = (k: keyof Flat, id: string) => <FieldError id={id} text={form.errors.fields[k]} />;
+  const label = (id: string, key: MessageKey, note?: MessageKey) => <label for={id}>{t(key)}{note && <> <small>{t(note)}</small></>}</label>;
   const langs = (id: string, value: string, k: keyof Flat) => (
-    <select id={id} value={value} onChange={text(k)}>{LANGUAGES.map(([c, l]) => <option key={c} value={c}>{l}</option>)}</select>
+    <select id={id} value={value} onChange={text(k)} {...form.bind(k, id)}>{LANGUAGES.map(([c, l]) => <option key={c} value={c} lang={c}>{l}</option>)}</select>
   );
 
   return (
     <section class="admin" aria-labelledby="settings-title">
-      <h1 id="settings-title">Branch settings</h1>
-      {dirty && <p class="notice notice-info" role="status">You have unsaved changes.</p>}
+      <h1 id="settings-title">{t('settings.heading')}</h1>
+      {dirty && <p class="notice notice-info" role="status">{t('settings.unsaved')}</p>}
       <form class="settings" onSubmit={save}>
-        <fieldset><legend>Branch</legend>
-          <label for="s-name">Name</label><input id="s-name" required maxLength={100} value={f.name} onInput={text('name')} />
-          <label for="s-tz">Time zone <small>(business days start at local midnight)</small></label>
-          <select id="s-tz" value={f.timezone} onChange={text('timezone')}>
-            {(zones().includes(f.timezone) ? zones() : [f.timezone, ...zones()]).map((z) => <option key={z} value={z}>{z}</option>)}
-          </select>
-          <label for="s-queue">Default queue</label>
-          <select id="s-queue" value={f.default_queue} onChange={text('default_queue')}>{queues.data.map((q) => <option key={q.name} value={q.name}>{q.name}</option>)}</select>
+        <fieldset><legend>{t('settings.branch')}</legend>
+          {label('s-name', 'settings.name')}<input id="s-name" required maxLength={100} value={f.name} onInput={text('name')} {...form.bind('name', 's-name')} />{err('name', 's-name')}
+          {label('s-tz', 'settings.timezone', 'settings.timezoneNote')}
+          <TimeZonePicker id="s-tz" value={f.timezone} onChange={(z) => update({ timezone: z })} invalid={form.errors.fields.timezone !== undefined}
+            describedBy={form.errors.fields.timezone !== undefined ? 's-tz-error' : undefined} />
+          {err('timezone', 's-tz')}
+          {label('s-queue', 'settings.defaultQueue')}
+          <select id="s-queue" value={f.default_queue} onChange={text('default_queue')} {...form.bind('default_queue', 's-queue')}>{queues.data.map((q) => <option key={q.name} value={q.name}>{q.name}</option>)}</select>
+          {err('default_queue', 's-queue')}
         </fieldset>
-        <fieldset><legend>Tickets and reminders</legend>
-          <label for="s-exp">Open tickets expire after (hours)</label>
-          <input id="s-exp" type="number" min={0.25} max={72} step={0.25} required value={f.expiry_hours} onInput={num('expiry_hours')} />
-          <label for="s-rd">Ring again when not acknowledged after (seconds)</label>
-          <input id="s-rd" type="number" min={30} max={3600} step={1} required value={f.reminder_delay_seconds} onInput={num('reminder_delay_seconds')} />
-          <label for="s-rc">Automatic reminders (0 to 5)</label>
-          <input id="s-rc" type="number" min={0} max={5} step={1} required value={f.reminder_count} onInput={num('reminder_count')} />
+        <fieldset><legend>{t('settings.tickets')}</legend>
+          {label('s-exp', 'settings.expiry')}
+          <input id="s-exp" type="number" min={0.25} max={72} step={0.25} required value={f.expiry_hours} onInput={num('expiry_hours')} {...form.bind('expiry_hours', 's-exp')} />{err('expiry_hours', 's-exp')}
+          {label('s-rd', 'settings.reminderDelay')}
+          <input id="s-rd" type="number" min={30} max={3600} step={1} required value={f.reminder_delay_seconds} onInput={num('reminder_delay_seconds')} {...form.bind('reminder_delay_seconds', 's-rd')} />{err('reminder_delay_seconds', 's-rd')}
+          {label('s-rc', 'settings.reminderCount')}
+          <input id="s-rc" type="number" min={0} max={5} step={1} required value={f.reminder_count} onInput={num('reminder_count')} {...form.bind('reminder_count', 's-rc')} />{err('reminder_count', 's-rc')}
         </fieldset>
-        <fieldset><legend>Voice on display boards</legend>
-          <label class="check"><input type="checkbox" checked={f.voice_enabled} onChange={check('voice_enabled')} /> Call numbers out loud</label>
-          <label for="s-vl">Voice language</label>{langs('s-vl', f.voice_language, 'voice_language')}
+        <fieldset><legend>{t('settings.voice')}</legend>
+          <label class="check"><input type="checkbox" checked={f.voice_enabled} onChange={check('voice_enabled')} /> {t('settings.voiceOn')}</label>
+          {label('s-vl', 'settings.voiceLanguage')}{langs('s-vl', f.voice_language, 'voice_language')}{err('voice_language', 's-vl')}
         </fieldset>
-        <fieldset><legend>Customer page</legend>
-          <label for="s-pl">Default language <small>(the customer's browser language wins when supported)</small></label>{langs('s-pl', f.page_language, 'page_language')}
-          <label for="s-mw">Message while waiting</label><textarea id="s-mw" maxLength={280} rows={2} value={f.msg_waiting} onInput={text('msg_waiting')} />
-          <label for="s-mr">Message when ready</label><textarea id="s-mr" maxLength={280} rows={2} value={f.msg_ready} onInput={text('msg_ready')} />
-          <label for="s-mc">Message when collected</label><textarea id="s-mc" maxLength={280} rows={2} value={f.msg_closed} onInput={text('msg_closed')} />
-          <label class="check"><input type="checkbox" checked={f.sms_enabled} onChange={check('sms_enabled')} /> SMS fallback when no push or open page reached the customer (business plan)</label>
+        <fieldset><legend>{t('settings.customerPage')}</legend>
+          {label('s-pl', 'settings.pageLanguage', 'settings.pageLanguageNote')}{langs('s-pl', f.page_language, 'page_language')}{err('page_language', 's-pl')}
+          {label('s-mw', 'settings.msgWaiting')}<textarea id="s-mw" maxLength={280} rows={2} value={f.msg_waiting} onInput={text('msg_waiting')} {...form.bind('msg_waiting', 's-mw')} />{err('msg_waiting', 's-mw')}
+          {label('s-mr', 'settings.msgReady')}<textarea id="s-mr" maxLength={280} rows={2} value={f.msg_ready} onInput={text('msg_ready')} {...form.bind('msg_ready', 's-mr')} />{err('msg_ready', 's-mr')}
+          {label('s-mc', 'settings.msgClosed')}<textarea id="s-mc" maxLength={280} rows={2} value={f.msg_closed} onInput={text('msg_closed')} {...form.bind('msg_closed', 's-mc')} />{err('msg_closed', 's-mc')}
+          <label class="check"><input type="checkbox" checked={f.sms_enabled} onChange={check('sms_enabled')} {...form.bind('sms_enabled', 's-sms')} /> {t('settings.sms')}</label>{err('sms_enabled', 's-sms')}
         </fieldset>
         <div class="dialog-actions">
-          <button type="submit" class="primary" disabled={busy || !dirty}>Save settings</button>
-          <button type="button" disabled={!dirty} onClick={clear}>Discard changes</button>
+          <button type="submit" class="primary" disabled={busy || !dirty} aria-describedby={form.errors.form !== null ? 'settings-form-error' : undefined}>{t('settings.save')}</button>
+          <button type="button" disabled={!dirty} onClick={() => { clear(); form.reset(); }}>{t('settings.discard')}</button>
         </div>
+        <FieldError id="settings-form" text={form.errors.form} />
       </form>
     </section>
   );

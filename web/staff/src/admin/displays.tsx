@@ -1,43 +1,48 @@
 // Display boards (manager): a board is a secret link to open on the shop's TV. Its QR code lets
-// someone open it on the TV's browser without typing the link.
+// someone open it on the TV's browser without typing the link. Deleting asks first.
 import { useRef, useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import type { Display, List, Queue } from '../types.ts';
 import { useNotify } from '../ui/notify.tsx';
-import { problemText, useLoad } from '../ui/load.ts';
+import { useConfirm } from '../ui/dialog.tsx';
+import { useLoad } from '../ui/load.ts';
 import { useDraft } from '../ui/drafts.ts';
+import { FieldError, useFormErrors } from '../ui/field-errors.tsx';
 import { QrImage } from '../ui/qr.tsx';
+import { t } from '../i18n/i18n.ts';
 
 const loadAll = () => Promise.all([call<List<Display>>('displays'), call<List<Queue>>('queues')]);
+const FIELDS = ['name', 'queues', 'voice'] as const;
 
 export function Displays() {
   const notify = useNotify();
+  const confirm = useConfirm();
   const { data, error, reload } = useLoad(loadAll);
-  const [draft, update, clear] = useDraft('display', { name: 'Counter TV', queues: [] as string[], voice: true });
+  const [draft, update, clear] = useDraft('display', { name: t('displays.defaultName'), queues: [] as string[], voice: true });
   const [shown, setShown] = useState<Display | null>(null);
+  const form = useFormErrors(FIELDS);
   const dialog = useRef<HTMLDialogElement>(null);
 
   const create = async (e: Event) => {
     e.preventDefault();
+    form.reset();
     try {
-      const d = await call<Display>('createDisplay', { body: { name: draft.name.trim() || 'Display board', queues: draft.queues, voice: draft.voice } });
+      const d = await call<Display>('createDisplay', { body: { name: draft.name.trim() || t('displays.fallbackName'), queues: draft.queues, voice: draft.voice } });
       clear();
       reload();
       show(d);
     } catch (err) {
-      notify(problemText(err), 'error');
+      form.fail(err);
     }
   };
-  const remove = async (d: Display) => {
-    if (!confirm(`Delete the board “${d.name}”? Its link stops working at once.`)) return;
-    try {
+  const remove = (d: Display) => confirm({
+    title: t('displays.deleteTitle', { name: d.name }), body: t('displays.deleteBody'), confirm: t('displays.delete'), danger: true,
+    action: async () => {
       await call('deleteDisplay', { params: { id: d.id } });
-      notify(`Deleted “${d.name}”.`, 'success');
+      notify(t('displays.deleted', { name: d.name }), 'success');
       reload();
-    } catch (err) {
-      notify(problemText(err), 'error');
-    }
-  };
+    },
+  });
   const show = (d: Display) => {
     setShown(d);
     requestAnimationFrame(() => dialog.current?.showModal());
@@ -46,49 +51,58 @@ export function Displays() {
 
   return (
     <section class="admin" aria-labelledby="displays-title">
-      <h1 id="displays-title">Display boards</h1>
-      <p class="lead">A board shows “Preparing” and “Ready” numbers on a TV and, with voice on, calls numbers out. Anyone with its link sees the numbers: delete a board to retire its link.</p>
-      <form class="inline-form" onSubmit={create} aria-label="Create a display board">
-        <label><span>Name</span><input required maxLength={64} value={draft.name} onInput={(e) => update({ name: e.currentTarget.value })} /></label>
+      <h1 id="displays-title">{t('displays.heading')}</h1>
+      <p class="lead">{t('displays.lead')}</p>
+      <form class="inline-form" onSubmit={create} aria-label={t('displays.createLabel')}>
+        <label><span>{t('displays.name')}</span>
+          <input id="display-name" required maxLength={64} value={draft.name} onInput={(e) => update({ name: e.currentTarget.value })} {...form.bind('name', 'display-name')} />
+          <FieldError id="display-name" text={form.errors.fields.name} />
+        </label>
         {data !== null && data[1].data.length > 1 && (
-          <fieldset class="checks"><legend>Queues <small>(none ticked: all)</small></legend>
+          <fieldset class="checks"><legend>{t('displays.queues')} <small>{t('displays.queuesNote')}</small></legend>
             {data[1].data.map((q) => (
               <label key={q.name} class="check"><input type="checkbox" checked={draft.queues.includes(q.name)} onChange={(e) => toggleQueue(q.name, e.currentTarget.checked)} /> {q.name}</label>
             ))}
+            <FieldError id="display-queues" text={form.errors.fields.queues} />
           </fieldset>
         )}
-        <label class="check"><input type="checkbox" checked={draft.voice} onChange={(e) => update({ voice: e.currentTarget.checked })} /> Call numbers out loud</label>
-        <button type="submit" class="primary">Create board</button>
+        <label class="check"><input type="checkbox" checked={draft.voice} onChange={(e) => update({ voice: e.currentTarget.checked })} /> {t('displays.voice')}</label>
+        <div class="form-submit">
+          <button type="submit" class="primary" aria-describedby={form.errors.form !== null ? 'display-form-error' : undefined}>{t('displays.create')}</button>
+          <FieldError id="display-form" text={form.errors.form} />
+        </div>
       </form>
       {error && <p class="field-error" role="alert">{error}</p>}
       {data !== null && (
-        <table class="list">
-          <caption class="sr-only">Display boards</caption>
-          <thead><tr><th scope="col">Board</th><th scope="col">Queues</th><th scope="col">Voice</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-          <tbody>
-            {data[0].data.length === 0 && <tr><td colSpan={4} class="empty">No board yet.</td></tr>}
-            {data[0].data.map((d) => (
-              <tr key={d.id}>
-                <td>{d.name}</td>
-                <td>{d.queues.length === 0 ? 'All' : d.queues.join(', ')}</td>
-                <td>{d.voice ? 'On' : 'Off'}</td>
-                <td class="row-actions">
-                  <button type="button" onClick={() => show(d)} aria-label={`Link and QR code of ${d.name}`}>Link and QR</button>
-                  <button type="button" class="danger" onClick={() => remove(d)} aria-label={`Delete ${d.name}`}>Delete</button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div class="table-wrap">
+          <table class="list">
+            <caption class="sr-only">{t('displays.heading')}</caption>
+            <thead><tr><th scope="col">{t('displays.board')}</th><th scope="col">{t('displays.queues')}</th><th scope="col">{t('displays.voiceCol')}</th><th scope="col"><span class="sr-only">{t('table.actions')}</span></th></tr></thead>
+            <tbody>
+              {data[0].data.length === 0 && <tr><td colSpan={4} class="empty">{t('displays.none')}</td></tr>}
+              {data[0].data.map((d) => (
+                <tr key={d.id}>
+                  <td class="wrap">{d.name}</td>
+                  <td>{d.queues.length === 0 ? t('displays.all') : d.queues.join(', ')}</td>
+                  <td>{t(d.voice ? 'displays.on' : 'displays.off')}</td>
+                  <td class="row-actions">
+                    <button type="button" onClick={() => show(d)} aria-label={t('displays.linkLabel', { name: d.name })}>{t('displays.link')}</button>
+                    <button type="button" class="danger" onClick={() => remove(d)} aria-label={t('displays.deleteLabel', { name: d.name })}>{t('displays.delete')}</button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       <dialog ref={dialog} class="qr-dialog" aria-labelledby="qr-title" onClose={() => setShown(null)}>
         {shown !== null && (
           <>
-            <h2 id="qr-title">Open “{shown.name}” on the TV</h2>
-            <p>Scan this with the TV's browser or camera, or type the link.</p>
-            <QrImage text={shown.url} label={`QR code of the link of ${shown.name}`} />
+            <h2 id="qr-title">{t('displays.qrTitle', { name: shown.name })}</h2>
+            <p>{t('displays.qrHint')}</p>
+            <QrImage text={shown.url} label={t('displays.qrAlt', { name: shown.name })} />
             <p><a href={shown.url} target="_blank" rel="noopener noreferrer" class="board-link">{shown.url}</a></p>
-            <div class="dialog-actions"><button type="button" onClick={() => dialog.current?.close()} autoFocus>Close</button></div>
+            <div class="dialog-actions"><button type="button" onClick={() => dialog.current?.close()} autoFocus>{t('dialog.close')}</button></div>
           </>
         )}
       </dialog>

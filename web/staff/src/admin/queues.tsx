@@ -1,83 +1,118 @@
 // Queues of the branch (manager): each has its own numbering (A-1, B-1, …). A queue with open
-// tickets cannot be renamed or deleted; the server says so and the message is shown as is.
+// tickets cannot be renamed or deleted; the server says so, next to the queue concerned.
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import type { List, Queue } from '../types.ts';
 import { useNotify } from '../ui/notify.tsx';
-import { problemText, useLoad } from '../ui/load.ts';
+import { useConfirm } from '../ui/dialog.tsx';
+import { useLoad } from '../ui/load.ts';
 import { useDraft } from '../ui/drafts.ts';
+import { FieldError, problemText, useFormErrors } from '../ui/field-errors.tsx';
+import { t } from '../i18n/i18n.ts';
 
 const loadQueues = () => call<List<Queue>>('queues');
+const FIELDS = ['name'] as const;
 
 export function Queues() {
   const notify = useNotify();
+  const confirm = useConfirm();
   const { data, error, reload } = useLoad(loadQueues);
   const [draft, update, clear] = useDraft('queue', { name: '' });
   const [renaming, setRenaming] = useState<{ from: string; to: string } | null>(null);
+  const [rowError, setRowError] = useState<{ name: string; text: string } | null>(null);
+  const form = useFormErrors(FIELDS);
 
-  const run = async (fn: () => Promise<unknown>, done: string) => {
+  const create = async (e: Event) => {
+    e.preventDefault();
+    const name = draft.name.trim();
+    form.reset();
+    try {
+      await call('createQueue', { body: { name } });
+      notify(t('queues.created', { name }), 'success');
+      clear();
+      reload();
+    } catch (err) {
+      form.fail(err);
+    }
+  };
+  const rowAction = async (name: string, fn: () => Promise<unknown>, done: string) => {
+    setRowError(null);
     try {
       await fn();
       notify(done, 'success');
       reload();
       return true;
     } catch (err) {
-      notify(problemText(err), 'error');
+      setRowError({ name, text: problemText(err) });
       return false;
     }
-  };
-
-  const create = async (e: Event) => {
-    e.preventDefault();
-    const name = draft.name.trim();
-    if (await run(() => call('createQueue', { body: { name } }), `Queue ${name} created.`)) clear();
   };
   const rename = async (e: Event) => {
     e.preventDefault();
     if (renaming === null) return;
-    if (await run(() => call('updateQueue', { params: { name: renaming.from }, body: { name: renaming.to.trim() } }), `Queue ${renaming.from} is now ${renaming.to.trim()}.`)) setRenaming(null);
+    const to = renaming.to.trim();
+    if (await rowAction(renaming.from, () => call('updateQueue', { params: { name: renaming.from }, body: { name: to } }), t('queues.renamed', { from: renaming.from, to }))) setRenaming(null);
   };
+  const remove = (q: Queue) => confirm({
+    title: t('queues.deleteTitle', { name: q.name }), body: t('queues.deleteBody'), confirm: t('queues.delete'), danger: true,
+    action: async () => {
+      await call('deleteQueue', { params: { name: q.name } });
+      notify(t('queues.deleted', { name: q.name }), 'success');
+      reload();
+    },
+  });
 
   return (
     <section class="admin" aria-labelledby="queues-title">
-      <h1 id="queues-title">Queues</h1>
-      <p class="lead">Each queue numbers its tickets on its own (A-1, B-1, …), from 1 every business day.</p>
-      <form class="inline-form" onSubmit={create} aria-label="Create a queue">
-        <label><span>New queue name</span>
-          <input type="text" required pattern="[A-Za-z0-9_]{1,16}" maxLength={16} value={draft.name} onInput={(e) => update({ name: e.currentTarget.value })}
-            title="1 to 16 letters, digits or _" />
+      <h1 id="queues-title">{t('queues.heading')}</h1>
+      <p class="lead">{t('queues.lead')}</p>
+      <form class="inline-form" onSubmit={create} aria-label={t('queues.createLabel')}>
+        <label><span>{t('queues.newName')}</span>
+          <input id="queue-name" type="text" required pattern="[A-Za-z0-9_]{1,16}" maxLength={16} value={draft.name} onInput={(e) => update({ name: e.currentTarget.value })}
+            title={t('queues.pattern')} {...form.bind('name', 'queue-name')} />
+          <FieldError id="queue-name" text={form.errors.fields.name} />
         </label>
-        <button type="submit" class="primary">Create queue</button>
+        <div class="form-submit">
+          <button type="submit" class="primary" aria-describedby={form.errors.form !== null ? 'queue-form-error' : undefined}>{t('queues.create')}</button>
+          <FieldError id="queue-form" text={form.errors.form} />
+        </div>
       </form>
       {error && <p class="field-error" role="alert">{error}</p>}
       {data !== null && (
-        <table class="list">
-          <caption class="sr-only">Queues</caption>
-          <thead><tr><th scope="col">Queue</th><th scope="col">Open tickets</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-          <tbody>
-            {data.data.map((q) => (
-              <tr key={q.name}>
-                <td>
-                  {renaming?.from === q.name ? (
-                    <form onSubmit={rename} class="row-form">
-                      <input aria-label={`New name for ${q.name}`} value={renaming.to} pattern="[A-Za-z0-9_]{1,16}" required autoFocus
-                        onInput={(e) => setRenaming({ from: q.name, to: e.currentTarget.value })} />
-                      <button type="submit">Save</button>
-                      <button type="button" class="quiet" onClick={() => setRenaming(null)}>Cancel</button>
-                    </form>
-                  ) : <strong>{q.name}</strong>}
-                  {q.is_default && <span class="badge">default</span>}
-                </td>
-                <td>{q.open_tickets}</td>
-                <td class="row-actions">
-                  {!q.is_default && <button type="button" class="quiet" onClick={() => run(() => call('updateQueue', { params: { name: q.name }, body: { is_default: true } }), `${q.name} is now the default queue.`)}>Make default</button>}
-                  <button type="button" class="quiet" onClick={() => setRenaming({ from: q.name, to: q.name })} aria-label={`Rename ${q.name}`}>Rename</button>
-                  {!q.is_default && <button type="button" class="danger" onClick={() => confirm(`Delete queue ${q.name}?`) && run(() => call('deleteQueue', { params: { name: q.name } }), `Queue ${q.name} deleted.`)} aria-label={`Delete ${q.name}`}>Delete</button>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div class="table-wrap">
+          <table class="list">
+            <caption class="sr-only">{t('queues.heading')}</caption>
+            <thead><tr><th scope="col">{t('queues.queue')}</th><th scope="col">{t('queues.open')}</th><th scope="col"><span class="sr-only">{t('table.actions')}</span></th></tr></thead>
+            <tbody>
+              {data.data.map((q) => {
+                const note = rowError?.name === q.name ? rowError.text : null;
+                return (
+                  <tr key={q.name}>
+                    <td>
+                      {renaming?.from === q.name ? (
+                        <form onSubmit={rename} class="row-form">
+                          <input id={`rename-${q.name}`} aria-label={t('queues.newNameFor', { name: q.name })} value={renaming.to} pattern="[A-Za-z0-9_]{1,16}" required autoFocus
+                            aria-invalid={note !== null ? 'true' : undefined} aria-describedby={note !== null ? `queue-${q.name}-error` : undefined}
+                            onInput={(e) => setRenaming({ from: q.name, to: e.currentTarget.value })} />
+                          <button type="submit">{t('queues.save')}</button>
+                          <button type="button" class="quiet" onClick={() => { setRenaming(null); setRowError(null); }}>{t('dialog.cancel')}</button>
+                        </form>
+                      ) : <strong>{q.name}</strong>}
+                      {q.is_default && <span class="badge">{t('queues.default')}</span>}
+                      <FieldError id={`queue-${q.name}`} text={note} />
+                    </td>
+                    <td>{q.open_tickets}</td>
+                    <td class="row-actions">
+                      {!q.is_default && <button type="button" class="quiet" onClick={() => rowAction(q.name, () => call('updateQueue', { params: { name: q.name }, body: { is_default: true } }), t('queues.madeDefault', { name: q.name }))}>{t('queues.makeDefault')}</button>}
+                      <button type="button" class="quiet" onClick={() => { setRowError(null); setRenaming({ from: q.name, to: q.name }); }} aria-label={t('queues.renameLabel', { name: q.name })}>{t('queues.rename')}</button>
+                      {!q.is_default && <button type="button" class="danger" onClick={() => remove(q)} aria-label={t('queues.deleteLabel', { name: q.name })}>{t('queues.delete')}</button>}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

@@ -1,94 +1,149 @@
 // Staff users of the account (owner): invite with a one-time password shown once, change roles,
-// reset a password, remove. The server keeps at least one owner and refuses self-removal.
+// reset a password, remove. The server keeps at least one owner (409 last-owner) and refuses
+// self-removal; the page says so before anyone tries, and shows the server's refusal at the
+// control that caused it. Stepping down from owner asks first and reloads the session.
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
-import type { List, Role, User } from '../types.ts';
+import type { List, Role, Session, User } from '../types.ts';
 import { useSession } from '../session.tsx';
 import { useNotify } from '../ui/notify.tsx';
+import { useConfirm } from '../ui/dialog.tsx';
 import { dateTime } from '../ui/format.ts';
-import { problemText, useLoad } from '../ui/load.ts';
+import { useLoad } from '../ui/load.ts';
 import { useDraft } from '../ui/drafts.ts';
+import { FieldError, problemText, useFormErrors } from '../ui/field-errors.tsx';
+import { t } from '../i18n/i18n.ts';
 
 const loadUsers = () => call<List<User>>('users');
-const ROLES: Array<[Role, string]> = [['staff', 'Staff: tickets'], ['manager', 'Manager: + queues, displays, settings'], ['owner', 'Owner: everything']];
+const ROLES: Role[] = ['staff', 'manager', 'owner'];
+const FIELDS = ['email', 'role'] as const;
 
 export function Users() {
-  const { session } = useSession();
+  const { session, setSession } = useSession();
   const notify = useNotify();
+  const confirm = useConfirm();
   const { data, error, reload } = useLoad(loadUsers);
   const [draft, update, clear] = useDraft('invite', { email: '', role: 'staff' as Role });
   const [once, setOnce] = useState<User | null>(null);
   const [busy, setBusy] = useState(false);
+  const [rowError, setRowError] = useState<{ id: string; text: string } | null>(null);
+  const form = useFormErrors(FIELDS);
+  const owners = data?.data.filter((u) => u.role === 'owner') ?? [];
 
-  const run = async (fn: () => Promise<User | void>, done?: string) => {
+  const invite = async (e: Event) => {
+    e.preventDefault();
     setBusy(true);
+    form.reset();
     try {
-      const u = await fn();
-      if (u && u.password) setOnce(u);
-      if (done) notify(done, 'success');
+      const u = await call<User>('inviteUser', { body: { email: draft.email.trim(), role: draft.role } });
+      setOnce(u);
+      clear();
       reload();
-      return true;
     } catch (err) {
-      notify(problemText(err), 'error');
-      return false;
+      form.fail(err);
     } finally {
       setBusy(false);
     }
   };
 
-  const invite = async (e: Event) => {
-    e.preventDefault();
-    if (await run(() => call<User>('inviteUser', { body: { email: draft.email.trim(), role: draft.role } }))) clear();
+  const applyRole = async (u: User, role: Role) => {
+    await call<User>('updateUser', { params: { id: u.id }, body: { role } });
+    notify(t('users.roleDone', { email: u.email, role: t(`role.${role}`) }), 'success');
+    if (u.id === session.user.id) setSession(await call<Session>('session'));
+    else reload();
   };
-  const setRole = (u: User, role: Role) => run(() => call<User>('updateUser', { params: { id: u.id }, body: { role } }), `${u.email} is now ${role}.`);
-  const reset = (u: User) => confirm(`Give ${u.email} a new one-time password? Their sessions end.`) && run(() => call<User>('updateUser', { params: { id: u.id }, body: { reset_password: true } }));
-  const remove = (u: User) => confirm(`Remove ${u.email}? They are signed out at once.`) && run(() => call<User>('removeUser', { params: { id: u.id } }).then(() => {}), `Removed ${u.email}.`);
+  const setRole = async (u: User, role: Role, select: HTMLSelectElement) => {
+    setRowError(null);
+    if (u.id === session.user.id && u.role === 'owner') {
+      select.value = u.role;
+      await confirm({ title: t('users.stepDownTitle'), body: t('users.stepDownBody', { role: t(`role.${role}`) }), confirm: t('users.stepDown'), danger: true, action: () => applyRole(u, role) });
+      return;
+    }
+    setBusy(true);
+    try {
+      await applyRole(u, role);
+    } catch (err) {
+      select.value = u.role;
+      setRowError({ id: u.id, text: problemText(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  const reset = (u: User) => confirm({
+    title: t('users.resetTitle', { email: u.email }), body: t('users.resetBody'), confirm: t('users.reset'),
+    action: async () => setOnce(await call<User>('updateUser', { params: { id: u.id }, body: { reset_password: true } })),
+  });
+  const remove = (u: User) => confirm({
+    title: t('users.removeTitle', { email: u.email }), body: t('users.removeBody'), confirm: t('users.remove'), danger: true,
+    action: async () => {
+      await call<User>('removeUser', { params: { id: u.id } });
+      notify(t('users.removed', { email: u.email }), 'success');
+      reload();
+    },
+  });
 
   return (
     <section class="admin" aria-labelledby="users-title">
-      <h1 id="users-title">Users</h1>
-      <p class="lead">Everyone here can sign in to the staff page of every branch of <strong>{session.account.name}</strong>, with the rights of their role.</p>
+      <h1 id="users-title">{t('users.heading')}</h1>
+      <p class="lead">{t('users.lead', { account: session.account.name })}</p>
       {once !== null && (
         <div class="secret-once" role="alert">
-          <p><strong>One-time password for {once.email}.</strong> Hand it over now: it is shown only once. They can change it under Account.</p>
+          <p><strong>{t('users.onceTitle', { email: once.email })}</strong> {t('users.onceBody')}</p>
           <code class="secret" data-testid="one-time-password">{once.password}</code>
-          <div class="dialog-actions"><button type="button" onClick={() => setOnce(null)}>Done</button></div>
+          <div class="dialog-actions"><button type="button" onClick={() => setOnce(null)}>{t('users.done')}</button></div>
         </div>
       )}
-      <form class="inline-form" onSubmit={invite} aria-label="Invite a user">
-        <label><span>Email</span>
-          <input type="email" required maxLength={254} value={draft.email} onInput={(e) => update({ email: e.currentTarget.value })} />
+      <form class="inline-form" onSubmit={invite} aria-label={t('users.inviteLabel')}>
+        <label><span>{t('users.email')}</span>
+          <input id="invite-email" type="email" required maxLength={254} value={draft.email} onInput={(e) => update({ email: e.currentTarget.value })} {...form.bind('email', 'invite-email')} />
+          <FieldError id="invite-email" text={form.errors.fields.email} />
         </label>
-        <label><span>Role</span>
-          <select value={draft.role} onChange={(e) => update({ role: e.currentTarget.value as Role })}>
-            {ROLES.map(([r, label]) => <option key={r} value={r}>{label}</option>)}
+        <label><span>{t('users.role')}</span>
+          <select id="invite-role" value={draft.role} onChange={(e) => update({ role: e.currentTarget.value as Role })} {...form.bind('role', 'invite-role')}>
+            {ROLES.map((r) => <option key={r} value={r}>{t(`role.${r}.long`)}</option>)}
           </select>
+          <FieldError id="invite-role" text={form.errors.fields.role} />
         </label>
-        <button type="submit" class="primary" disabled={busy}>Invite</button>
+        <div class="form-submit">
+          <button type="submit" class="primary" disabled={busy} aria-describedby={form.errors.form !== null ? 'invite-form-error' : undefined}>{t('users.invite')}</button>
+          <FieldError id="invite-form" text={form.errors.form} />
+        </div>
       </form>
       {error && <p class="field-error" role="alert">{error}</p>}
       {data !== null && (
-        <table class="list">
-          <caption class="sr-only">Users</caption>
-          <thead><tr><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Since</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-          <tbody>
-            {data.data.map((u) => (
-              <tr key={u.id}>
-                <td>{u.email}{u.id === session.user.id && <span class="you"> (you)</span>}</td>
-                <td>
-                  <select aria-label={`Role of ${u.email}`} value={u.role} disabled={busy} onChange={(e) => setRole(u, e.currentTarget.value as Role)}>
-                    {ROLES.map(([r]) => <option key={r} value={r}>{r}</option>)}
-                  </select>
-                </td>
-                <td>{dateTime(u.created_at, session.branch.timezone)}</td>
-                <td class="row-actions">
-                  <button type="button" class="quiet" disabled={busy} onClick={() => reset(u)} aria-label={`Reset the password of ${u.email}`}>Reset password</button>
-                  {u.id !== session.user.id && <button type="button" class="danger" disabled={busy} onClick={() => remove(u)} aria-label={`Remove ${u.email}`}>Remove</button>}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <div class="table-wrap">
+          <table class="list users">
+            <caption class="sr-only">{t('users.heading')}</caption>
+            <thead><tr><th scope="col">{t('users.email')}</th><th scope="col">{t('users.role')}</th><th scope="col" class="wide-only">{t('users.since')}</th><th scope="col"><span class="sr-only">{t('table.actions')}</span></th></tr></thead>
+            <tbody>
+              {data.data.map((u) => {
+                const me = u.id === session.user.id;
+                const lastOwner = u.role === 'owner' && owners.length === 1;
+                const note = rowError?.id === u.id ? rowError.text : null;
+                const describedBy = [lastOwner ? `role-${u.id}-hint` : '', note !== null ? `role-${u.id}-error` : ''].filter(Boolean).join(' ');
+                return (
+                  <tr key={u.id}>
+                    <td class="wrap">{u.email}{me && <span class="you"> {t('users.you')}</span>}</td>
+                    <td>
+                      <select id={`role-${u.id}`} aria-label={t('users.roleOf', { email: u.email })} value={u.role} disabled={busy || lastOwner}
+                        aria-invalid={note !== null ? 'true' : undefined} aria-describedby={describedBy || undefined}
+                        onChange={(e) => setRole(u, e.currentTarget.value as Role, e.currentTarget)}>
+                        {ROLES.map((r) => <option key={r} value={r}>{t(`role.${r}`)}</option>)}
+                      </select>
+                      {lastOwner && <p id={`role-${u.id}-hint`} class="hint small">{t(me ? 'users.lastOwnerYou' : 'users.lastOwner')}</p>}
+                      <FieldError id={`role-${u.id}`} text={note} />
+                    </td>
+                    <td class="wide-only">{dateTime(u.created_at, session.branch.timezone)}</td>
+                    <td class="row-actions">
+                      <button type="button" class="quiet" disabled={busy} onClick={() => reset(u)} aria-label={t('users.resetLabel', { email: u.email })}>{t('users.reset')}</button>
+                      {!me && <button type="button" class="danger" disabled={busy} onClick={() => remove(u)} aria-label={t('users.removeLabel', { email: u.email })}>{t('users.remove')}</button>}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
       )}
     </section>
   );

@@ -1,30 +1,33 @@
-// Webhook endpoints of the branch (owner; live mode, https only). The signing secret is shown
-// when created or rotated, and can be revealed again on demand; deliveries open per endpoint.
+// Webhook endpoints of the branch (owner; in the page's mode, https only). The signing secret is
+// shown when created or rotated, and can be revealed again on demand; deliveries open per endpoint.
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import type { List, WebhookEndpoint } from '../types.ts';
 import { useSession } from '../session.tsx';
-import { useNotify } from '../ui/notify.tsx';
 import { dateTime } from '../ui/format.ts';
-import { problemText, useLoad } from '../ui/load.ts';
+import { useLoad } from '../ui/load.ts';
 import { useDraft } from '../ui/drafts.ts';
+import { FieldError, useFormErrors } from '../ui/field-errors.tsx';
+import { t } from '../i18n/i18n.ts';
 import { EndpointDetail } from './webhook-endpoint.tsx';
 
 const EVENTS = ['ticket.created', 'ticket.ready', 'ticket.rung', 'ticket.collected', 'ticket.cancelled', 'ticket.expired',
   'ticket.customer_viewed', 'ticket.customer_subscribed', 'ticket.customer_acknowledged', 'ticket.customer_snoozed'];
 const loadEndpoints = () => call<List<WebhookEndpoint>>('webhookEndpoints');
+const FIELDS = ['url', 'description', 'enabled_events'] as const;
 
 export function Webhooks() {
-  const { session } = useSession();
-  const notify = useNotify();
+  const { session, mode } = useSession();
   const { data, error, reload } = useLoad(loadEndpoints);
   const [draft, update, clear] = useDraft('webhook', { url: 'https://', description: '', all: true, events: [] as string[] });
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
+  const form = useFormErrors(FIELDS);
   const noApi = !session.account.api_access;
 
   const create = async (e: Event) => {
     e.preventDefault();
+    form.reset();
     try {
       const body: Record<string, unknown> = { url: draft.url.trim(), enabled_events: draft.all ? ['*'] : draft.events };
       if (draft.description.trim() !== '') body.description = draft.description.trim();
@@ -33,53 +36,57 @@ export function Webhooks() {
       clear();
       reload();
     } catch (err) {
-      notify(problemText(err), 'error');
+      form.fail(err);
     }
   };
   const toggle = (ev: string, on: boolean) => update({ events: on ? [...draft.events, ev] : draft.events.filter((x) => x !== ev) });
 
   return (
     <section class="admin" aria-labelledby="wh-title">
-      <h1 id="wh-title">Webhooks</h1>
-      <p class="lead">readybell POSTs signed events (live mode) to these addresses. Verify the <code>Service-Signature</code> header with the endpoint's secret.</p>
-      {noApi && <p class="notice notice-warning" role="note">Webhooks are part of the pro and business plans; this account is on <strong>{session.account.plan}</strong>.</p>}
+      <h1 id="wh-title">{t('webhooks.heading')}</h1>
+      <p class="lead">{t(mode === 'test' ? 'webhooks.leadTest' : 'webhooks.lead')} {t('webhooks.verify')}</p>
+      {noApi && <p class="notice notice-warning" role="note">{t('webhooks.noApi', { plan: session.account.plan })}</p>}
       {data?.data.filter((ep) => ep.disabled && ep.disabled_reason !== null).map((ep) => (
-        <p key={ep.id} class="notice notice-warning" role="note"><strong>{ep.url}</strong> is disabled: {ep.disabled_reason}</p>
+        <p key={ep.id} class="notice notice-warning" role="note">{t('webhooks.isDisabled', { url: ep.url, reason: ep.disabled_reason ?? '' })}</p>
       ))}
       {secret !== null && (
         <div class="secret-once" role="alert">
-          <p><strong>Signing secret for {secret.url}.</strong> Store it in your receiver; you can reveal it again here.</p>
+          <p><strong>{t('webhooks.secretFor', { url: secret.url })}</strong> {t('webhooks.secretBody')}</p>
           <code class="secret" data-testid="webhook-secret">{secret.secret}</code>
-          <div class="dialog-actions"><button type="button" onClick={() => setSecret(null)}>Done</button></div>
+          <div class="dialog-actions"><button type="button" onClick={() => setSecret(null)}>{t('users.done')}</button></div>
         </div>
       )}
-      <form class="settings" onSubmit={create} aria-label="Add a webhook endpoint">
-        <label for="wh-url">Endpoint URL <small>(https)</small></label>
-        <input id="wh-url" type="url" required maxLength={2048} value={draft.url} onInput={(e) => update({ url: e.currentTarget.value })} disabled={noApi} />
-        <label for="wh-desc">Description <small>(optional)</small></label>
-        <input id="wh-desc" maxLength={500} value={draft.description} onInput={(e) => update({ description: e.currentTarget.value })} disabled={noApi} />
-        <label class="check"><input type="checkbox" checked={draft.all} onChange={(e) => update({ all: e.currentTarget.checked })} disabled={noApi} /> Every event</label>
+      <form class="settings" onSubmit={create} aria-label={t('webhooks.addLabel')}>
+        <label for="wh-url">{t('webhooks.url')} <small>{t('webhooks.https')}</small></label>
+        <input id="wh-url" type="url" required maxLength={2048} value={draft.url} onInput={(e) => update({ url: e.currentTarget.value })} disabled={noApi} {...form.bind('url', 'wh-url')} />
+        <FieldError id="wh-url" text={form.errors.fields.url} />
+        <label for="wh-desc">{t('webhooks.description')} <small>{t('form.optional')}</small></label>
+        <input id="wh-desc" maxLength={500} value={draft.description} onInput={(e) => update({ description: e.currentTarget.value })} disabled={noApi} {...form.bind('description', 'wh-desc')} />
+        <FieldError id="wh-desc" text={form.errors.fields.description} />
+        <label class="check"><input type="checkbox" checked={draft.all} onChange={(e) => update({ all: e.currentTarget.checked })} disabled={noApi} /> {t('webhooks.every')}</label>
         {!draft.all && (
-          <fieldset class="checks"><legend>Events</legend>
+          <fieldset class="checks"><legend>{t('webhooks.events')}</legend>
             {EVENTS.map((ev) => <label key={ev} class="check"><input type="checkbox" checked={draft.events.includes(ev)} onChange={(e) => toggle(ev, e.currentTarget.checked)} /> <code>{ev}</code></label>)}
+            <FieldError id="wh-events" text={form.errors.fields.enabled_events} />
           </fieldset>
         )}
-        <div class="dialog-actions"><button type="submit" class="primary" disabled={noApi}>Add endpoint</button></div>
+        <div class="dialog-actions"><button type="submit" class="primary" disabled={noApi} aria-describedby={form.errors.form !== null ? 'wh-form-error' : undefined}>{t('webhooks.add')}</button></div>
+        <FieldError id="wh-form" text={form.errors.form} />
       </form>
       {error && <p class="field-error" role="alert">{error}</p>}
       {data !== null && (
-        <ul class="plain-list endpoints">
-          {data.data.length === 0 && <li class="empty">No endpoint yet.</li>}
+        <ul class="plain-list endpoints" aria-label={t('webhooks.heading')}>
+          {data.data.length === 0 && <li class="empty">{t('webhooks.none')}</li>}
           {data.data.map((ep) => (
             <li key={ep.id} class="endpoint">
               <div class="endpoint-head">
                 <strong class="endpoint-url">{ep.url}</strong>
-                <span class={`badge ${ep.disabled ? 'badge-off' : 'badge-on'}`}>{ep.disabled ? 'disabled' : 'enabled'}</span>
+                <span class={`badge ${ep.disabled ? 'badge-off' : 'badge-on'}`}>{t(ep.disabled ? 'webhooks.disabled' : 'webhooks.enabled')}</span>
               </div>
               {ep.description && <p>{ep.description}</p>}
-              <p class="hint">Events: {ep.enabled_events.includes('*') ? 'every event' : ep.enabled_events.join(', ')} · since {dateTime(ep.created_at, session.branch.timezone)}</p>
+              <p class="hint">{t('webhooks.summary', { events: ep.enabled_events.includes('*') ? t('webhooks.everyEvent') : ep.enabled_events.join(', '), since: dateTime(ep.created_at, session.branch.timezone) })}</p>
               <button type="button" aria-expanded={open === ep.id} onClick={() => setOpen(open === ep.id ? null : ep.id)}>
-                {open === ep.id ? 'Hide details' : 'Secret, test and deliveries'}
+                {t(open === ep.id ? 'webhooks.hide' : 'webhooks.details')}
               </button>
               {open === ep.id && <EndpointDetail endpoint={ep} onChanged={reload} onSecret={(s) => setSecret({ url: ep.url, secret: s })} />}
             </li>

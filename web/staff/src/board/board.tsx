@@ -4,6 +4,9 @@ import { ApiError, call } from '../api.ts';
 import type { List, Ticket } from '../types.ts';
 import { useSession } from '../session.tsx';
 import { useAnnounce, useNotify } from '../ui/notify.tsx';
+import { problemText } from '../ui/field-errors.tsx';
+import { t } from '../i18n/i18n.ts';
+import { Icon } from './ticket-card.tsx';
 import { sortBoard, useBoard, type TicketAction } from './use-board.ts';
 import { TicketCard } from './ticket-card.tsx';
 import { CreateTicket } from './create-ticket.tsx';
@@ -26,6 +29,7 @@ export function Board() {
   const [search, setSearch] = useState('');
   const [found, setFound] = useState<Ticket[]>([]);
   const [help, setHelp] = useState(false);
+  const [searchNote, setSearchNote] = useState<{ text: string; error: boolean } | null>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const tz = session.branch.timezone;
 
@@ -64,12 +68,13 @@ export function Board() {
     e.preventDefault();
     const q = search.trim();
     if (q === '') return;
+    setSearchNote(null);
     try {
       const l = await call<List<Ticket>>('tickets', { query: { external_ref: q, limit: 20 } });
       setFound(l.data);
-      if (l.data.length === 0 && results.length === 0) notify(`Nothing matches “${q}”.`, 'info');
+      if (l.data.length === 0 && results.length === 0) setSearchNote({ text: t('board.searchNothing', { query: q }), error: false });
     } catch (err) {
-      if (err instanceof ApiError && err.status !== 401) notify(err.problem.detail, 'error');
+      if (!(err instanceof ApiError) || err.status !== 401) setSearchNote({ text: problemText(err), error: true });
     }
   };
 
@@ -80,6 +85,7 @@ export function Board() {
     clear: () => {
       setSearch('');
       setFound([]);
+      setSearchNote(null);
       select(null);
     },
     move: (delta: number) => {
@@ -90,7 +96,7 @@ export function Board() {
     },
     act: (what) => {
       const current = orderRef.current.find((t) => t.id === selectedRef.current);
-      if (current === undefined) return notify('Select a ticket first (↓ or J).', 'info');
+      if (current === undefined) return notify(t('board.selectFirst'), 'info');
       if (what === 'slip') return setSlip(current);
       act(current, what === 'ready' && current.status === 'ready' ? 'ring' : what);
     },
@@ -111,26 +117,30 @@ export function Board() {
   return (
     <div class="board">
       <div class="board-tools">
-        <CreateTicket say={notify} onCreated={(t) => { board.upsert(t); setSlip(t); }} />
+        <CreateTicket say={notify} onCreated={(x) => { board.upsert(x); setSlip(x); }} />
         <form class="search" role="search" onSubmit={searchServer}>
-          <label for="search">Search by number or order reference</label>
+          <label for="search">{t('board.searchLabel')}</label>
           <div class="search-row">
             <input id="search" ref={searchRef} type="search" value={search} autocomplete="off"
-              onInput={(e) => { setSearch(e.currentTarget.value); setFound([]); }} />
-            <button type="submit">Find</button>
+              aria-describedby={searchNote !== null ? 'search-note' : undefined} aria-invalid={searchNote?.error ? 'true' : undefined}
+              onInput={(e) => { setSearch(e.currentTarget.value); setFound([]); setSearchNote(null); }} />
+            <button type="submit">{t('board.find')}</button>
           </div>
+          {searchNote !== null && <p id="search-note" class={searchNote.error ? 'field-error' : 'hint'} role={searchNote.error ? 'alert' : 'status'}>{searchNote.text}</p>}
         </form>
-        <p class={`live live-${board.live}`} role="status">
-          {board.live === 'live' ? 'Live' : board.live === 'connecting' ? 'Connecting…' : 'Reconnecting… (the board refreshes when back)'}
+        <p class={`connection connection-${board.live}`} role="status">
+          <Icon name={board.live === 'offline' ? 'unplugged' : 'plug'} />
+          <span>{t(board.live === 'live' ? 'board.connected' : board.live === 'connecting' ? 'board.connecting' : 'board.offline')}</span>
         </p>
       </div>
-      {!board.loaded ? <p class="empty">Loading tickets…</p>
-        : searching ? column('results', 'Matches', results, 'Nothing here matches. Press Enter to search older orders by reference.')
+      {board.loadError !== null && <p class="field-error" role="alert">{t('board.loadFailed', { detail: board.loadError })}</p>}
+      {!board.loaded ? <p class="empty">{t('board.loading')}</p>
+        : searching ? column('results', t('board.matches'), results, t('board.noMatch'))
         : (
           <div class="columns">
-            {column('waiting', 'Waiting', waiting, 'No ticket is waiting.')}
-            {column('ready', 'Ready', ready, 'Nothing to collect.')}
-            {column('closed', 'Recently closed', closed, 'Nothing closed yet today.')}
+            {column('waiting', t('board.waiting'), waiting, t('board.noneWaiting'))}
+            {column('ready', t('board.ready'), ready, t('board.noneReady'))}
+            {column('closed', t('board.closed'), closed, t('board.noneClosed'))}
           </div>
         )}
       <ShortcutHelp open={help} onToggle={setHelp} />

@@ -1,17 +1,18 @@
 // Keyboard shortcuts for a counter PC. They act only when focus is not in a text field, so typing
 // an order reference never marks a ticket ready.
 import { useEffect, useRef } from 'preact/hooks';
+import { t, type MessageKey } from '../i18n/i18n.ts';
 
-export const SHORTCUTS: Array<[string, string]> = [
-  ['N', 'New ticket: focus the order reference'],
-  ['/', 'Search by number or order reference'],
-  ['↓ or J / ↑ or K', 'Select the next / previous ticket'],
-  ['R', 'Ready (or ring again) for the selected ticket'],
-  ['C', 'Collected'],
-  ['X', 'Cancel'],
-  ['P', 'Receipt slip'],
-  ['Esc', 'Clear the search and the selection'],
-  ['?', 'Show or hide this list'],
+export const SHORTCUTS: Array<[string, MessageKey]> = [
+  ['N', 'shortcut.new'],
+  ['/', 'shortcut.search'],
+  ['↓ J / ↑ K', 'shortcut.move'],
+  ['R', 'shortcut.ready'],
+  ['C', 'shortcut.collect'],
+  ['X', 'shortcut.cancel'],
+  ['P', 'shortcut.slip'],
+  ['Esc', 'shortcut.clear'],
+  ['?', 'shortcut.help'],
 ];
 
 export type ShortcutHandlers = {
@@ -61,10 +62,10 @@ export function useShortcuts(handlers: ShortcutHandlers, enabled: boolean): void
 export function ShortcutHelp({ open, onToggle }: { open: boolean; onToggle: (open: boolean) => void }) {
   return (
     <details class="shortcuts" open={open} onToggle={(e) => onToggle((e.currentTarget as HTMLDetailsElement).open)}>
-      <summary>Keyboard shortcuts</summary>
+      <summary>{t('shortcut.title')}</summary>
       <dl>
         {SHORTCUTS.map(([key, what]) => (
-          <div key={key}><dt><kbd>{key}</kbd></dt><dd>{what}</dd></div>
+          <div key={key}><dt><kbd>{key}</kbd></dt><dd>{t(what)}</dd></div>
         ))}
       </dl>
     </details>

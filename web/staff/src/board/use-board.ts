@@ -4,21 +4,22 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, newIdempotencyKey, openStream } from '../api.ts';
 import type { List, LiveMessage, RingResult, Ticket } from '../types.ts';
+import { t } from '../i18n/i18n.ts';
+import { problemText } from '../ui/field-errors.tsx';
 
 export type TicketAction = 'ready' | 'ring' | 'collect' | 'cancel';
 export type LiveState = 'connecting' | 'live' | 'offline';
-type Say = (text: string, kind?: 'info' | 'success' | 'warning' | 'error') => void;
+export type CardResult = { text: string; error: boolean };
+type Say = (text: string, kind?: 'info' | 'success' | 'warning') => void;
 
 export const CLOSED_SHOWN = 12;
 
 export function ringSummary(r: RingResult): string {
-  const n = r.ticket.display_number;
-  const via = { push: 'a push notification', page: 'the open ticket page', sms: 'SMS', none: '', unknown: '' }[r.channel_used];
-  const reached = r.rang ? `Rang ${n} via ${via}`
-    : r.channel_used === 'unknown' ? `${n} is ready; whether its SMS reached the phone is unknown`
-    : `${n} is ready, but no phone could be rung`;
-  const voice = r.call_out_loud ? 'the display board called it out' : 'no display board called it out: call it yourself';
-  return `${reached}; ${voice}.`;
+  const number = r.ticket.display_number;
+  const reached = r.rang ? t(r.channel_used === 'push' ? 'ring.rangPush' : r.channel_used === 'sms' ? 'ring.rangSms' : 'ring.rangPage', { number })
+    : r.channel_used === 'unknown' ? t('ring.unknown', { number })
+    : t('ring.nobody', { number });
+  return t('ring.summary', { reached, voice: t(r.call_out_loud ? 'ring.voiceYes' : 'ring.voiceNo') });
 }
 
 const closedAt = (t: Ticket): string => t.collected_at ?? t.cancelled_at ?? t.expired_at ?? t.created_at;
@@ -36,9 +37,10 @@ export function sortBoard(tickets: Iterable<Ticket>) {
 export function useBoard(say: Say, announce: (text: string) => void) {
   const [tickets, setTickets] = useState<Map<string, Ticket>>(new Map());
   const [loaded, setLoaded] = useState(false);
+  const [loadError, setLoadError] = useState<string | null>(null);
   const [live, setLive] = useState<LiveState>('connecting');
   const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
-  const [results, setResults] = useState<ReadonlyMap<string, string>>(new Map());
+  const [results, setResults] = useState<ReadonlyMap<string, CardResult>>(new Map());
   // Intent → Idempotency-Key. A double tap or a retry after a lost answer sends the same key, so
   // the server answers once; the key is forgotten only once the server has given a final answer.
   const intents = useRef(new Map<string, string>());
@@ -57,8 +59,9 @@ export function useBoard(say: Say, announce: (text: string) => void) {
       const [waiting, ready, closed] = await Promise.all([q('created', 100), q('ready', 100), q('collected,cancelled,expired', CLOSED_SHOWN)]);
       setTickets(new Map([...waiting.data, ...ready.data, ...closed.data].map((t) => [t.id, t])));
       setLoaded(true);
+      setLoadError(null);
     } catch (err) {
-      if (err instanceof ApiError && err.status !== 401) say(`The board could not be loaded: ${err.problem.detail}`, 'error');
+      if (err instanceof ApiError && err.status !== 401) setLoadError(problemText(err));
     }
   }, [say]);
 
@@ -88,8 +91,8 @@ export function useBoard(say: Say, announce: (text: string) => void) {
       es.onmessage = (ev: MessageEvent<string>) => {
         const m = JSON.parse(ev.data) as LiveMessage;
         if (m.ticket_id === undefined) return;
-        if (m.type === 'ticket.created') announce(`New ticket ${m.display_number ?? ''}`);
-        if (m.type === 'ticket.customer_acknowledged') announce(`${m.display_number ?? 'A customer'} is on the way`);
+        if (m.type === 'ticket.created') announce(t('board.announceNew', { number: m.display_number ?? '' }));
+        if (m.type === 'ticket.customer_acknowledged') announce(t('board.announceOnWay', { number: m.display_number ?? '' }));
         refresh(m);
       };
       es.onerror = () => {
@@ -114,8 +117,8 @@ export function useBoard(say: Say, announce: (text: string) => void) {
     };
   }, [reload, upsert, remove, announce]);
 
-  const perform = useCallback(async (t: Ticket, action: TicketAction, body?: unknown) => {
-    const intent = `${action}:${t.id}:${t.rings}`;
+  const perform = useCallback(async (ticket: Ticket, action: TicketAction, body?: unknown) => {
+    const intent = `${action}:${ticket.id}:${ticket.rings}`;
     if (inflight.current.has(intent)) return;
     inflight.current.add(intent);
     let key = intents.current.get(intent);
@@ -123,41 +126,41 @@ export function useBoard(say: Say, announce: (text: string) => void) {
       key = newIdempotencyKey(`staff-${action}`);
       intents.current.set(intent, key);
     }
-    setPending((p) => new Set(p).add(t.id));
-    const n = t.display_number;
+    setPending((p) => new Set(p).add(ticket.id));
+    const number = ticket.display_number;
+    const show = (text: string, error = false) => setResults((m) => new Map(m).set(ticket.id, { text, error }));
     try {
       if (action === 'ready' || action === 'ring') {
-        const r = await call<RingResult>(action, { params: { id: t.id }, idempotencyKey: key, body: {} });
+        const r = await call<RingResult>(action, { params: { id: ticket.id }, idempotencyKey: key, body: {} });
         upsert(r.ticket);
-        const text = ringSummary(r);
-        setResults((m) => new Map(m).set(t.id, text));
-        say(text, r.rang ? 'success' : 'warning');
+        show(ringSummary(r));
       } else {
-        upsert(await call<Ticket>(action, { params: { id: t.id }, idempotencyKey: key, body: body ?? {} }));
-        say(`${n} ${action === 'collect' ? 'collected' : 'cancelled'}.`, 'success');
+        upsert(await call<Ticket>(action, { params: { id: ticket.id }, idempotencyKey: key, body: body ?? {} }));
+        say(t(action === 'collect' ? 'board.collectedDone' : 'board.cancelledDone', { number }), 'success');
       }
       intents.current.delete(intent);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       if (err.status >= 400 && err.status < 500) intents.current.delete(intent);
       if (err.problem.code === 'ticket-state-conflict') {
-        say(`${n} is already ${err.problem.ticket_status ?? 'changed'}: another device or the POS changed it. The board is refreshed.`, 'warning');
+        say(t('board.conflict', { number, status: t(`status.${(err.problem.ticket_status ?? 'changed') as 'changed'}`) }), 'warning');
         void reload();
       } else if (err.status === 404) {
-        say(`${n} is no longer on this branch. The board is refreshed.`, 'warning');
+        say(t('board.gone', { number }), 'warning');
         void reload();
       } else if (err.status !== 401) {
-        say(`${n}: ${err.problem.detail}`, err.status === 429 ? 'warning' : 'error');
+        // Said on the ticket it is about, where staff are looking.
+        show(problemText(err), true);
       }
     } finally {
       inflight.current.delete(intent);
       setPending((p) => {
         const next = new Set(p);
-        next.delete(t.id);
+        next.delete(ticket.id);
         return next;
       });
     }
   }, [upsert, reload, say]);
 
-  return { tickets, loaded, live, pending, results, perform, upsert, reload };
+  return { tickets, loaded, loadError, live, pending, results, perform, upsert, reload };
 }

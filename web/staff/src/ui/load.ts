@@ -1,12 +1,7 @@
-// Loading a list for an admin screen, and turning failures into one readable sentence.
+// Loading a list for an admin screen; a failure is one readable sentence shown where the list goes.
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ApiError } from '../api.ts';
-
-export function problemText(err: unknown, fallback = 'Something went wrong; try again.'): string {
-  if (!(err instanceof ApiError)) return fallback;
-  const fields = err.problem.errors?.map((e) => `${e.pointer.replace(/^\//, '').replace(/\//g, '.')} ${e.detail}`) ?? [];
-  return fields.length > 0 && err.problem.code === 'validation-failed' ? `${err.problem.detail}` : err.problem.detail;
-}
+import { problemText } from './field-errors.tsx';
 
 export function useLoad<T>(load: () => Promise<T>): { data: T | null; error: string | null; reload: () => void } {
   const [data, setData] = useState<T | null>(null);

@@ -1,13 +1,17 @@
-// One place for what the page tells staff: a visible message list and screen-reader live regions
-// (polite for news such as a new ticket, assertive for failures).
+// What the page tells staff in passing ("Created A-12.", "A-12 is already collected"): short-lived
+// messages at the bottom of the screen, never over the navigation, cleared when staff move to
+// another screen (Shell calls `clear`). Errors of a form or a row are shown at that form or row
+// (ui/field-errors.tsx), not here. Screen readers hear news through a polite live region.
 import { createContext, type ComponentChildren } from 'preact';
 import { useCallback, useContext, useRef, useState } from 'preact/hooks';
+import { t } from '../i18n/i18n.ts';
 
-export type NoticeKind = 'info' | 'success' | 'warning' | 'error';
+export type NoticeKind = 'info' | 'success' | 'warning';
 type Notice = { id: number; kind: NoticeKind; text: string };
 type Notify = (text: string, kind?: NoticeKind) => void;
+type NoticeApi = { notify: Notify; announce: (text: string) => void; clear: () => void };
 
-const Ctx = createContext<{ notify: Notify; announce: (text: string) => void }>({ notify: () => {}, announce: () => {} });
+const Ctx = createContext<NoticeApi>({ notify: () => {}, announce: () => {}, clear: () => {} });
 
 export function useNotify(): Notify {
   return useContext(Ctx).notify;
@@ -18,6 +22,10 @@ export function useAnnounce(): (text: string) => void {
   return useContext(Ctx).announce;
 }
 
+export function useClearNotices(): () => void {
+  return useContext(Ctx).clear;
+}
+
 export function NoticeProvider({ children }: { children: ComponentChildren }) {
   const [notices, setNotices] = useState<Notice[]>([]);
   const [polite, setPolite] = useState('');
@@ -25,29 +33,23 @@ export function NoticeProvider({ children }: { children: ComponentChildren }) {
   const dismiss = useCallback((id: number) => setNotices((n) => n.filter((x) => x.id !== id)), []);
   const notify = useCallback<Notify>((text, kind = 'info') => {
     const id = ++seq.current;
-    setNotices((n) => [...n.slice(-3), { id, kind, text }]);
-    setTimeout(() => dismiss(id), kind === 'error' || kind === 'warning' ? 12_000 : 7_000);
+    setNotices((n) => [...n.slice(-2), { id, kind, text }]);
+    setTimeout(() => dismiss(id), kind === 'warning' ? 12_000 : 6_000);
   }, [dismiss]);
   const announce = useCallback((text: string) => setPolite(text), []);
+  const clear = useCallback(() => setNotices([]), []);
   return (
-    <Ctx.Provider value={{ notify, announce }}>
+    <Ctx.Provider value={{ notify, announce, clear }}>
       {children}
       <div class="sr-only" aria-live="polite" aria-atomic="true">{polite}</div>
       <div class="notices" role="status" aria-live="polite">
-        {notices.filter((n) => n.kind !== 'error').map((n) => <Item key={n.id} n={n} dismiss={dismiss} />)}
-      </div>
-      <div class="notices notices-alert" role="alert">
-        {notices.filter((n) => n.kind === 'error').map((n) => <Item key={n.id} n={n} dismiss={dismiss} />)}
+        {notices.map((n) => (
+          <div key={n.id} class={`notice notice-${n.kind}`}>
+            <span>{n.text}</span>
+            <button type="button" class="link" aria-label={t('notice.dismiss')} onClick={() => dismiss(n.id)}>×</button>
+          </div>
+        ))}
       </div>
     </Ctx.Provider>
-  );
-}
-
-function Item({ n, dismiss }: { n: Notice; dismiss: (id: number) => void }) {
-  return (
-    <div class={`notice notice-${n.kind}`}>
-      <span>{n.text}</span>
-      <button type="button" class="link" aria-label="Dismiss message" onClick={() => dismiss(n.id)}>×</button>
-    </div>
   );
 }
