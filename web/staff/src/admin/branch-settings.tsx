@@ -11,8 +11,8 @@ import { useDraft } from '../ui/drafts.ts';
 import { FieldError, useFormErrors } from '../ui/field-errors.tsx';
 import { TimeZonePicker } from '../ui/timezone-picker.tsx';
 import { t, type MessageKey } from '../i18n/i18n.ts';
+import { CUSTOMER_LANGUAGES } from '../ui/customer-languages.ts';
 
-const LANGUAGES: Array<[string, string]> = [['en', 'English'], ['fr', 'Français'], ['es', 'Español'], ['de', 'Deutsch']];
 const loadAll = () => Promise.all([call<Branch>('branch'), call<List<Queue>>('queues')]);
 
 type Flat = {
@@ -86,7 +86,7 @@ export function BranchSettings() {
   const err = (k: keyof Flat, id: string) => <FieldError id={id} text={form.errors.fields[k]} />;
   const label = (id: string, key: MessageKey, note?: MessageKey) => <label for={id}>{t(key)}{note && <> <small>{t(note)}</small></>}</label>;
   const langs = (id: string, value: string, k: keyof Flat) => (
-    <select id={id} value={value} onChange={text(k)} {...form.bind(k, id)}>{LANGUAGES.map(([c, l]) => <option key={c} value={c} lang={c}>{l}</option>)}</select>
+    <select id={id} value={value} onChange={text(k)} {...form.bind(k, id)}>{CUSTOMER_LANGUAGES.map(([c, l]) => <option key={c} value={c} lang={c}>{l}</option>)}</select>
   );
 
   return (
