@@ -6,10 +6,10 @@ import type { Services } from '../../../actions/ctx.ts';
 import { CUSTOMER_ACTIONS, recordCustomerAction, SNOOZE_MINUTES, type CustomerActionName } from '../../../actions/customer-action.ts';
 import { presentTicket } from '../../../actions/present.ts';
 import { AppError, invalid, notFound } from '../../../domain/errors.ts';
-import { isId } from '../../../domain/ids.ts';
 import { problemResponses } from '../../schemas.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
+import { ticketIdFrom } from './tickets.ts';
 
 const Body = Type.Optional(Type.Object(
   { minutes: Type.Optional(Type.Integer({ description: `snooze only: ${SNOOZE_MINUTES.min}–${SNOOZE_MINUTES.max}, default ${SNOOZE_MINUTES.default}` })) },
@@ -36,7 +36,7 @@ export function registerTestHelperRoutes(app: FastifyInstance, services: Service
     if (!(CUSTOMER_ACTIONS as readonly string[]).includes(action)) throw notFound(`test helper action "${action}" (use ${CUSTOMER_ACTIONS.join(', ')})`);
     const minutes = (req.body as { minutes?: number } | undefined)?.minutes;
     if (minutes !== undefined && action !== 'snooze') throw invalid('/minutes', 'minutes applies to snooze only.');
-    if (!isId('ticket', id)) throw notFound('ticket');
+    ticketIdFrom(id);
     return runWrite(req, reply, ctxFor(req, services), {
       status: 200,
       run: async (ctx) => presentTicket((await recordCustomerAction({ ctx, input: { ticketId: id, action: action as CustomerActionName, minutes } })).ticket, publicUrl),
