@@ -53,6 +53,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   };
   const limiter = shared.limiter;
   const live = createLive(services, { heartbeatMs: config.sseHeartbeatMs, presence: shared.presence });
+  services.simulatedClients = live.simulated;
   // The ring-policy ringer (push, SMS) with the live channels (page, display).
   const ringing = installRingChannels(services, limiter, { channels: [live.pageChannel, live.displayChannel] });
   const lastUsedKeys = new Set<string>();

@@ -12,6 +12,7 @@ import type { EventHook } from './record-event.ts';
 import type { Metrics } from '../metrics.ts';
 import type { HostLookup } from '../webhooks/url-policy.ts';
 import type { JobRunner } from '../jobs/runner.ts';
+import type { SimulatedClients } from '../realtime/simulated-clients.ts';
 
 export type Actor =
   | { kind: 'api_key'; keyId: string }
@@ -36,6 +37,8 @@ export type Services = {
   jobs?: Pick<JobRunner, 'wake' | 'adopter' | 'adopt'>;
   /** Resolves webhook hosts (URL checks and delivery); the system resolver when unset. Tests substitute it. */
   webhookLookup?: HostLookup;
+  /** This node's simulated pages and boards, opened by the test helpers; unset without the live side. */
+  simulatedClients?: SimulatedClients;
 };
 
 export type Ctx = {

@@ -10,7 +10,7 @@ import { wasDelivered } from '../store/ring-deliveries.ts';
 import { getBranch } from '../store/tenancy.ts';
 import { isLanguage, SPEECH_LOCALE } from '../i18n/language.ts';
 import { calloutText } from '../i18n/board-texts.ts';
-import type { LiveChannelDeps } from './page.ts';
+import { confirmed, type LiveChannelDeps } from './page.ts';
 
 export function boardShowsQueue(board: BoardPresence, queue: string): boolean {
   return board.queues.length === 0 || board.queues.includes(queue);
@@ -50,7 +50,7 @@ export function createDisplayChannel(deps: LiveChannelDeps): Channel {
       };
       bus.publish(relayTopics.boardRing(ticket.branchId, ticket.mode), message);
       const result = await ack;
-      if (result.delivered) return { channel: 'display', delivered: true };
+      if (result.delivered) return confirmed('display', result);
       return { channel: 'display', delivered: false, detail: result.timedOut ? 'no board confirmed before the deadline' : 'no board could speak (sound not enabled)' };
     },
   };

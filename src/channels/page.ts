@@ -6,12 +6,18 @@ import type { Queryable } from '../store/db.ts';
 import type { Bus } from '../realtime/bus.ts';
 import type { Presence } from '../realtime/presence.ts';
 import { presenceScopes } from '../realtime/presence.ts';
-import { relayTopics, waitForAck, type PageRingMessage } from '../realtime/ring-relay.ts';
+import { relayTopics, waitForAck, type AckWait, type PageRingMessage } from '../realtime/ring-relay.ts';
+import { SIMULATED_DETAIL } from './ringer.ts';
 import { wasDelivered } from '../store/ring-deliveries.ts';
 
 export type LiveChannelDeps = { db: Queryable; bus: Bus; presence: Presence };
 
 const NO_PAGE: ChannelAttempt = { channel: 'page', delivered: false, detail: 'no page open' };
+
+/** A delivered ring; one confirmed by a page or board readybell simulates (test mode) says so. */
+export function confirmed(channel: 'page' | 'display', ack: AckWait): ChannelAttempt {
+  return ack.simulated === true ? { channel, delivered: true, detail: SIMULATED_DETAIL } : { channel, delivered: true };
+}
 
 export function createPageChannel(deps: LiveChannelDeps): Channel {
   const { db, bus, presence } = deps;
@@ -36,10 +42,11 @@ export function createPageChannel(deps: LiveChannelDeps): Channel {
       if ((await presence.members(presenceScopes.page(ticketId))).length === 0) {
         noPage.abort();
         // A page that confirmed meanwhile (it opened as presence was read) still counts.
-        return (await ack).delivered ? { channel: 'page', delivered: true } : { ...NO_PAGE };
+        const late = await ack;
+        return late.delivered ? confirmed('page', late) : { ...NO_PAGE };
       }
       const result = await ack;
-      if (result.delivered) return { channel: 'page', delivered: true };
+      if (result.delivered) return confirmed('page', result);
       return { channel: 'page', delivered: false, detail: result.timedOut ? 'no confirmation from the page before the deadline' : 'not confirmed' };
     },
   };

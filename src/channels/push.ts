@@ -6,6 +6,9 @@
 // A ring whose send was interrupted by a crash is sent again (send-once.ts): the same Topic makes
 // the push service replace a copy it still holds, and the service worker (web/push/push-sw.js)
 // alerts once per `ring_id`, so the customer is never alerted twice for one ring.
+//
+// In test mode a ticket may instead hold a subscription to the push service readybell simulates
+// (simulated-push.ts): it goes through the same claim and record, and is accepted without a send.
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
 import webpush from 'web-push';
@@ -21,6 +24,7 @@ import { ticketUrl } from '../actions/present.ts';
 import { isAddressAllowed } from '../webhooks/address-policy.ts';
 import { ringTexts, shortBranchName } from './ring-texts.ts';
 import { sendOnce, type SendOnceDeps, type SendOutcome } from './send-once.ts';
+import { isSimulatedPush, simulatedPushSend } from './simulated-push.ts';
 import type { VapidKeyStore, VapidKeys } from './vapid.ts';
 
 export type HostLookup = (hostname: string) => Promise<Array<{ address: string }>>;
@@ -50,7 +54,8 @@ export class PushChannel implements Channel {
     if (subs.length === 0) return { channel: 'push', delivered: false, detail: 'no subscription' };
     const payload = JSON.stringify(await this.payload(request));
     const keys = await this.deps.vapid.get();
-    const sends = subs.map((sub) => sendOnce(this.once, { ringId: request.ringId, channel: 'push', target: sub.id }, ticket.id, signal, 'resend', () => this.send(sub, payload, keys, ticket)));
+    const sends = subs.map((sub) => sendOnce(this.once, { ringId: request.ringId, channel: 'push', target: sub.id }, ticket.id, signal, 'resend', async () => (
+      isSimulatedPush(sub) ? simulatedPushSend(request) : this.send(sub, payload, keys, ticket))));
     return firstDelivered(sends);
   }
 

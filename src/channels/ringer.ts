@@ -30,6 +30,9 @@ export type ChannelAttempt = {
   pending?: boolean;
 };
 
+/** The detail of a delivery to something readybell simulates in test mode: an SMS, a push service, a page, a board. */
+export const SIMULATED_DETAIL = 'simulated (test mode)';
+
 export type RingOutcome = {
   rang: boolean;
   channel_used: ChannelUsed;

@@ -12,7 +12,7 @@ import type { LiveData } from './live-data.ts';
 import { presenceScopes, type BoardPresence } from './presence.ts';
 import { relayTopics, type BoardRingMessage } from './ring-relay.ts';
 import { buildBoardView, type BoardView } from './board-view.ts';
-import type { SseStream } from './sse.ts';
+import type { LiveStream } from './sse.ts';
 
 export type BoardLiveDeps = { services: Services; hub: LiveHub; data: LiveData };
 
@@ -35,7 +35,7 @@ export async function loadBoardView(deps: BoardLiveDeps, display: Display, branc
 }
 
 class BoardConnection implements LiveConnection {
-  readonly stream: SseStream;
+  readonly stream: LiveStream;
   readonly topics: readonly string[];
   readonly presence: LiveConnection['presence'];
   member?: string;
@@ -45,7 +45,7 @@ class BoardConnection implements LiveConnection {
   private lastJson = '';
   private readonly reload = new Coalescer(() => this.load(), () => !this.stream.closed, (err) => this.deps.services.log.warn({ err }, 'board refresh failed'));
 
-  constructor(deps: BoardLiveDeps, display: Display, branch: Branch, stream: SseStream) {
+  constructor(deps: BoardLiveDeps, display: Display, branch: Branch, stream: LiveStream) {
     this.deps = deps;
     this.display = display;
     this.stream = stream;
@@ -94,7 +94,7 @@ class BoardConnection implements LiveConnection {
 }
 
 /** Attaches a board's SSE stream; the first event is a fresh snapshot, also after a reconnect. */
-export async function attachBoardStream(deps: BoardLiveDeps, display: Display, branch: Branch, stream: SseStream): Promise<void> {
+export async function attachBoardStream(deps: BoardLiveDeps, display: Display, branch: Branch, stream: LiveStream): Promise<void> {
   const conn = new BoardConnection(deps, display, branch, stream);
   await deps.hub.attach(conn);
   await conn.load(true);

@@ -14,7 +14,7 @@ import type { LiveData } from './live-data.ts';
 import { presenceScopes } from './presence.ts';
 import { relayTopics, type PageRingMessage } from './ring-relay.ts';
 import { buildPageView, pageState, withPosition, type PageView } from './page-view.ts';
-import type { SseStream } from './sse.ts';
+import type { LiveStream } from './sse.ts';
 
 export type CustomerLiveDeps = { services: Services; hub: LiveHub; data: LiveData };
 
@@ -41,7 +41,7 @@ export async function loadPageView(deps: CustomerLiveDeps, ticket: Ticket, branc
 }
 
 class PageConnection implements LiveConnection {
-  readonly stream: SseStream;
+  readonly stream: LiveStream;
   readonly topics: readonly string[];
   readonly presence: LiveConnection['presence'];
   member?: string;
@@ -58,7 +58,7 @@ class PageConnection implements LiveConnection {
   private lastSentAt = 0;
   private readonly reload = new Coalescer(() => this.load(), () => !this.stream.closed, (err) => this.deps.services.log.warn({ err }, 'customer page refresh failed'));
 
-  constructor(deps: CustomerLiveDeps, ticket: Ticket, lang: Language, stream: SseStream) {
+  constructor(deps: CustomerLiveDeps, ticket: Ticket, lang: Language, stream: LiveStream) {
     this.deps = deps;
     this.stream = stream;
     this.ticketId = ticket.id;
@@ -138,7 +138,7 @@ class PageConnection implements LiveConnection {
  * a reconnect with Last-Event-ID), read after the subscriptions are in place so that nothing
  * published meanwhile is lost.
  */
-export async function attachPageStream(deps: CustomerLiveDeps, ticket: Ticket, lang: Language, stream: SseStream): Promise<void> {
+export async function attachPageStream(deps: CustomerLiveDeps, ticket: Ticket, lang: Language, stream: LiveStream): Promise<void> {
   const conn = new PageConnection(deps, ticket, lang, stream);
   await deps.hub.attach(conn);
   await conn.load(true);

@@ -6,10 +6,10 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Bus, BusMessage } from './bus.ts';
 import type { Presence, PresenceInfo } from './presence.ts';
-import type { SseStream } from './sse.ts';
+import type { LiveStream } from './sse.ts';
 
 export type LiveConnection = {
-  stream: SseStream;
+  stream: LiveStream;
   topics: readonly string[];
   presence: { scope: string; info: PresenceInfo } | null;
   onMessage(topic: string, message: BusMessage): void;

@@ -8,6 +8,7 @@ import type { BusMessage } from './bus.ts';
 import { LiveHub } from './hub.ts';
 import { LiveData } from './live-data.ts';
 import { MemoryPresence, type Presence } from './presence.ts';
+import { SimulatedClients } from './simulated-clients.ts';
 
 export type Live = {
   services: Services;
@@ -16,6 +17,8 @@ export type Live = {
   data: LiveData;
   pageChannel: Channel;
   displayChannel: Channel;
+  /** The pages and boards the test helpers open (test mode only). */
+  simulated: SimulatedClients;
   close(): Promise<void>;
 };
 
@@ -56,6 +59,8 @@ export function createLive(services: Services, opts: { heartbeatMs?: number; pre
     data,
     pageChannel: createPageChannel(deps),
     displayChannel: createDisplayChannel(deps),
+    // Attached to the hub like any connection: closing the hub closes them too.
+    simulated: new SimulatedClients({ services, hub, data }),
     async close() {
       await hub.close();
       await presence.close();

@@ -40,9 +40,12 @@ export type RingAckMessage = BusMessage & {
   branch_id: string;
   mode: string;
   target: string;
+  /** Sent by a page or board readybell simulates in test mode (simulated-clients.ts), not a browser. */
+  simulated?: true;
 };
 
-export type AckWait = { delivered: boolean; answered: number; timedOut: boolean };
+/** `simulated`: the confirmation that counted came from a simulated page or board. */
+export type AckWait = { delivered: boolean; answered: number; timedOut: boolean; simulated?: true };
 
 /**
  * Listens for acknowledgements of one ring on one channel: resolves on the first `delivered`, or
@@ -78,7 +81,7 @@ export function waitForAck(
     const unsubscribe = bus.subscribe(relayTopics.ringAck(ringId), (m) => {
       const ack = m as RingAckMessage;
       if (ack.type !== 'ring.ack' || ack.channel !== channel || ack.ring_id !== ringId || !accept(ack)) return;
-      if (ack.delivered) return finish({ delivered: true, answered: answered + 1, timedOut: false });
+      if (ack.delivered) return finish({ delivered: true, answered: answered + 1, timedOut: false, ...(ack.simulated ? { simulated: true as const } : {}) });
       if (seen.has(ack.target)) return;
       seen.add(ack.target);
       answered++;

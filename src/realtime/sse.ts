@@ -69,6 +69,12 @@ export class SseStream {
   }
 }
 
+/**
+ * What a live connection writes to: an SSE response, or a client readybell plays itself in test
+ * mode (simulated-clients.ts).
+ */
+export type LiveStream = Pick<SseStream, 'closed' | 'send' | 'ping' | 'onClose' | 'close'>;
+
 /** Starts the stream: status, headers, and the reconnection delay the browser should use. */
 export function startSse(res: ServerResponse, headers: Record<string, string>, retryMs: number): SseStream {
   res.writeHead(200, { ...SSE_HEADERS, ...headers });

@@ -37,12 +37,32 @@ test('no Authorization header: 401 unauthenticated with a Bearer challenge', asy
 });
 
 test('malformed or empty Authorization headers: 401 unauthenticated with a Bearer challenge', async () => {
-  const headers = ['Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'rk_test_aaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'Bearer sk_test_aaaaaaaaaaaaaaaaaaaaaaaa', 'Bearer rk_test_short', 'Bearer rk_prod_aaaaaaaaaaaaaaaaaaaaaaaaaaaa', `Bearer ${t.tenant.testKey} extra`];
+  const headers = ['Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'rk_test_aaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'Bearer sk_test_aaaaaaaaaaaaaaaaaaaaaaaa', 'Bearer rk_prod_aaaaaaaaaaaaaaaaaaaaaaaaaaaa', `Bearer ${t.tenant.testKey} extra`];
   for (const authorization of headers) {
     const res = await t.request('GET', '/v1/branch', { key: null, headers: { authorization } });
     assertProblem(res, 401, 'unauthenticated');
     assert.match(res.headers.get('www-authenticate') ?? '', /^Bearer/, authorization);
   }
+});
+
+test('a key with the right prefix but cut short, too long or mangled: 401 invalid-api-key saying what is wrong', async () => {
+  const full = t.tenant.testKey;
+  const cases: Array<[string, RegExp]> = [
+    ['rk_test_short', /after rk_test_ a key has 32 letters and digits, and this one has 5/],
+    [full.slice(0, -1), /after rk_test_ a key has 32 letters and digits, and this one has 31/],
+    [`${full}X`, /and this one has 33/],
+    [`rk_live_${'a'.repeat(200)}`, /after rk_live_ a key has 32 letters and digits, and this one has 200/],
+    ['rk_test_', /this one has 0/],
+    [`rk_test_${'a'.repeat(30)}.,`, /after rk_test_ a key has only letters and digits/],
+  ];
+  for (const [key, detail] of cases) {
+    const res = await t.request('GET', '/v1/branch', { key: null, headers: { authorization: `Bearer ${key}` } });
+    assertProblem(res, 401, 'invalid-api-key');
+    assert.match(res.body.detail, detail, key);
+    assert.doesNotMatch(res.body.detail, /malformed/, key);
+  }
+  // A full-length key that is not known keeps the plain answer.
+  assert.equal((await t.request('GET', '/v1/branch', { key: `rk_test_${'A'.repeat(32)}` })).body.detail, 'This API key is unknown or has been revoked.');
 });
 
 test('writes are refused before anything happens when unauthenticated', async () => {

@@ -171,6 +171,18 @@ test('every problem type is a human-readable page the service serves', async () 
   assert.ok(!unknown.text.includes('<script'));
 });
 
+test('problem type pages render code as code, never as literal backticks', async () => {
+  const withCode = Object.entries(PROBLEM_CATALOGUE).filter(([, e]) => e.help.includes('`'));
+  assert.ok(withCode.length > 0);
+  for (const [code] of Object.entries(PROBLEM_CATALOGUE)) {
+    const res = await t.request('GET', `/problems/${code}`, { key: null });
+    assert.ok(!res.text.includes('`'), `${code}: ${res.text}`);
+  }
+  const page = (await t.request('GET', '/problems/unauthenticated', { key: null })).text;
+  assert.ok(page.includes('<code>Authorization: Bearer &#60;API key&#62;</code>'), page);
+  assert.ok(page.includes('<code>rk_live_</code>'));
+});
+
 test('names every object has (toString, __proto__, …) are unknown problem types, not a 500', async () => {
   for (const name of ['toString', '__proto__', 'constructor', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__defineGetter__']) {
     const res = await t.request('GET', `/problems/${name}`, { key: null });

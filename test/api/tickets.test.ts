@@ -243,3 +243,26 @@ test('every lifecycle step writes its event', async () => {
   assert.deepEqual(filtered.body.data.map((e: any) => e.data.object.id), [b.id]);
   assert.equal(filtered.body.data[0].data.object.cancellation_reason, 'sold out');
 });
+
+test('a display number or other non-id in the path: 404 saying what an id looks like and how to find the ticket', async () => {
+  const tk = await createTicket(t, { body: { queue: 'A' } });
+  for (const path of [`/v1/tickets/${tk.display_number}`, `/v1/tickets/${tk.display_number}/ready`, `/v1/tickets/${tk.display_number}/qr.svg`]) {
+    const res = await t.request(path.endsWith('/ready') ? 'POST' : 'GET', path);
+    assert.equal(res.status, 404, path);
+    assert.equal(res.body.code, 'not-found');
+    assert.match(res.body.detail, new RegExp(`"${tk.display_number}" looks like a display number, not a ticket id`), path);
+    assert.match(res.body.detail, /Ticket ids look like tk_[0-9a-z]{26}/);
+    assert.match(res.body.detail, /GET \/v1\/tickets\?queue=A&status=created,ready/);
+  }
+  // The search the detail names finds the ticket by its display number.
+  const listed = await t.request('GET', '/v1/tickets?queue=A&status=created,ready');
+  assert.equal(listed.body.data.find((x: any) => x.display_number === tk.display_number)?.id, tk.id);
+
+  const other = await t.request('GET', '/v1/tickets/1001');
+  assert.equal(other.status, 404);
+  assert.match(other.body.detail, /"1001" is not a ticket id\. Ticket ids look like tk_/);
+  // A well-formed id that is not this branch's is simply not found (no hint that it exists elsewhere).
+  const unknown = await t.request('GET', `/v1/tickets/tk_${'0'.repeat(26)}`);
+  assert.equal(unknown.status, 404);
+  assert.equal(unknown.body.detail, 'No such ticket.');
+});

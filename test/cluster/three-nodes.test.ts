@@ -52,6 +52,16 @@ if (enabled) {
     }
   });
 
+  test('a simulated page and board opened through one node are rung through another (test helpers)', async () => {
+    const key = await newKey();
+    const display = (await node(1).request('POST', '/v1/displays', { key, body: { name: 'Simulated TV' } })).body;
+    assert.equal((await node(1).request('POST', `/v1/test_helpers/displays/${display.id}/connect`, { key, body: {} })).status, 200);
+    const ticket = (await node(0).request('POST', '/v1/tickets', { key, body: {} })).body;
+    assert.equal((await node(2).request('POST', `/v1/test_helpers/tickets/${ticket.id}/customer/open_page`, { key, body: {} })).status, 200);
+    const ready = await node(0).request('POST', `/v1/tickets/${ticket.id}/ready`, { key });
+    assert.deepEqual([ready.body.rang, ready.body.channel_used, ready.body.call_out_loud], [true, 'page', true]);
+  });
+
   test('a key revoked with the CLI stops working on every node well before their cached copies expire', async () => {
     const created = await cluster.cli('keys', 'create', '--branch', branchId, '--mode', 'test');
     const key = created.key as string;

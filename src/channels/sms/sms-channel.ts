@@ -3,7 +3,7 @@
 // once per ring, in the branch's language. Test mode never calls a provider: it records a
 // simulated send and reports it, so an integrator can see what live mode would do.
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import type { Channel, ChannelAttempt, RingRequest } from '../ringer.ts';
+import { SIMULATED_DETAIL, type Channel, type ChannelAttempt, type RingRequest } from '../ringer.ts';
 import type { Db } from '../../store/db.ts';
 import type { Clock } from '../../actions/ctx.ts';
 import { getBranch } from '../../store/tenancy.ts';
@@ -39,7 +39,7 @@ export class SmsChannel implements Channel {
     // A message whose send was cut by a crash may have gone out, and a phone shows a second one:
     // it is recorded as unknown, never sent again.
     const outcome = await sendOnce(this.deps, { ringId: request.ringId, channel: 'sms', target: 'phone' }, ticket.id, signal, 'unknown', async () => {
-      if (simulate) return { delivered: true, detail: 'simulated (test mode)' };
+      if (simulate) return { delivered: true, detail: SIMULATED_DETAIL };
       const result = await this.provider!.send({ to: phone, body });
       if (!result.accepted) this.deps.log.warn({ status: result.status, detail: result.detail }, 'SMS provider refused a ring');
       return { delivered: result.accepted, detail: result.detail };

@@ -21,7 +21,10 @@ declare module 'fastify' {
   }
 }
 
-const BEARER = /^Bearer[ ]+(rk_(live|test)_[A-Za-z0-9_-]{20,128})[ ]*$/i;
+const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
+/** What readybell issues: the mode prefix, then 32 letters and digits (earlier keys: 32 base64url). */
+const KEY_SHAPE = /^rk_(live|test)_[A-Za-z0-9_-]{20,128}$/i;
+const KEY_PREFIX = /^rk_(live|test)_/i;
 
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -61,11 +64,12 @@ export function registerAuth(app: FastifyInstance, services: Services, lastUsed:
     if (header === undefined || header.trim() === '') {
       throw new AppError('unauthenticated', 'Send your API key as `Authorization: Bearer rk_test_…` (or rk_live_…).', { www_authenticate: true });
     }
-    const m = BEARER.exec(header);
-    if (m === null) {
+    const key = BEARER.exec(header)?.[1];
+    if (key === undefined || !KEY_PREFIX.test(key)) {
       throw new AppError('unauthenticated', 'The Authorization header is malformed; expected `Bearer rk_live_…` or `Bearer rk_test_…`.', { www_authenticate: true });
     }
-    const key = m[1]!;
+    // A key cut short or run into other text when copied: the header is right, the key is not.
+    if (!KEY_SHAPE.test(key)) throw new AppError('invalid-api-key', keyProblem(key));
     const hash = hashApiKey(key);
     const now = services.clock.now();
     const checking = otherProcesses();
@@ -86,9 +90,9 @@ export function registerAuth(app: FastifyInstance, services: Services, lastUsed:
   async function verify(key: string, hash: string): Promise<KeyAuth> {
     const record = await findApiKeyWithPlan(services.db, hash);
     if (record === undefined || record.revokedAt !== null || !timingSafeEqual(Buffer.from(record.hash), Buffer.from(hash))) {
-      throw new AppError('invalid-api-key', 'This API key is unknown or has been revoked.');
+      throw new AppError('invalid-api-key', keyProblem(key));
     }
-    if (!key.startsWith(`rk_${record.mode}_`)) throw new AppError('invalid-api-key', 'This API key is unknown or has been revoked.');
+    if (!key.startsWith(`rk_${record.mode}_`)) throw new AppError('invalid-api-key', keyProblem(key));
     return {
       keyId: record.id,
       auth: {
@@ -101,6 +105,22 @@ export function registerAuth(app: FastifyInstance, services: Services, lastUsed:
       },
     };
   }
+}
+
+/** Letters and digits after the mode prefix in a key readybell issues (and in the earlier base64url form). */
+const KEY_BODY_LENGTH = 32;
+
+/**
+ * Why a token with a key's prefix is refused, said so that the integrator knows what to fix: a
+ * key cut short or run into other text when pasted is the usual cause, and its length the tell.
+ */
+function keyProblem(key: string): string {
+  const prefix = KEY_PREFIX.exec(key)![0];
+  const rest = key.slice(prefix.length);
+  const copied = 'Copy the whole key again from where it was created.';
+  if (!/^[A-Za-z0-9_-]*$/.test(rest)) return `This is not an API key: after ${prefix} a key has only letters and digits. ${copied}`;
+  if (rest.length !== KEY_BODY_LENGTH) return `This is not an API key: after ${prefix} a key has ${KEY_BODY_LENGTH} letters and digits, and this one has ${rest.length}. ${copied}`;
+  return 'This API key is unknown or has been revoked.';
 }
 
 /** What a verified key resolves to; shared by every request with that key while it is cached. */

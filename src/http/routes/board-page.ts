@@ -6,11 +6,10 @@ import { AppError, invalid } from '../../domain/errors.ts';
 import { isId } from '../../domain/ids.ts';
 import { getDisplayByToken, type Display } from '../../store/displays.ts';
 import type { Branch } from '../../store/tenancy.ts';
-import { recordBranchDelivery } from '../../store/ring-deliveries.ts';
 import { boardTexts } from '../../i18n/board-texts.ts';
 import { pickLanguage } from '../../i18n/language.ts';
 import { attachBoardStream, loadBoardView } from '../../realtime/board-live.ts';
-import { relayTopics, type RingAckMessage } from '../../realtime/ring-relay.ts';
+import { confirmBoardRing } from '../../realtime/ring-confirm.ts';
 import { SSE_HEADERS, startSse } from '../../realtime/sse.ts';
 import { boardMessageHtml, boardPageHtml } from '../pages/board-html.ts';
 import { LIVE_HEADERS, sendHtml } from '../pages/page-headers.ts';
@@ -76,13 +75,7 @@ export function registerBoardPage(app: FastifyInstance, deps: LivePagesDeps): vo
     const body = (req.body ?? {}) as { ring_id?: unknown; spoke?: unknown };
     if (typeof body.ring_id !== 'string' || !isId('ring', body.ring_id)) throw invalid('/ring_id', 'ring_id must be the id of a ring.');
     if (typeof body.spoke !== 'boolean') throw invalid('/spoke', 'spoke must be true or false.');
-    const { display } = found;
-    const ack: RingAckMessage = {
-      type: 'ring.ack', ring_id: body.ring_id, channel: 'display', delivered: body.spoke, ticket_id: null,
-      branch_id: display.branchId, mode: display.mode, target: display.id,
-    };
-    services.bus.publish(relayTopics.ringAck(body.ring_id), ack);
-    if (body.spoke) await db.write((tx) => recordBranchDelivery(tx, body.ring_id as string, display.branchId, display.mode, 'display', display.id, clock.now()));
+    await confirmBoardRing(services, found.display, body.ring_id, body.spoke);
     return reply.code(204).headers(LIVE_HEADERS).send();
   });
 }

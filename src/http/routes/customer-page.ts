@@ -9,11 +9,10 @@ import { isId } from '../../domain/ids.ts';
 import { TICKET_TOKEN_PATTERN } from '../../domain/ticket-token.ts';
 import { getTicketByToken, type Ticket } from '../../store/tickets.ts';
 import { getAccount, type Branch } from '../../store/tenancy.ts';
-import { recordTicketDelivery } from '../../store/ring-deliveries.ts';
 import { pickLanguage, isLanguage, type Language } from '../../i18n/language.ts';
 import type { Live } from '../../realtime/live.ts';
 import { attachPageStream, loadPageView } from '../../realtime/customer-live.ts';
-import { relayTopics, type RingAckMessage } from '../../realtime/ring-relay.ts';
+import { confirmPageRing } from '../../realtime/ring-confirm.ts';
 import { SSE_HEADERS, startSse } from '../../realtime/sse.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
 import type { WebAssets } from '../pages/assets.ts';
@@ -131,12 +130,7 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
     if (found === null) return reply;
     const ringId = (req.body as { ring_id?: unknown } | undefined)?.ring_id;
     if (typeof ringId !== 'string' || !isId('ring', ringId)) throw invalid('/ring_id', 'ring_id must be the id of a ring of this ticket.');
-    const { ticket } = found;
-    const ack: RingAckMessage = {
-      type: 'ring.ack', ring_id: ringId, channel: 'page', delivered: true, ticket_id: ticket.id, branch_id: ticket.branchId, mode: ticket.mode, target: 'page',
-    };
-    services.bus.publish(relayTopics.ringAck(ringId), ack);
-    await db.write((tx) => recordTicketDelivery(tx, ringId, ticket.id, 'page', 'page', clock.now()));
+    await confirmPageRing(services, found.ticket, ringId);
     return reply.code(204).headers(LIVE_HEADERS).send();
   });
 }

@@ -4,6 +4,8 @@ import { PROBLEM_CATALOGUE } from '../problems.ts';
 import type { ErrorCode } from '../../domain/errors.ts';
 
 const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** The catalogue's help marks code the Markdown way, `like this`; the page shows it as code. */
+const withCode = (escaped: string): string => escaped.replace(/`([^`]+)`/g, '<code>$1</code>');
 
 export function registerPublicPages(app: FastifyInstance): void {
   app.get<{ Params: { code: string } }>('/problems/:code', { schema: { hide: true } }, async (req, reply) => {
@@ -18,7 +20,7 @@ export function registerPublicPages(app: FastifyInstance): void {
     return reply.type('text/html; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)} · readybell</title>` +
         `<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#111}code{background:#eee;padding:0 .2em}</style></head>` +
-        `<body><h1>${esc(title)}</h1><p><code>/problems/${esc(req.params.code)}</code></p><p>${esc(help)}</p>` +
+        `<body><h1>${esc(title)}</h1><p><code>/problems/${esc(req.params.code)}</code></p><p>${withCode(esc(help))}</p>` +
         `<p>Every problem document also carries <code>request_id</code>; quote it when you contact support.</p><h2>All problem types</h2><ul>${list}</ul></body></html>`,
     );
   });

@@ -11,7 +11,7 @@ import { problemResponses, QueueName, Timestamp } from '../../schemas.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
-const DisplaySchema = Type.Object({
+export const DisplaySchema = Type.Object({
   object: Type.Literal('display'),
   id: Type.String({ pattern: '^dsp_' }),
   name: Type.String(),

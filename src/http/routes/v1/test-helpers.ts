@@ -1,45 +1,137 @@
-// POST /v1/test_helpers/tickets/{id}/customer/{action}: play the customer in test mode. It calls
-// the very action the customer page calls, so events, webhooks and live updates are the real ones.
-import type { FastifyInstance } from 'fastify';
+// Test mode's stand-ins for the people and devices a ring reaches, so that every answer of `ready`
+// can be produced with a test key alone (decision 0018):
+// - POST /v1/test_helpers/tickets/{id}/customer/{action}: play the customer. It calls the very
+//   action the customer page calls, so events, webhooks and live updates are the real ones.
+//   `subscribe` also subscribes the customer to the push service readybell simulates, and
+//   `open_page` keeps a page readybell simulates open, which confirms rings as a browser would.
+// - POST /v1/test_helpers/displays/{id}/connect: a board of the display, connected with sound on.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../../actions/ctx.ts';
 import { CUSTOMER_ACTIONS, recordCustomerAction, SNOOZE_MINUTES, type CustomerActionName } from '../../../actions/customer-action.ts';
 import { presentTicket } from '../../../actions/present.ts';
+import { simulatedPushSubscription } from '../../../channels/simulated-push.ts';
 import { AppError, invalid, notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
+import { SIMULATED_MINUTES, type SimulatedClients } from '../../../realtime/simulated-clients.ts';
+import { getDisplay, type Display } from '../../../store/displays.ts';
+import { upsertPushSubscription } from '../../../store/push-subscriptions.ts';
+import { getBranch, type Branch } from '../../../store/tenancy.ts';
+import { getTicket } from '../../../store/tickets.ts';
 import { problemResponses } from '../../schemas.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
+import { DisplaySchema, presentDisplay } from './displays.ts';
+import { ticketIdFrom } from './tickets.ts';
 
-const Body = Type.Optional(Type.Object(
-  { minutes: Type.Optional(Type.Integer({ description: `snooze only: ${SNOOZE_MINUTES.min}–${SNOOZE_MINUTES.max}, default ${SNOOZE_MINUTES.default}` })) },
+type HelperAction = CustomerActionName | 'open_page';
+const HELPER_ACTIONS: readonly HelperAction[] = [...CUSTOMER_ACTIONS, 'open_page'];
+
+const span = (m: { min: number; max: number; default: number }): string => `${m.min}–${m.max}, default ${m.default}`;
+
+const CustomerBody = Type.Optional(Type.Object(
+  { minutes: Type.Optional(Type.Integer({ description: `snooze: the snooze (${span(SNOOZE_MINUTES)}); open_page: how long the page stays open (${span(SIMULATED_MINUTES)})` })) },
   { additionalProperties: false },
 ));
 
+const ConnectBody = Type.Optional(Type.Object(
+  { minutes: Type.Optional(Type.Integer({ minimum: SIMULATED_MINUTES.min, maximum: SIMULATED_MINUTES.max, description: `How long the board stays connected (${span(SIMULATED_MINUTES)})` })) },
+  { additionalProperties: false },
+));
+
+function openMinutes(minutes: number | undefined): number {
+  if (minutes === undefined) return SIMULATED_MINUTES.default;
+  if (minutes < SIMULATED_MINUTES.min || minutes > SIMULATED_MINUTES.max) {
+    throw invalid('/minutes', `A simulated page stays open ${SIMULATED_MINUTES.min} to ${SIMULATED_MINUTES.max} whole minutes.`);
+  }
+  return minutes;
+}
+
 export function registerTestHelperRoutes(app: FastifyInstance, services: Services): void {
-  const { publicUrl } = services.config;
+  const { db, config } = services;
+  const { publicUrl } = config;
+  // Before the body is validated: a live key is refused whatever it sends.
+  const testKeysOnly = async (req: FastifyRequest): Promise<void> => {
+    if (req.auth?.mode !== 'test') throw new AppError('forbidden', 'Test helpers work only with a test key (rk_test_…); they never touch live tickets.');
+  };
+  const simulated = (): SimulatedClients => {
+    if (services.simulatedClients === undefined) throw new AppError('unavailable', 'This node runs no simulated pages or boards.');
+    return services.simulatedClients;
+  };
+  const branchOf = async (id: string): Promise<Branch> => (await getBranch(db, id))!;
+
   app.post('/test_helpers/tickets/:id/customer/:action', {
     schema: {
       tags: ['test helpers'],
       summary: 'Act as the customer (test mode only)',
-      description: `\`action\` is one of ${CUSTOMER_ACTIONS.map((a) => `\`${a}\``).join(', ')}. Does exactly what the customer page does, events and webhooks included. A live key gets 403.`,
+      description: `\`action\` is one of ${HELPER_ACTIONS.map((a) => `\`${a}\``).join(', ')}. Does exactly what the customer page does, events and webhooks included. ` +
+        '`subscribe` turns notifications on through the push service readybell simulates: a ring then reaches the customer by `push`. ' +
+        '`open_page` opens the ticket page (recording the first view) and keeps it open for `minutes`: a ring then reaches it as `page`. A live key gets 403.',
       params: Type.Object({ id: Type.String({ maxLength: 64 }), action: Type.String({ maxLength: 32 }) }),
-      body: Body,
+      body: CustomerBody,
       response: { 200: Type.Ref('Ticket'), ...problemResponses() },
     },
-    // Before the body is validated: a live key is refused whatever it sends.
-    preValidation: async (req) => {
-      if (req.auth?.mode !== 'test') throw new AppError('forbidden', 'Test helpers work only with a test key (rk_test_…); they never touch live tickets.');
-    },
+    preValidation: testKeysOnly,
   }, async (req, reply) => {
     const { id, action } = req.params as { id: string; action: string };
-    if (!(CUSTOMER_ACTIONS as readonly string[]).includes(action)) throw notFound(`test helper action "${action}" (use ${CUSTOMER_ACTIONS.join(', ')})`);
+    if (!(HELPER_ACTIONS as readonly string[]).includes(action)) throw notFound(`test helper action "${action}" (use ${HELPER_ACTIONS.join(', ')})`);
     const minutes = (req.body as { minutes?: number } | undefined)?.minutes;
-    if (minutes !== undefined && action !== 'snooze') throw invalid('/minutes', 'minutes applies to snooze only.');
-    if (!isId('ticket', id)) throw notFound('ticket');
+    if (minutes !== undefined && action !== 'snooze' && action !== 'open_page') throw invalid('/minutes', 'minutes applies to snooze and open_page only.');
+    ticketIdFrom(id);
+    const ctx = ctxFor(req, services);
+    if (action === 'open_page') {
+      const open = openMinutes(minutes);
+      return runWrite(req, reply, ctx, {
+        status: 200,
+        run: async (tx) => (await recordCustomerAction({ ctx: tx, input: { ticketId: id, action: 'view' } })).ticket.id,
+        // After the view commits and before the answer: once answered, a ring reaches the page.
+        twoPhase: {
+          after: async (_ctx, ticketId: string) => {
+            const ticket = (await getTicket(db, ctx.branchId, ctx.mode, ticketId))!;
+            await simulated().openPage(ticket, await branchOf(ticket.branchId), open);
+            return async () => presentTicket(ticket, publicUrl);
+          },
+        },
+      });
+    }
+    return runWrite(req, reply, ctx, {
+      status: 200,
+      run: async (tx) => {
+        const { ticket } = await recordCustomerAction({ ctx: tx, input: { ticketId: id, action: action as CustomerActionName, minutes } });
+        if (action === 'subscribe') await upsertPushSubscription(tx.tx, simulatedPushSubscription(ticket, services.clock.now()));
+        return presentTicket(ticket, publicUrl);
+      },
+    });
+  });
+
+  app.post('/test_helpers/displays/:id/connect', {
+    schema: {
+      tags: ['test helpers'],
+      summary: 'Connect a board of the display, sound on (test mode only)',
+      description: 'A board readybell simulates opens the display\'s link with sound enabled and stays connected for `minutes`. ' +
+        'When voice is on for the display and the branch, a ring of a ticket in a queue it shows answers `call_out_loud: true`. A live key gets 403.',
+      params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+      body: ConnectBody,
+      response: { 200: DisplaySchema, ...problemResponses() },
+    },
+    preValidation: testKeysOnly,
+  }, async (req, reply) => {
+    const { id } = req.params as { id: string };
+    if (!isId('display', id)) throw notFound('display');
+    const minutes = (req.body as { minutes?: number } | undefined)?.minutes ?? SIMULATED_MINUTES.default;
     return runWrite(req, reply, ctxFor(req, services), {
       status: 200,
-      run: async (ctx) => presentTicket((await recordCustomerAction({ ctx, input: { ticketId: id, action: action as CustomerActionName, minutes } })).ticket, publicUrl),
+      run: async (ctx) => {
+        const display = await getDisplay(ctx.tx, ctx.branchId, ctx.mode, id);
+        if (display === undefined) throw notFound('display');
+        return display;
+      },
+      twoPhase: {
+        after: async (_ctx, display: Display) => {
+          await simulated().connectBoard(display, await branchOf(display.branchId), minutes);
+          return async () => presentDisplay(display, publicUrl);
+        },
+      },
     });
   });
 }

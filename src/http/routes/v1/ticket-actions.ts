@@ -9,12 +9,11 @@ import { durableStartedRing, markReady, ringAgain, RingLookAhead, type StartedRi
 import { attemptRing } from '../../../actions/perform-ring.ts';
 import { cancelTicket, collectTicket } from '../../../actions/close-ticket.ts';
 import { presentTicket } from '../../../actions/present.ts';
-import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import { problemResponses } from '../../schemas.ts';
 import { runWrite, type TwoPhase } from '../../write.ts';
 import { ctxFor } from './context.ts';
-import { TicketIdParams } from './tickets.ts';
+import { TicketIdParams, ticketIdFrom } from './tickets.ts';
 
 const NoBody = Type.Optional(Type.Object({}, { additionalProperties: false, description: 'No body is needed; an empty JSON object is accepted.' }));
 
@@ -48,9 +47,7 @@ function ringLookAhead(services: Services): { startEarly: (req: FastifyRequest) 
 }
 
 function ticketId(params: unknown): string {
-  const { id } = params as { id: string };
-  if (!isId('ticket', id)) throw notFound('ticket');
-  return id;
+  return ticketIdFrom((params as { id: string }).id);
 }
 
 export function registerTicketActionRoutes(app: FastifyInstance, services: Services): void {

@@ -5,7 +5,7 @@ import type { Services } from '../../../actions/ctx.ts';
 import { createTicket, type CreateTicketInput } from '../../../actions/create-ticket.ts';
 import { createTicketInOneStatement } from '../../../actions/create-ticket-one-statement.ts';
 import { presentTicket, ticketUrl } from '../../../actions/present.ts';
-import { invalid, notFound } from '../../../domain/errors.ts';
+import { AppError, invalid, notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import { E164_PATTERN } from '../../../domain/validation.ts';
 import { TICKET_STATUSES, type TicketStatus } from '../../../domain/ticket-state.ts';
@@ -43,9 +43,28 @@ const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const DISPLAY_NUMBER = /^([A-Za-z0-9_]{1,16})-[0-9]+$/;
+
+/**
+ * The 404 for a path id that cannot be a ticket's: it says what an id looks like, and, when it is
+ * a display number (the number a person reads off a receipt), how to find its ticket.
+ */
+export function notATicketId(id: string): AppError {
+  const shape = 'Ticket ids look like tk_01m81gqpzte3xw0pctqsawp2kt (the id answered when the ticket was created).';
+  const queue = DISPLAY_NUMBER.exec(id)?.[1];
+  if (queue === undefined) return new AppError('not-found', `No such ticket: "${id}" is not a ticket id. ${shape}`);
+  return new AppError('not-found', `No such ticket: "${id}" looks like a display number, not a ticket id. ${shape} ` +
+    `Display numbers restart every day; find the ticket with GET /v1/tickets?queue=${queue}&status=created,ready (each ticket carries its display_number), or by your order number with GET /v1/tickets?external_ref=….`);
+}
+
+export function ticketIdFrom(id: string): string {
+  if (!isId('ticket', id)) throw notATicketId(id);
+  return id;
+}
+
 export async function findTicket(services: Services, req: FastifyRequest, id: string): Promise<Ticket> {
   const ctx = ctxFor(req, services);
-  const ticket = isId('ticket', id) ? await getTicket(services.db, ctx.branchId, ctx.mode, id) : undefined;
+  const ticket = await getTicket(services.db, ctx.branchId, ctx.mode, ticketIdFrom(id));
   if (ticket === undefined) throw notFound('ticket');
   return ticket;
 }

@@ -1,0 +1,30 @@
+// A page's or board's confirmation of a ring, whoever sends it: the browser's script (through
+// /t/<token>/ring-ack and /board/<token>/ack) or a client readybell simulates in test mode. The
+// bus carries it to the node whose channel is waiting; the record lets a later attempt of the
+// same ring know it was delivered (decision 0006).
+import type { Services } from '../actions/ctx.ts';
+import type { Display } from '../store/displays.ts';
+import type { Ticket } from '../store/tickets.ts';
+import { recordBranchDelivery, recordTicketDelivery } from '../store/ring-deliveries.ts';
+import { relayTopics, type RingAckMessage } from './ring-relay.ts';
+
+type From = { simulated?: boolean };
+
+export async function confirmPageRing(services: Services, ticket: Pick<Ticket, 'id' | 'branchId' | 'mode'>, ringId: string, from: From = {}): Promise<void> {
+  const ack: RingAckMessage = {
+    type: 'ring.ack', ring_id: ringId, channel: 'page', delivered: true, ticket_id: ticket.id, branch_id: ticket.branchId, mode: ticket.mode, target: 'page',
+    ...(from.simulated === true ? { simulated: true as const } : {}),
+  };
+  services.bus.publish(relayTopics.ringAck(ringId), ack);
+  await services.db.write((tx) => recordTicketDelivery(tx, ringId, ticket.id, 'page', 'page', services.clock.now()));
+}
+
+/** `spoke` false: the board got the call-out but could not speak (sound never enabled). */
+export async function confirmBoardRing(services: Services, display: Pick<Display, 'id' | 'branchId' | 'mode'>, ringId: string, spoke: boolean, from: From = {}): Promise<void> {
+  const ack: RingAckMessage = {
+    type: 'ring.ack', ring_id: ringId, channel: 'display', delivered: spoke, ticket_id: null, branch_id: display.branchId, mode: display.mode, target: display.id,
+    ...(from.simulated === true ? { simulated: true as const } : {}),
+  };
+  services.bus.publish(relayTopics.ringAck(ringId), ack);
+  if (spoke) await services.db.write((tx) => recordBranchDelivery(tx, ringId, display.branchId, display.mode, 'display', display.id, services.clock.now()));
+}
