@@ -14,6 +14,7 @@ import { registerHsts } from './plugins/hsts.ts';
 import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerDraining } from './plugins/draining.ts';
 import { registerLoadShedding } from './plugins/load-shedding.ts';
+import { registerCompression } from './plugins/compression.ts';
 import { registerOpenApi, registerDocsUi } from './openapi.ts';
 import { registerV1Routes } from './routes/v1/index.ts';
 import { registerPublicPages } from './routes/pages.ts';
@@ -104,6 +105,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   registerInputGuard(app);
   registerDraining(app);
   const shedding = await registerLoadShedding(app, config.shedding);
+  await registerCompression(app); // before any route: it attaches itself to each route as it is added
 
   const ajv = compilers();
   app.setValidatorCompiler(({ schema, httpPart }) => {
