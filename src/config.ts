@@ -46,6 +46,12 @@ export type Config = {
   groupCommit: { maxBatch: number };
   /** Outbox runner: how long a claimed job is leased (a dead node's jobs return after it) and how often idle nodes poll. */
   jobs: { leaseMs: number; pollMs: number };
+  /**
+   * Load shedding (http/plugins/load-shedding.ts): past either limit a node answers new requests
+   * 503 unavailable instead of queueing them. 0 turns a limit off. The figures are sampled every
+   * sampleIntervalMs; eventLoopDelayMs is the mean event-loop delay over one such sample.
+   */
+  shedding: { eventLoopDelayMs: number; heapUsedBytes: number; sampleIntervalMs: number };
 };
 
 export class ConfigError extends Error {
@@ -179,6 +185,11 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteSynchronous: sync === 'NORMAL' ? 'NORMAL' : 'FULL',
     groupCommit: { maxBatch: int('GROUP_COMMIT_MAX_BATCH', 256, 1, 10_000) },
     jobs: { leaseMs: int('JOB_LEASE_MS', 30_000, 1000, 3_600_000), pollMs: int('JOB_POLL_MS', 250, 10, 60_000) },
+    shedding: {
+      eventLoopDelayMs: int('SHED_EVENT_LOOP_DELAY_MS', 1000, 0, 60_000),
+      heapUsedBytes: int('SHED_HEAP_USED_BYTES', 0, 0, Number.MAX_SAFE_INTEGER),
+      sampleIntervalMs: int('SHED_SAMPLE_INTERVAL_MS', 1000, 10, 60_000),
+    },
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -27,7 +27,7 @@ export const PROBLEM_CATALOGUE: Record<ErrorCode, { status: number; title: strin
   'idempotency-key-reuse': { status: 422, title: 'Idempotency key reused', help: 'This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.' },
   'rate-limited': { status: 429, title: 'Rate limited', help: 'The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.' },
   internal: { status: 500, title: 'Internal error', help: 'Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.' },
-  unavailable: { status: 503, title: 'Service unavailable', help: 'A dependency is unavailable or the node is shutting down. Retry shortly.' },
+  unavailable: { status: 503, title: 'Service unavailable', help: 'The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.' },
 };
 
 export type Problem = {

@@ -103,6 +103,9 @@ export const listOf = (ref: string) =>
 
 export const SHARED_SCHEMAS = [ProblemSchema, TicketSchema, RingResultSchema, BranchSchema, QueueSchema];
 
-/** Problem answers every authenticated route can give; added to each route's response map. */
+/**
+ * Problem answers every authenticated route can give; added to each route's response map. 503: an
+ * overloaded or shutting-down node (plugins/load-shedding.ts, plugins/draining.ts).
+ */
 export const problemResponses = (...statuses: number[]) =>
-  Object.fromEntries([400, 401, 403, 404, 409, 415, 422, 429, ...statuses].map((s) => [s, Type.Ref('Problem')]));
+  Object.fromEntries([400, 401, 403, 404, 409, 415, 422, 429, 503, ...statuses].map((s) => [s, Type.Ref('Problem')]));

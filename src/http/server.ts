@@ -13,6 +13,8 @@ import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerHsts } from './plugins/hsts.ts';
 import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerDraining } from './plugins/draining.ts';
+import { registerLoadShedding } from './plugins/load-shedding.ts';
+import { registerCompression } from './plugins/compression.ts';
 import { registerOpenApi, registerDocsUi } from './openapi.ts';
 import { registerV1Routes } from './routes/v1/index.ts';
 import { registerPublicPages } from './routes/pages.ts';
@@ -102,6 +104,8 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   registerHsts(app);
   registerInputGuard(app);
   registerDraining(app);
+  const shedding = await registerLoadShedding(app, config.shedding);
+  await registerCompression(app); // before any route: it attaches itself to each route as it is added
 
   const ajv = compilers();
   app.setValidatorCompiler(({ schema, httpPart }) => {
@@ -176,7 +180,8 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       ]);
     }));
     const ok = Object.values(results).every((r) => r === 'ok');
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable', store: services.db.dialect, checks: results });
+    // A shedding node stays ready: it refuses what it cannot take, and takes what it can.
+    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable', store: services.db.dialect, checks: results, load: shedding() ? 'shedding' : 'ok' });
   });
 
   await app.register(async (v1) => {

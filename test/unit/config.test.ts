@@ -142,6 +142,15 @@ test('REQUEST_TIMEOUT_MS: 15 s by default, from 50 ms to 5 minutes', () => {
   rejects({ REQUEST_TIMEOUT_MS: '1h' }, /^REQUEST_TIMEOUT_MS must be a whole number from 50 to 300000/);
 });
 
+test('load shedding: past 1 s of event-loop delay by default, no heap limit unless set, 0 turns a limit off', () => {
+  assert.deepEqual(loadConfig({}).shedding, { eventLoopDelayMs: 1000, heapUsedBytes: 0, sampleIntervalMs: 1000 });
+  const c = loadConfig({ SHED_EVENT_LOOP_DELAY_MS: '0', SHED_HEAP_USED_BYTES: '1500000000', SHED_SAMPLE_INTERVAL_MS: '250' });
+  assert.deepEqual(c.shedding, { eventLoopDelayMs: 0, heapUsedBytes: 1_500_000_000, sampleIntervalMs: 250 });
+  rejects({ SHED_EVENT_LOOP_DELAY_MS: '-1' }, /^SHED_EVENT_LOOP_DELAY_MS must be a whole number from 0 to 60000 \(got "-1"\)$/);
+  rejects({ SHED_HEAP_USED_BYTES: '1.5GB' }, /^SHED_HEAP_USED_BYTES must be a whole number from 0 to/);
+  rejects({ SHED_SAMPLE_INTERVAL_MS: '5' }, /^SHED_SAMPLE_INTERVAL_MS must be a whole number from 10 to 60000/);
+});
+
 test('every problem is reported at once, in one readable message', () => {
   try {
     loadConfig({ PORT: 'abc', LOG_LEVEL: 'loud', DATABASE_URL: 'sqlite://x' });

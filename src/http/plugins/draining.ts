@@ -3,7 +3,7 @@
 // of Fastify's own JSON (its return503OnClosing is off for this). Connection: close sends the
 // client's retry to a new connection, and so to a node that is up.
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../domain/errors.ts';
+import { unavailable } from '../../domain/errors.ts';
 
 export function registerDraining(app: FastifyInstance): void {
   let closing = false;
@@ -13,6 +13,6 @@ export function registerDraining(app: FastifyInstance): void {
   app.addHook('onRequest', async (_req, reply) => {
     if (!closing) return;
     reply.header('Connection', 'close');
-    throw new AppError('unavailable', 'This node is shutting down; retry the request.', { retry_after: 1 });
+    throw unavailable('This node is shutting down; retry the request.', 1);
   });
 }

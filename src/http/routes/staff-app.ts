@@ -43,8 +43,10 @@ function scan(dir: string, prefix = ''): Map<string, Asset> {
   return out;
 }
 
+// Vary in the compression plugin's spelling (plugins/compression.ts), which it does not repeat when
+// it compresses a file itself (a client that takes brotli but not gzip).
 function send(req: FastifyRequest, reply: FastifyReply, asset: Asset, cache: string): FastifyReply {
-  reply.header('Cache-Control', cache).header('ETag', asset.etag).header('Vary', 'Accept-Encoding').header('X-Content-Type-Options', 'nosniff');
+  reply.header('Cache-Control', cache).header('ETag', asset.etag).header('Vary', 'accept-encoding').header('X-Content-Type-Options', 'nosniff');
   if (req.headers['if-none-match'] === asset.etag) return reply.code(304).send();
   reply.type(asset.type);
   if (asset.gzip !== null && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
