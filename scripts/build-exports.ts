@@ -5,7 +5,7 @@
 // `npm ci`), before `npm test`, and by the package's `prepack` (so `npm pack` never ships a stale
 // build). The root package's `readybell/webhooks` export points at the same files.
 import { stripTypeScriptTypes } from 'node:module';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -23,6 +23,13 @@ if (declarations.diagnostics !== undefined && declarations.diagnostics.length > 
   throw new Error(declarations.diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')).join('\n'));
 }
 
+/** Written whole or not at all: tests may import the build while `npm pack` (prepack) rewrites it. */
+function replace(file: string, text: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, text);
+  renameSync(temp, file);
+}
+
 mkdirSync(out, { recursive: true });
-writeFileSync(path.join(out, 'index.js'), stripTypeScriptTypes(source, { mode: 'strip' }));
-writeFileSync(path.join(out, 'index.d.ts'), declarations.outputText);
+replace(path.join(out, 'index.js'), stripTypeScriptTypes(source, { mode: 'strip' }));
+replace(path.join(out, 'index.d.ts'), declarations.outputText);
