@@ -169,7 +169,8 @@ export function verifyWebhook(
 /** Request headers as Node (`req.headers`), a plain object or a Fetch `Headers` hands them over. */
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
-function headerValue(headers: WebhookHeaders, name: string): string | undefined {
+function headerValue(headers: WebhookHeaders | undefined | null, name: string): string | undefined {
+  if (typeof headers !== 'object' || headers === null) return undefined;
   if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
   for (const [key, value] of Object.entries(headers as Record<string, string | string[] | undefined>)) {
     if (key.toLowerCase() !== name) continue;
@@ -199,7 +200,7 @@ const BASE64_SHA256 = /^[A-Za-z0-9+/]{43}=$/;
  */
 export function verifyStandardWebhook(
   rawBody: string | Buffer | Uint8Array,
-  headers: WebhookHeaders,
+  headers: WebhookHeaders | undefined | null,
   secret: string,
   options: VerifyOptions = {},
 ): WebhookEvent {

@@ -113,6 +113,8 @@ test('verifyStandardWebhook refuses what does not verify, each with its code', (
     rejects('missing_header', v({ ...h, [missing]: ' ' }));
   }
   for (const t of ['abc', '1.5', '-5', '17953489901234567']) rejects('malformed_header', v({ ...h, 'webhook-timestamp': t }));
+  rejects('missing_header', () => verifyStandardWebhook(BODY, undefined, secret, opts));
+  rejects('missing_header', () => verifyStandardWebhook(BODY, null, secret, opts));
   rejects('no_signatures', v({ ...h, 'webhook-signature': 'v1a,abc v2,def' }));
   rejects('timestamp_out_of_tolerance', v(h, BODY, secret, { nowSeconds: NOW + 301 }));
   rejects('timestamp_out_of_tolerance', v(h, BODY, secret, { nowSeconds: NOW - 301 }));
