@@ -37,7 +37,7 @@ npm run --silent build:web -- --outDir "$out/dist/web/staff"
 
 # The lockfile pins every package; `npm ci` refuses a package.json that disagrees with it, so the
 # dependency lists stay as they are. Only the scripts change: the repository's need dev tools
-# (vite, tsc, the `prepare` that writes dist/webhooks for library users).
+# (vite, tsc, the `prepare` that builds packages/webhooks for library users).
 cp package-lock.json "$out/"
 node -e '
   const fs = require("node:fs");

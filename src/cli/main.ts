@@ -31,6 +31,7 @@ const USAGE = `readybell — ticket pickup notifications
   readybell vapid [--rotate] [--json]     the Web Push (VAPID) public key; --rotate replaces a stored pair
   readybell backup FILE [--json]           a consistent copy of the embedded store, taken while it serves
   readybell restore FILE [--json]          put a backup into an empty DATA_DIR
+  readybell listen --forward-to URL [--api-key K] [--url U] [--events T,…]  a hosted readybell's events, signed, to a local receiver
 
 Configuration comes from the environment (see README): DATA_DIR, DATABASE_URL, PORT, PUBLIC_URL, …`;
 
@@ -62,6 +63,8 @@ function need(values: Record<string, unknown>, name: string): string {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // A client of a readybell elsewhere: its own options, no local configuration or store.
+  if (argv[0] === 'listen') return (await import('./listen.ts')).runListen(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,

@@ -12,7 +12,7 @@ import { finishJob, retryJob } from '../store/outbox.ts';
 import { recordAttempt, setDeliveryState, type DeliveryStatus, type WebhookDelivery } from '../store/webhook-deliveries.ts';
 import { loadDeliveryWork } from '../store/webhook-work.ts';
 import { disableEndpoint, noteEndpointFailure, noteEndpointSuccess, type WebhookEndpoint } from '../store/webhook-endpoints.ts';
-import { signatureHeader } from './signature.ts';
+import { signedHeaders } from './signature.ts';
 import type { SecretBox } from './secret-box.ts';
 import type { PostOutcome, WebhookHttpClient } from './http-client.ts';
 import { privateTargetsAllowed } from './url-policy.ts';
@@ -60,10 +60,10 @@ export function webhookDeliveryTask(client: WebhookHttpClient, box: SecretBox): 
     let outcome: PostOutcome;
     let ours = false;
     const final = body === undefined;
-    let secrets: string[] | null = null;
-    if (!final) {
+    let signed: Record<string, string> | null = null;
+    if (body !== undefined) {
       try {
-        secrets = signingSecrets(endpoint, now, box);
+        signed = signedHeaders(signingSecrets(endpoint, now, box), delivery.eventId, Math.floor(now / 1000), body);
       } catch (err) {
         // Never the secret itself in the log: only that it could not be opened.
         services.log.error({ endpoint: endpoint.id, err: (err as Error).message }, 'cannot open webhook signing secret');
@@ -72,14 +72,14 @@ export function webhookDeliveryTask(client: WebhookHttpClient, box: SecretBox): 
     if (body === undefined) {
       outcome = notSent('the event no longer exists (events are kept 30 days)');
       ours = true;
-    } else if (secrets === null) {
+    } else if (signed === null) {
       outcome = notSent('the signing secret cannot be read (WEBHOOK_SECRETS_KEY)');
       ours = true;
     } else {
       outcome = await client.post(endpoint.url, {
         'Content-Type': 'application/json',
         'User-Agent': USER_AGENT,
-        'Service-Signature': signatureHeader(secrets, Math.floor(now / 1000), body),
+        ...signed,
         'Service-Event-Id': delivery.eventId,
         'Service-Event-Type': delivery.eventType,
       }, body, { allowPrivate: privateTargetsAllowed(services.config, endpoint.mode), timeoutMs: DELIVERY_TIMEOUT_MS });

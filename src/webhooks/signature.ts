@@ -1,7 +1,12 @@
-// Signing side of webhook deliveries (PRODUCT.md §6). Receivers verify with ./verify.ts, which
-// must stay byte-for-byte compatible with what is produced here: the round-trip test pins both.
-import { createHmac } from 'node:crypto';
+// Signing side of webhook deliveries (PRODUCT.md §6). Every delivery carries two signatures made
+// with the same `whsec_` secret: `Service-Signature` (Stripe's scheme, so `stripe.webhooks.
+// constructEvent` verifies it) and the Standard Webhooks headers (so every official Standard
+// Webhooks library does). Receivers verify with ./verify.ts, which must stay byte-for-byte
+// compatible with what is produced here: the round-trip tests pin both. Decision: 0005.
+import { createHmac, createSecretKey } from 'node:crypto';
 import { randomAlphanumeric } from '../domain/ids.ts';
+// The key derivation lives with the receiver's code, so both sides decode a secret one way.
+import { standardWebhookKey } from './verify.ts';
 
 export const SIGNATURE_HEADER = 'Service-Signature';
 
@@ -15,9 +20,14 @@ function assertTimestamp(timestampSeconds: number): void {
   }
 }
 
+function assertSecrets(secrets: readonly string[]): void {
+  // A header with no signature can never verify; sending it would only look like a receiver bug.
+  if (secrets.length === 0) throw new TypeError('at least one webhook secret is required to sign a delivery');
+}
+
 /**
- * Lowercase hex HMAC-SHA256 of `${t}.${rawBody}`. The key is the UTF-8 bytes of the whole
- * `whsec_…` string, prefix included, so integrators never have to decode the secret.
+ * Stripe's scheme: lowercase hex HMAC-SHA256 of `${t}.${rawBody}`. The key is the UTF-8 bytes of
+ * the whole `whsec_…` string, prefix included, exactly as Stripe's libraries use their secrets.
  */
 export function computeSignature(secret: string, timestampSeconds: number, rawBody: string): string {
   assertTimestamp(timestampSeconds);
@@ -34,19 +44,51 @@ export function computeSignature(secret: string, timestampSeconds: number, rawBo
  * the old secret keeps verifying during a rotation overlap.
  */
 export function signatureHeader(secrets: readonly string[], timestampSeconds: number, rawBody: string): string {
-  if (secrets.length === 0) {
-    // A header with no v1 can never verify; sending it would only look like a receiver bug.
-    throw new TypeError('at least one webhook secret is required to sign a delivery');
-  }
+  assertSecrets(secrets);
   const parts = [`t=${timestampSeconds}`];
   for (const secret of secrets) parts.push(`v1=${computeSignature(secret, timestampSeconds, rawBody)}`);
   return parts.join(',');
 }
 
 /**
- * `whsec_` + 43 letters and digits: 256 random bits, safe in env files, URLs and JSON, and one
- * word to a double-click. Secrets issued before in base64url stay valid: signing uses the string.
+ * Standard Webhooks' `v1`: base64 HMAC-SHA256 of `${msgId}.${t}.${rawBody}`, keyed by the base64
+ * decoding of what follows `whsec_` (standardWebhookKey). Secrets generated now are canonical
+ * base64 for every decoder; older ones (43 characters, some base64url) decode leniently.
+ */
+export function computeStandardSignature(secret: string, msgId: string, timestampSeconds: number, rawBody: string): string {
+  assertTimestamp(timestampSeconds);
+  // The spec forbids `.` in the id: it would make two different (id, t) pairs sign the same bytes.
+  if (!/^[^.\s]+$/.test(msgId)) throw new TypeError(`webhook-id must be non-empty without dots or spaces, got ${JSON.stringify(msgId)}`);
+  // A key object made per signature costs about a third of what a Buffer key costs inside createHmac.
+  return createHmac('sha256', createSecretKey(standardWebhookKey(secret)))
+    .update(`${msgId}.${timestampSeconds}.${rawBody}`, 'utf8')
+    .digest('base64');
+}
+
+/** `v1,<base64>[ v1,<base64>…]`: space-separated, one entry per currently valid secret. */
+export function standardSignatureHeader(secrets: readonly string[], msgId: string, timestampSeconds: number, rawBody: string): string {
+  assertSecrets(secrets);
+  return secrets.map((secret) => `v1,${computeStandardSignature(secret, msgId, timestampSeconds, rawBody)}`).join(' ');
+}
+
+/**
+ * Every signature header of one delivery of `rawBody` (an event envelope whose id is `eventId`):
+ * what a webhook delivery sends and what `readybell listen` sends to a local receiver.
+ */
+export function signedHeaders(secrets: readonly string[], eventId: string, timestampSeconds: number, rawBody: string): Record<string, string> {
+  return {
+    [SIGNATURE_HEADER]: signatureHeader(secrets, timestampSeconds, rawBody),
+    'webhook-id': eventId,
+    'webhook-timestamp': String(timestampSeconds),
+    'webhook-signature': standardSignatureHeader(secrets, eventId, timestampSeconds, rawBody),
+  };
+}
+
+/**
+ * `whsec_` + 44 letters and digits: 262 random bits, safe in env files, URLs and JSON, one word to
+ * a double-click — and, 44 being a multiple of 4, also canonical base64 of a 33-byte key, so the
+ * same string is a valid secret for Stripe's scheme (used as text) and Standard Webhooks (decoded).
  */
 export function generateWebhookSecret(): string {
-  return SECRET_PREFIX + randomAlphanumeric(43);
+  return SECRET_PREFIX + randomAlphanumeric(44);
 }

@@ -1,6 +1,7 @@
-// Receiver side of readybell webhooks, published as `readybell/webhooks`.
-// Self-contained on purpose (node:crypto and node:buffer only): integrators may copy this file
-// into their own code base, so it must never import anything else from the project.
+// Receiver side of readybell webhooks, published as the package `@readybell/webhooks`
+// (packages/webhooks, built by scripts/build-exports.ts) and as `readybell/webhooks` here.
+// Self-contained on purpose (node:crypto and node:buffer only): the package ships this file alone,
+// so it must never import anything else from the project.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Buffer } from 'node:buffer';
 
@@ -96,52 +97,25 @@ function signatureMatches(candidate: string, expected: Buffer): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/**
- * Checks a readybell delivery and returns the parsed event.
- * `rawBody` must be the exact bytes received, before any JSON parsing.
- * Throws WebhookSignatureError (answer 400) when any check fails.
- */
-export function verifyWebhook(
-  rawBody: string | Buffer | Uint8Array,
-  header: string | string[] | undefined | null,
-  secret: string,
-  options: VerifyOptions = {},
-): WebhookEvent {
+function checkOptions(secret: string, options: VerifyOptions, fn: string): { tolerance: number; now: number } {
   if (typeof secret !== 'string' || secret.length === 0) {
     // A missing secret is a receiver configuration bug, not an attack: keep it out of the 400 path.
-    throw new TypeError('verifyWebhook needs the endpoint secret (whsec_…)');
+    throw new TypeError(`${fn} needs the endpoint secret (whsec_…)`);
   }
   const tolerance = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (!Number.isFinite(tolerance) || tolerance < 0) {
     throw new RangeError('toleranceSeconds must be a non-negative number');
   }
-  const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
+  return { tolerance, now: options.nowSeconds ?? Math.floor(Date.now() / 1000) };
+}
 
-  const body = toBuffer(rawBody);
-  const { timestamp, signatures } = parseHeader(header);
-  if (signatures.length === 0) {
-    throw new WebhookSignatureError('no_signatures', 'Service-Signature carries no v1= signature');
-  }
+function checkTimestamp(timestamp: number, now: number, tolerance: number, header: string): void {
   if (Math.abs(now - timestamp) > tolerance) {
-    throw new WebhookSignatureError(
-      'timestamp_out_of_tolerance',
-      `Service-Signature timestamp is more than ${tolerance} s away from now`,
-    );
+    throw new WebhookSignatureError('timestamp_out_of_tolerance', `${header} timestamp is more than ${tolerance} s away from now`);
   }
+}
 
-  const expected = createHmac('sha256', Buffer.from(secret, 'utf8'))
-    .update(`${timestamp}.`, 'utf8')
-    .update(body)
-    .digest();
-  let matched = false;
-  // No early exit: every candidate is compared, so timing reveals nothing about which one matched.
-  for (const candidate of signatures) {
-    if (signatureMatches(candidate, expected)) matched = true;
-  }
-  if (!matched) {
-    throw new WebhookSignatureError('signature_mismatch', 'no v1 signature matches this secret and body');
-  }
-
+function parseEvent(body: Buffer): WebhookEvent {
   let parsed: unknown;
   try {
     parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
@@ -156,4 +130,115 @@ export function verifyWebhook(
     throw new WebhookSignatureError('invalid_payload', 'webhook body is not an event object with id and type');
   }
   return parsed as WebhookEvent;
+}
+
+/**
+ * Checks a readybell delivery by its `Service-Signature` header and returns the parsed event.
+ * `rawBody` must be the exact bytes received, before any JSON parsing.
+ * Throws WebhookSignatureError (answer 400) when any check fails.
+ */
+export function verifyWebhook(
+  rawBody: string | Buffer | Uint8Array,
+  header: string | string[] | undefined | null,
+  secret: string,
+  options: VerifyOptions = {},
+): WebhookEvent {
+  const { tolerance, now } = checkOptions(secret, options, 'verifyWebhook');
+  const body = toBuffer(rawBody);
+  const { timestamp, signatures } = parseHeader(header);
+  if (signatures.length === 0) {
+    throw new WebhookSignatureError('no_signatures', 'Service-Signature carries no v1= signature');
+  }
+  checkTimestamp(timestamp, now, tolerance, 'Service-Signature');
+
+  const expected = createHmac('sha256', Buffer.from(secret, 'utf8'))
+    .update(`${timestamp}.`, 'utf8')
+    .update(body)
+    .digest();
+  let matched = false;
+  // No early exit: every candidate is compared, so timing reveals nothing about which one matched.
+  for (const candidate of signatures) {
+    if (signatureMatches(candidate, expected)) matched = true;
+  }
+  if (!matched) {
+    throw new WebhookSignatureError('signature_mismatch', 'no v1 signature matches this secret and body');
+  }
+  return parseEvent(body);
+}
+
+/** Request headers as Node (`req.headers`), a plain object or a Fetch `Headers` hands them over. */
+export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
+
+function headerValue(headers: WebhookHeaders | undefined | null, name: string): string | undefined {
+  if (typeof headers !== 'object' || headers === null) return undefined;
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  for (const [key, value] of Object.entries(headers as Record<string, string | string[] | undefined>)) {
+    if (key.toLowerCase() !== name) continue;
+    return Array.isArray(value) ? value.join(' ') : value;
+  }
+  return undefined;
+}
+
+/**
+ * The Standard Webhooks key of a `whsec_` secret: the base64 decoding of what follows the prefix.
+ * Lenient on purpose (url alphabet, missing padding), so secrets issued before readybell made them
+ * canonical base64 keep verifying.
+ */
+export function standardWebhookKey(secret: string): Buffer {
+  const encoded = (secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret)
+    .replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
+  const key = /^[A-Za-z0-9+/]+$/.test(encoded) ? Buffer.from(encoded, 'base64') : Buffer.alloc(0);
+  if (key.length === 0) throw new TypeError('a webhook secret must be whsec_ followed by base64');
+  return key;
+}
+
+const BASE64_SHA256 = /^[A-Za-z0-9+/]{43}=$/;
+
+/**
+ * Checks a readybell delivery by its Standard Webhooks headers (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`) and returns the parsed event. Same errors as verifyWebhook.
+ */
+export function verifyStandardWebhook(
+  rawBody: string | Buffer | Uint8Array,
+  headers: WebhookHeaders | undefined | null,
+  secret: string,
+  options: VerifyOptions = {},
+): WebhookEvent {
+  const { tolerance, now } = checkOptions(secret, options, 'verifyStandardWebhook');
+  const key = standardWebhookKey(secret);
+  const body = toBuffer(rawBody);
+  const id = headerValue(headers, 'webhook-id');
+  const rawTimestamp = headerValue(headers, 'webhook-timestamp');
+  const signatureList = headerValue(headers, 'webhook-signature');
+  for (const [name, value] of [['webhook-id', id], ['webhook-timestamp', rawTimestamp], ['webhook-signature', signatureList]] as const) {
+    if (value === undefined || value.trim() === '') throw new WebhookSignatureError('missing_header', `${name} header is missing`);
+  }
+  if (!/^\d{1,15}$/.test(rawTimestamp!.trim())) {
+    throw new WebhookSignatureError('malformed_header', 'webhook-timestamp must be an integer of seconds');
+  }
+  const timestamp = Number(rawTimestamp!.trim());
+  // Space-separated `version,signature` entries; versions other than v1 (v1a, …) are skipped.
+  const signatures = signatureList!.trim().split(/\s+/)
+    .filter((entry) => entry.startsWith('v1,'))
+    .map((entry) => entry.slice('v1,'.length));
+  if (signatures.length === 0) {
+    throw new WebhookSignatureError('no_signatures', 'webhook-signature carries no v1 signature');
+  }
+  checkTimestamp(timestamp, now, tolerance, 'webhook-timestamp');
+
+  const expected = createHmac('sha256', key)
+    .update(`${id!}.${timestamp}.`, 'utf8')
+    .update(body)
+    .digest();
+  let matched = false;
+  for (const candidate of signatures) {
+    // Validated first so that a bad value is a mismatch, never a decoding error.
+    if (!BASE64_SHA256.test(candidate)) continue;
+    const given = Buffer.from(candidate, 'base64');
+    if (given.length === expected.length && timingSafeEqual(given, expected)) matched = true;
+  }
+  if (!matched) {
+    throw new WebhookSignatureError('signature_mismatch', 'no v1 signature in webhook-signature matches this secret and body');
+  }
+  return parseEvent(body);
 }

@@ -1,7 +1,9 @@
 // Webhook delivery end to end: a real receiver on 127.0.0.1 checks every signature with the
 // published verifier; a fake clock walks the retry schedule (runOnce instead of waiting).
-import { test, before, after, beforeEach } from 'node:test';
+import { test, before, after, beforeEach, mock } from 'node:test';
 import assert from 'node:assert/strict';
+import { Webhook } from 'standardwebhooks';
+import Stripe from 'stripe';
 import { startWebhookWorld, createEndpoint, createTicket, deliveriesOf, fakeLookup, type WebhookWorld } from '../helpers/webhooks.ts';
 import type { Tenant } from '../helpers/app.ts';
 
@@ -36,12 +38,15 @@ test('a test-mode ticket.created reaches the test endpoint, signed, and never th
   assert.equal(mine().length, 1);
   const d = mine()[0]!;
   assert.deepEqual(d.verifiedBy, [testEndpoint.secret]);
+  assert.deepEqual(d.standardVerifiedBy, [testEndpoint.secret]);
   assert.equal(d.event!.type, 'ticket.created');
   assert.equal(d.event!.livemode, false);
   assert.equal((d.event!.data.object as { id: string }).id, ticketId);
   assert.equal(d.headers['content-type'], 'application/json');
   assert.equal(d.headers['service-event-id'], d.event!.id);
   assert.equal(d.headers['service-event-type'], 'ticket.created');
+  assert.equal(d.headers['webhook-id'], d.event!.id);
+  assert.equal(d.headers['webhook-timestamp'], String(d.t));
   assert.match(String(d.headers['user-agent']), /^readybell-webhooks\/\d+\.\d+\.\d+/);
   assert.equal(d.t, Math.floor(w.clock.now() / 1000));
   // The body is the stored event, byte for byte.
@@ -72,6 +77,31 @@ test('a customer action played with the test helpers reaches the test endpoint, 
   assert.equal(snooze.event!.data.minutes, 7);
   assert.equal((snooze.event!.data.object as { id: string }).id, ticketId);
   assert.deepEqual(await deliveriesOf(w.t, live.id, tenant.liveKey), []);
+});
+
+test("a delivery verifies unchanged with the Standard Webhooks library and Stripe's constructEvent, with either secret while a rotated one lives", async () => {
+  const e = await endpoint();
+  const rotated = await w.t.request('POST', `/v1/webhook_endpoints/${e.id}/rotate_secret`, { key: tenant.testKey, body: { expires_in: 3600 } });
+  assert.equal(rotated.status, 200, rotated.text);
+  w.receiver.secrets = [e.secret, rotated.body.secret];
+  await createTicket(w.t, tenant.testKey);
+  await run();
+  const [d] = mine();
+  assert.ok(d !== undefined);
+  const headers = d.headers as Record<string, string>;
+  const stripe = new Stripe('sk_test_unused');
+  // The Standard Webhooks library reads the clock itself: put it at the delivery's signing time.
+  mock.timers.enable({ apis: ['Date'], now: w.clock.now() });
+  try {
+    for (const secret of [e.secret, rotated.body.secret as string]) {
+      assert.deepEqual(new Webhook(secret).verify(d.body, headers), JSON.parse(d.body));
+      assert.deepEqual(stripe.webhooks.constructEvent(d.body, headers['service-signature']!, secret), JSON.parse(d.body));
+    }
+    assert.throws(() => new Webhook(rotated.body.secret).verify(d.body.replace('ticket.created', 'ticket.collected'), headers));
+    assert.throws(() => stripe.webhooks.constructEvent(d.body, headers['service-signature']!, 'whsec_someone_else'));
+  } finally {
+    mock.timers.reset();
+  }
 });
 
 test('500, 500, 500, then 200: four deliveries of the same event, each with a new t, on the schedule', async () => {
@@ -169,6 +199,8 @@ test('rotation: two v1 values, each verifying with its own secret; after the ove
   const during = mine()[0]!;
   assert.equal(during.v1.length, 2);
   assert.deepEqual(during.verifiedBy.sort(), [e.secret, fresh].sort());
+  assert.equal(String(during.headers['webhook-signature']).split(' ').length, 2);
+  assert.deepEqual(during.standardVerifiedBy.sort(), [e.secret, fresh].sort());
   // Each v1 alone verifies with exactly one of the secrets.
   const { verifyWebhook } = await import('readybell/webhooks');
   const opts = { nowSeconds: during.t };
@@ -189,6 +221,7 @@ test('rotation: two v1 values, each verifying with its own secret; after the ove
   const afterwards = mine()[1]!;
   assert.equal(afterwards.v1.length, 1);
   assert.deepEqual(afterwards.verifiedBy, [fresh]);
+  assert.deepEqual(afterwards.standardVerifiedBy, [fresh]);
   const shown = await w.t.request('GET', `/v1/webhook_endpoints/${e.id}`, { key: tenant.testKey });
   assert.equal(shown.body.previous_secret_expires_at, null);
   assert.equal(shown.body.secret, undefined);

@@ -1,17 +1,19 @@
 // A real HTTP receiver on 127.0.0.1, as an integrator would run one: it checks every delivery's
-// signature with the published verifier (`readybell/webhooks`) against each secret it knows, and
-// answers what the test tells it to.
+// signatures, both schemes, with the published verifier (`readybell/webhooks`) against each secret
+// it knows, and answers what the test tells it to.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhook, type WebhookEvent } from 'readybell/webhooks';
+import { verifyStandardWebhook, verifyWebhook, type WebhookEvent } from 'readybell/webhooks';
 
 export type Delivery = {
   headers: http.IncomingHttpHeaders;
   body: string;
   /** null when no known secret verified the signature */
   event: WebhookEvent | null;
-  /** which of `secrets` verified it */
+  /** which of `secrets` verified Service-Signature */
   verifiedBy: string[];
+  /** which of `secrets` verified the Standard Webhooks headers */
+  standardVerifiedBy: string[];
   t: number;
   v1: string[];
 };
@@ -54,6 +56,7 @@ export class WebhookReceiver {
     const t = Number(parts.find((p) => p.startsWith('t='))?.slice(2));
     const v1 = parts.filter((p) => p.startsWith('v1=')).map((p) => p.slice(3));
     const verifiedBy: string[] = [];
+    const standardVerifiedBy: string[] = [];
     let event: WebhookEvent | null = null;
     for (const secret of this.secrets) {
       try {
@@ -62,8 +65,14 @@ export class WebhookReceiver {
       } catch {
         // not this secret
       }
+      try {
+        verifyStandardWebhook(body, req.headers, secret, { nowSeconds: this.nowSeconds() });
+        standardVerifiedBy.push(secret);
+      } catch {
+        // not this secret
+      }
     }
-    const d: Delivery = { headers: req.headers, body, event, verifiedBy, t, v1 };
+    const d: Delivery = { headers: req.headers, body, event, verifiedBy, standardVerifiedBy, t, v1 };
     this.deliveries.push(d);
     const answer: Answer = event === null ? { status: 400, body: 'signature check failed' } : this.answer(d, this.deliveries.length);
     for (const w of this.waiters.splice(0)) w();

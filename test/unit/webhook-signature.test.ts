@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { SIGNATURE_HEADER, computeSignature, generateWebhookSecret, signatureHeader } from '../../src/webhooks/signature.ts';
-import { WebhookSignatureError, verifyWebhook } from '../../src/webhooks/verify.ts';
+import { WebhookSignatureError, standardWebhookKey, verifyWebhook } from '../../src/webhooks/verify.ts';
 import type { WebhookErrorCode } from '../../src/webhooks/verify.ts';
 
 const NOW = 1_700_000_000;
@@ -162,10 +162,14 @@ test('signing refuses inputs no receiver could verify', () => {
   assert.throws(() => computeSignature('', NOW, BODY), TypeError);
 });
 
-test('generated secrets are whsec_ + 32 random bytes in base64url', () => {
+test('generated secrets are whsec_ + 44 letters and digits: canonical base64 of a 33-byte key', () => {
   const a = generateWebhookSecret();
   const b = generateWebhookSecret();
-  assert.match(a, /^whsec_[A-Za-z0-9_-]{43}$/);
-  assert.equal(Buffer.from(a.slice('whsec_'.length), 'base64url').length, 32);
+  assert.match(a, /^whsec_[A-Za-z0-9]{44}$/);
+  const encoded = a.slice('whsec_'.length);
+  // Canonical: decoding and encoding again gives the same text, so strict decoders (Python's
+  // b64decode, Go's StdEncoding) read the very key this service signs with.
+  assert.equal(Buffer.from(encoded, 'base64').toString('base64'), encoded);
+  assert.equal(standardWebhookKey(a).length, 33);
   assert.notEqual(a, b);
 });
