@@ -52,7 +52,7 @@ function batches(db: Db): CreateTicketBatches {
   let b = batchesByDb.get(db);
   if (b === undefined) {
     const constants = { eventType: EVENT_TYPE, wantedEvents: [ALL_EVENTS, EVENT_TYPE], jobKind: WEBHOOK_JOB_KIND };
-    b = new CreateTicketBatches((items) => runCreateStatement(db as CreateStore, constants, items), BATCHES);
+    b = new CreateTicketBatches((items) => runCreateStatement(db as CreateStore, constants, items), { ...BATCHES, onBatch: (n) => db.onGroupCommit?.(n) });
     batchesByDb.set(db, b);
   }
   return b;

@@ -37,6 +37,8 @@ export interface Db extends Queryable {
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
+  /** Told how many writes each group commit carried (metrics; set by the composition root). */
+  onGroupCommit?: (writes: number) => void;
   close(): Promise<void>;
 }
 

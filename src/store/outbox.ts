@@ -84,6 +84,18 @@ export async function claimJobs(db: { write: <T>(fn: (tx: Tx) => Promise<T>) => 
   });
 }
 
+/**
+ * Due, unfinished jobs by kind, and when the oldest of each became due: one range scan of the
+ * jobs_due index (unfinished jobs only), for the metrics at scrape time.
+ */
+export async function jobBacklog(q: Queryable, now: number): Promise<Array<{ kind: string; due: number; oldestRunAt: number }>> {
+  const rows = await q.query<{ kind: string; due: number; oldest: number }>(
+    'SELECT kind, COUNT(*) AS due, MIN(run_at) AS oldest FROM jobs WHERE done_at IS NULL AND run_at <= $1 GROUP BY kind',
+    [now],
+  );
+  return rows.map((r) => ({ kind: r.kind, due: Number(r.due), oldestRunAt: Number(r.oldest) }));
+}
+
 export async function finishJob(tx: Tx, id: string, now: number): Promise<void> {
   await tx.run('UPDATE jobs SET done_at = $2, locked_until = NULL WHERE id = $1', [id, now]);
 }

@@ -18,6 +18,7 @@ import type { PostOutcome, WebhookHttpClient } from './http-client.ts';
 import { privateTargetsAllowed } from './url-policy.ts';
 import { FAILING_ENDPOINT_DISABLE_MS, parseRetryAfter, retryDelayMs } from './retry-schedule.ts';
 import type { DeliveryJobPayload } from './fan-out.ts';
+import { observeWebhookAttempt } from '../metrics.ts';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
@@ -84,6 +85,7 @@ export function webhookDeliveryTask(client: WebhookHttpClient, box: SecretBox): 
         'Service-Event-Type': delivery.eventType,
       }, body, { allowPrivate: privateTargetsAllowed(services.config, endpoint.mode), timeoutMs: DELIVERY_TIMEOUT_MS });
     }
+    observeWebhookAttempt(services.metrics, outcome, ours, delivery.eventId, clock.now());
     return db.write((tx) => settle(services, tx, { delivery, endpoint, job, manual, attemptedAt: now, outcome, final, ours }));
   };
 }

@@ -7,6 +7,7 @@ import { isId } from '../../domain/ids.ts';
 import { getDisplayByToken, type Display } from '../../store/displays.ts';
 import type { Branch } from '../../store/tenancy.ts';
 import { recordBranchDelivery } from '../../store/ring-deliveries.ts';
+import { observeRingDelivery, openLiveStream } from '../../metrics.ts';
 import { BOARD_TEXTS } from '../../i18n/board-texts.ts';
 import { pickLanguage } from '../../i18n/language.ts';
 import { attachBoardStream, loadBoardView } from '../../realtime/board-live.ts';
@@ -23,7 +24,7 @@ const TOKEN = new RegExp(DISPLAY_TOKEN_PATTERN);
 export function registerBoardPage(app: FastifyInstance, deps: LivePagesDeps): void {
   const { services, live, assets } = deps;
   const { db, clock } = services;
-  const limit = linkLimiter(deps.limiter, clock);
+  const limit = linkLimiter(deps.limiter, clock, services.metrics);
   const cssHash = assets.styleHash(assets.boardCss);
 
   async function find(req: FastifyRequest, reply: FastifyReply, html: boolean): Promise<{ display: Display; branch: Branch; base: string } | null> {
@@ -62,6 +63,7 @@ export function registerBoardPage(app: FastifyInstance, deps: LivePagesDeps): vo
     if (found === null) return reply;
     reply.hijack();
     const stream = startSse(reply.raw, { ...LIVE_HEADERS, 'request-id': String(req.id) }, 2000);
+    stream.onClose(openLiveStream(services.metrics, 'board'));
     await attachBoardStream(live, found.display, found.branch, stream).catch((err: unknown) => {
       req.log.warn({ err }, 'board stream failed to start');
       stream.close();
@@ -80,7 +82,9 @@ export function registerBoardPage(app: FastifyInstance, deps: LivePagesDeps): vo
       branch_id: display.branchId, mode: display.mode, target: display.id,
     };
     services.bus.publish(relayTopics.ringAck(body.ring_id), ack);
-    if (body.spoke) await db.write((tx) => recordBranchDelivery(tx, body.ring_id as string, display.branchId, display.mode, 'display', display.id, clock.now()));
+    if (body.spoke && (await db.write((tx) => recordBranchDelivery(tx, body.ring_id as string, display.branchId, display.mode, 'display', display.id, clock.now())))) {
+      observeRingDelivery(services.metrics, 'display', body.ring_id, clock.now());
+    }
     return reply.code(204).headers(LIVE_HEADERS).send();
   });
 }

@@ -10,6 +10,7 @@ import { TICKET_TOKEN_PATTERN } from '../../domain/ticket-token.ts';
 import { getTicketByToken, type Ticket } from '../../store/tickets.ts';
 import { getAccount, type Branch } from '../../store/tenancy.ts';
 import { recordTicketDelivery } from '../../store/ring-deliveries.ts';
+import { observeRingDelivery, openLiveStream } from '../../metrics.ts';
 import { pickLanguage, isLanguage, type Language } from '../../i18n/language.ts';
 import type { Live } from '../../realtime/live.ts';
 import { attachPageStream, loadPageView } from '../../realtime/customer-live.ts';
@@ -38,7 +39,7 @@ const wantsJson = (req: FastifyRequest): boolean => (req.headers.accept ?? '').i
 export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps): void {
   const { services, live, assets } = deps;
   const { db, clock } = services;
-  const limit = linkLimiter(deps.limiter, clock);
+  const limit = linkLimiter(deps.limiter, clock, services.metrics);
   const cssHash = assets.styleHash(assets.customerCss);
 
   /** Resolves the token, or answers (404 page, 429) and returns null. */
@@ -92,6 +93,7 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
     if (found === null) return reply;
     reply.hijack();
     const stream = startSse(reply.raw, { ...LIVE_HEADERS, 'request-id': String(req.id) }, 2000);
+    stream.onClose(openLiveStream(services.metrics, 'page'));
     // The response is ours now: a failure here ends the stream, and the page reconnects.
     await attachPageStream(live, found.ticket, found.lang, stream).catch((err: unknown) => {
       req.log.warn({ err }, 'customer stream failed to start');
@@ -134,7 +136,7 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
       type: 'ring.ack', ring_id: ringId, channel: 'page', delivered: true, ticket_id: ticket.id, branch_id: ticket.branchId, mode: ticket.mode, target: 'page',
     };
     services.bus.publish(relayTopics.ringAck(ringId), ack);
-    await db.write((tx) => recordTicketDelivery(tx, ringId, ticket.id, 'page', 'page', clock.now()));
+    if (await db.write((tx) => recordTicketDelivery(tx, ringId, ticket.id, 'page', 'page', clock.now()))) observeRingDelivery(services.metrics, 'page', ringId, clock.now());
     return reply.code(204).headers(LIVE_HEADERS).send();
   });
 }

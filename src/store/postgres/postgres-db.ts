@@ -106,6 +106,7 @@ export class PostgresDb implements Db {
   readonly pool: pg.Pool;
   private readonly opts: PostgresOptions;
   private unflushedPool: pg.Pool | null = null;
+  onGroupCommit?: (writes: number) => void;
 
   constructor(opts: PostgresOptions) {
     this.opts = opts;

@@ -136,6 +136,7 @@ export class SqliteDb implements Db {
   private syncing: Promise<void> | null = null;
   private broken: Error | null = null;
   private closed = false;
+  onGroupCommit?: (writes: number) => void;
 
   constructor(opts: SqliteOptions) {
     if (opts.file !== ':memory:') mkdirSync(path.dirname(opts.file), { recursive: true });
@@ -183,7 +184,9 @@ export class SqliteDb implements Db {
   // (pipelining); callers are answered strictly in commit order, each after a flush that began
   // after its COMMIT.
   private async flush(): Promise<void> {
-    const committed = await this.commitBatch(this.queue.splice(0, this.maxBatch));
+    const batch = this.queue.splice(0, this.maxBatch);
+    this.onGroupCommit?.(batch.length);
+    const committed = await this.commitBatch(batch);
     if (committed !== null) {
       if (this.walFile === null) finish(committed);
       else {

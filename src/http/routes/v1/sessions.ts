@@ -15,6 +15,7 @@ import { assertSameSite, clearSessionCookie, sessionOf, setSessionCookie, type S
 import { problemResponses } from '../../schemas.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
+import { countRefusal } from '../../../metrics.ts';
 
 // Per account: a person mistyping gets six tries, then one a minute. Per address: a shop's
 // staff share one address, so more, but a password sprayer across accounts is still slowed.
@@ -48,6 +49,7 @@ async function throttle(limiter: RateLimiter, services: Services, req: FastifyRe
   for (const [policy, key] of [[LOGIN_PER_ADDRESS, `ip:${req.ip}`], [LOGIN_PER_ACCOUNT, `email:${emailBucket(email)}`]] as const) {
     const r = await limiter.take(key, policy, now);
     if (!r.allowed) {
+      countRefusal(services.metrics, policy.name);
       throw new AppError('rate-limited', `Too many sign-in attempts; try again in ${r.retryAfterSeconds} s.`, { retry_after: r.retryAfterSeconds, violated_policies: [policy.name] });
     }
   }
