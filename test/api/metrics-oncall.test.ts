@@ -1,8 +1,10 @@
 // The figures on-call alerts on (docs/deployment.md, "Metrics"), each produced by the work it
 // describes: rings and how long they take to reach someone, the job backlog, webhook deliveries,
-// live streams, group commits, idempotent replays and rate-limit refusals.
+// live streams, group commits, idempotent replays and rate-limit refusals. And the dashboard and
+// alert rules in deploy/ name only metrics that /metrics really has.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { startWebhookWorld, createEndpoint, type WebhookWorld } from '../helpers/webhooks.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { openPage } from '../helpers/live.ts';
@@ -159,4 +161,20 @@ test('Node\'s process metrics keep their standard names, so community Node.js da
     assert.match(text, new RegExp(`^# TYPE ${name} `, 'm'), name);
   }
   assert.doesNotMatch(text, /^readybell_(process|nodejs)_/m);
+});
+
+test('every metric the Grafana dashboard and the alert rules in deploy/ name exists at /metrics', async () => {
+  const text = await scrape();
+  const types = new Map([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
+  const exists = (name: string): boolean => {
+    if (types.has(name)) return true;
+    const base = name.replace(/_(bucket|sum|count)$/, '');
+    return base !== name && types.get(base) === 'histogram';
+  };
+  const dashboard = JSON.parse(readFileSync(new URL('../../deploy/grafana-dashboard.json', import.meta.url), 'utf8')) as { panels: Array<{ targets?: Array<{ expr: string }> }> };
+  const exprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((target) => target.expr));
+  const rules = readFileSync(new URL('../../deploy/prometheus-alerts.yaml', import.meta.url), 'utf8');
+  const named = new Set([...`${exprs.join('\n')}\n${rules}`.matchAll(/\b(?:readybell|process|nodejs)_[a-z0-9_]+/g)].map((m) => m[0]));
+  assert.ok(exprs.length >= 15 && named.size >= 15, `the dashboard and rules name the metrics (${named.size})`);
+  for (const name of named) assert.ok(exists(name), `${name} is named in deploy/ but not served at /metrics`);
 });
