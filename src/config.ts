@@ -46,6 +46,8 @@ export type Config = {
   groupCommit: { maxBatch: number };
   /** Outbox runner: how long a claimed job is leased (a dead node's jobs return after it) and how often idle nodes poll. */
   jobs: { leaseMs: number; pollMs: number };
+  /** OTEL_* asks for traces (tracingWanted); the SDK itself reads the rest of OTEL_*. */
+  tracing: boolean;
 };
 
 export class ConfigError extends Error {
@@ -60,6 +62,20 @@ export class ConfigError extends Error {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * Traces are off unless the standard OpenTelemetry variables ask for them: an OTLP endpoint, or
+ * OTEL_TRACES_EXPORTER (otlp, console, zipkin; not `none`); OTEL_SDK_DISABLED=true wins. Read before anything
+ * else is loaded (telemetry/preload.ts), so that the SDK is never loaded when they do not.
+ */
+export function tracingWanted(env: Env): boolean {
+  const set = (name: string): string | undefined => (env[name]?.trim() ? env[name]!.trim() : undefined);
+  if (set('OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return false;
+  const exporters = set('OTEL_TRACES_EXPORTER');
+  // As the SDK reads it: a list led by `none` exports nothing.
+  if (exporters !== undefined) return exporters.split(',')[0]!.trim().toLowerCase() !== 'none';
+  return set('OTEL_EXPORTER_OTLP_ENDPOINT') !== undefined || set('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') !== undefined;
+}
 
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -179,6 +195,7 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteSynchronous: sync === 'NORMAL' ? 'NORMAL' : 'FULL',
     groupCommit: { maxBatch: int('GROUP_COMMIT_MAX_BATCH', 256, 1, 10_000) },
     jobs: { leaseMs: int('JOB_LEASE_MS', 30_000, 1000, 3_600_000), pollMs: int('JOB_POLL_MS', 250, 10, 60_000) },
+    tracing: tracingWanted(env),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
