@@ -8,7 +8,8 @@ import { openDb } from './store/open-db.ts';
 import { createLogger } from './log.ts';
 import type { DestinationStream } from 'pino';
 import { createSharedState, type SharedState } from './realtime/shared-state.ts';
-import { buildMetricsServer, createMetrics } from './metrics.ts';
+import { buildMetricsServer, createMetrics, watchJobBacklog } from './metrics.ts';
+import { jobBacklog } from './store/outbox.ts';
 import { SilentRinger } from './channels/ringer.ts';
 import { installRingChannels } from './channels/install.ts';
 import { PUSH_SCRIPT_PATH } from './http/routes/push.ts';
@@ -47,6 +48,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const db = opts.db ?? openDb(config);
   await db.migrate();
   const metrics = createMetrics();
+  db.onGroupCommit = (writes) => metrics.groupCommitBatch.observe({ store: db.dialect }, writes);
   const shared = createSharedState(config, log, () => metrics.rateLimitFailures.inc());
   const services: Services = {
     config, db, log, clock: opts.clock ?? systemClock, bus: shared.bus, metrics, ringer: new SilentRinger(), eventHooks: [],
@@ -64,6 +66,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const metricsServer = config.metrics === null ? null : buildMetricsServer(metrics, log);
   const tasks = builtinTasks();
   const webhooks = installWebhooks(services, tasks);
+  watchJobBacklog(metrics, [...tasks.keys()], () => jobBacklog(db, services.clock.now()), () => services.clock.now());
   const runner = new JobRunner(services, tasks, { ...DEFAULT_RUNNER_OPTIONS, ...config.jobs });
   services.jobs = runner;
   const maintenance = new Maintenance(services, lastUsedKeys);

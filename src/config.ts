@@ -52,6 +52,8 @@ export type Config = {
    * sampleIntervalMs; eventLoopDelayMs is the mean event-loop delay over one such sample.
    */
   shedding: { eventLoopDelayMs: number; heapUsedBytes: number; sampleIntervalMs: number };
+  /** OTEL_* asks for traces (tracingWanted); the SDK itself reads the rest of OTEL_*. */
+  tracing: boolean;
 };
 
 export class ConfigError extends Error {
@@ -66,6 +68,20 @@ export class ConfigError extends Error {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 type Env = Record<string, string | undefined>;
+
+/**
+ * Traces are off unless the standard OpenTelemetry variables ask for them: an OTLP endpoint, or
+ * OTEL_TRACES_EXPORTER (otlp, console, zipkin; not `none`); OTEL_SDK_DISABLED=true wins. Read before anything
+ * else is loaded (telemetry/preload.ts), so that the SDK is never loaded when they do not.
+ */
+export function tracingWanted(env: Env): boolean {
+  const set = (name: string): string | undefined => (env[name]?.trim() ? env[name]!.trim() : undefined);
+  if (set('OTEL_SDK_DISABLED')?.toLowerCase() === 'true') return false;
+  const exporters = set('OTEL_TRACES_EXPORTER');
+  // As the SDK reads it: a list led by `none` exports nothing.
+  if (exporters !== undefined) return exporters.split(',')[0]!.trim().toLowerCase() !== 'none';
+  return set('OTEL_EXPORTER_OTLP_ENDPOINT') !== undefined || set('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT') !== undefined;
+}
 
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
@@ -190,6 +206,7 @@ export function loadConfig(env: Env = process.env): Config {
       heapUsedBytes: int('SHED_HEAP_USED_BYTES', 0, 0, Number.MAX_SAFE_INTEGER),
       sampleIntervalMs: int('SHED_SAMPLE_INTERVAL_MS', 1000, 10, 60_000),
     },
+    tracing: tracingWanted(env),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -16,7 +16,7 @@ import { withDefaults } from '../domain/branch-settings.ts';
 import { unnumberedValues, type Ticket } from '../store/tickets.ts';
 import { CreateTicketBatches } from '../store/postgres/create-ticket-batches.ts';
 import { runCreateStatement, type CreateStore } from '../store/postgres/create-ticket-statement.ts';
-import type { ClaimedJob } from '../store/outbox.ts';
+import { jobPayloadJson, type ClaimedJob } from '../store/outbox.ts';
 import { deliveryJobKey, handOffFor, isWebhookFanOut, leaseFor, WEBHOOK_JOB_KIND, type DeliveryJobPayload } from '../webhooks/fan-out.ts';
 import { ALL_EVENTS } from '../webhooks/event-types.ts';
 import { newTicket, type CreateTicketInput } from './create-ticket.ts';
@@ -52,7 +52,7 @@ function batches(db: Db): CreateTicketBatches {
   let b = batchesByDb.get(db);
   if (b === undefined) {
     const constants = { eventType: EVENT_TYPE, wantedEvents: [ALL_EVENTS, EVENT_TYPE], jobKind: WEBHOOK_JOB_KIND };
-    b = new CreateTicketBatches((items) => runCreateStatement(db as CreateStore, constants, items), BATCHES);
+    b = new CreateTicketBatches((items) => runCreateStatement(db as CreateStore, constants, items), { ...BATCHES, onBatch: (n) => db.onGroupCommit?.(n) });
     batchesByDb.set(db, b);
   }
   return b;
@@ -129,7 +129,7 @@ export async function createTicketInOneStatement(ctx: Ctx, input: CreateTicketIn
       deliveryIds.push(newId('webhookDelivery', eventAt));
       jobIds.push(newId('job', eventAt));
     }
-    const jobPayloads = deliveryIds.map((id) => JSON.stringify({ delivery_id: id } satisfies DeliveryJobPayload));
+    const jobPayloads = deliveryIds.map((id) => jobPayloadJson({ delivery_id: id } satisfies DeliveryJobPayload)!);
     const r = await batches(db).run({
       ticket: unnumberedValues(ticket), queueGiven: input.queue !== undefined, timezone: snap.timezone, settings: snap.settings, day,
       event: { id: eventId, createdAt: eventAt, bodyBefore: body.slice(0, mark), bodyAfter: body.slice(mark + DISPLAY_NUMBER_MARK.length) },

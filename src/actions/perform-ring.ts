@@ -11,6 +11,7 @@ import { presentTicket, type TicketObject } from './present.ts';
 import { recordEvent } from './record-event.ts';
 import { publishTicket } from './publish.ts';
 import type { RingAnswer, StartedRing } from './ring-ticket.ts';
+import { countRing } from '../metrics.ts';
 
 export type RingResult = { rang: boolean; channel_used: string; call_out_loud: boolean; channels: RingOutcome['attempts'] };
 
@@ -72,7 +73,7 @@ async function recordRingOutcome(ctx: TxCtx, ring: RingRecord, outcome: RingOutc
 export async function announceRung(
   ctx: TxCtx, ring: RingRecord, result: RingResult, ticket: Ticket, presented: TicketObject = presentTicket(ticket, ctx.services.config.publicUrl),
 ): Promise<TicketObject> {
-  ctx.services.metrics?.rings.inc({ channel_used: result.channel_used, reason: ring.reason });
+  countRing(ctx.services.metrics, ring.reason, result);
   const data = { ring: { id: ring.id, seq: ring.seq, reason: ring.reason, ...result } };
   await recordEvent(ctx, 'ticket.rung', { object: presented, ...data });
   publishTicket(ctx, ticket, 'ticket.rung', data);

@@ -17,6 +17,8 @@ import { withDefaults } from '../domain/branch-settings.ts';
 import type { Plan } from '../store/tenancy.ts';
 import { countPushSubscriptions } from '../store/push-subscriptions.ts';
 import { planRing, smsNeeded, summarizeRing, type RingFacts } from '../domain/ring-policy.ts';
+import type { Attributes } from '@opentelemetry/api';
+import { inSpan } from '../telemetry/tracing.ts';
 
 export type RingerDeps = { db: Db; log: Logger };
 
@@ -29,6 +31,10 @@ const CUT: unique symbol = Symbol('cut by the deadline');
 const SENDING: unique symbol = Symbol('cut while sending');
 type Cut = typeof CUT | typeof SENDING;
 const isCut = (r: ChannelAttempt | Cut): r is Cut => r === CUT || r === SENDING;
+const attemptAttributes = (a: ChannelAttempt): Attributes => ({
+  'readybell.ring.outcome': a.pending === true ? 'pending' : a.delivered === null ? 'unknown' : a.delivered ? 'delivered' : 'not_delivered',
+  'readybell.ring.detail': a.detail ?? '',
+});
 /** Share of the deadline for stage 1 when an SMS may have to follow. */
 const STAGE_ONE_SHARE = 0.6;
 /** How long a channel told "time is up" has to give its own answer. */
@@ -78,7 +84,13 @@ export class ChannelRinger implements Ringer {
     };
   }
 
-  async ring(request: RingRequest, deadlineMs: number): Promise<RingOutcome> {
+  ring(request: RingRequest, deadlineMs: number): Promise<RingOutcome> {
+    return inSpan('ring', { 'readybell.ring.id': request.ringId, 'readybell.ring.reason': request.reason, 'readybell.ring.seq': request.seq }, () => this.attempt(request, deadlineMs), {
+      outcome: (o) => ({ 'readybell.ring.channel_used': o.channel_used, 'readybell.ring.complete': o.complete }),
+    });
+  }
+
+  private async attempt(request: RingRequest, deadlineMs: number): Promise<RingOutcome> {
     const plan = planRing(await this.facts(request));
     const started = performance.now();
     // When SMS may follow, stage 1 gets part of the deadline, so that a page that never confirms
@@ -132,10 +144,11 @@ export class ChannelRinger implements Ringer {
   }
 
   private run(name: ChannelName, request: RingRequest, signal: AbortSignal): Promise<ChannelAttempt> {
-    return this.channels.get(name)!.ring(request, signal).catch((err: unknown): ChannelAttempt => {
+    const attempt = (): Promise<ChannelAttempt> => this.channels.get(name)!.ring(request, signal).catch((err: unknown): ChannelAttempt => {
       this.deps.log.warn({ channel: name, err: (err as Error).message }, 'ring channel failed');
       return { channel: name, delivered: false, detail: 'error' };
     });
+    return inSpan('ring.channel', { 'readybell.ring.channel': name }, attempt, { outcome: attemptAttributes });
   }
 
   private async facts(request: RingRequest): Promise<RingFacts> {

@@ -19,12 +19,12 @@ export type RingChannels = { ringer: ChannelRinger; vapid: VapidKeyStore; routes
 export function installRingChannels(
   services: Services, limiter: RateLimiter, opts: { channels?: Channel[]; sms?: SmsProvider; lookup?: HostLookup } = {},
 ): RingChannels {
-  const { config, db, clock, log } = services;
+  const { config, db, clock, log, metrics } = services;
   const vapid = new VapidKeyStore(db, config.push, () => clock.now());
   const provider = opts.sms ?? (config.sms === null ? null : new TwilioSmsProvider(config.sms, config.ring.sendTimeoutMs));
   const ringer = new ChannelRinger({ db, log }, [
-    new PushChannel({ db, clock, log, config, vapid, lookup: opts.lookup }),
-    new SmsChannel({ db, clock, log, publicUrl: config.publicUrl, sendTimeoutMs: config.ring.sendTimeoutMs }, provider),
+    new PushChannel({ db, clock, log, config, vapid, lookup: opts.lookup, metrics }),
+    new SmsChannel({ db, clock, log, publicUrl: config.publicUrl, sendTimeoutMs: config.ring.sendTimeoutMs, metrics }, provider),
     ...(opts.channels ?? []),
   ]);
   services.ringer = ringer;

@@ -25,12 +25,13 @@ import { isAddressAllowed } from '../webhooks/address-policy.ts';
 import { ringTexts, shortBranchName } from './ring-texts.ts';
 import { sendOnce, type SendOnceDeps, type SendOutcome } from './send-once.ts';
 import { isSimulatedPush, simulatedPushSend } from './simulated-push.ts';
+import type { Metrics } from '../metrics.ts';
 import type { VapidKeyStore, VapidKeys } from './vapid.ts';
 
 export type HostLookup = (hostname: string) => Promise<Array<{ address: string }>>;
 const systemLookup: HostLookup = (host) => dns.lookup(host, { all: true, verbatim: true });
 
-export type PushDeps = { db: Db; clock: Clock; log: Logger; config: Config; vapid: VapidKeyStore; lookup?: HostLookup };
+export type PushDeps = { db: Db; clock: Clock; log: Logger; config: Config; vapid: VapidKeyStore; lookup?: HostLookup; metrics?: Metrics };
 
 /** What the service worker (web/push/push-sw.js) receives, decrypted, in its `push` event. */
 export type PushPayload = {
@@ -44,7 +45,7 @@ export class PushChannel implements Channel {
 
   constructor(deps: PushDeps) {
     this.deps = deps;
-    this.once = { db: deps.db, clock: deps.clock, sendTimeoutMs: deps.config.ring.sendTimeoutMs };
+    this.once = { db: deps.db, clock: deps.clock, sendTimeoutMs: deps.config.ring.sendTimeoutMs, metrics: deps.metrics };
   }
 
   async ring(request: RingRequest, signal: AbortSignal): Promise<ChannelAttempt> {

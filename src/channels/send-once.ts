@@ -14,6 +14,7 @@
 import type { Db } from '../store/db.ts';
 import type { Clock } from '../actions/ctx.ts';
 import { claimSend, getSend, settleSend, takeOverSend, type SendKey, type SendRecord } from '../store/ring-sends.ts';
+import { observeRingDelivery, type Metrics } from '../metrics.ts';
 
 /** delivered null: unknown (the sender died mid-send and the send cannot be repeated). */
 export type SendOutcome = { delivered: boolean | null; detail: string };
@@ -25,7 +26,7 @@ export type SendOutcome = { delivered: boolean | null; detail: string };
 export type AbandonedSend = 'resend' | 'unknown';
 
 /** sendTimeoutMs: the bound on one send (RING_SEND_TIMEOUT_MS), which the stale limit follows. */
-export type SendOnceDeps = { db: Db; clock: Clock; sendTimeoutMs: number };
+export type SendOnceDeps = { db: Db; clock: Clock; sendTimeoutMs: number; metrics?: Metrics };
 
 /**
  * A claim unsettled for this many send timeouts belongs to a sender that died: a live one has
@@ -74,6 +75,7 @@ function start(deps: SendOnceDeps, key: SendKey, claimedAt: number, send: () => 
     .then(async (sent) => {
       const outcome = note === undefined ? sent : { ...sent, detail: `${sent.detail}; ${note}` };
       await settleSend(deps.db, key, claimedAt, outcome.delivered === true, outcome.detail, deps.clock.now()).catch(() => {});
+      if (outcome.delivered === true) observeRingDelivery(deps.metrics, key.channel, key.ringId, deps.clock.now());
       return outcome;
     })
     .finally(() => inFlight.delete(id));

@@ -1,5 +1,7 @@
 // The `readybell` command: the same configuration and store as the server. Every command that
 // prints data accepts --json for scripts.
+// First: tracing, when OTEL_* asks for it, must start before pg, ioredis and Fastify are loaded.
+import '../telemetry/preload.ts';
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError, type Config } from '../config.ts';
 import { openDb } from '../store/open-db.ts';

@@ -3,6 +3,7 @@
 import type { Config } from '../config.ts';
 import { createApp } from '../app.ts';
 import { hasAnyAccount, recordPublicUrl, runDemo } from './demo.ts';
+import { stopTracing } from '../telemetry/tracing.ts';
 
 export async function serve(config: Config, opts: { demo: boolean }): Promise<void> {
   const started = performance.now();
@@ -24,7 +25,7 @@ export async function serve(config: Config, opts: { demo: boolean }): Promise<vo
   }
   const metricsAddress = app.metricsServer?.server.address();
   const metrics = typeof metricsAddress === 'object' && metricsAddress !== null ? `${metricsAddress.address}:${metricsAddress.port}` : null;
-  app.services.log.info({ port: config.port, metrics, store: app.services.db.dialect, startup_ms: ms }, 'listening');
+  app.services.log.info({ port: config.port, metrics, tracing: config.tracing, store: app.services.db.dialect, startup_ms: ms }, 'listening');
 
   let stopping = false;
   const stop = (signal: string): void => {
@@ -33,7 +34,8 @@ export async function serve(config: Config, opts: { demo: boolean }): Promise<vo
     app.services.log.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
-    app.close().then(
+    // The spans still buffered are sent after the last request and job they describe.
+    app.close().then(stopTracing).then(
       () => process.exit(0),
       (err: unknown) => {
         app.services.log.error({ err }, 'shutdown failed');

@@ -5,6 +5,7 @@
 // when their lease ends. SIGTERM/SIGINT stop claiming and let the jobs in flight finish.
 import type { Config } from '../config.ts';
 import { createApp } from '../app.ts';
+import { stopTracing } from '../telemetry/tracing.ts';
 
 export async function runWorker(config: Config): Promise<void> {
   const app = await createApp(config);
@@ -22,7 +23,7 @@ export async function runWorker(config: Config): Promise<void> {
     // A delivery takes at most 10 s; past this something is stuck and the lease will recover it.
     const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
-    app.close().then(
+    app.close().then(stopTracing).then(
       () => process.exit(0),
       (err: unknown) => {
         app.services.log.error({ err }, 'worker shutdown failed');

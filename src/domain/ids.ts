@@ -65,6 +65,14 @@ export function newId(kind: IdKind, nowMs: number = Date.now()): string {
   return `${ID_PREFIXES[kind]}_${encodeTime(nowMs)}${rand}`;
 }
 
+/** The millisecond time an id was made at (its first 10 characters after the prefix). */
+export function idTime(id: string): number {
+  const time = id.slice(id.indexOf('_') + 1, id.indexOf('_') + 11);
+  let ms = 0;
+  for (const c of time) ms = ms * 32 + ALPHABET.indexOf(c);
+  return ms;
+}
+
 const ID_SHAPE = /^[0-9a-hjkmnp-tv-z]{26}$/;
 
 export function isId(kind: IdKind, value: string): boolean {

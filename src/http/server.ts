@@ -186,7 +186,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(async (v1) => {
     registerAuth(v1, services, deps.lastUsedKeys, deps.session);
-    registerRateLimit(v1, config, deps.limiter, services.clock);
+    registerRateLimit(v1, config, deps.limiter, services.clock, services.metrics);
     v1.decorateRequest('idempotencyKey', null);
     v1.addHook('preHandler', async (req) => {
       if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'DELETE') return;

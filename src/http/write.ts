@@ -98,6 +98,7 @@ export async function runWrite<R>(req: FastifyRequest, reply: FastifyReply, ctx:
   inflight.set(scope, work);
   try {
     const { stored, replayed } = await work;
+    if (replayed) ctx.services.metrics?.idempotencyReplays.inc({ route: req.routeOptions.url ?? 'unmatched' });
     return send(reply, stored, replayed);
   } finally {
     if (inflight.get(scope) === work) inflight.delete(scope);

@@ -5,6 +5,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Services } from '../actions/ctx.ts';
 import { claimJobs, finishJob, retryJob, type ClaimedJob } from '../store/outbox.ts';
+import { inSpan, jobParent, markSpanFailed } from '../telemetry/tracing.ts';
 
 /**
  * `retryAt`: run the job again then. `settled`: the task already finished or rescheduled its job
@@ -152,7 +153,13 @@ export class JobRunner {
     return jobs.length;
   }
 
-  private async runJob(job: ClaimedJob): Promise<void> {
+  /** One job, in a span that continues the trace of whatever enqueued it. */
+  private runJob(job: ClaimedJob): Promise<void> {
+    const attributes = { 'readybell.job.kind': job.kind, 'readybell.job.key': job.key, 'readybell.job.attempt': job.attempts };
+    return inSpan(`job ${job.kind}`, attributes, () => this.execute(job), { parent: () => jobParent(job.payload) });
+  }
+
+  private async execute(job: ClaimedJob): Promise<void> {
     const { db, clock, log } = this.services;
     const task = this.tasks.get(job.kind);
     try {
@@ -165,6 +172,7 @@ export class JobRunner {
       });
     } catch (err) {
       log.warn({ job: job.key, attempts: job.attempts, err: (err as Error).message }, 'job failed; will retry');
+      markSpanFailed((err as Error).message);
       await db.write((tx) => retryJob(tx, job.id, clock.now() + backoffMs(job.attempts), (err as Error).message)).catch(() => {});
     }
   }

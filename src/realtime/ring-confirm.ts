@@ -7,6 +7,7 @@ import type { Display } from '../store/displays.ts';
 import type { Ticket } from '../store/tickets.ts';
 import { recordBranchDelivery, recordTicketDelivery } from '../store/ring-deliveries.ts';
 import { relayTopics, type RingAckMessage } from './ring-relay.ts';
+import { observeRingDelivery } from '../metrics.ts';
 
 type From = { simulated?: boolean };
 
@@ -16,7 +17,8 @@ export async function confirmPageRing(services: Services, ticket: Pick<Ticket, '
     ...(from.simulated === true ? { simulated: true as const } : {}),
   };
   services.bus.publish(relayTopics.ringAck(ringId), ack);
-  await services.db.write((tx) => recordTicketDelivery(tx, ringId, ticket.id, 'page', 'page', services.clock.now()));
+  const now = services.clock.now();
+  if (await services.db.write((tx) => recordTicketDelivery(tx, ringId, ticket.id, 'page', 'page', now))) observeRingDelivery(services.metrics, 'page', ringId, now);
 }
 
 /** `spoke` false: the board got the call-out but could not speak (sound never enabled). */
@@ -26,5 +28,9 @@ export async function confirmBoardRing(services: Services, display: Pick<Display
     ...(from.simulated === true ? { simulated: true as const } : {}),
   };
   services.bus.publish(relayTopics.ringAck(ringId), ack);
-  if (spoke) await services.db.write((tx) => recordBranchDelivery(tx, ringId, display.branchId, display.mode, 'display', display.id, services.clock.now()));
+  if (!spoke) return;
+  const now = services.clock.now();
+  if (await services.db.write((tx) => recordBranchDelivery(tx, ringId, display.branchId, display.mode, 'display', display.id, now))) {
+    observeRingDelivery(services.metrics, 'display', ringId, now);
+  }
 }

@@ -42,6 +42,8 @@ export interface Db extends Queryable {
    * without a round trip; null where that is not cheap to know (PostgreSQL).
    */
   dataVersion(): number | null;
+  /** Told how many writes each group commit carried (metrics; set by the composition root). */
+  onGroupCommit?: (writes: number) => void;
   close(): Promise<void>;
 }
 

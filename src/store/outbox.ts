@@ -2,6 +2,7 @@
 import type { Queryable, Tx } from './db.ts';
 import { one, toJson } from './db.ts';
 import type { Mode } from './tenancy.ts';
+import { withTraceContext } from '../telemetry/tracing.ts';
 
 export type EventRecord = { id: string; branchId: string; mode: Mode; type: string; createdAt: number; body: string };
 
@@ -39,16 +40,19 @@ export type JobRecord = {
   lease?: { workerId: string; until: number };
 };
 
+/** A job's stored payload: with the trace context of the work that enqueues it, when tracing is on. */
+export const jobPayloadJson = (payload: unknown): string | null => toJson(withTraceContext(payload));
+
 /** Enqueues a job unless one with the same key exists: the key is what makes effects happen once. */
 export async function enqueueJob(tx: Tx, j: JobRecord): Promise<boolean> {
   const n = j.lease === undefined
     ? await tx.run(
       'INSERT INTO jobs (id, kind, key, payload, run_at, attempts, created_at) VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (key) DO NOTHING',
-      [j.id, j.kind, j.key, toJson(j.payload), j.runAt, j.createdAt],
+      [j.id, j.kind, j.key, jobPayloadJson(j.payload), j.runAt, j.createdAt],
     )
     : await tx.run(
       'INSERT INTO jobs (id, kind, key, payload, run_at, attempts, locked_until, locked_by, created_at) VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8) ON CONFLICT (key) DO NOTHING',
-      [j.id, j.kind, j.key, toJson(j.payload), j.runAt, j.lease.until, j.lease.workerId, j.createdAt],
+      [j.id, j.kind, j.key, jobPayloadJson(j.payload), j.runAt, j.lease.until, j.lease.workerId, j.createdAt],
     );
   return n === 1;
 }
@@ -82,6 +86,18 @@ export async function claimJobs(db: { write: <T>(fn: (tx: Tx) => Promise<T>) => 
     }
     return out;
   });
+}
+
+/**
+ * Due, unfinished jobs by kind, and when the oldest of each became due: one range scan of the
+ * jobs_due index (unfinished jobs only), for the metrics at scrape time.
+ */
+export async function jobBacklog(q: Queryable, now: number): Promise<Array<{ kind: string; due: number; oldestRunAt: number }>> {
+  const rows = await q.query<{ kind: string; due: number; oldest: number }>(
+    'SELECT kind, COUNT(*) AS due, MIN(run_at) AS oldest FROM jobs WHERE done_at IS NULL AND run_at <= $1 GROUP BY kind',
+    [now],
+  );
+  return rows.map((r) => ({ kind: r.kind, due: Number(r.due), oldestRunAt: Number(r.oldest) }));
 }
 
 export async function finishJob(tx: Tx, id: string, now: number): Promise<void> {

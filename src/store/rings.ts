@@ -4,7 +4,7 @@
 // statement is a round trip, and ready pays them between the POS's request and the page's ring.
 import type { Tx } from './db.ts';
 import { fromJson, one, toJson } from './db.ts';
-import { completeJobByKey, type JobRecord } from './outbox.ts';
+import { completeJobByKey, jobPayloadJson, type JobRecord } from './outbox.ts';
 import type { Mode } from './tenancy.ts';
 import { getTicket, toTicket, TICKET_COLUMNS, type RingRecord, type Ticket } from './tickets.ts';
 import type { TicketStatus } from '../domain/ticket-state.ts';
@@ -85,7 +85,7 @@ function jobInsert(count: number, from: number): string {
 /** The ring and its jobs: nothing in the transaction reads them back, so they go with its COMMIT. */
 export async function insertRingWithJobs(tx: Tx, r: RingRecord, jobs: readonly JobRecord[]): Promise<void> {
   const ringValues = [r.id, r.ticketId, r.branchId, r.mode, r.seq, r.reason, r.createdAt, r.completedAt, toJson(r.result)];
-  const jobValues = jobs.flatMap((j) => [j.id, j.kind, j.key, toJson(j.payload), j.runAt, j.createdAt]);
+  const jobValues = jobs.flatMap((j) => [j.id, j.kind, j.key, jobPayloadJson(j.payload), j.runAt, j.createdAt]);
   if (jobs.length > 0 && tx.dialect === 'postgres') {
     await tx.later(jobInsert(jobs.length, ringValues.length), [...ringValues, ...jobValues]);
     return;

@@ -18,6 +18,8 @@ import type { PostOutcome, WebhookHttpClient } from './http-client.ts';
 import { privateTargetsAllowed } from './url-policy.ts';
 import { FAILING_ENDPOINT_DISABLE_MS, parseRetryAfter, retryDelayMs } from './retry-schedule.ts';
 import type { DeliveryJobPayload } from './fan-out.ts';
+import { observeWebhookAttempt } from '../metrics.ts';
+import { inSpan, markSpanFailed, traceHeaders } from '../telemetry/tracing.ts';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 
@@ -76,16 +78,37 @@ export function webhookDeliveryTask(client: WebhookHttpClient, box: SecretBox): 
       outcome = notSent('the signing secret cannot be read (WEBHOOK_SECRETS_KEY)');
       ours = true;
     } else {
-      outcome = await client.post(endpoint.url, {
+      const post = (): Promise<PostOutcome> => client.post(endpoint.url, {
         'Content-Type': 'application/json',
         'User-Agent': USER_AGENT,
         ...signed,
         'Service-Event-Id': delivery.eventId,
         'Service-Event-Type': delivery.eventType,
+        // W3C traceparent of this delivery's span, so the receiver can continue the trace.
+        ...traceHeaders(),
       }, body, { allowPrivate: privateTargetsAllowed(services.config, endpoint.mode), timeoutMs: DELIVERY_TIMEOUT_MS });
+      outcome = await inSpan('webhook.deliver', () => deliverySpan(delivery, endpoint), post, { kind: 'client', outcome: attemptSpan });
     }
+    observeWebhookAttempt(services.metrics, outcome, ours, delivery.eventId, clock.now());
     return db.write((tx) => settle(services, tx, { delivery, endpoint, job, manual, attemptedAt: now, outcome, final, ours }));
   };
+}
+
+function deliverySpan(delivery: WebhookDelivery, endpoint: WebhookEndpoint): Record<string, string | number> {
+  // The receiver's host, never its full URL: a path or query may hold the receiver's own secret.
+  let host = '';
+  try {
+    host = new URL(endpoint.url).host;
+  } catch {
+    // reported by the attempt itself
+  }
+  return { 'http.request.method': 'POST', 'server.address': host, 'readybell.event.type': delivery.eventType, 'readybell.webhook.endpoint': endpoint.id };
+}
+
+function attemptSpan(o: PostOutcome): Record<string, string | number> {
+  const ok = o.statusCode !== null && o.statusCode >= 200 && o.statusCode < 300;
+  if (!ok) markSpanFailed(o.error ?? `HTTP ${o.statusCode}`);
+  return o.statusCode === null ? { 'readybell.webhook.error': o.error ?? 'error' } : { 'http.response.status_code': o.statusCode };
 }
 
 type Attempt = { delivery: WebhookDelivery; endpoint: WebhookEndpoint; job: ClaimedJob; manual: boolean; attemptedAt: number; outcome: PostOutcome; final: boolean; ours: boolean };

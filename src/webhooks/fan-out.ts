@@ -7,7 +7,7 @@ import type { EventHook } from '../actions/record-event.ts';
 import type { Tx } from '../store/db.ts';
 import type { Mode } from '../store/tenancy.ts';
 import { newId } from '../domain/ids.ts';
-import { enqueueJob, type ClaimedJob } from '../store/outbox.ts';
+import { enqueueJob, jobPayloadJson, type ClaimedJob } from '../store/outbox.ts';
 import { insertDelivery } from '../store/webhook-deliveries.ts';
 import { listFanOutTargets } from '../store/webhook-endpoints.ts';
 import { endpointWants } from './event-types.ts';
@@ -36,7 +36,7 @@ export async function enqueueDelivery(
   const payload: DeliveryJobPayload = { delivery_id: id };
   const job = { id: newId('job', d.now), kind: WEBHOOK_JOB_KIND, key: deliveryJobKey(d.eventId, d.endpointId), payload, runAt: d.now, createdAt: d.now };
   if (!(await enqueueJob(tx, lease === null ? job : { ...job, lease })) || lease === null) return { deliveryId: id, job: null };
-  return { deliveryId: id, job: { id: job.id, kind: job.kind, key: job.key, payload: JSON.stringify(payload), attempts: 1 } };
+  return { deliveryId: id, job: { id: job.id, kind: job.kind, key: job.key, payload: jobPayloadJson(payload)!, attempts: 1 } };
 }
 
 /** Where this node's runner has room, the jobs go to it with the commit; otherwise it is woken. */

@@ -10,9 +10,10 @@ import { getBranch } from '../../store/tenancy.ts';
 import { ticketUrl } from '../../actions/present.ts';
 import { ringTexts, shortBranchName } from '../ring-texts.ts';
 import { sendOnce, type SendOnceDeps } from '../send-once.ts';
+import type { Metrics } from '../../metrics.ts';
 import type { SmsProvider } from './provider.ts';
 
-export type SmsDeps = { db: Db; clock: Clock; log: Logger; publicUrl: string; sendTimeoutMs: number };
+export type SmsDeps = { db: Db; clock: Clock; log: Logger; publicUrl: string; sendTimeoutMs: number; metrics?: Metrics };
 
 export class SmsChannel implements Channel {
   readonly name = 'sms' as const;

@@ -7,6 +7,7 @@ import type { BucketPolicy } from '../../domain/token-bucket.ts';
 import { rateLimitField, rateLimitPolicyField } from '../../domain/rate-limit-headers.ts';
 import { AppError } from '../../domain/errors.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
+import { countRefusal, type Metrics } from '../../metrics.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -26,7 +27,7 @@ export function policies(config: Config): { writes: BucketPolicy; reads: BucketP
   };
 }
 
-export function registerRateLimit(app: FastifyInstance, config: Config, limiter: RateLimiter, clock: Clock): void {
+export function registerRateLimit(app: FastifyInstance, config: Config, limiter: RateLimiter, clock: Clock, metrics?: Metrics): void {
   const { writes, reads } = policies(config);
   const policyField = rateLimitPolicyField([writes, reads]);
   app.addHook('onRequest', async (req, reply) => {
@@ -37,6 +38,7 @@ export function registerRateLimit(app: FastifyInstance, config: Config, limiter:
     reply.header('RateLimit-Policy', policyField);
     reply.header('RateLimit', rateLimitField(policy, result));
     if (!result.allowed) {
+      countRefusal(metrics, policy.name);
       throw new AppError('rate-limited', `Too many ${policy.name} for this API key; retry in ${result.retryAfterSeconds} s.`, {
         retry_after: result.retryAfterSeconds,
         violated_policies: [policy.name],

@@ -7,6 +7,7 @@ import { isId } from '../../domain/ids.ts';
 import { getDisplayByToken, type Display } from '../../store/displays.ts';
 import type { Branch } from '../../store/tenancy.ts';
 import { boardTexts } from '../../i18n/board-texts.ts';
+import { openLiveStream } from '../../metrics.ts';
 import { pickLanguage } from '../../i18n/language.ts';
 import { attachBoardStream, loadBoardView } from '../../realtime/board-live.ts';
 import { confirmBoardRing } from '../../realtime/ring-confirm.ts';
@@ -22,7 +23,7 @@ const TOKEN = new RegExp(DISPLAY_TOKEN_PATTERN);
 export function registerBoardPage(app: FastifyInstance, deps: LivePagesDeps): void {
   const { services, live, assets } = deps;
   const { db, clock } = services;
-  const limit = linkLimiter(deps.limiter, clock);
+  const limit = linkLimiter(deps.limiter, clock, services.metrics);
   const cssHash = assets.styleHash(assets.boardCss);
 
   async function find(req: FastifyRequest, reply: FastifyReply, html: boolean): Promise<{ display: Display; branch: Branch; base: string } | null> {
@@ -63,6 +64,7 @@ export function registerBoardPage(app: FastifyInstance, deps: LivePagesDeps): vo
     if (req.method === 'HEAD') return reply.headers({ ...SSE_HEADERS, ...LIVE_HEADERS }).send();
     reply.hijack();
     const stream = startSse(reply.raw, { ...LIVE_HEADERS, 'request-id': String(req.id) }, 2000);
+    stream.onClose(openLiveStream(services.metrics, 'board'));
     await attachBoardStream(live, found.display, found.branch, stream).catch((err: unknown) => {
       req.log.warn({ err }, 'board stream failed to start');
       stream.close();

@@ -9,6 +9,7 @@ import { isId } from '../../domain/ids.ts';
 import { TICKET_TOKEN_PATTERN } from '../../domain/ticket-token.ts';
 import { getTicketByToken, type Ticket } from '../../store/tickets.ts';
 import { getAccount, type Branch } from '../../store/tenancy.ts';
+import { openLiveStream } from '../../metrics.ts';
 import { pickLanguage, isLanguage, type Language } from '../../i18n/language.ts';
 import type { Live } from '../../realtime/live.ts';
 import { attachPageStream, loadPageView } from '../../realtime/customer-live.ts';
@@ -37,7 +38,7 @@ const wantsJson = (req: FastifyRequest): boolean => (req.headers.accept ?? '').i
 export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps): void {
   const { services, live, assets } = deps;
   const { db, clock } = services;
-  const limit = linkLimiter(deps.limiter, clock);
+  const limit = linkLimiter(deps.limiter, clock, services.metrics);
   const cssHash = assets.styleHash(assets.customerCss);
 
   /** Resolves the token, or answers (404 page, 429) and returns null. */
@@ -93,6 +94,7 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
     if (req.method === 'HEAD') return reply.headers({ ...SSE_HEADERS, ...LIVE_HEADERS }).send();
     reply.hijack();
     const stream = startSse(reply.raw, { ...LIVE_HEADERS, 'request-id': String(req.id) }, 2000);
+    stream.onClose(openLiveStream(services.metrics, 'page'));
     // The response is ours now: a failure here ends the stream, and the page reconnects.
     await attachPageStream(live, found.ticket, found.lang, stream).catch((err: unknown) => {
       req.log.warn({ err }, 'customer stream failed to start');

@@ -9,6 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BucketPolicy } from '../../domain/token-bucket.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
 import type { Clock } from '../../actions/ctx.ts';
+import { countRefusal, type Metrics } from '../../metrics.ts';
 
 /** A page reconnecting, confirming rings and posting its buttons stays far below this. */
 export const LINK_POLICY: BucketPolicy = { name: 'link', capacity: 120, refillPerSecond: 1 };
@@ -25,18 +26,19 @@ export type LinkLimiter = {
   unknown(req: FastifyRequest): Promise<void>;
 };
 
-export function linkLimiter(limiter: RateLimiter, clock: Clock): LinkLimiter {
-  const refuse = (reply: FastifyReply, retryAfterSeconds: number): boolean => {
+export function linkLimiter(limiter: RateLimiter, clock: Clock, metrics?: Metrics): LinkLimiter {
+  const refuse = (reply: FastifyReply, retryAfterSeconds: number, policy: BucketPolicy): boolean => {
+    countRefusal(metrics, policy.name);
     reply.header('retry-after', String(retryAfterSeconds));
     return false;
   };
   return {
     async admit(req, reply, linkKey) {
       const address = await limiter.peek(`ip:${req.ip}`, UNKNOWN_LINK_POLICY, clock.now());
-      if (!address.allowed) return refuse(reply, address.retryAfterSeconds);
+      if (!address.allowed) return refuse(reply, address.retryAfterSeconds, UNKNOWN_LINK_POLICY);
       if (linkKey === null) return true;
       const link = await limiter.take(linkKey, LINK_POLICY, clock.now());
-      return link.allowed || refuse(reply, link.retryAfterSeconds);
+      return link.allowed || refuse(reply, link.retryAfterSeconds, LINK_POLICY);
     },
     async unknown(req) {
       await limiter.take(`ip:${req.ip}`, UNKNOWN_LINK_POLICY, clock.now());

@@ -30,7 +30,7 @@ const TOKEN = new RegExp(TICKET_TOKEN_PATTERN);
 export function registerPushRoutes(app: FastifyInstance, deps: PushRouteDeps): void {
   const { services, vapid } = deps;
   const { db, clock, config } = services;
-  const limit = linkLimiter(deps.limiter, clock);
+  const limit = linkLimiter(deps.limiter, clock, services.metrics);
   const hide = { schema: { hide: true } };
   const scripts = new Map([['/push.js', readFileSync(path.join(WEB_DIR, 'push.js'), 'utf8')], ['/push-sw.js', readFileSync(path.join(WEB_DIR, 'push-sw.js'), 'utf8')]]);
 

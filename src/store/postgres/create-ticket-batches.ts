@@ -20,6 +20,8 @@ export type BatchOptions = {
   /** Statements run at once; the rest of the pool stays free for everything else. */
   slots: number;
   maxBatch: number;
+  /** Told the size of every batch (metrics). */
+  onBatch?: (creates: number) => void;
 };
 
 export class CreateTicketBatches {
@@ -72,6 +74,7 @@ export class CreateTicketBatches {
   }
 
   private async flush(batch: Pending[]): Promise<void> {
+    this.opts.onBatch?.(batch.length);
     let results: Array<CreateStatementResult | undefined>;
     try {
       results = await this.runCreates(batch.map((p) => p.input));

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { createHash } from 'node:crypto';
 import { runAfterCommitHooks, type Db, type Dialect, type Queryable, type Row, type Tx } from '../db.ts';
 import { loadMigrations, MIGRATIONS_TABLE_SQL } from '../migrations.ts';
+import { inSpan } from '../../telemetry/tracing.ts';
 
 pg.types.setTypeParser(20, (v) => Number(v)); // int8
 pg.types.setTypeParser(1700, (v) => Number(v)); // numeric (aggregates)
@@ -99,6 +100,9 @@ class PgTx implements Tx {
   }
 }
 
+const WRITE_SPAN = { 'db.system.name': 'postgresql', 'db.operation.name': 'write' };
+const IN_TRACE = { inTraceOnly: true };
+
 export type PostgresOptions = { url: string; poolSize?: number; applicationName?: string };
 
 export class PostgresDb implements Db {
@@ -106,6 +110,7 @@ export class PostgresDb implements Db {
   readonly pool: pg.Pool;
   private readonly opts: PostgresOptions;
   private unflushedPool: pg.Pool | null = null;
+  onGroupCommit?: (writes: number) => void;
 
   constructor(opts: PostgresOptions) {
     this.opts = opts;
@@ -150,7 +155,12 @@ export class PostgresDb implements Db {
     return (await this.pool.query(queryConfig(sql, params))).rowCount ?? 0;
   }
 
-  async write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  /** One transaction, in a span of its own: its statements (pg's spans) are its children. */
+  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return inSpan('store.write', WRITE_SPAN, () => this.transaction(fn), IN_TRACE);
+  }
+
+  private async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     const tx = new PgTx(client);
     let result: T;

@@ -15,6 +15,7 @@ import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { runAfterCommitHooks, type Db, type Dialect, type Queryable, type Row, type Tx } from '../db.ts';
 import { loadMigrations, MIGRATIONS_TABLE_SQL } from '../migrations.ts';
+import { inCallerContext, inSpan, outsideTraces } from '../../telemetry/tracing.ts';
 
 type Pending = {
   fn: (tx: Tx) => Promise<unknown>;
@@ -119,6 +120,10 @@ function finish(c: Committed): void {
   });
 }
 
+/** A write's span lasts from the call to its durable commit: the batch it waits for included. */
+const WRITE_SPAN = { 'db.system.name': 'sqlite', 'db.operation.name': 'write' };
+const IN_TRACE = { inTraceOnly: true };
+
 const fdatasyncAsync = (fd: number): Promise<void> => new Promise((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
 
 export class SqliteDb implements Db {
@@ -136,6 +141,7 @@ export class SqliteDb implements Db {
   private syncing: Promise<void> | null = null;
   private broken: Error | null = null;
   private closed = false;
+  onGroupCommit?: (writes: number) => void;
 
   constructor(opts: SqliteOptions) {
     if (opts.file !== ':memory:') mkdirSync(path.dirname(opts.file), { recursive: true });
@@ -168,14 +174,15 @@ export class SqliteDb implements Db {
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new Error('store is closed'));
     if (this.broken !== null) return Promise.reject(this.broken);
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+    return inSpan('store.write', WRITE_SPAN, () => new Promise<T>((resolve, reject) => {
+      // The batch runs every caller's work in that caller's trace; its commit is in none.
+      this.queue.push({ fn: inCallerContext(fn), resolve: resolve as (v: unknown) => void, reject });
       if (!this.flushing) {
         this.flushing = true;
         // setImmediate lets every request already parsed in this turn of the loop join the batch.
-        setImmediate(() => void this.flush());
+        setImmediate(outsideTraces(() => void this.flush()));
       }
-    });
+    }), IN_TRACE);
   }
 
   // One batch per turn of the event loop: between batches the loop parses the requests that
@@ -183,7 +190,9 @@ export class SqliteDb implements Db {
   // (pipelining); callers are answered strictly in commit order, each after a flush that began
   // after its COMMIT.
   private async flush(): Promise<void> {
-    const committed = await this.commitBatch(this.queue.splice(0, this.maxBatch));
+    const batch = this.queue.splice(0, this.maxBatch);
+    this.onGroupCommit?.(batch.length);
+    const committed = await this.commitBatch(batch);
     if (committed !== null) {
       if (this.walFile === null) finish(committed);
       else {

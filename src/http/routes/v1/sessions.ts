@@ -15,6 +15,7 @@ import { problemResponses } from '../../schemas.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 import { admitSignIn } from './sign-in-throttle.ts';
+import { countRefusal } from '../../../metrics.ts';
 
 const Ident = Type.Object({ id: Type.String(), name: Type.String() });
 export const SessionSchema = Type.Object({
@@ -58,7 +59,7 @@ export function registerSignIn(app: FastifyInstance, services: Services, limiter
     assertSameSite(req, services.config);
     const body = req.body as { email: string; password: string; branch?: string };
     const mode = sessionMode(req);
-    const attempt = await admitSignIn(limiter, services.clock.now(), req.ip, body.email);
+    const attempt = await admitSignIn(limiter, services.clock.now(), req.ip, body.email, (policy) => countRefusal(services.metrics, policy));
     let signed;
     try {
       signed = await signIn(services, body);

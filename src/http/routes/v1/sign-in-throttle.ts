@@ -43,20 +43,25 @@ function refuse(policy: BucketPolicy, retryAfterSeconds: number): AppError {
 export type SignInAttempt = { failed(): Promise<void> };
 
 /** Throws 429 when this attempt may not be checked; otherwise report a wrong password to `failed`. */
-export async function admitSignIn(limiter: RateLimiter, nowMs: number, ip: string, email: string): Promise<SignInAttempt> {
+/** `onRefused` hears the name of each policy that refuses an attempt (the refusal metric). */
+export async function admitSignIn(limiter: RateLimiter, nowMs: number, ip: string, email: string, onRefused: (policy: string) => void = () => {}): Promise<SignInAttempt> {
+  const refused = (policy: BucketPolicy, retryAfterSeconds: number): AppError => {
+    onRefused(policy.name);
+    return refuse(policy, retryAfterSeconds);
+  };
   const address = addressKey(ip);
   const account = `email:${emailKey(email)}`;
   const pair = `${account}:ip:${address}`;
   const perAddress = await limiter.take(`ip:${address}`, LOGIN_PER_ADDRESS, nowMs);
-  if (!perAddress.allowed) throw refuse(LOGIN_PER_ADDRESS, perAddress.retryAfterSeconds);
+  if (!perAddress.allowed) throw refused(LOGIN_PER_ADDRESS, perAddress.retryAfterSeconds);
   const [here, brake] = await Promise.all([
     limiter.peek(pair, LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS, nowMs),
     limiter.peek(account, LOGIN_FAILURES_PER_ACCOUNT, nowMs),
   ]);
-  if (!here.allowed) throw refuse(LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS, here.retryAfterSeconds);
+  if (!here.allowed) throw refused(LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS, here.retryAfterSeconds);
   if (!brake.allowed) {
     const failedHere = await limiter.peek(pair, LOGIN_FAILED_HERE, nowMs);
-    if (!failedHere.allowed) throw refuse(LOGIN_FAILURES_PER_ACCOUNT, Math.min(brake.retryAfterSeconds, failedHere.retryAfterSeconds));
+    if (!failedHere.allowed) throw refused(LOGIN_FAILURES_PER_ACCOUNT, Math.min(brake.retryAfterSeconds, failedHere.retryAfterSeconds));
   }
   return {
     async failed() {

@@ -12,6 +12,7 @@ import { hashSessionToken } from '../../../domain/session-token.ts';
 import { isLive, sessionOf } from '../../plugins/session.ts';
 import { problemResponses } from '../../schemas.ts';
 import { ctxFor } from './context.ts';
+import { openLiveStream } from '../../../metrics.ts';
 
 export const STREAM_PING_MS = 25_000;
 /** How often an open stream re-checks that its credentials still hold (revoked key, signed-out session). */
@@ -58,6 +59,7 @@ export function registerStreamRoute(app: FastifyInstance, services: Services): v
     raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
     raw.write(`retry: 3000\nevent: ready\ndata: ${JSON.stringify({ branch: ctx.branchId, livemode: ctx.mode === 'live' })}\n\n`);
     let seq = 0;
+    const closed = openLiveStream(services.metrics, 'stream');
     const unsubscribe = services.bus.subscribe(channels.branch(ctx.branchId, ctx.mode), (message) => {
       raw.write(`id: ${++seq}\ndata: ${JSON.stringify(message)}\n\n`);
     });
@@ -74,6 +76,7 @@ export function registerStreamRoute(app: FastifyInstance, services: Services): v
       if (!open.delete(end)) return;
       clearInterval(timer);
       unsubscribe();
+      closed();
       raw.end();
     };
     open.add(end);
