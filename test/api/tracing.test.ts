@@ -98,6 +98,13 @@ test('a ready continues the caller\'s trace through the store, Redis, the ring, 
 
   await eventually(() => otlp.trace(traceId).some((s) => s.name === 'webhook.deliver'), 'the webhook delivery span to be exported');
   await eventually(() => otlp.trace(traceId).some((s) => s.name === 'request'), 'the request span to be exported');
+  // A parent ends after its children, so it may come in a later export batch: wait for it rather
+  // than race the exporter. A span whose parent never arrives still fails below, by name.
+  await eventually(() => {
+    const exported = otlp.trace(traceId);
+    const known = new Set(exported.map((s) => s.spanId));
+    return exported.every((s) => s.name === 'request' || known.has(s.parentSpanId));
+  }, 'every span of the trace and its parent to be exported').catch(() => {});
   const spans = otlp.trace(traceId);
   assert.deepEqual(otlp.refused, []);
   assert.ok(spans.every((s) => s.service === 'readybell'), 'the service is named readybell unless OTEL_SERVICE_NAME says otherwise');

@@ -24,7 +24,9 @@ let seq = 0;
 
 export async function startTestApp(opts: { env?: Record<string, string>; clock?: Clock; workers?: boolean; logDestination?: DestinationStream } = {}): Promise<TestApp> {
   const store = await createTestStore();
-  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PUBLIC_URL: 'http://localhost:3000', ...store.env, ...opts.env });
+  // Load shedding off unless a test asks for it: a test file runs several apps in one process, so
+  // one app starting (compiling its routes) reads as event-loop delay to every other app there.
+  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PUBLIC_URL: 'http://localhost:3000', SHED_EVENT_LOOP_DELAY_MS: '0', ...store.env, ...opts.env });
   const app = await createApp(config, { clock: opts.clock, logDestination: opts.logDestination });
   await app.listen();
   const address = app.server.server.address();
