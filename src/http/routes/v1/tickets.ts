@@ -43,6 +43,14 @@ const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** A date-time query parameter in ms. The schema's format admits a leap second (23:59:60), which Date cannot hold. */
+function time(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw invalid(`/query/${name}`, `${name} must be a date-time such as 2026-11-22T08:00:00Z; leap seconds (:60) are not accepted.`);
+  return ms;
+}
+
 export async function findTicket(services: Services, req: FastifyRequest, id: string): Promise<Ticket> {
   const ctx = ctxFor(req, services);
   const ticket = isId('ticket', id) ? await getTicket(services.db, ctx.branchId, ctx.mode, id) : undefined;
@@ -90,8 +98,8 @@ export function registerTicketRoutes(app: FastifyInstance, services: Services): 
       queue: q.queue,
       statuses,
       externalRef: q.external_ref,
-      createdAfter: q.created_after === undefined ? undefined : Date.parse(q.created_after),
-      createdBefore: q.created_before === undefined ? undefined : Date.parse(q.created_before),
+      createdAfter: time('created_after', q.created_after),
+      createdBefore: time('created_before', q.created_before),
       startingAfter: q.starting_after,
       limit: q.limit ?? 20,
     });
