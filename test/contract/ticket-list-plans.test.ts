@@ -41,7 +41,7 @@ before(async () => {
   }
   // A neighbour with a history of its own, so that no plan can pass by reading every branch.
   for (const [i, branchId] of branches.entries()) {
-    const history: History = { branchId, mode: 'test', newestAt: NOW - i * 1000, everyMs: 60_000, open: 20 };
+    const history: History = { branchId, mode: 'test', newestAt: NOW, everyMs: 60_000, open: 20, tag: i };
     await fillHistory(db, history, 0, TICKETS);
     if (i === 0) h = history;
   }

@@ -16,6 +16,8 @@ export type History = {
   newestAt: number;
   everyMs: number;
   open: number;
+  /** 0–1,000,000, different for each history of a store: ids made at the same time differ by it. */
+  tag: number;
 };
 
 /** The statuses fillHistory gives ticket `s`. */
@@ -34,7 +36,11 @@ function base32(expr: string, chars: number): string {
   return digits.join(' || ');
 }
 
-// $1 branch, $2 mode, $3 newestAt, $4 everyMs, $5 open, $6 first s, $7 last s (inclusive).
+// The 16 characters after the time: the tag, then the ticket's number (12 characters: 60 bits,
+// so no shift reaches the 64-bit integer's width, where the two engines disagree).
+const RANDOM_PART = `${base32('CAST($8 AS BIGINT)', 4)} || ${base32('n', 12)}`;
+
+// $1 branch, $2 mode, $3 newestAt, $4 everyMs, $5 open, $6 first s, $7 last s (inclusive), $8 tag.
 const FILL_SQL = `
 WITH RECURSIVE s(n) AS (SELECT CAST($6 AS BIGINT) UNION ALL SELECT n + 1 FROM s WHERE n < CAST($7 AS BIGINT)),
 t AS (
@@ -46,9 +52,9 @@ t AS (
 )
 INSERT INTO tickets (id, branch_id, mode, queue, number, display_number, status, token, external_ref, created_at,
   ready_at, collected_at, cancelled_at, expired_at, closed_at, cancel_reason, notifications, rings, expires_at, updated_at)
-SELECT 'tk_' || ${base32('at', 10)} || ${base32('n', 16)}, $1, $2, queue, CAST(n % 1000 AS INTEGER) + 1,
+SELECT 'tk_' || ${base32('at', 10)} || ${RANDOM_PART}, $1, $2, queue, CAST(n % 1000 AS INTEGER) + 1,
   queue || '-' || CAST(CAST(n % 1000 AS INTEGER) + 1 AS TEXT), status,
-  'hist' || ${base32('at', 10)} || ${base32('n', 16)} || $1, 'order-' || CAST(n AS TEXT), at,
+  'hist' || ${base32('at', 10)} || ${RANDOM_PART} || $1, 'order-' || CAST(n AS TEXT), at,
   CASE WHEN status IN ('ready', 'collected') THEN at + 300000 END,
   CASE WHEN status = 'collected' THEN at + 600000 END,
   CASE WHEN status = 'cancelled' THEN at + 600000 END,
@@ -64,7 +70,7 @@ const BATCH = 100_000;
 export async function fillHistory(db: Db, h: History, from: number, to: number): Promise<void> {
   for (let first = from; first < to; first += BATCH) {
     const last = Math.min(to, first + BATCH) - 1;
-    await db.write((tx) => tx.run(FILL_SQL, [h.branchId, h.mode, h.newestAt, h.everyMs, h.open, first, last]));
+    await db.write((tx) => tx.run(FILL_SQL, [h.branchId, h.mode, h.newestAt, h.everyMs, h.open, first, last, h.tag]));
   }
   // What a store that has lived with this history looks like. PostgreSQL plans from statistics,
   // and autovacuum would long have set the rows' hint bits and visibility map; SQLite would have
