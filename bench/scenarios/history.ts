@@ -1,10 +1,17 @@
-// What a list costs as a branch's history grows: every filter of GET /v1/tickets on a branch of
-// 10,000 tickets and on one of 1,000,000 (a year of closed tickets behind the same recent days),
-// printing each filter's medians and the 1M/10k ratio. The two branches share the store and are
-// asked in alternation, request by request, so that both see the same load from whatever else
-// runs on this machine (measured one after the other, minutes apart, the same plan read up to
-// twice the CPU on a busy afternoon). The tickets are written straight into the store
-// (test/helpers/ticket-history.ts): creating a million through the API would take hours.
+// What a list costs as history grows: every filter of GET /v1/tickets on a store whose branch has
+// 10,000 tickets and on one whose branch has 1,000,000 (a year of closed tickets behind the same
+// recent days), printing each filter's medians and the 1M/10k ratio. The tickets are written
+// straight into the stores (test/helpers/ticket-history.ts): creating a million through the API
+// would take hours.
+//
+// The small store gets a readybell of its own, and the two servers are asked in turn, request by
+// request, so that both see the same load from whatever else runs on the machine. Measured one
+// after the other, minutes apart, the same plan read up to 1.5 times the CPU on these shared
+// 2-core machines. (Two branches of one store, asked in turn, would hide a plan that reads the
+// whole table: on PostgreSQL, created_after then cost 250 ms on both.)
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadConfig } from '../../src/config.ts';
 import { openDb } from '../../src/store/open-db.ts';
 import { insertQueue } from '../../src/store/tenancy.ts';
@@ -13,7 +20,8 @@ import { fillHistory } from '../../test/helpers/ticket-history.ts';
 import { HarnessError } from '../lib/proc.ts';
 import { backendPids, threadsCpuNs } from '../lib/cpu.ts';
 import { pidListeningOn } from '../lib/sse.ts';
-import type { Readybell } from '../lib/readybell.ts';
+import { launchReadybell, type Readybell } from '../lib/readybell.ts';
+import { embeddedTarget, postgresTarget, type StoreTarget } from '../lib/stores.ts';
 import type { ReadybellContext, Row, Scenario } from './types.ts';
 
 const SMALL = 10_000;
@@ -21,7 +29,7 @@ const LARGE = Number(process.env['BENCH_HISTORY_TICKETS'] || 1_000_000);
 /** A million tickets a year, so SMALL is the last few days and LARGE (by default) the year. */
 const EVERY_MS = Math.round((365 * 24 * 3600_000) / 1_000_000);
 const OPEN = 20;
-/** Per filter and branch: stop after this many requests or this long, whichever comes first. */
+/** Per filter and store: stop after this many requests or this long, whichever comes first. */
 const MAX_REQUESTS = 200;
 const MAX_MS = 3_000;
 const MIN_REQUESTS = 5;
@@ -59,124 +67,146 @@ function filters(newestAt: number, ids: { mid: string; openPageEnd: string }): F
 }
 
 type Sample = { medianMs: number; cpuUs: number; requests: number; rows: number };
-type Branch = { key: string; query: string };
+/** A request and the processes that serve it: a node and, on PostgreSQL, its database's backends. */
+type Request = { url: string; key: string; pids: number[] };
 
-/** The processes that serve a request: the node and, on PostgreSQL, the backends of its pool. */
-async function servingPids(server: Readybell, nodePid: number): Promise<number[]> {
+async function servingPids(server: Readybell): Promise<number[]> {
+  const pid = pidListeningOn(Number(new URL(server.url).port));
+  if (pid === null) throw new HarnessError(`cannot find the readybell process on ${server.url}, whose CPU this scenario measures`);
   const url = server.store.env['DATABASE_URL'];
-  return url === undefined ? [nodePid] : [nodePid, ...(await backendPids(url))];
+  return url === undefined ? [pid] : [pid, ...(await backendPids(url))];
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
- * One filter on each branch, sequential requests on one connection taking turns: each request's
- * wall time and the CPU its servers spent on it.
+ * Sequential requests on one connection per server, the given ones taking turns: each one's wall
+ * time and the CPU its servers spent on it.
  */
-async function measureFilter(server: Readybell, nodePid: number, branches: Branch[], maxMs = MAX_MS): Promise<Sample[]> {
-  const get = async (b: Branch): Promise<number> => {
-    const url = `${server.url}/v1/tickets${b.query === '' ? '' : `?${b.query}`}`;
-    const res = await fetch(url, { headers: { authorization: `Bearer ${b.key}` } });
+async function measureInTurn(requests: Request[], maxMs = MAX_MS): Promise<Sample[]> {
+  const get = async (r: Request): Promise<number> => {
+    const res = await fetch(r.url, { headers: { authorization: `Bearer ${r.key}` } });
     const text = await res.text();
-    if (res.status !== 200) throw new HarnessError(`GET ${url} answered ${res.status}: ${text.slice(0, 300)}`);
+    if (res.status !== 200) throw new HarnessError(`GET ${r.url} answered ${res.status}: ${text.slice(0, 300)}`);
     return (JSON.parse(text) as { data: unknown[] }).data.length;
   };
   const rows: number[] = [];
-  for (const b of branches) rows.push(await get(b), await get(b)); // the statement and its pages, warmed
-  const pids = await servingPids(server, nodePid);
-  const cpuNs = () => pids.reduce((sum, pid) => sum + threadsCpuNs(pid), 0);
-  const wall: number[][] = branches.map(() => []);
-  const cpu: number[][] = branches.map(() => []);
+  for (const r of requests) rows.push(await get(r), await get(r)); // the statement and its pages, warmed
+  const wall: number[][] = requests.map(() => []);
+  const cpu: number[][] = requests.map(() => []);
   const start = performance.now();
   for (let n = 0; n < MAX_REQUESTS && (n < MIN_REQUESTS || performance.now() - start < maxMs); n++) {
-    for (const [i, b] of branches.entries()) {
+    for (const [i, r] of requests.entries()) {
+      const cpuNs = () => r.pids.reduce((sum, pid) => sum + threadsCpuNs(pid), 0);
       const c0 = cpuNs();
       const t0 = performance.now();
-      await get(b);
+      await get(r);
       wall[i]!.push(performance.now() - t0);
       cpu[i]!.push((cpuNs() - c0) / 1000);
     }
   }
-  return branches.map((_, i) => ({ medianMs: median(wall[i]!), cpuUs: median(cpu[i]!), requests: wall[i]!.length, rows: rows[2 * i]! }));
+  return requests.map((_, i) => ({ medianMs: median(wall[i]!), cpuUs: median(cpu[i]!), requests: wall[i]!.length, rows: rows[2 * i]! }));
+}
+
+/** A branch of `size` tickets of history in `server`'s store, and the filters to ask it. */
+async function historyIn(server: Readybell, size: number, now: number): Promise<{ key: string; filters: Filter[]; pids: number[] }> {
+  const db = openDb(loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: server.dataDir, ...server.store.env }));
+  try {
+    const tenant = await db.write(async (tx) => {
+      const account = await createAccount(tx, { name: 'bench history', plan: 'pro' }, now);
+      const branch = await createBranch(tx, { accountId: account.id, name: 'bench history' }, now);
+      await insertQueue(tx, { branchId: branch.id, name: 'B', createdAt: now });
+      return { branchId: branch.id, key: (await createApiKey(tx, { branchId: branch.id, mode: 'test' }, now)).key };
+    });
+    await fillHistory(db, { branchId: tenant.branchId, mode: 'test', newestAt: now, everyMs: EVERY_MS, open: OPEN, tag: 0 }, 0, size);
+    const idOf = async (s: number): Promise<string> => {
+      const res = await fetch(`${server.url}/v1/tickets?external_ref=order-${s}`, { headers: { authorization: `Bearer ${tenant.key}` } });
+      const id = ((await res.json()) as { data: Array<{ id: string }> }).data[0]?.id;
+      if (id === undefined) throw new HarnessError(`ticket order-${s} of the history is not listed`);
+      return id;
+    };
+    return { key: tenant.key, filters: filters(now, { mid: await idOf(5_000), openPageEnd: await idOf(9) }), pids: await servingPids(server) };
+  } finally {
+    await db.close();
+  }
+}
+
+async function storeLike(label: string, dataDir: string): Promise<StoreTarget> {
+  if (label === 'embedded') return embeddedTarget(dataDir);
+  const url = process.env['BENCH_DATABASE_URL'];
+  if (url === undefined) throw new HarnessError('a second PostgreSQL store needs BENCH_DATABASE_URL');
+  return postgresTarget(url);
 }
 
 export const history: Scenario = {
   name: 'history',
   kind: 'readybell',
-  async run({ server, report }: ReadybellContext): Promise<Row[]> {
+  async run({ opts, server, report }: ReadybellContext): Promise<Row[]> {
     const label = server.store.label;
     if (!Number.isInteger(LARGE) || LARGE <= SMALL) throw new HarnessError(`BENCH_HISTORY_TICKETS must be a whole number above ${SMALL}`);
-    const pid = pidListeningOn(Number(new URL(server.url).port));
-    if (pid === null) throw new HarnessError('cannot find the readybell process, whose CPU this scenario measures');
-    const db = openDb(loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: server.dataDir, ...server.store.env }));
-    const out: Row[] = [];
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rb-bench-small-'));
+    let target: StoreTarget | null = null;
+    let small: Readybell | null = null;
     try {
+      target = await storeLike(label, dataDir);
+      small = await launchReadybell({ repoRoot: opts.repoRoot, dataDir, store: target, cpuProfDir: opts.cpuProfDir });
+      await small.start();
       const now = Date.now();
-      const sizes = [SMALL, LARGE];
-      const tenants: Array<{ key: string; filters: Filter[] }> = [];
-      for (const [tag, size] of sizes.entries()) {
-        const tenant = await db.write(async (tx) => {
-          const account = await createAccount(tx, { name: `bench history ${size}`, plan: 'pro' }, now);
-          const branch = await createBranch(tx, { accountId: account.id, name: `bench history ${size}` }, now);
-          await insertQueue(tx, { branchId: branch.id, name: 'B', createdAt: now });
-          return { branchId: branch.id, key: (await createApiKey(tx, { branchId: branch.id, mode: 'test' }, now)).key };
-        });
+      const stores: Array<Awaited<ReturnType<typeof historyIn>>> = [];
+      for (const [s, size] of [[small, SMALL], [server, LARGE]] as const) {
         const t0 = performance.now();
-        await fillHistory(db, { branchId: tenant.branchId, mode: 'test', newestAt: now, everyMs: EVERY_MS, open: OPEN, tag }, 0, size);
-        report.log(`${label}: history, a branch of ${size.toLocaleString('en')} tickets written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-        const idOf = async (s: number): Promise<string> => {
-          const res = await fetch(`${server.url}/v1/tickets?external_ref=order-${s}`, { headers: { authorization: `Bearer ${tenant.key}` } });
-          const id = ((await res.json()) as { data: Array<{ id: string }> }).data[0]?.id;
-          if (id === undefined) throw new HarnessError(`ticket order-${s} of the history is not listed`);
-          return id;
-        };
-        tenants.push({ key: tenant.key, filters: filters(now, { mid: await idOf(5_000), openPageEnd: await idOf(9) }) });
+        stores.push(await historyIn(s, size, now));
+        report.log(`${label}: history, a store of ${size.toLocaleString('en')} tickets written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       }
-      const labels = tenants[0]!.filters.map((f) => f.label);
-      const branchesOf = (i: number): Branch[] => tenants.map((t) => ({ key: t.key, query: t.filters[i]!.query }));
-
+      const urls = [small.url, server.url];
+      const turns = (i: number): Request[] => stores.map((st, j) => {
+        const q = st.filters[i]!.query;
+        return { url: `${urls[j]}/v1/tickets${q === '' ? '' : `?${q}`}`, key: st.key, pids: st.pids };
+      });
+      const list = stores[0]!.filters;
       // An unmeasured pass first: the first filters measured must not pay for the JIT's warm-up,
       // nor for reading the freshly written pages into the caches.
-      for (const i of labels.keys()) await measureFilter(server, pid, branchesOf(i), WARMUP_MS);
-      report.log(`${label}: history, every filter on both branches in turn`);
-      const samples: Sample[][] = [];
-      for (const [i, l] of labels.entries()) {
-        const pair = await measureFilter(server, pid, branchesOf(i));
-        if (pair[0]!.rows !== pair[1]!.rows) throw new HarnessError(`${l}: ${pair[0]!.rows} tickets at ${SMALL} but ${pair[1]!.rows} at ${LARGE}; the filters must see the same recent days`);
-        samples.push(pair);
+      for (const i of list.keys()) await measureInTurn(turns(i), WARMUP_MS);
+      report.log(`${label}: history, every filter on both stores in turn`);
+      const samples: Array<readonly [Sample, Sample]> = [];
+      for (const [i, f] of list.entries()) {
+        const [a, b] = (await measureInTurn(turns(i))) as [Sample, Sample];
+        if (a.rows !== b.rows) throw new HarnessError(`${f.label}: ${a.rows} tickets at ${SMALL} but ${b.rows} at ${LARGE}; the filters must see the same recent days`);
+        samples.push([a, b] as const);
       }
 
       const k = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
       const [S, L] = [k(SMALL), k(LARGE)];
       const header = ['filter', 'rows', `ms ${S}`, `ms ${L}`, `ms ${L}/${S}`, `CPU µs ${S}`, `CPU µs ${L}`, `CPU ${L}/${S}`, `requests ${L}`];
       let outside = 0;
-      const body = labels.map((l, i) => {
-        const [a, b] = samples[i] as [Sample, Sample];
+      const body = list.map((f, i) => {
+        const [a, b] = samples[i]!;
         const ratio = b.cpuUs / a.cpuUs;
         const within = Math.abs(ratio - 1) <= TOLERANCE;
         if (!within) outside += 1;
         return [
-          l, String(a.rows), a.medianMs.toFixed(2), b.medianMs.toFixed(2), (b.medianMs / a.medianMs).toFixed(2),
+          f.label, String(a.rows), a.medianMs.toFixed(2), b.medianMs.toFixed(2), (b.medianMs / a.medianMs).toFixed(2),
           a.cpuUs.toFixed(0), b.cpuUs.toFixed(0), `${ratio.toFixed(2)}${within ? '' : ' *'}`, String(b.requests),
         ];
       });
       const widths = header.map((c, i) => Math.max(c.length, ...body.map((r) => r[i]!.length)));
       const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
       report.notes.push(
-        `history (${label}): GET /v1/tickets on a branch of ${S} tickets and one of ${L}, sequential requests on one connection taking turns.`,
+        `history (${label}): GET /v1/tickets on a store of ${S} tickets and one of ${L}, sequential requests taking turns between them.`,
         `  Medians per request of the wall time and of the CPU the server spent (${label === 'postgres' ? 'the node and its PostgreSQL backends' : 'every thread of the node'}); * = CPU ratio outside ±${TOLERANCE * 100} %`,
         ...[line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].map((x) => `  ${x}`),
         `  ${outside === 0 ? '[ met ]' : '[MISSED]'} every filter's CPU at ${L} within ±${TOLERANCE * 100} % of its CPU at ${S} (${label}): ${outside} outside`,
         '',
       );
-      const worst = samples.map((p) => p[1]!).reduce((w, x) => (x.cpuUs > w.cpuUs ? x : w));
-      out.push({
+      const worst = samples.map((p) => p[1]).reduce((w, x) => (x.cpuUs > w.cpuUs ? x : w));
+      return [{
         scenario: `history ${L}, costliest filter`, store: label, rps: 1000 / worst.medianMs, p50: Number(worst.medianMs.toFixed(2)),
         p99: Number(worst.medianMs.toFixed(2)), errors: 0, cpuUs: worst.cpuUs, note: 'sequential requests; see the history table below',
-      });
+      }];
     } finally {
-      await db.close();
+      if (small !== null) await small.stop().catch(() => {});
+      rmSync(dataDir, { recursive: true, force: true });
+      if (target !== null) await target.cleanup();
     }
-    return out;
   },
 };
