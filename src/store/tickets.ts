@@ -197,6 +197,9 @@ export async function listTickets(q: Queryable, branchId: string, mode: Mode, f:
   const upTo = f.createdBefore === undefined ? undefined : firstIdAt('ticket', f.createdBefore);
   const before = f.startingAfter === undefined || (upTo !== undefined && upTo < f.startingAfter) ? upTo : f.startingAfter;
   if (before !== undefined) where.push(`id < ${param(before)}`);
+  // Statuses are written into the statement, from TICKET_STATUSES itself: PostgreSQL's generic
+  // plan for a prepared statement then still knows how rare 'created' is, where a parameter left
+  // it walking the primary key past the whole history in search of one.
   const statuses = f.statuses === undefined || f.statuses.length === 0 ? undefined : TICKET_STATUSES.filter((s) => f.statuses!.includes(s));
   // Each branch of the union reads one status, from (branch_id, mode, [queue,] status, id), which
   // hands it its rows newest first. An external_ref matches a handful of tickets: its own index
@@ -205,11 +208,11 @@ export async function listTickets(q: Queryable, branchId: string, mode: Mode, f:
   if (f.externalRef !== undefined) {
     where.push(`external_ref = ${param(f.externalRef)}`);
     if (f.queue !== undefined) where.push(`queue = ${param(f.queue)}`);
-    if (statuses !== undefined) where.push(`status IN (${statuses.map(param).join(', ')})`);
+    if (statuses !== undefined) where.push(`status IN (${statuses.map((s) => `'${s}'`).join(', ')})`);
   } else {
     if (f.queue !== undefined) where.push(`queue = ${param(f.queue)}`);
     const split = statuses ?? (f.queue !== undefined ? TICKET_STATUSES : undefined);
-    if (split !== undefined) arms = split.map((s) => [`status = ${param(s)}`]);
+    if (split !== undefined) arms = split.map((s) => [`status = '${s}'`]);
   }
   const newest = `ORDER BY id DESC LIMIT ${param(f.limit + 1)}`;
   const select = (arm: string[]): string => `SELECT ${TICKET_COLUMNS} FROM tickets WHERE ${[...where, ...arm].join(' AND ')}`;
