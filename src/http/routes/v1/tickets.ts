@@ -9,7 +9,7 @@ import { invalid, notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import { E164_PATTERN } from '../../../domain/validation.ts';
 import { TICKET_STATUSES, type TicketStatus } from '../../../domain/ticket-state.ts';
-import { getTicket, listTickets, type Ticket } from '../../../store/tickets.ts';
+import { getTicket, LIST_LIMIT_MAX, listTickets, type Ticket } from '../../../store/tickets.ts';
 import { listOf, problemResponses, QueueName } from '../../schemas.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
@@ -37,7 +37,7 @@ const ListQuery = Type.Object(
     external_ref: Type.Optional(Type.String({ maxLength: 64 })),
     created_after: Type.Optional(Type.String({ format: 'date-time' })),
     created_before: Type.Optional(Type.String({ format: 'date-time' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_LIMIT_MAX, default: 20 })),
     starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'Cursor: the last ticket id of the previous page' })),
   },
   { additionalProperties: false },
