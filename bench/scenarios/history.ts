@@ -67,14 +67,22 @@ function filters(newestAt: number, ids: { mid: string; openPageEnd: string }): F
 }
 
 type Sample = { medianMs: number; cpuUs: number; requests: number; rows: number };
-/** A request and the processes that serve it: a node and, on PostgreSQL, its database's backends. */
-type Request = { url: string; key: string; pids: number[] };
+/** A request to a server whose node process is `nodePid`. */
+type Request = { url: string; key: string; server: Readybell; nodePid: number };
 
-async function servingPids(server: Readybell): Promise<number[]> {
+/**
+ * The processes serving a server's requests: its node and, on PostgreSQL, its database's
+ * backends, which its pool opens as it needs them (so they are looked up after warming up).
+ */
+async function servingPids(r: Request): Promise<number[]> {
+  const url = r.server.store.env['DATABASE_URL'];
+  return url === undefined ? [r.nodePid] : [r.nodePid, ...(await backendPids(url))];
+}
+
+function nodePidOf(server: Readybell): number {
   const pid = pidListeningOn(Number(new URL(server.url).port));
   if (pid === null) throw new HarnessError(`cannot find the readybell process on ${server.url}, whose CPU this scenario measures`);
-  const url = server.store.env['DATABASE_URL'];
-  return url === undefined ? [pid] : [pid, ...(await backendPids(url))];
+  return pid;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -92,12 +100,13 @@ async function measureInTurn(requests: Request[], maxMs = MAX_MS): Promise<Sampl
   };
   const rows: number[] = [];
   for (const r of requests) rows.push(await get(r), await get(r)); // the statement and its pages, warmed
+  const pids = await Promise.all(requests.map(servingPids));
   const wall: number[][] = requests.map(() => []);
   const cpu: number[][] = requests.map(() => []);
   const start = performance.now();
   for (let n = 0; n < MAX_REQUESTS && (n < MIN_REQUESTS || performance.now() - start < maxMs); n++) {
     for (const [i, r] of requests.entries()) {
-      const cpuNs = () => r.pids.reduce((sum, pid) => sum + threadsCpuNs(pid), 0);
+      const cpuNs = () => pids[i]!.reduce((sum, pid) => sum + threadsCpuNs(pid), 0);
       const c0 = cpuNs();
       const t0 = performance.now();
       await get(r);
@@ -109,7 +118,7 @@ async function measureInTurn(requests: Request[], maxMs = MAX_MS): Promise<Sampl
 }
 
 /** A branch of `size` tickets of history in `server`'s store, and the filters to ask it. */
-async function historyIn(server: Readybell, size: number, now: number): Promise<{ key: string; filters: Filter[]; pids: number[] }> {
+async function historyIn(server: Readybell, size: number, now: number): Promise<{ key: string; filters: Filter[]; nodePid: number }> {
   const db = openDb(loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: server.dataDir, ...server.store.env }));
   try {
     const tenant = await db.write(async (tx) => {
@@ -125,7 +134,7 @@ async function historyIn(server: Readybell, size: number, now: number): Promise<
       if (id === undefined) throw new HarnessError(`ticket order-${s} of the history is not listed`);
       return id;
     };
-    return { key: tenant.key, filters: filters(now, { mid: await idOf(5_000), openPageEnd: await idOf(9) }), pids: await servingPids(server) };
+    return { key: tenant.key, filters: filters(now, { mid: await idOf(5_000), openPageEnd: await idOf(9) }), nodePid: nodePidOf(server) };
   } finally {
     await db.close();
   }
@@ -158,10 +167,10 @@ export const history: Scenario = {
         stores.push(await historyIn(s, size, now));
         report.log(`${label}: history, a store of ${size.toLocaleString('en')} tickets written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       }
-      const urls = [small.url, server.url];
+      const servers = [small, server];
       const turns = (i: number): Request[] => stores.map((st, j) => {
         const q = st.filters[i]!.query;
-        return { url: `${urls[j]}/v1/tickets${q === '' ? '' : `?${q}`}`, key: st.key, pids: st.pids };
+        return { url: `${servers[j]!.url}/v1/tickets${q === '' ? '' : `?${q}`}`, key: st.key, server: servers[j]!, nodePid: st.nodePid };
       });
       const list = stores[0]!.filters;
       // An unmeasured pass first: the first filters measured must not pay for the JIT's warm-up,
