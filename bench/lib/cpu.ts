@@ -2,7 +2,7 @@
 // serving the bench's own database, and the bench process (the load generator). On a machine
 // shared with other work, req/s says how much CPU the run happened to get; CPU per request says
 // what a request costs, which is what bounds the rate once the cores are the limit.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import pg from 'pg';
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
@@ -24,7 +24,7 @@ const cpuMsOf = (pid: number): number | null => {
   return c === null ? null : c.user + c.system;
 };
 
-async function backendPids(databaseUrl: string): Promise<number[]> {
+export async function backendPids(databaseUrl: string): Promise<number[]> {
   const c = new pg.Client({ connectionString: databaseUrl });
   await c.connect();
   try {
@@ -85,4 +85,26 @@ export function startProcessCpu(pid: number | null | undefined): (requests: numb
     if (before === null || after === null || requests <= 0) return null;
     return ((after - before) * 1000) / requests;
   };
+}
+
+/**
+ * CPU time in ns used so far by every thread of `pid`, from the scheduler's own accounting
+ * (/proc/<pid>/task/<tid>/schedstat). Exact enough to time one request, where /proc/<pid>/stat
+ * counts 10 ms ticks; and unlike wall time it does not count waiting for a core another process
+ * holds. 0 for a process that is gone.
+ */
+export function threadsCpuNs(pid: number): number {
+  let total = 0;
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      } catch {
+        // the thread ended meanwhile
+      }
+    }
+  } catch {
+    return 0;
+  }
+  return total;
 }

@@ -8,6 +8,7 @@ import { webhooks } from './webhooks.ts';
 import { live } from './live.ts';
 import { liveMemory } from './live-memory.ts';
 import { cluster } from './cluster.ts';
+import { history } from './history.ts';
 import type { Scenario } from './types.ts';
 
-export const scenarios: Scenario[] = [baseline, create, ready, get, webhooks, live, liveMemory, cluster];
+export const scenarios: Scenario[] = [baseline, create, ready, get, webhooks, live, liveMemory, cluster, history];

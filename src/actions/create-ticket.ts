@@ -36,6 +36,7 @@ export const createTicket: Action<CreateTicketInput, Ticket> = async ({ ctx, inp
 /** A ticket as a create writes it, unnumbered: number and display number come with the insert. */
 export function newTicket(ctx: Ctx, input: CreateTicketInput, queue: string, now: number, expiryHours: number): Ticket {
   return {
+    // The id's time is createdAt, to the millisecond: the list's created range is a range of ids.
     id: newId('ticket', now),
     branchId: ctx.branchId,
     mode: ctx.mode,

@@ -73,6 +73,18 @@ export function idTime(id: string): number {
   return ms;
 }
 
+const TIME_LIMIT = 32 ** 10;
+
+/**
+ * The smallest id of `kind` that newId can give at `ms` or later: ids made before `ms` sort below
+ * it and the others at or above it, so a range of creation times is a range of ids. Times
+ * outside what the 10 characters can hold are clamped (nothing is made there).
+ */
+export function firstIdAt(kind: IdKind, ms: number): string {
+  const t = Math.min(Math.max(Math.ceil(ms), 0), TIME_LIMIT - 1);
+  return `${ID_PREFIXES[kind]}_${encodeTime(t)}${'0'.repeat(16)}`;
+}
+
 const ID_SHAPE = /^[0-9a-hjkmnp-tv-z]{26}$/;
 
 export function isId(kind: IdKind, value: string): boolean {

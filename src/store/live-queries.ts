@@ -36,10 +36,16 @@ export async function recentPrepTimes(q: Queryable, branchId: string, mode: Mode
 
 export type BoardTicket = { id: string; queue: string; displayNumber: string; status: 'created' | 'ready'; readyAt: number | null; rings: number };
 
+const OPEN_OF_STATUS = (status: string): string =>
+  `SELECT id, queue, display_number, status, ready_at, rings FROM tickets WHERE branch_id = $1 AND mode = $2 AND status = '${status}'`;
+// One (branch_id, mode, status, id) range per status, merged in id order: with "status IN" and
+// ORDER BY id, SQLite walked the branch's whole history by id testing each row.
+const OPEN_TICKETS = `${OPEN_OF_STATUS('created')} UNION ALL ${OPEN_OF_STATUS('ready')} ORDER BY id`;
+
 /** Every open ticket of a branch and mode (what its boards show). */
 export async function openTickets(q: Queryable, branchId: string, mode: Mode): Promise<BoardTicket[]> {
   const rows = await q.query<{ id: string; queue: string; display_number: string; status: 'created' | 'ready'; ready_at: number | null; rings: number }>(
-    "SELECT id, queue, display_number, status, ready_at, rings FROM tickets WHERE branch_id = $1 AND mode = $2 AND status IN ('created', 'ready') ORDER BY id",
+    OPEN_TICKETS,
     [branchId, mode],
   );
   return rows.map((r) => ({

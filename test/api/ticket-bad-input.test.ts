@@ -53,6 +53,7 @@ function cases(): Case[] {
     list('limit=abc', 'limit=abc', '/query/limit'),
     list('an unknown status', 'status=ready,lost', '/query/status'),
     list('created_after not a date', 'created_after=yesterday', '/query/created_after'),
+    list('created_before a leap second, which Date cannot hold', 'created_before=2016-12-31T23:59:60Z', '/query/created_before'),
     list('an unknown filter', 'colour=red', '/query/colour'),
     list('a cursor from another branch', `starting_after=${foreignId}`, '/query/starting_after'),
     list('a cursor that is no ticket id', 'starting_after=abc', '/query/starting_after'),

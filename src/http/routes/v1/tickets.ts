@@ -9,7 +9,7 @@ import { AppError, invalid, notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import { E164_PATTERN } from '../../../domain/validation.ts';
 import { TICKET_STATUSES, type TicketStatus } from '../../../domain/ticket-state.ts';
-import { getTicket, listTickets, type Ticket } from '../../../store/tickets.ts';
+import { getTicket, LIST_LIMIT_MAX, listTickets, type Ticket } from '../../../store/tickets.ts';
 import { listOf, problemResponses, QueueName } from '../../schemas.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
@@ -37,7 +37,7 @@ const ListQuery = Type.Object(
     external_ref: Type.Optional(Type.String({ maxLength: 64 })),
     created_after: Type.Optional(Type.String({ format: 'date-time' })),
     created_before: Type.Optional(Type.String({ format: 'date-time' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_LIMIT_MAX, default: 20 })),
     starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'Cursor: the last ticket id of the previous page' })),
   },
   { additionalProperties: false },
@@ -60,6 +60,14 @@ export function notATicketId(id: string): AppError {
 export function ticketIdFrom(id: string): string {
   if (!isId('ticket', id)) throw notATicketId(id);
   return id;
+}
+
+/** A date-time query parameter in ms. The schema's format admits a leap second (23:59:60), which Date cannot hold. */
+function time(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw invalid(`/query/${name}`, `${name} must be a date-time such as 2026-11-22T08:00:00Z; leap seconds (:60) are not accepted.`);
+  return ms;
 }
 
 export async function findTicket(services: Services, req: FastifyRequest, id: string): Promise<Ticket> {
@@ -109,8 +117,8 @@ export function registerTicketRoutes(app: FastifyInstance, services: Services): 
       queue: q.queue,
       statuses,
       externalRef: q.external_ref,
-      createdAfter: q.created_after === undefined ? undefined : Date.parse(q.created_after),
-      createdBefore: q.created_before === undefined ? undefined : Date.parse(q.created_before),
+      createdAfter: time('created_after', q.created_after),
+      createdBefore: time('created_before', q.created_before),
       startingAfter: q.starting_after,
       limit: q.limit ?? 20,
     });
