@@ -16,34 +16,19 @@ import { randomBytes } from 'node:crypto';
 import { verifyPassword } from '../../src/domain/password-hash.ts';
 import { createTestStore, type TestStore } from '../helpers/store.ts';
 import { FakeClock } from '../helpers/clock.ts';
+import { cliEnv, runCli, runCliJson, type CliRun } from '../helpers/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NODE = `${ROOT}node_modules/.bin/node`;
 
-type Run = { code: number | null; stdout: string; stderr: string };
-
-function cliEnv(store: TestStore, extra: Record<string, string> = {}): Record<string, string> {
-  // Built from scratch: an operator's DATABASE_URL or PORT in this shell must not leak in.
-  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', ...store.env, ...extra };
-}
+type Run = CliRun;
 
 function cli(store: TestStore, args: string[], extra: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(NODE, ['src/cli/main.ts', ...args], { cwd: ROOT, env: cliEnv(store, extra), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCli({ ...store.env, ...extra }, args);
 }
 
-async function json(store: TestStore, args: string[]): Promise<any> {
-  const r = await cli(store, [...args, '--json']);
-  assert.equal(r.code, 0, `readybell ${args.join(' ')}: ${r.stderr}`);
-  assert.equal(r.stdout.trim().split('\n').length, 1, 'one JSON line');
-  return JSON.parse(r.stdout);
+function json(store: TestStore, args: string[]): Promise<any> {
+  return runCliJson(store.env, args);
 }
 
 /** Answers GET /v1/branch with each key, from a server on the CLI's store. */
@@ -282,7 +267,7 @@ test('serve --demo (npm start) on an empty store prints where to go, answers /re
   try {
     const port = await freePort();
     const child = spawn(NODE, ['src/cli/main.ts', 'serve', '--demo'], {
-      cwd: ROOT, env: cliEnv(empty, { PORT: String(port), LOG_LEVEL: 'info' }), stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT, env: cliEnv({ ...empty.env, PORT: String(port), LOG_LEVEL: 'info' }), stdio: ['ignore', 'pipe', 'pipe'],
     });
     // A failed assertion must not leave the server running (and the test runner waiting for it).
     stop = () => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'));

@@ -3,31 +3,20 @@
 // refuses when the keys come from the environment.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import webpush from 'web-push';
 import { loadConfig } from '../../src/config.ts';
 import { createApp } from '../../src/app.ts';
 import { createTestStore, type TestStore } from '../helpers/store.ts';
+import { runCli, type CliRun } from '../helpers/cli.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let store: TestStore;
 before(async () => {
   store = await createTestStore();
 });
 after(() => store.drop());
 
-function cli(args: string[], extra: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', ...store.env, ...extra };
-    const child = spawn(`${ROOT}node_modules/.bin/node`, ['src/cli/main.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(args: string[], extra: Record<string, string> = {}): Promise<CliRun> {
+  return runCli({ ...store.env, ...extra }, args);
 }
 
 async function serverKey(): Promise<string> {

@@ -9,11 +9,14 @@ const NODE = `${ROOT}node_modules/.bin/node`;
 
 export type CliRun = { code: number | null; stdout: string; stderr: string };
 
+/** The command's whole environment: the shell's PATH and HOME, and what the test gives. */
+export function cliEnv(env: Record<string, string>): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', ...env };
+}
+
 export function runCli(env: Record<string, string>, args: string[]): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(NODE, ['src/cli/main.ts', ...args], {
-      cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(NODE, ['src/cli/main.ts', ...args], { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
