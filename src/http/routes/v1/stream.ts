@@ -10,7 +10,8 @@ import { getApiKey } from '../../../store/credentials.ts';
 import { findSessionByTokenHash } from '../../../store/sessions.ts';
 import { hashSessionToken } from '../../../domain/session-token.ts';
 import { isLive, sessionOf } from '../../plugins/session.ts';
-import { problemResponses } from '../../schemas.ts';
+import { Type } from 'typebox';
+import { operation } from '../../operation.ts';
 import { ctxFor } from './context.ts';
 
 export const STREAM_PING_MS = 25_000;
@@ -45,10 +46,19 @@ export function registerStreamRoute(app: FastifyInstance, services: Services): v
   });
 
   app.get('/stream', {
-    schema: {
-      tags: ['live'], summary: 'Live updates of the branch (server-sent events)', description: DESCRIPTION,
-      response: { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'streamLiveUpdates', tag: 'Live updates', summary: 'Stream live updates', description: DESCRIPTION,
+      answers: {
+        200: {
+          description: 'A stream of server-sent events, open until the client leaves or its credentials end',
+          mediaType: 'text/event-stream',
+          schema: Type.String({
+            description: 'Server-sent events: `event: ready` first, then one default event per change',
+            examples: ['event: ready\ndata: {"branch":"br_01m81j194tb8kmycb0gheeaj9r","livemode":false}\n\nid: 1\ndata: {"type":"ticket.ready","ticket_id":"tk_01m81j19a75aagw39z4av2ch96","status":"ready","queue":"A","display_number":"A-42"}\n\n'],
+          }),
+        },
+      },
+    }),
   }, async (req, reply) => {
     const ctx = ctxFor(req, services);
     // HEAD asks for GET's headers; a hijacked response to it would never send them.

@@ -7,26 +7,36 @@ import { CUSTOMER_ACTIONS, recordCustomerAction, SNOOZE_MINUTES, type CustomerAc
 import { presentTicket } from '../../../actions/present.ts';
 import { AppError, invalid, notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
-import { problemResponses } from '../../schemas.ts';
+import { IdParam } from '../../schema-parts.ts';
+import { operation } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
 const Body = Type.Optional(Type.Object(
-  { minutes: Type.Optional(Type.Integer({ description: `snooze only: ${SNOOZE_MINUTES.min}–${SNOOZE_MINUTES.max}, default ${SNOOZE_MINUTES.default}` })) },
+  { minutes: Type.Optional(Type.Integer({ description: `snooze only: ${SNOOZE_MINUTES.min}–${SNOOZE_MINUTES.max}, default ${SNOOZE_MINUTES.default}`, examples: [SNOOZE_MINUTES.default] })) },
   { additionalProperties: false },
 ));
 
 export function registerTestHelperRoutes(app: FastifyInstance, services: Services): void {
   const { publicUrl } = services.config;
   app.post('/test_helpers/tickets/:id/customer/:action', {
-    schema: {
-      tags: ['test helpers'],
-      summary: 'Act as the customer (test mode only)',
-      description: `\`action\` is one of ${CUSTOMER_ACTIONS.map((a) => `\`${a}\``).join(', ')}. Does exactly what the customer page does, events and webhooks included. A live key gets 403.`,
-      params: Type.Object({ id: Type.String({ maxLength: 64 }), action: Type.String({ maxLength: 32 }) }),
+    schema: operation({
+      operationId: 'actAsCustomer', tag: 'Test helpers', summary: 'Act as the customer',
+      description: 'Test mode only: does exactly what the customer\'s tap on their page does, events and webhooks included. `view`: opens the link; '
+        + '`subscribe`: turns on notifications; `acknowledge`: "On my way" after a ring; `snooze`: "Need N more minutes" (`minutes`).',
+      params: Type.Object({
+        id: IdParam('ticket'),
+        // Not an enum: an unknown action is a 404 naming the ones there are.
+        action: Type.String({ maxLength: 32, description: `One of ${CUSTOMER_ACTIONS.join(', ')}`, examples: ['acknowledge'] }),
+      }),
       body: Body,
-      response: { 200: Type.Ref('Ticket'), ...problemResponses() },
-    },
+      answers: { 200: { description: 'The ticket after the customer\'s action', schema: Type.Ref('Ticket') } },
+      problems: {
+        forbidden: 'A live key: test helpers never touch live tickets.',
+        'not-found': 'No such ticket, or no such action.',
+        'ticket-state-conflict': 'The ticket\'s status does not allow the action (e.g. `acknowledge` before it is ready).',
+      },
+    }),
     // Before the body is validated: a live key is refused whatever it sends.
     preValidation: async (req) => {
       if (req.auth?.mode !== 'test') throw new AppError('forbidden', 'Test helpers work only with a test key (rk_test_…); they never touch live tickets.');
