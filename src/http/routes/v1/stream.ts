@@ -21,7 +21,8 @@ export const STREAM_RECHECK_MS = 60_000;
 const DESCRIPTION = [
   'A `text/event-stream` of live updates for the branch and mode of the credentials (a staff session: the mode its `Readybell-Mode` header names, live by default).',
   'The first event is `event: ready`; then every change is a default event whose `data` is JSON with `type`',
-  '(`ticket.created`, `ticket.ready`, `ticket.ringing`, `ticket.collected`, `ticket.cancelled`, `ticket.expired`, `ticket.customer_*`, …),',
+  '(`ticket.created`, `ticket.ringing` when a ring starts, `ticket.rung` with its result in `ring`, `ticket.collected`, `ticket.cancelled`,',
+  '`ticket.expired`, `ticket.customer_viewed`, … — new types may come: ignore the ones you do not know),',
   '`ticket_id`, `status`, `queue` and `display_number`. Comment lines (`: ping`) keep proxies from closing an idle stream.',
   'Nothing is replayed: after a reconnect, read the current state again (e.g. `GET /v1/tickets`).',
   'The stream ends when its key is revoked or its session ends.',
