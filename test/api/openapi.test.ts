@@ -92,6 +92,7 @@ test('/docs is an HTML API reference whose assets are all served by readybell it
     assert.equal(url.origin, new URL(t.url).origin, `${ref} is loaded from another host`);
     const asset = await fetch(url);
     assert.equal(asset.status, 200, `${ref} is not served`);
+    if (ref.endsWith('.js')) assert.match(asset.headers.get('cache-control') ?? '', /max-age=[1-9]/, 'the 5 MB script is not fetched again on every visit');
     await asset.arrayBuffer();
   }
   for (const m of html.matchAll(/https?:\/\/[^\s"'<>)]+/gi)) {
