@@ -7,6 +7,7 @@ import { TICKET_STATUSES } from '../domain/ticket-state.ts';
 import { PING_EVENT_TYPE, TICKET_EVENT_TYPES } from '../webhooks/event-types.ts';
 import { SNOOZE_MINUTES } from '../actions/customer-action.ts';
 import { API_VERSION } from '../actions/record-event.ts';
+import { exampleEvent } from './example-objects.ts';
 import { allOf, EXAMPLE_REQUEST_ID, Id, Nullable, StringEnum, Timestamp } from './schema-parts.ts';
 
 export const EVENT_TYPES = [...TICKET_EVENT_TYPES, PING_EVENT_TYPE] as const;
@@ -81,7 +82,7 @@ const RequestSchema = Nullable(Type.Object({
   idempotency_key: Nullable(Type.String({ examples: ['order-1001-ready'] })),
 }, { description: 'The API request that caused the event; null when a customer or a background job did' }));
 
-const envelope = (type: EventType, data: TSchema, options: { $id: string; description: string }) => Type.Object({
+const envelope = (type: EventType, data: TSchema, options: { $id: string; description: string; examples: unknown[] }) => Type.Object({
   id: Id('event', 'Unique per event: receivers deduplicate by it'),
   object: Type.Literal('event'),
   type: Type.Literal(type),
@@ -94,7 +95,7 @@ const envelope = (type: EventType, data: TSchema, options: { $id: string; descri
 }, options);
 
 export const TYPED_EVENT_SCHEMAS = EVENT_TYPES.map((type) =>
-  envelope(type, DATA[type].data, { $id: eventSchemaName(type), description: DATA[type].description }));
+  envelope(type, DATA[type].data, { $id: eventSchemaName(type), description: DATA[type].description, examples: [exampleEvent(type)] }));
 
 /**
  * Any event: what GET /v1/events lists, one of the typed events by `type`. More types may come

@@ -40,7 +40,8 @@ export const SECURITY: Record<Access, Array<Record<string, string[]>>> = {
 /** Where an operation hands its own problems to openapi-answers.ts; not in the published document. */
 export const OWN_PROBLEMS = 'x-own-problems';
 
-export type Answer = { description: string; schema: TSchema; mediaType?: string };
+/** A success answer; `example`, a whole answer as it would come (checked against `schema` by the tests and the linter). */
+export type Answer = { description: string; schema: TSchema; mediaType?: string; example?: unknown };
 
 export type OperationSpec<P extends TSchema | undefined, Q extends TSchema | undefined, B extends TSchema | undefined> = {
   /** Stable: generated clients name their methods after it. A camelCase verb phrase. */
@@ -76,7 +77,7 @@ export function operation<P extends TSchema | undefined = undefined, Q extends T
     ...(spec.body === undefined ? {} : { body: spec.body }),
     response: Object.fromEntries(Object.entries(spec.answers).map(([status, a]) => [status, {
       description: a.description,
-      content: { [a.mediaType ?? 'application/json']: { schema: a.schema } },
+      content: { [a.mediaType ?? 'application/json']: { schema: a.schema, ...(a.example === undefined ? {} : { example: a.example }) } },
     }])),
     [OWN_PROBLEMS]: spec.problems ?? {},
   };

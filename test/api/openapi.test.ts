@@ -275,8 +275,13 @@ test('examples are realistic and valid: nothing a renderer would fill with rando
     const body = op.requestBody?.content['application/json']?.schema;
     if (body !== undefined) check(`${label} body`, body);
     for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {
-      const json = answer.content?.['application/json']?.schema;
-      if (json !== undefined) check(`${label} ${status}`, json);
+      const media = answer.content?.['application/json'];
+      if (media === undefined) continue;
+      check(`${label} ${status}`, media.schema);
+      if (media.example !== undefined) {
+        const validate = ajv.compile({ ...media.schema, components: doc.components });
+        if (!validate(media.example)) invalid.push(`${label} ${status} example: ${ajv.errorsText(validate.errors)}`);
+      }
     }
     for (const p of (op.parameters ?? []) as Json[]) {
       if (p.$ref === undefined && p.example === undefined && p.schema?.examples === undefined && p.schema?.enum === undefined && p.schema?.type === 'string') missing.push(`${label}: parameter ${p.name}`);

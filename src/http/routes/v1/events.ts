@@ -6,6 +6,7 @@ import { isId } from '../../../domain/ids.ts';
 import { getEventBody, listEventBodies } from '../../../store/outbox.ts';
 import { EXAMPLE_IDS, EXAMPLE_TIME, IdParam, ListOf } from '../../schema-parts.ts';
 import { operation } from '../../operation.ts';
+import { exampleEvent } from '../../example-objects.ts';
 import { ctxFor } from './context.ts';
 
 /** Events are sent as stored, byte for byte: the bodies webhooks deliver. */
@@ -24,7 +25,12 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, examples: [20] })),
         starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'Cursor: the last event id of the previous page', examples: [EXAMPLE_IDS.event] })),
       }, { additionalProperties: false }),
-      answers: { 200: { description: 'A page of events', schema: ListOf(Type.Ref('Event'), 'Newest first') } },
+      answers: {
+        200: {
+          description: 'A page of events', schema: ListOf(Type.Ref('Event'), 'Newest first'),
+          example: { object: 'list', data: [exampleEvent('ticket.rung'), exampleEvent('ticket.ready')], has_more: true },
+        },
+      },
     }),
   }, async (req, reply) => {
     const ctx = ctxFor(req, services);
@@ -46,7 +52,7 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
       operationId: 'getEvent', tag: 'Events', summary: 'Get an event',
       description: `An event of the last 30 days. ${EVENTS_NOTE}`,
       params: Type.Object({ id: IdParam('event') }),
-      answers: { 200: { description: 'The event', schema: Type.Ref('Event') } },
+      answers: { 200: { description: 'The event', schema: Type.Ref('Event'), example: exampleEvent('ticket.rung') } },
     }),
   }, async (req, reply) => {
     const ctx = ctxFor(req, services);

@@ -9,6 +9,7 @@ import { AppError, invalid, notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import { IdParam } from '../../schema-parts.ts';
 import { operation } from '../../operation.ts';
+import { EXAMPLE_TICKETS } from '../../example-objects.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
@@ -30,7 +31,7 @@ export function registerTestHelperRoutes(app: FastifyInstance, services: Service
         action: Type.String({ maxLength: 32, description: `One of ${CUSTOMER_ACTIONS.join(', ')}`, examples: ['acknowledge'] }),
       }),
       body: Body,
-      answers: { 200: { description: 'The ticket after the customer\'s action', schema: Type.Ref('Ticket') } },
+      answers: { 200: { description: 'The ticket after the customer\'s action', schema: Type.Ref('Ticket'), example: EXAMPLE_TICKETS.acknowledged } },
       problems: {
         forbidden: 'A live key: test helpers never touch live tickets.',
         'not-found': 'No such ticket, or no such action.',

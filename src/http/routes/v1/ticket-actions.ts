@@ -12,6 +12,7 @@ import { presentTicket } from '../../../actions/present.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import { operation } from '../../operation.ts';
+import { EXAMPLE_RING_RESULT, EXAMPLE_TICKETS } from '../../example-objects.ts';
 import { runWrite, type TwoPhase } from '../../write.ts';
 import { ctxFor } from './context.ts';
 import { TicketIdParams } from './tickets.ts';
@@ -66,7 +67,7 @@ export function registerTicketActionRoutes(app: FastifyInstance, services: Servi
         + 'what is still under way then finishes in the background and `ticket.rung` reports the final result. Without an Idempotency-Key, '
         + 'a second call still cannot ring twice: it gets `409`.',
       params: TicketIdParams, body: NoBody,
-      answers: { 200: { description: 'What the ring reached, and the ticket, now `ready`', schema: Type.Ref('RingResult') } },
+      answers: { 200: { description: 'What the ring reached, and the ticket, now `ready`', schema: Type.Ref('RingResult'), example: EXAMPLE_RING_RESULT } },
       problems: { 'ticket-state-conflict': 'Only a `created` ticket can be marked ready; `ticket_status` says what it is.' },
     }),
   }, async (req, reply) => {
@@ -82,7 +83,12 @@ export function registerTicketActionRoutes(app: FastifyInstance, services: Servi
       operationId: 'ringTicket', tag: 'Tickets', summary: 'Ring a ready ticket again',
       description: 'A recall, for a customer who has not come: rings like `ready` did, at most once every 10 seconds per ticket.',
       params: TicketIdParams, body: NoBody,
-      answers: { 200: { description: 'What the ring reached, and the ticket', schema: Type.Ref('RingResult') } },
+      answers: {
+        200: {
+          description: 'What the ring reached, and the ticket', schema: Type.Ref('RingResult'),
+          example: { ...EXAMPLE_RING_RESULT, call_out_loud: false, ticket: { ...EXAMPLE_TICKETS.ready, rings: 2 } },
+        },
+      },
       problems: {
         'ticket-state-conflict': 'Only a `ready` ticket can be rung; `ticket_status` says what it is.',
         'rate-limited': 'The ticket was rung less than 10 seconds ago (`violated_policies: ["ticket-ring"]`), or a bucket of the API key is empty.',
@@ -100,7 +106,7 @@ export function registerTicketActionRoutes(app: FastifyInstance, services: Servi
       operationId: 'collectTicket', tag: 'Tickets', summary: 'Mark a ticket collected',
       description: 'The customer has their order: their page says thank you, and the ticket leaves the display board.',
       params: TicketIdParams, body: NoBody,
-      answers: { 200: { description: 'The ticket, now `collected`', schema: Type.Ref('Ticket') } },
+      answers: { 200: { description: 'The ticket, now `collected`', schema: Type.Ref('Ticket'), example: EXAMPLE_TICKETS.collected } },
       problems: { 'ticket-state-conflict': 'Only a `created` or `ready` ticket can be collected; `ticket_status` says what it is.' },
     }),
   }, async (req, reply) => {
@@ -116,7 +122,7 @@ export function registerTicketActionRoutes(app: FastifyInstance, services: Servi
       body: Type.Optional(Type.Object({
         reason: Type.Optional(Type.String({ maxLength: 200, description: 'Kept as the ticket\'s `cancellation_reason`', examples: ['Out of stock'] })),
       }, { additionalProperties: false })),
-      answers: { 200: { description: 'The ticket, now `cancelled`', schema: Type.Ref('Ticket') } },
+      answers: { 200: { description: 'The ticket, now `cancelled`', schema: Type.Ref('Ticket'), example: EXAMPLE_TICKETS.cancelled } },
       problems: { 'ticket-state-conflict': 'Only a `created` or `ready` ticket can be cancelled; `ticket_status` says what it is.' },
     }),
   }, async (req, reply) => {

@@ -13,6 +13,7 @@ import { getTicket, listTickets, type Ticket } from '../../../store/tickets.ts';
 import { QueueName } from '../../schemas.ts';
 import { EXAMPLE_IDS, EXAMPLE_TIME, IdParam, ListOf } from '../../schema-parts.ts';
 import { operation } from '../../operation.ts';
+import { EXAMPLE_TICKETS } from '../../example-objects.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
@@ -63,7 +64,7 @@ export function registerTicketRoutes(app: FastifyInstance, services: Services): 
       description: 'Gives the ticket its display number (`A-42`: the queue and a count that restarts each business day) and the customer\'s link (`url`) '
         + 'to print as a QR code. Every field is optional: with no body, the ticket goes to the branch\'s default queue.',
       body: CreateTicketBody,
-      answers: { 201: { description: 'The new ticket, `created`', schema: Type.Ref('Ticket') } },
+      answers: { 201: { description: 'The new ticket, `created`', schema: Type.Ref('Ticket'), example: EXAMPLE_TICKETS.created } },
       problems: { 'validation-failed': 'A field is missing, unknown, mistyped or out of range, or the queue does not exist.' },
     }),
   }, async (req, reply) => {
@@ -83,7 +84,7 @@ export function registerTicketRoutes(app: FastifyInstance, services: Services): 
       operationId: 'getTicket', tag: 'Tickets', summary: 'Get a ticket',
       description: 'The ticket as it is now, with what its customer did. Ids look like `tk_…`; to find a ticket by its display number or your order number, list tickets.',
       params: TicketIdParams,
-      answers: { 200: { description: 'The ticket', schema: Type.Ref('Ticket') } },
+      answers: { 200: { description: 'The ticket', schema: Type.Ref('Ticket'), example: EXAMPLE_TICKETS.acknowledged } },
     }),
   }, async (req) => presentTicket(await findTicket(services, req, (req.params as { id: string }).id), publicUrl));
 
@@ -92,7 +93,12 @@ export function registerTicketRoutes(app: FastifyInstance, services: Services): 
       operationId: 'listTickets', tag: 'Tickets', summary: 'List tickets',
       description: 'Newest first, filtered by queue, status, order number and creation time. Page with `starting_after` (the last id you got) while `has_more` is true.',
       querystring: ListQuery,
-      answers: { 200: { description: 'A page of tickets', schema: ListOf(Type.Ref('Ticket'), 'Newest first') } },
+      answers: {
+        200: {
+          description: 'A page of tickets', schema: ListOf(Type.Ref('Ticket'), 'Newest first'),
+          example: { object: 'list', data: [EXAMPLE_TICKETS.ready], has_more: false },
+        },
+      },
     }),
   }, async (req) => {
     const ctx = ctxFor(req, services);

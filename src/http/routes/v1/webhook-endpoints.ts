@@ -15,6 +15,7 @@ import { SecretBox } from '../../../webhooks/secret-box.ts';
 import { checkWebhookUrl, systemLookup } from '../../../webhooks/url-policy.ts';
 import { Type } from 'typebox';
 import { operation } from '../../operation.ts';
+import { EXAMPLE_ENDPOINT } from '../../example-objects.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 import {
@@ -75,7 +76,7 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
       description: 'Events of the key\'s mode are POSTed to `url`, signed with the endpoint\'s secret: the answer is the only one that carries it '
         + `(an idempotent replay leaves it out; \`GET …/secret\` reveals it). ${WHO}`,
       body: CreateEndpointBody,
-      answers: { 201: { description: 'The endpoint, with its signing `secret`', schema: Endpoint } },
+      answers: { 201: { description: 'The endpoint, with its signing `secret`', schema: Endpoint, example: { ...EXAMPLE_ENDPOINT, secret: 'whsec_3q2Z7wVbR9kLmN4pXs8TjY6cHa1FdE5u' } } },
       problems: {
         'validation-failed': 'A field is wrong, an event type is unknown, or the URL is refused (not https in live mode; a private, loopback or link-local address).',
         conflict: 'The branch already has 16 endpoints in this mode.',
@@ -102,7 +103,7 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
       operationId: 'getWebhookEndpoint', tag: TAG, summary: 'Get a webhook endpoint',
       description: `The endpoint, without its secret. ${WHO}`,
       params: EndpointIdParams,
-      answers: { 200: { description: 'The endpoint', schema: Endpoint } },
+      answers: { 200: { description: 'The endpoint', schema: Endpoint, example: EXAMPLE_ENDPOINT } },
     }),
   }, async (req) => presentEndpoint(await endpointOf(services, ctxFor(req, services), idParam(req, 'webhookEndpoint')), clock.now()));
 
