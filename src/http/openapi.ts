@@ -23,7 +23,8 @@ idempotency-key-in-use\`, a \`429\` or a \`5xx\`, and the operation happens once
 **Errors** are RFC 9457 problem documents (\`application/problem+json\`): branch on \`code\`, show \`detail\`, quote \`request_id\`.
 
 **Versioning.** Within v1, changes are additive: new fields, new enum values, new event types and new problem codes may appear.
-Ignore what you do not know. See the changelog (CHANGELOG.md) and docs/versioning.md.`;
+Ignore what you do not know: an unknown field, enum value or event type, and treat an unknown problem code by its HTTP status. Nothing is removed,
+renamed or retyped within v1 (readybell's CHANGELOG.md and docs/versioning.md have the whole policy).`;
 
 export async function registerOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(swagger, {
