@@ -36,6 +36,11 @@ export type PageView = {
 
 export const DEFAULT_SNOOZE_MINUTES = 5;
 
+/** The tab's title, also the name of the app the page installs as (its web app manifest). */
+export function pageTitle(lang: Language, number: string, shop: string): string {
+  return `${customerTexts(lang).t('title', { number })} · ${shop}`;
+}
+
 export function pageState(t: Ticket, now: number): PageState {
   if (t.status !== 'ready') return t.status;
   if (t.snoozedUntil !== null && t.snoozedUntil > now) return 'snoozed';
@@ -94,7 +99,7 @@ export function buildPageView(i: PageViewInput): PageView {
     open,
     number: t.displayNumber,
     shop: branch.name,
-    title: `${tx.t('title', { number: t.displayNumber })} · ${branch.name}`,
+    title: pageTitle(lang, t.displayNumber, branch.name),
     lang,
     heading: tx.t(`heading.${state}`),
     detail,

@@ -133,15 +133,25 @@
     if (document.visibilityState === 'visible' && wakeLock !== null) lockScreen();
   });
 
+  // Safari on an iPhone or iPad gives Web Push only to a page opened from the Home Screen. In a tab,
+  // "Alert me" explains the two taps instead of asking; the sound and the wake lock this tap
+  // obtained keep the open page ringing meanwhile.
+  const ios = /iP(hone|ad|od)/.test(navigator.userAgent) || (navigator.platform === 'MacIntel' && navigator.maxTouchPoints > 1);
+  const standalone = navigator.standalone === true || (!!window.matchMedia && matchMedia('(display-mode: standalone)').matches);
+
   $('alert').addEventListener('click', async () => {
     unlockSound();
     await lockScreen();
-    $('alert-on').hidden = false;
     $('alert').hidden = true;
+    if (ios && !standalone) {
+      $('ios').hidden = false;
+      $('ios-h').focus({ preventScroll: true });
+      $('ios').scrollIntoView({ block: 'nearest' });
+      return;
+    }
+    $('alert-on').hidden = false;
     const push = window.readybellPush;
-    const ios = /iP(hone|ad|od)/.test(navigator.userAgent) || (navigator.platform === 'MacIntel' && navigator.maxTouchPoints > 1);
     if (push && push.supported && push.supported()) push.subscribe().catch(() => {});
-    else if (ios && !navigator.standalone) $('ios').hidden = false;
   });
 
   $('alertbox').hidden = !open;

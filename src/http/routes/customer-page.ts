@@ -83,7 +83,8 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
   app.get('/t/:token/manifest.webmanifest', hide, async (req, reply) => {
     const found = await find(req, reply, true);
     if (found === null) return reply;
-    return reply.headers(LIVE_HEADERS).type('application/manifest+json').send(customerManifest(found.base, found.ticket.displayNumber, assets));
+    const manifest = customerManifest({ base: found.base, number: found.ticket.displayNumber, shop: found.branch.name, lang: found.lang, assets });
+    return reply.headers(LIVE_HEADERS).type('application/manifest+json').send(manifest);
   });
 
   app.get('/t/:token/events', hide, async (req, reply) => {
