@@ -85,6 +85,8 @@ export const BranchSchema = Type.Object(
     customer_page: Type.Object({
       language: Type.String(),
       messages: Type.Object({ waiting: Nullable(Type.String()), ready: Nullable(Type.String()), closed: Nullable(Type.String()) }),
+      phone_entry: Type.Boolean({ description: 'The customer page asks for a phone number for SMS fallback; false by default' }),
+      phone_country: Nullable(Type.String({ description: 'Where numbers typed without + are read; null: the customer types + and the country code' })),
     }),
     sms_enabled: Type.Boolean(),
     created_at: Timestamp,

@@ -172,3 +172,50 @@ test('elsewhere the same tap asks for push, and shows no iPhone explanation', as
   assert.ok(await page.isHidden('#ios'));
   await ctx.close();
 });
+
+test('"Text me" where a business branch asks for a phone number: a refused number is said beside the field, a kept one shown only masked; the same without script', async () => {
+  const biz = await t.newTenant({ plan: 'business' });
+  assert.equal((await t.request('PATCH', '/v1/branch', { key: biz.testKey, body: { customer_page: { phone_entry: true } } })).status, 200);
+  t.app.live.data.branchChanged(biz.branchId);
+  const tk = (await t.request('POST', '/v1/tickets', { key: biz.testKey, body: {} })).body;
+  const ctx = await browser.newContext({ ...PHONE, locale: 'en-GB' });
+  const page = await ctx.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(t.url + pathOf(tk.url));
+  await page.waitForSelector('html[data-live="on"]');
+  await page.fill('#phone', '07400 123456');
+  await page.click('#phone-form button');
+  await page.waitForSelector('#phone-error:not([hidden])');
+  assert.equal(await page.textContent('#phone-error'), 'Please start the number with + and your country code.');
+  assert.equal(await page.getAttribute('#phone', 'aria-invalid'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'phone', 'back in the field to correct it');
+  assert.equal(page.url(), t.url + pathOf(tk.url), 'the page stayed (alerts it unlocked stay on)');
+
+  await page.fill('#phone', '+44 7400 123456');
+  await page.click('#phone-form button');
+  await page.waitForSelector('#phone-on:not([hidden])');
+  assert.equal(await page.textContent('#phone-on'), 'Texts for this order go to +44\u00a0••••\u00a0•••456.');
+  assert.ok(await page.isHidden('#phone-error'));
+  assert.equal(await page.inputValue('#phone'), '', 'the number is not left on the screen');
+  assert.equal(await page.getAttribute('#phone', 'aria-invalid'), null);
+  const got = (await t.request('GET', `/v1/tickets/${tk.id}`, { key: biz.testKey })).body;
+  assert.equal(got.customer.notifications, 'sms');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+
+  const other = (await t.request('POST', '/v1/tickets', { key: biz.testKey, body: {} })).body;
+  const noJs = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
+  const plain = await noJs.newPage();
+  await plain.goto(t.url + pathOf(other.url));
+  await plain.fill('#phone', 'not a number');
+  await plain.click('#phone-form button');
+  await plain.waitForSelector('#phone-error:not([hidden])');
+  assert.equal(await plain.textContent('#phone-error'), 'This is not a valid mobile number. Please check it.');
+  await plain.fill('#phone', '+1 415 555 0123');
+  await plain.click('#phone-form button');
+  await plain.waitForURL(t.url + pathOf(other.url));
+  assert.equal(await plain.textContent('#phone-on'), 'Texts for this order go to +1\u00a0•••\u00a0•••\u00a0•123.');
+  assert.ok(await plain.isHidden('#phone-error'));
+  await noJs.close();
+});

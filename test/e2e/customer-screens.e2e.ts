@@ -177,6 +177,40 @@ test('on an iPhone, "Alert me" explains Add to Home Screen, in English and Arabi
   }
 });
 
+test('"Text me" where the shop asks for a phone number, in English and Arabic, with and without script: finished, no accessibility violation', async () => {
+  const biz = await t.newTenant({ plan: 'business' });
+  const patched = await t.request('PATCH', '/v1/branch', { key: biz.testKey, body: { name: SHOP, customer_page: { phone_entry: true } } });
+  assert.equal(patched.status, 200, patched.text);
+  t.app.live.data.branchChanged(biz.branchId);
+  for (const lang of ['en', 'ar'] as const) {
+    const tx = customerTexts(lang);
+    const tk = (await t.request('POST', '/v1/tickets', { key: biz.testKey, body: {} })).body;
+    const { ctx, page, errors } = await open(tk.url, lang);
+    await page.waitForSelector('#alert:not([hidden])');
+    await assertFinished(page, lang);
+    assert.deepEqual(await visibleActions(page), [tx.t('action.alertMe'), tx.t('phone.submit')]);
+    await checkScreen(page, `customer-created-text-me-${lang}`);
+    await page.fill('#phone', '+44 20 7946 0958');
+    await page.click('#phone-form button');
+    await page.waitForSelector('#phone-error:not([hidden])');
+    assert.equal(await page.textContent('#phone-error'), tx.t('phone.error.not-mobile'));
+    await checkScreen(page, `customer-created-text-me-refused-${lang}`);
+    await page.fill('#phone', '+44 7400 123456');
+    await page.click('#phone-form button');
+    await page.waitForSelector('#phone-on:not([hidden])');
+    await assertFinished(page, lang);
+    await checkScreen(page, `customer-created-text-me-kept-${lang}`);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+  const tk = (await t.request('POST', '/v1/tickets', { key: biz.testKey, body: {} })).body;
+  const { ctx, page } = await open(tk.url, 'en', { js: false });
+  await assertFinished(page, 'en');
+  assert.deepEqual(await visibleActions(page), ['Text me', 'Refresh']);
+  await checkScreen(page, 'customer-created-text-me-en-nojs', { js: false });
+  await ctx.close();
+});
+
 test('without JavaScript: complete, a refresh button instead of live updates, forms that work', async () => {
   const tk = await create();
   const { ctx, page } = await open(tk.url, 'en', { js: false });

@@ -10,7 +10,11 @@ import { dirAttribute, textDirection, type Language } from '../../i18n/language.
 import { APPLE_TOUCH_ICON, MANIFEST_ICONS, type WebAssets } from './assets.ts';
 import { esc } from './page-headers.ts';
 
-export type CustomerPageInput = { view: PageView; base: string; assets: WebAssets; heartbeatMs: number; pushScript: string | null };
+export type CustomerPageInput = {
+  view: PageView; base: string; assets: WebAssets; heartbeatMs: number; pushScript: string | null;
+  /** "Text me" (shown when view.phone_entry): whether + and the country code must be typed, and what was wrong last time. */
+  phone?: { needsCountryCode: boolean; error: string | null };
+};
 
 const hidden = (v: unknown): string => (v ? '' : ' hidden');
 
@@ -70,12 +74,35 @@ ${scripts}
 <p>${esc(t.t('ios.meanwhile'))}</p>
 </section>
 </div>
+${v.phone_entry ? phoneBox(i, t) : ''}
 <p id="offline" class="offline" role="status" hidden>${esc(t.t('offline'))} ${refresh}</p>
 ${v.open ? `<noscript><p class="refresh">${refresh}</p></noscript>` : ''}
 <div id="live" class="sr" aria-live="assertive" aria-atomic="true"></div>
 </main>
 </body>
 </html>`;
+}
+
+/**
+ * "Text me": a plain form, so it works without script. The number is never written back into
+ * the page: what it shows is the masked one the ticket holds (view.phone_text).
+ */
+function phoneBox(i: CustomerPageInput, t: ReturnType<typeof customerTexts>): string {
+  const { view: v, base } = i;
+  const error = i.phone?.error ?? null;
+  const hint = i.phone?.needsCountryCode ?? true;
+  const describedBy = [hint ? 'phone-hint' : '', 'phone-error'].filter(Boolean).join(' ');
+  return `<section id="phonebox" class="phonebox" aria-labelledby="phone-h">
+<h2 id="phone-h">${esc(t.t('phone.title'))}</h2>
+<p class="note">${esc(t.t('phone.intro'))}</p>
+<p id="phone-on" class="phone-on" role="status"${hidden(v.phone_text)}>${esc(v.phone_text ?? '')}</p>
+<form method="post" action="${base}/phone" id="phone-form">
+<label for="phone">${esc(t.t('phone.label'))}</label>
+${hint ? `<p id="phone-hint" class="note">${esc(t.t('phone.hint'))}</p>\n` : ''}<input id="phone" name="phone" type="tel" autocomplete="tel" inputmode="tel" maxlength="40" required aria-describedby="${describedBy}"${error ? ' aria-invalid="true"' : ''}>
+<p id="phone-error" class="field-error" role="alert"${hidden(error)}>${esc(error ?? '')}</p>
+<button type="submit">${esc(t.t('phone.submit'))}</button>
+</form>
+</section>`;
 }
 
 export function customerNotFoundHtml(lang: Language, assets: WebAssets): string {
