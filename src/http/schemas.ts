@@ -102,6 +102,8 @@ export const BranchSchema = Type.Object(
         ready: Nullable(Type.String({ examples: ['Your order is ready at the counter.'] })),
         closed: Nullable(Type.String({ examples: ['Thank you, see you soon!'] })),
       }, { description: 'Texts shown instead of the defaults; null: the default' }),
+      phone_entry: Type.Boolean({ description: 'The customer page asks for a phone number for SMS fallback (business plan); false by default', examples: [false] }),
+      phone_country: Nullable(Type.String({ description: 'Where numbers typed without + are read (ISO 3166 code); null: the customer types + and the country code', examples: ['GB'] })),
     }),
     sms_enabled: Type.Boolean(),
     created_at: Timestamp,

@@ -26,6 +26,8 @@ export const UpdateBranchBody = Type.Object(
     customer_page: Type.Optional(Type.Object({
       language: Type.Optional(Language),
       messages: Type.Optional(Type.Object({ waiting: Type.Optional(Message), ready: Type.Optional(Message), closed: Type.Optional(Message) }, { additionalProperties: false })),
+      phone_entry: Type.Optional(Type.Boolean({ description: 'The customer page asks for a phone number for SMS fallback (business plan: else 403 plan-required)' })),
+      phone_country: Type.Optional(Type.Union([Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2: numbers typed without + are read in this country', examples: ['GB'] }), Type.Null()])),
     }, { additionalProperties: false })),
     sms_enabled: Type.Optional(Type.Boolean()),
   },
