@@ -2,9 +2,10 @@
 // Dockerfile's build stage on a clean copy of the build context (.dockerignore) in a temporary
 // folder, copies the release into a separate image root as the final stage does, then runs that
 // stage's CMD with a throw-away DATA_DIR and checks what an operator would: the HEALTHCHECK passes,
-// a ticket can be created with a key made by the release's own CLI, the staff page is there, and
-// SIGTERM ends the process with status 0. Nothing but production dependencies is installed and no
-// node_modules lies above it, so a devDependency needed at run time fails here.
+// a ticket can be created with a key made by the release's own CLI, its page links a built icon, the
+// staff page is there, and SIGTERM ends the process with status 0. Nothing but production
+// dependencies is installed and no node_modules lies above it, so a devDependency needed at run
+// time fails here.
 //
 //   npm run release:smoke          (CI: the "release: build and smoke" stage)
 //
@@ -160,8 +161,15 @@ async function smoke(rt: Runtime, log: { text: string }): Promise<void> {
       body: JSON.stringify({ external_ref: 'release-smoke' }),
     });
     check(created.status === 201, `POST /v1/tickets answered ${created.status}: ${created.body}`);
-    const ticket = JSON.parse(created.body) as { id?: unknown; display_number?: unknown };
+    const ticket = JSON.parse(created.body) as { id?: unknown; display_number?: unknown; url?: unknown };
     check(typeof ticket.id === 'string' && typeof ticket.display_number === 'string', `POST /v1/tickets gave no ticket: ${created.body}`);
+
+    // The home-screen icons are built with the release (dist/web/icons), not read from the sources.
+    const customer = await request(`${base}${new URL(String(ticket.url)).pathname}`);
+    const touchIcon = /<link rel="apple-touch-icon" href="([^"]+)">/.exec(customer.body)?.[1];
+    check(customer.status === 200 && touchIcon !== undefined, `the customer page answered ${customer.status} without an apple-touch-icon (icons not built)`);
+    const icon = await request(`${base}${touchIcon}`);
+    check(icon.status === 200 && icon.type === 'image/png', `${touchIcon} answered ${icon.status} ${icon.type}`);
 
     const staff = await request(`${base}/staff`);
     check(staff.status === 200 && staff.type.startsWith('text/html'), `/staff answered ${staff.status} ${staff.type}`);
@@ -169,7 +177,7 @@ async function smoke(rt: Runtime, log: { text: string }): Promise<void> {
     check(script !== undefined, '/staff links no built script');
     const asset = await request(`${base}${script}`);
     check(asset.status === 200 && asset.type.startsWith('text/javascript'), `${script} answered ${asset.status}`);
-    console.log(`release-smoke: /readyz, HEALTHCHECK, POST /v1/tickets (${ticket.display_number}) and /staff answer`);
+    console.log(`release-smoke: /readyz, HEALTHCHECK, POST /v1/tickets (${ticket.display_number}), its page's icon and /staff answer`);
 
     const stopAt = performance.now();
     server.kill('SIGTERM');

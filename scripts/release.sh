@@ -9,9 +9,9 @@
 # OUT must be empty or not exist, and lie outside this repository: Node looks for packages in
 # every node_modules above a file, and the repository's holds the devDependencies.
 #
-# Needs this repository's dev install (`npm ci`) for the staff page's build (vite, preact). The
-# Dockerfile's build stage runs exactly this, and CI builds and starts its output
-# (scripts/release-smoke.ts).
+# Needs this repository's dev install (`npm ci`) for the staff page's build (vite, preact) and the
+# customer page's icons (sharp). The Dockerfile's build stage runs exactly this, and CI builds and
+# starts its output (scripts/release-smoke.ts).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -20,7 +20,7 @@ out=$(realpath -m "$1")
 [[ $out/ != "$root"/* ]] || { echo "release: $out is inside the repository, whose node_modules would stand in for missing packages" >&2; exit 1; }
 mkdir -p "$out"
 [[ -z $(ls -A "$out") ]] || { echo "release: $out is not empty" >&2; exit 1; }
-[[ -e $root/node_modules/vite/package.json ]] || { echo "release: run npm ci first (the staff page is built with vite)" >&2; exit 1; }
+[[ -e $root/node_modules/vite/package.json ]] || { echo "release: run npm ci first (the staff page is built with vite, the icons with sharp)" >&2; exit 1; }
 cd "$root"
 
 echo "release: sources into $out"
@@ -32,8 +32,9 @@ for f in web/*; do
   [[ $f == web/staff ]] || cp -R "$f" "$out/web/"
 done
 
-echo "release: staff page"
-npm run --silent build:web -- --outDir "$out/dist/web/staff"
+echo "release: staff page and home-screen icons"
+npm run --silent build:staff -- --outDir "$out/dist/web/staff"
+npm run --silent build:icons -- "$out/dist/web/icons"
 
 # The lockfile pins every package; `npm ci` refuses a package.json that disagrees with it, so the
 # dependency lists stay as they are. Only the scripts change: the repository's need dev tools

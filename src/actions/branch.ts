@@ -2,6 +2,8 @@ import type { Action } from './ctx.ts';
 import { invalid, AppError } from '../domain/errors.ts';
 import { isValidTimeZone } from '../domain/business-day.ts';
 import { applyPatch, SUPPORTED_LANGUAGES, type BranchSettingsPatch } from '../domain/branch-settings.ts';
+import { isPhoneCountry } from '../domain/customer-phone.ts';
+import { planHasSms } from '../domain/ring-policy.ts';
 import { getBranchForUpdate, getQueue, updateBranch, type Branch } from '../store/tenancy.ts';
 import { requireRole } from './roles.ts';
 
@@ -21,12 +23,23 @@ export const updateBranchSettings: Action<UpdateBranchInput, Branch> = async ({ 
       throw invalid(pointer, `Language must be one of ${SUPPORTED_LANGUAGES.join(', ')}.`);
     }
   }
+  // Turning it off stays possible on any plan (an account that lost the business plan).
+  if (settings.customer_page?.phone_entry === true && !planHasSms(ctx.plan)) {
+    throw new AppError('plan-required', 'Customers can give a phone number for SMS only on the business plan, which includes SMS.');
+  }
+  let patch = settings;
+  const country = settings.customer_page?.phone_country;
+  if (typeof country === 'string') {
+    const code = country.toUpperCase();
+    if (!isPhoneCountry(code)) throw invalid('/customer_page/phone_country', `"${country}" is not a country code with phone numbers (ISO 3166-1 alpha-2, such as GB or FR).`);
+    patch = { ...settings, customer_page: { ...settings.customer_page, phone_country: code } };
+  }
   const updated: Branch = {
     ...branch,
     name: name ?? branch.name,
     timezone: timezone ?? branch.timezone,
     defaultQueue: default_queue ?? branch.defaultQueue,
-    settings: applyPatch(branch.settings, settings),
+    settings: applyPatch(branch.settings, patch),
     updatedAt: ctx.services.clock.now(),
   };
   await updateBranch(ctx.tx, updated);

@@ -1,8 +1,11 @@
-// What a customer does on the ticket page (PRODUCT.md §10): first view, notifications on,
-// "On my way" and "Need N more minutes". The test helpers call the same action, so an
-// integrator's test sees exactly what a real customer would cause.
-import type { Action } from './ctx.ts';
+// What a customer does on the ticket page (PRODUCT.md §10): first view, notifications on (push,
+// or SMS with the phone number the customer typed), "On my way" and "Need N more minutes". The
+// test helpers call the same action, so an integrator's test sees exactly what a real customer
+// would cause.
+import type { Action, TxCtx } from './ctx.ts';
 import { AppError, invalid, notFound } from '../domain/errors.ts';
+import { parseCustomerPhone, phoneEntryOffered, type PhoneProblem } from '../domain/customer-phone.ts';
+import { getBranch } from '../store/tenancy.ts';
 import { nextStatus, type TicketOperation } from '../domain/ticket-state.ts';
 import { newId } from '../domain/ids.ts';
 import { enqueueJob } from '../store/outbox.ts';
@@ -23,7 +26,32 @@ export type CustomerActionInput = {
   minutes?: number;
   /** subscribe only: which channel was turned on */
   channel?: 'push' | 'sms';
+  /** subscribe by SMS only: the number as the customer typed it */
+  phone?: string;
 };
+
+const PHONE_PROBLEMS: Record<PhoneProblem, string> = {
+  invalid: 'This is not a valid phone number.',
+  'needs-country-code': 'Start the number with + and the country code.',
+  'not-mobile': 'This number cannot receive texts; give a mobile number.',
+};
+
+/**
+ * The E.164 number of a customer's "text me": refused (403) where the branch does not offer it,
+ * 422 with `phone_problem` when it is not a number a text can reach.
+ */
+async function customerPhone(ctx: TxCtx, raw: string | undefined): Promise<string> {
+  const branch = await getBranch(ctx.tx, ctx.branchId);
+  const offered = branch !== undefined && phoneEntryOffered({
+    settings: branch.settings, plan: ctx.plan, livemode: ctx.mode === 'live', smsProviderConfigured: ctx.services.config.sms !== null,
+  });
+  if (!offered) throw new AppError('forbidden', 'This shop does not take phone numbers on its customer page.');
+  const parsed = parseCustomerPhone(raw ?? '', branch!.settings.customer_page.phone_country);
+  if (!parsed.ok) {
+    throw new AppError('validation-failed', PHONE_PROBLEMS[parsed.problem], { errors: [{ pointer: '/phone', detail: PHONE_PROBLEMS[parsed.problem] }], phone_problem: parsed.problem });
+  }
+  return parsed.e164;
+}
 
 const OPERATION: Record<CustomerActionName, TicketOperation> = {
   view: 'customer_view', subscribe: 'customer_subscribe', acknowledge: 'customer_acknowledge', snooze: 'customer_snooze',
@@ -51,6 +79,12 @@ export const recordCustomerAction: Action<CustomerActionInput, { ticket: Ticket;
     case 'subscribe': {
       const channel = input.channel ?? 'push';
       if (current.notifications !== channel) change = { notifications: channel };
+      if (channel === 'sms') {
+        // Stored where the POS's customer_phone is: used for this ticket's texts only, and
+        // erased when the ticket closes.
+        const phone = await customerPhone(ctx, input.phone);
+        if (phone !== current.customerPhone) change = { ...change, customerPhone: phone };
+      }
       data.channel = channel;
       break;
     }

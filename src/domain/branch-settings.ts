@@ -5,7 +5,14 @@ export type BranchSettings = {
   reminder_delay_seconds: number;
   reminder_count: number;
   voice: { enabled: boolean; language: string };
-  customer_page: { language: string; messages: { waiting: string | null; ready: string | null; closed: string | null } };
+  customer_page: {
+    language: string;
+    messages: { waiting: string | null; ready: string | null; closed: string | null };
+    /** The page asks for a phone number for SMS fallback (business plan; decision 0023). */
+    phone_entry: boolean;
+    /** ISO 3166-1 alpha-2: numbers typed without + are read in this country; null: + required. */
+    phone_country: string | null;
+  };
   sms_enabled: boolean;
 };
 
@@ -14,7 +21,7 @@ export const DEFAULT_SETTINGS: BranchSettings = {
   reminder_delay_seconds: 120,
   reminder_count: 2,
   voice: { enabled: true, language: 'en' },
-  customer_page: { language: 'en', messages: { waiting: null, ready: null, closed: null } },
+  customer_page: { language: 'en', messages: { waiting: null, ready: null, closed: null }, phone_entry: false, phone_country: null },
   sms_enabled: true,
 };
 

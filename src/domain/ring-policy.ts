@@ -42,9 +42,14 @@ export function planRing(f: RingFacts): RingPlan {
   return { fanOut, sms: smsDecision(f) };
 }
 
+/** SMS, the one paid channel, is in the business plan only. */
+export function planHasSms(plan: Plan): boolean {
+  return plan === 'business';
+}
+
 function smsDecision(f: RingFacts): SmsDecision {
   if (!f.configured.has('sms')) return { send: false, reason: 'not-configured' };
-  if (f.plan !== 'business') return { send: false, reason: 'plan' };
+  if (!planHasSms(f.plan)) return { send: false, reason: 'plan' };
   if (!f.smsEnabled) return { send: false, reason: 'disabled' };
   if (!f.phone) return { send: false, reason: 'no-phone' };
   // Test mode behaves like live mode in every decision but never pays a provider.

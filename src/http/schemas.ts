@@ -1,111 +1,132 @@
 // TypeBox schemas shared by request validation and the OpenAPI document: one source for both.
-import { Type, type TSchema } from 'typebox';
+// Each one here has an $id and becomes a named component of the document.
+import { Type } from 'typebox';
 import { QUEUE_NAME_PATTERN } from '../domain/validation.ts';
 import { TICKET_STATUSES } from '../domain/ticket-state.ts';
+import { SUPPORTED_LANGUAGES } from '../domain/branch-settings.ts';
+import { PROBLEM_CATALOGUE } from './problems.ts';
+import type { ErrorCode } from '../domain/errors.ts';
+import { ChannelUsedSchema, EventSchema, TYPED_EVENT_SCHEMAS } from './event-schemas.ts';
+import { DeliverySchema, EndpointSchema } from './routes/v1/webhook-schemas.ts';
+import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID, EXAMPLE_TICKET_URL, Id, ListOf, Nullable, StringEnum, Timestamp } from './schema-parts.ts';
 
-export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC with milliseconds' });
+export { Nullable, Timestamp } from './schema-parts.ts';
+
+/** Every problem code the service answers with, from the catalogue that maps them to statuses. */
+export const PROBLEM_CODES = Object.keys(PROBLEM_CATALOGUE) as ErrorCode[];
 
 export const ProblemSchema = Type.Object(
   {
-    type: Type.String({ description: '/problems/<code>, a page describing the problem' }),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
-    instance: Type.String(),
-    code: Type.String(),
-    request_id: Type.String(),
-    errors: Type.Optional(Type.Array(Type.Object({ pointer: Type.String(), detail: Type.String() }))),
-    ticket_status: Type.Optional(Type.String()),
-    retry_after: Type.Optional(Type.Integer()),
-    violated_policies: Type.Optional(Type.Array(Type.String())),
+    type: Type.String({ description: 'A page describing the problem: `/problems/<code>`', examples: ['/problems/ticket-state-conflict'] }),
+    title: Type.String({ description: 'The same for every problem of this code', examples: ['Ticket state conflict'] }),
+    status: Type.Integer({ description: 'The HTTP status', examples: [409] }),
+    detail: Type.String({ description: 'What went wrong with this request, for a person to read', examples: ['Cannot mark ready a ticket that is collected.'] }),
+    instance: Type.String({ description: 'The path of the request', examples: [`/v1/tickets/${EXAMPLE_IDS.ticket}/ready`] }),
+    code: StringEnum(PROBLEM_CODES, { description: 'What to branch on. More codes may be added within v1: treat an unknown one by its HTTP status.' }),
+    request_id: Type.String({ description: 'Also in the `Request-Id` header; quote it to support', examples: [EXAMPLE_REQUEST_ID] }),
+    errors: Type.Optional(Type.Array(Type.Object({
+      pointer: Type.String({ description: 'JSON Pointer to the field (`/query/…` for the query string)', examples: ['/queue'] }),
+      detail: Type.String({ examples: ['must match pattern "^[A-Za-z0-9_]{1,16}$"'] }),
+    }), { description: '`validation-failed`: each field that is wrong' })),
+    ticket_status: Type.Optional(StringEnum(TICKET_STATUSES, { description: '`ticket-state-conflict`: the ticket\'s current status' })),
+    retry_after: Type.Optional(Type.Integer({ description: 'Seconds to wait before retrying (also the `Retry-After` header)', examples: [3] })),
+    violated_policies: Type.Optional(Type.Array(Type.String({ examples: ['writes'] }), { description: '`rate-limited`: the buckets that were empty' })),
   },
-  { $id: 'Problem', additionalProperties: true },
+  { $id: 'Problem', additionalProperties: true, description: 'An RFC 9457 problem document, sent as `application/problem+json`' },
 );
 
-export const QueueName = Type.String({ pattern: QUEUE_NAME_PATTERN, description: '1–16 letters, digits or _' });
+export const QueueName = Type.String({ pattern: QUEUE_NAME_PATTERN, description: '1–16 letters, digits or _', examples: ['A'] });
 
-export const TicketStatusSchema = Type.Union(TICKET_STATUSES.map((s) => Type.Literal(s)));
+export const TicketStatusSchema = StringEnum(TICKET_STATUSES, {
+  description: '`created` → `ready` → `collected`; `created` or `ready` → `cancelled` or `expired`',
+});
 
 export const TicketSchema = Type.Object(
   {
     object: Type.Literal('ticket'),
-    id: Type.String({ pattern: '^tk_' }),
-    display_number: Type.String({ examples: ['A-42'] }),
-    queue: Type.String(),
+    id: Id('ticket'),
+    display_number: Type.String({ description: '`<queue>-<n>`: what the customer is called by; n restarts each business day', examples: ['A-42'] }),
+    queue: Type.String({ examples: ['A'] }),
     status: TicketStatusSchema,
-    url: Type.String({ format: 'uri' }),
-    external_ref: Nullable(Type.String()),
-    metadata: Type.Record(Type.String(), Type.String()),
-    livemode: Type.Boolean(),
-    branch: Type.String(),
+    url: Type.String({ format: 'uri', description: 'The customer\'s page: print it as a QR code on the receipt', examples: [EXAMPLE_TICKET_URL] }),
+    external_ref: Nullable(Type.String({ description: 'Your order number', examples: ['1001'] })),
+    metadata: Type.Record(Type.String(), Type.String(), { description: 'Your own string pairs', examples: [{ table: '12' }] }),
+    livemode: Type.Boolean({ description: 'false for a ticket made with a test key' }),
+    branch: Id('branch'),
     created_at: Timestamp,
     ready_at: Nullable(Timestamp),
     collected_at: Nullable(Timestamp),
     cancelled_at: Nullable(Timestamp),
     expired_at: Nullable(Timestamp),
-    cancellation_reason: Nullable(Type.String()),
+    cancellation_reason: Nullable(Type.String({ examples: ['Customer left'] })),
     customer: Type.Object({
       viewed_at: Nullable(Timestamp),
-      notifications: Type.Union([Type.Literal('none'), Type.Literal('push'), Type.Literal('sms')]),
+      notifications: StringEnum(['none', 'push', 'sms'], { description: 'What the customer turned on' }),
       acknowledged_at: Nullable(Timestamp),
       snoozed_until: Nullable(Timestamp),
-    }),
-    rings: Type.Integer(),
+    }, { description: 'What the customer did on their page' }),
+    rings: Type.Integer({ description: 'How many times the customer was rung', examples: [0] }),
   },
-  { $id: 'Ticket' },
+  { $id: 'Ticket', description: 'A pickup ticket' },
 );
 
 export const RingResultSchema = Type.Object(
   {
     rang: Type.Boolean({ description: 'Whether a channel is known to have reached the customer' }),
-    channel_used: Type.Union([Type.Literal('push'), Type.Literal('page'), Type.Literal('sms'), Type.Literal('none'), Type.Literal('unknown')], {
-      description: 'The strongest channel that reached the customer; `none`: none did; `unknown`: none is known to have, '
-        + 'and an SMS whose sending was interrupted by a server crash may have (it is never sent twice)',
-    }),
+    channel_used: ChannelUsedSchema,
     call_out_loud: Type.Boolean({ description: 'Whether a connected display board with voice on was told to announce' }),
     ticket: Type.Ref('Ticket'),
   },
-  { $id: 'RingResult' },
+  { $id: 'RingResult', description: 'What a ring reached: a true account, never a guess' },
 );
+
+const Language = StringEnum(SUPPORTED_LANGUAGES);
 
 export const BranchSchema = Type.Object(
   {
     object: Type.Literal('branch'),
-    id: Type.String(),
-    account: Type.String(),
-    plan: Type.String(),
-    name: Type.String(),
-    timezone: Type.String(),
-    default_queue: Type.String(),
-    expiry_hours: Type.Number(),
-    reminder_delay_seconds: Type.Integer(),
-    reminder_count: Type.Integer(),
-    voice: Type.Object({ enabled: Type.Boolean(), language: Type.String() }),
+    id: Id('branch'),
+    account: Id('account'),
+    plan: StringEnum(['free', 'pro', 'business'], { description: 'pro and business include the API and webhooks; business adds SMS' }),
+    name: Type.String({ examples: ['Rue Oberkampf'] }),
+    timezone: Type.String({ description: 'IANA time zone: display numbers restart at its midnight', examples: ['Europe/Paris'] }),
+    default_queue: Type.String({ examples: ['A'] }),
+    expiry_hours: Type.Number({ description: 'Open tickets expire this long after creation', examples: [12] }),
+    reminder_delay_seconds: Type.Integer({ examples: [120] }),
+    reminder_count: Type.Integer({ examples: [2] }),
+    voice: Type.Object({ enabled: Type.Boolean(), language: Language }, { description: 'Display boards calling numbers out loud' }),
     customer_page: Type.Object({
-      language: Type.String(),
-      messages: Type.Object({ waiting: Nullable(Type.String()), ready: Nullable(Type.String()), closed: Nullable(Type.String()) }),
+      language: Language,
+      messages: Type.Object({
+        waiting: Nullable(Type.String({ examples: ['We are preparing your order.'] })),
+        ready: Nullable(Type.String({ examples: ['Your order is ready at the counter.'] })),
+        closed: Nullable(Type.String({ examples: ['Thank you, see you soon!'] })),
+      }, { description: 'Texts shown instead of the defaults; null: the default' }),
+      phone_entry: Type.Boolean({ description: 'The customer page asks for a phone number for SMS fallback (business plan); false by default', examples: [false] }),
+      phone_country: Nullable(Type.String({ description: 'Where numbers typed without + are read (ISO 3166 code); null: the customer types + and the country code', examples: ['GB'] })),
     }),
     sms_enabled: Type.Boolean(),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
-  { $id: 'Branch' },
+  { $id: 'Branch', description: 'A shop: the settings its tickets, pages and boards follow' },
 );
 
 export const QueueSchema = Type.Object(
-  { object: Type.Literal('queue'), name: Type.String(), is_default: Type.Boolean(), open_tickets: Type.Integer(), created_at: Timestamp },
-  { $id: 'Queue' },
+  {
+    object: Type.Literal('queue'),
+    name: Type.String({ examples: ['A'] }),
+    is_default: Type.Boolean({ description: 'Tickets created without a queue go here' }),
+    open_tickets: Type.Integer({ examples: [3] }),
+    created_at: Timestamp,
+  },
+  { $id: 'Queue', description: 'A line of display numbers (`A-1`, `A-2`, …)' },
 );
 
-export const listOf = (ref: string) =>
-  Type.Object({ object: Type.Literal('list'), data: Type.Array(Type.Ref(ref)), has_more: Type.Boolean() });
+export { ListOf };
 
-export const SHARED_SCHEMAS = [ProblemSchema, TicketSchema, RingResultSchema, BranchSchema, QueueSchema];
-
-/**
- * Problem answers every authenticated route can give; added to each route's response map. 503: an
- * overloaded or shutting-down node (plugins/load-shedding.ts, plugins/draining.ts).
- */
-export const problemResponses = (...statuses: number[]) =>
-  Object.fromEntries([400, 401, 403, 404, 409, 415, 422, 429, 503, ...statuses].map((s) => [s, Type.Ref('Problem')]));
+export const SHARED_SCHEMAS = [
+  ProblemSchema, TicketSchema, RingResultSchema, BranchSchema, QueueSchema,
+  EndpointSchema, DeliverySchema,
+  ...TYPED_EVENT_SCHEMAS, EventSchema,
+];

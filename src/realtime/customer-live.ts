@@ -14,6 +14,7 @@ import type { LiveData } from './live-data.ts';
 import { presenceScopes } from './presence.ts';
 import { relayTopics, type PageRingMessage } from './ring-relay.ts';
 import { buildPageView, pageState, withPosition, type PageView } from './page-view.ts';
+import { phoneEntryOffered } from '../domain/customer-phone.ts';
 import type { LiveStream } from './sse.ts';
 
 export type CustomerLiveDeps = { services: Services; hub: LiveHub; data: LiveData };
@@ -31,13 +32,19 @@ export async function loadPageView(deps: CustomerLiveDeps, ticket: Ticket, branc
   const { data } = deps;
   const now = deps.services.clock.now();
   const state = pageState(ticket, now);
-  const [position, medianPrepMs, announcements, ringId] = await Promise.all([
+  const [position, medianPrepMs, announcements, ringId, phoneEntry] = await Promise.all([
     state === 'created' ? data.position(ticket.branchId, ticket.mode, ticket.queue, ticket.id) : null,
     state === 'created' ? data.medianPrepMs(ticket.branchId, ticket.mode) : null,
     data.announcements(ticket.branchId, ticket.mode),
     state === 'ready' && ticket.rings > 0 ? ringIdOf(deps.services.db, ticket.id, ticket.rings) : null,
+    // The plan is read only for the few branches that ask for phone numbers.
+    branch.settings.customer_page.phone_entry
+      ? data.plan(branch.accountId).then((plan) => phoneEntryOffered({
+        settings: branch.settings, plan, livemode: ticket.mode === 'live', smsProviderConfigured: deps.services.config.sms !== null,
+      }))
+      : false,
   ]);
-  return buildPageView({ ticket, branch, lang, now, position, medianPrepMs, announcements, ringId });
+  return buildPageView({ ticket, branch, lang, now, position, medianPrepMs, announcements, ringId, phoneEntry });
 }
 
 class PageConnection implements LiveConnection {

@@ -4,8 +4,8 @@
 // (branch settings, preparation times).
 import type { Clock } from '../actions/ctx.ts';
 import type { Queryable } from '../store/db.ts';
-import type { Branch, Mode } from '../store/tenancy.ts';
-import { getBranch } from '../store/tenancy.ts';
+import type { Branch, Mode, Plan } from '../store/tenancy.ts';
+import { getAccount, getBranch } from '../store/tenancy.ts';
 import { listActiveAnnouncements, type Announcement } from '../store/announcements.ts';
 import { openTickets, recentPrepTimes, waitingIds, type BoardTicket } from '../store/live-queries.ts';
 
@@ -48,6 +48,7 @@ export class LiveData {
   private readonly db: Queryable;
   private readonly clock: Clock;
   private readonly branches = new TtlCache<Branch | undefined>(BRANCH_TTL_MS);
+  private readonly plans = new TtlCache<Plan>(BRANCH_TTL_MS);
   private readonly prep = new TtlCache<number | null>(PREP_TTL_MS);
   private readonly announcementsCache = new TtlCache<Announcement[]>(60_000);
   private readonly waiting = new TtlCache<string[]>(60_000);
@@ -60,6 +61,11 @@ export class LiveData {
 
   branch(branchId: string): Promise<Branch | undefined> {
     return this.branches.get(branchId, () => getBranch(this.db, branchId));
+  }
+
+  /** The plan of an account (what its customer pages may offer), like branch settings for a few seconds. */
+  plan(accountId: string): Promise<Plan> {
+    return this.plans.get(accountId, async () => (await getAccount(this.db, accountId))?.plan ?? 'free');
   }
 
   /** Median preparation time of the branch's recent tickets, or null with too few to judge. */

@@ -1,12 +1,14 @@
 // What the customer page shows, as data: the first HTML and every live snapshot are rendered
 // from this one shape, so the page cannot show one thing on load and another once live.
-// Nothing personal is in it (no phone, no external reference, no metadata).
+// Nothing personal is in it (no external reference, no metadata); the customer's phone number
+// only masked ("+44 •••• •••456"), and only where the page asks for one.
 import type { Ticket } from '../store/tickets.ts';
 import type { Branch } from '../store/tenancy.ts';
 import type { Announcement } from '../store/announcements.ts';
 import type { TicketStatus } from '../domain/ticket-state.ts';
 import { formatTime, type Language } from '../i18n/language.ts';
 import { customerTexts } from '../i18n/customer-texts.ts';
+import { maskPhone } from '../domain/customer-phone.ts';
 
 export type PageState = 'created' | 'ready' | 'acknowledged' | 'snoozed' | 'collected' | 'cancelled' | 'expired';
 
@@ -32,9 +34,18 @@ export type PageView = {
   ring: { id: string; seq: number } | null;
   rung_text: string;
   snooze_minutes: number;
+  /** Whether the page offers "text me" (the branch asks for phone numbers; decision 0023). */
+  phone_entry: boolean;
+  /** Where this ticket's texts go, masked; null when no number is known or none is asked for. */
+  phone_text: string | null;
 };
 
 export const DEFAULT_SNOOZE_MINUTES = 5;
+
+/** The tab's title, also the name of the app the page installs as (its web app manifest). */
+export function pageTitle(lang: Language, number: string, shop: string): string {
+  return `${customerTexts(lang).t('title', { number })} · ${shop}`;
+}
 
 export function pageState(t: Ticket, now: number): PageState {
   if (t.status !== 'ready') return t.status;
@@ -67,6 +78,8 @@ export type PageViewInput = {
   medianPrepMs: number | null;
   announcements: Announcement[];
   ringId: string | null;
+  /** phoneEntryOffered for the ticket's branch, plan and mode. */
+  phoneEntry: boolean;
 };
 
 export function buildPageView(i: PageViewInput): PageView {
@@ -94,7 +107,7 @@ export function buildPageView(i: PageViewInput): PageView {
     open,
     number: t.displayNumber,
     shop: branch.name,
-    title: `${tx.t('title', { number: t.displayNumber })} · ${branch.name}`,
+    title: pageTitle(lang, t.displayNumber, branch.name),
     lang,
     heading: tx.t(`heading.${state}`),
     detail,
@@ -105,5 +118,7 @@ export function buildPageView(i: PageViewInput): PageView {
     ring: state === 'ready' && i.ringId !== null ? { id: i.ringId, seq: t.rings } : null,
     rung_text: tx.t('rung', { number: t.displayNumber }),
     snooze_minutes: DEFAULT_SNOOZE_MINUTES,
+    phone_entry: i.phoneEntry && open,
+    phone_text: i.phoneEntry && open && t.customerPhone !== null ? tx.t('phone.on', { phone: maskPhone(t.customerPhone) }) : null,
   };
 }

@@ -4,6 +4,14 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { registeredRoutes } from '../helpers/routes.ts';
+import { exampleOf, type Doc } from '../helpers/openapi-examples.ts';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { PROBLEM_CATALOGUE } from '../../src/http/problems.ts';
+import { TICKET_STATUSES } from '../../src/domain/ticket-state.ts';
+import { TICKET_EVENT_TYPES } from '../../src/webhooks/event-types.ts';
+
+const addFormats = addFormatsModule as unknown as <T>(ajv: T) => T;
 
 let t: TestApp;
 before(async () => {
@@ -72,13 +80,19 @@ test('/docs is an HTML API reference whose assets are all served by readybell it
   assert.match(html, /<title>readybell API reference<\/title>/);
   const base = res.url.endsWith('/') ? res.url : `${res.url}/`;
 
+  // Scalar's page is its script (styles included) plus the document it renders, named in the
+  // page's configuration: both served by readybell.
   const refs = [...html.matchAll(/\b(?:src|href)\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1]!);
-  assert.ok(refs.length >= 2, 'the page loads its script and stylesheet');
+  const documentUrl = /"url":\s*"([^"]+)"/.exec(html)?.[1];
+  assert.equal(documentUrl, '/v1/openapi.json', 'the page renders readybell\'s own document');
+  refs.push(documentUrl);
+  assert.ok(refs.length >= 2, 'the page loads its script and the document');
   for (const ref of refs) {
     const url = new URL(ref, base);
     assert.equal(url.origin, new URL(t.url).origin, `${ref} is loaded from another host`);
     const asset = await fetch(url);
     assert.equal(asset.status, 200, `${ref} is not served`);
+    if (ref.endsWith('.js')) assert.match(asset.headers.get('cache-control') ?? '', /max-age=[1-9]/, 'the 5 MB script is not fetched again on every visit');
     await asset.arrayBuffer();
   }
   for (const m of html.matchAll(/https?:\/\/[^\s"'<>)]+/gi)) {
@@ -86,7 +100,244 @@ test('/docs is an HTML API reference whose assets are all served by readybell it
   }
 
   // The document the page renders is readybell's own.
-  const json = await fetch(new URL('json', base));
+  const json = await fetch(new URL(documentUrl, base));
   assert.equal(json.status, 200);
   assert.equal(((await json.json()) as { info: { title: string } }).info.title, (await t.request('GET', '/v1/openapi.json', { key: null })).body.info.title);
+
+  // Its one inline script is allowed by hash, nothing by 'unsafe-inline' or 'unsafe-eval'.
+  const csp = res.headers.get('content-security-policy') ?? '';
+  const scriptSrc = /script-src ([^;]+)/.exec(csp)?.[1] ?? '';
+  assert.match(scriptSrc, /^'self'( 'sha256-[A-Za-z0-9+/=]+')+$/);
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, /connect-src 'self'/);
+});
+
+// The document is the contract a client is generated from (issue 15): what follows holds for
+// every operation, so a route added without its documentation fails here.
+
+type Json = Record<string, any>;
+const document = async (): Promise<Json> => (await t.request('GET', '/v1/openapi.json', { key: null })).body;
+const operations = (doc: Json): Array<{ label: string; method: string; path: string; op: Json }> =>
+  Object.entries(doc.paths as Record<string, Record<string, Json>>).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ label: `${method.toUpperCase()} ${path}`, method, path, op })));
+const WRITE = new Set(['post', 'patch', 'delete']);
+
+/** Stable: a generated client names its methods after these, so renaming one breaks integrations. */
+const OPERATION_IDS: Record<string, string> = {
+  'GET /v1/branch': 'getBranch', 'PATCH /v1/branch': 'updateBranch',
+  'GET /v1/queues': 'listQueues', 'POST /v1/queues': 'createQueue', 'PATCH /v1/queues/{name}': 'updateQueue', 'DELETE /v1/queues/{name}': 'deleteQueue',
+  'POST /v1/tickets': 'createTicket', 'GET /v1/tickets': 'listTickets', 'GET /v1/tickets/{id}': 'getTicket',
+  'GET /v1/tickets/{id}/qr.svg': 'getTicketQrSvg', 'GET /v1/tickets/{id}/qr.png': 'getTicketQrPng',
+  'POST /v1/tickets/{id}/ready': 'markTicketReady', 'POST /v1/tickets/{id}/ring': 'ringTicket',
+  'POST /v1/tickets/{id}/collect': 'collectTicket', 'POST /v1/tickets/{id}/cancel': 'cancelTicket',
+  'GET /v1/events': 'listEvents', 'GET /v1/events/{id}': 'getEvent',
+  'GET /v1/webhook_endpoints': 'listWebhookEndpoints', 'POST /v1/webhook_endpoints': 'createWebhookEndpoint',
+  'GET /v1/webhook_endpoints/{id}': 'getWebhookEndpoint', 'PATCH /v1/webhook_endpoints/{id}': 'updateWebhookEndpoint',
+  'DELETE /v1/webhook_endpoints/{id}': 'deleteWebhookEndpoint', 'POST /v1/webhook_endpoints/{id}/rotate_secret': 'rotateWebhookEndpointSecret',
+  'GET /v1/webhook_endpoints/{id}/secret': 'getWebhookEndpointSecret', 'POST /v1/webhook_endpoints/{id}/test': 'testWebhookEndpoint',
+  'GET /v1/webhook_endpoints/{id}/deliveries': 'listWebhookEndpointDeliveries',
+  'GET /v1/webhook_deliveries/{id}': 'getWebhookDelivery', 'POST /v1/webhook_deliveries/{id}/retry': 'retryWebhookDelivery',
+  'POST /v1/sessions': 'createSession', 'GET /v1/session': 'getSession', 'DELETE /v1/session': 'deleteSession',
+  'POST /v1/session/branch': 'switchSessionBranch', 'POST /v1/session/password': 'changePassword',
+  'GET /v1/api_keys': 'listApiKeys', 'POST /v1/api_keys': 'createApiKey', 'DELETE /v1/api_keys/{id}': 'revokeApiKey',
+  'GET /v1/users': 'listUsers', 'POST /v1/users': 'inviteUser', 'PATCH /v1/users/{id}': 'updateUser', 'DELETE /v1/users/{id}': 'removeUser',
+  'GET /v1/stream': 'streamLiveUpdates',
+  'GET /v1/displays': 'listDisplays', 'POST /v1/displays': 'createDisplay', 'DELETE /v1/displays/{id}': 'deleteDisplay',
+  'GET /v1/announcements': 'listAnnouncements', 'POST /v1/announcements': 'createAnnouncement', 'DELETE /v1/announcements/{id}': 'deleteAnnouncement',
+  'POST /v1/test_helpers/displays/{id}/connect': 'connectTestDisplay',
+  'POST /v1/test_helpers/tickets/{id}/customer/{action}': 'actAsCustomer',
+};
+
+test('every operation has its stable operationId, a summary, a description and a described tag', async () => {
+  const doc = await document();
+  const ops = operations(doc);
+  assert.deepEqual(Object.fromEntries(ops.map(({ label, op }) => [label, op.operationId])), OPERATION_IDS);
+  const tags = new Map((doc.tags as Array<{ name: string; description?: string }>).map((tag) => [tag.name, tag.description]));
+  const wrong: string[] = [];
+  for (const { label, op } of ops) {
+    if (!/^[a-z][A-Za-z0-9]+$/.test(op.operationId)) wrong.push(`${label}: operationId ${op.operationId} is not camelCase`);
+    if (typeof op.summary !== 'string' || op.summary.length < 5) wrong.push(`${label}: no summary`);
+    if (typeof op.description !== 'string' || op.description.length < 20) wrong.push(`${label}: no description`);
+    if (op.tags?.length !== 1 || !tags.get(op.tags[0])) wrong.push(`${label}: its tag ${op.tags} is not one of the described tags`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('every answer has its own description and schema; every problem is application/problem+json with the one Problem schema', async () => {
+  const doc = await document();
+  const wrong: string[] = [];
+  for (const { label, op } of operations(doc)) {
+    for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {
+      if (typeof answer.description !== 'string' || answer.description.length < 5 || answer.description === 'Default Response') wrong.push(`${label} ${status}: no description`);
+      const content = Object.entries((answer.content ?? {}) as Record<string, Json>);
+      if (content.length === 0 || content.some(([, media]) => media.schema === undefined)) wrong.push(`${label} ${status}: no schema`);
+      if (Number(status) >= 400) {
+        if (content.length !== 1 || content[0]![0] !== 'application/problem+json' || content[0]![1].schema.$ref !== '#/components/schemas/Problem') {
+          wrong.push(`${label} ${status}: not an application/problem+json Problem`);
+        }
+      }
+    }
+    for (const status of ['400', '401', '403', '429', '500']) if (op.responses[status] === undefined && op.security?.length !== 0) wrong.push(`${label}: ${status} not documented`);
+  }
+  assert.deepEqual(wrong, []);
+});
+
+test('the Problem code is an enum of the problem catalogue, which has every slug of PRODUCT.md §7', async () => {
+  const doc = await document();
+  const code = doc.components.schemas.Problem.properties.code;
+  assert.deepEqual(code.enum, Object.keys(PROBLEM_CATALOGUE));
+  const product = ['invalid-json', 'unsupported-media-type', 'validation-failed', 'unauthenticated', 'invalid-api-key', 'plan-required', 'forbidden',
+    'not-found', 'method-not-allowed', 'payload-too-large', 'ticket-state-conflict', 'idempotency-key-in-use', 'idempotency-key-reuse', 'rate-limited',
+    'internal', 'unavailable'];
+  assert.deepEqual(product.filter((slug) => !code.enum.includes(slug)), []);
+  // And a real problem answer is what the document says.
+  const res = await t.request('POST', '/v1/tickets/tk_01m81j19a75aagw39z4av2ch96/ready');
+  assert.equal(res.status, 404);
+  assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
+  assert.ok(code.enum.includes(res.body.code));
+  const documented = doc.paths['/v1/tickets/{id}/ready'].post.responses['404'];
+  assert.ok(Object.keys(documented.content['application/problem+json'].examples).includes(res.body.code));
+});
+
+test('headers are documented where they apply, and the server sends what is documented', async () => {
+  const doc = await document();
+  const wrong: string[] = [];
+  for (const { label, method, op } of operations(doc)) {
+    const authenticated = op.security.length > 0;
+    const params = (op.parameters ?? []) as Json[];
+    const idempotencyKey = params.some((p) => p.$ref === '#/components/parameters/IdempotencyKey');
+    if (WRITE.has(method) && authenticated && !idempotencyKey) wrong.push(`${label}: no Idempotency-Key`);
+    if (!WRITE.has(method) && idempotencyKey) wrong.push(`${label}: an Idempotency-Key on a read`);
+    for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {
+      const headers = Object.keys(answer.headers ?? {});
+      const need = ['Request-Id'];
+      if (authenticated && status !== '401' && status !== '408') need.push('RateLimit', 'RateLimit-Policy');
+      if (status === '429') need.push('Retry-After');
+      if (WRITE.has(method) && authenticated && status.startsWith('2')) need.push('Idempotent-Replayed');
+      for (const h of need) if (!headers.includes(h)) wrong.push(`${label} ${status}: ${h} not documented`);
+    }
+  }
+  assert.deepEqual(wrong, []);
+  for (const name of ['Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Idempotent-Replayed']) {
+    assert.ok(doc.components.headers[name]?.description, `${name} has a description`);
+  }
+
+  // What the document promises on a write's answer is on the real answer, the replay included.
+  const created = doc.paths['/v1/tickets'].post.responses['201'];
+  const first = await t.request('POST', '/v1/tickets', { body: { queue: 'A' }, headers: { 'idempotency-key': 'openapi-headers-1' } });
+  const replay = await t.request('POST', '/v1/tickets', { body: { queue: 'A' }, headers: { 'idempotency-key': 'openapi-headers-1' } });
+  assert.equal(first.status, 201);
+  for (const name of Object.keys(created.headers)) {
+    if (name !== 'Idempotent-Replayed') assert.ok(first.headers.get(name), `the 201 answer has ${name}`);
+    assert.ok(replay.headers.get(name), `the replayed 201 answer has ${name}`);
+  }
+});
+
+test('an optional body is optional: POST /v1/tickets without one answers 201', async () => {
+  const doc = await document();
+  const wrong: string[] = [];
+  for (const { label, op } of operations(doc)) {
+    if (op.requestBody === undefined) continue;
+    const schema = op.requestBody.content['application/json'].schema;
+    const required = Array.isArray(schema.required) && schema.required.length > 0;
+    if (op.requestBody.required !== required) wrong.push(`${label}: requestBody.required is ${op.requestBody.required}, its schema requires ${schema.required ?? 'nothing'}`);
+  }
+  assert.deepEqual(wrong, []);
+  assert.equal(doc.paths['/v1/tickets'].post.requestBody.required, false);
+  const res = await fetch(`${t.url}/v1/tickets`, { method: 'POST', headers: { authorization: `Bearer ${t.tenant.testKey}` } });
+  assert.equal(res.status, 201);
+  assert.equal(((await res.json()) as { status: string }).status, 'created');
+});
+
+test('enums: ticket status, channel_used (with unknown), ring reason, event type', async () => {
+  const { components: { schemas } } = await document();
+  assert.deepEqual(schemas.Ticket.properties.status.enum, [...TICKET_STATUSES]);
+  assert.deepEqual(schemas.RingResult.properties.channel_used.enum, ['push', 'page', 'sms', 'none', 'unknown']);
+  const ring = schemas.TicketRungEvent.properties.data.properties.ring;
+  assert.deepEqual(ring.properties.reason.enum, ['ready', 'manual', 'reminder', 'snooze_end']);
+  assert.deepEqual(ring.properties.channel_used.enum, schemas.RingResult.properties.channel_used.enum);
+  const types = (schemas.Event.oneOf as Json[]).map((branch) => schemas[branch.$ref.split('/').pop()].properties.type.enum[0]);
+  assert.deepEqual(types, [...TICKET_EVENT_TYPES, 'ping']);
+  assert.equal(schemas.Event.discriminator.propertyName, 'type');
+});
+
+test('examples are realistic and valid: nothing a renderer would fill with random text', async () => {
+  const doc = await document() as Doc;
+  const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
+  const missing: string[] = [];
+  const invalid: string[] = [];
+  const check = (where: string, schema: Json) => {
+    const value = exampleOf(doc, schema, where, missing);
+    const validate = ajv.compile({ ...schema, components: doc.components });
+    if (!validate(value)) invalid.push(`${where}: ${ajv.errorsText(validate.errors)}`);
+    return value as Json;
+  };
+  for (const { label, op } of operations(doc)) {
+    const body = op.requestBody?.content['application/json']?.schema;
+    if (body !== undefined) check(`${label} body`, body);
+    for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {
+      const media = answer.content?.['application/json'];
+      if (media === undefined) continue;
+      check(`${label} ${status}`, media.schema);
+      if (media.example !== undefined) {
+        const validate = ajv.compile({ ...media.schema, components: doc.components });
+        if (!validate(media.example)) invalid.push(`${label} ${status} example: ${ajv.errorsText(validate.errors)}`);
+      }
+    }
+    for (const p of (op.parameters ?? []) as Json[]) {
+      if (p.$ref === undefined && p.example === undefined && p.schema?.examples === undefined && p.schema?.enum === undefined && p.schema?.type === 'string') missing.push(`${label}: parameter ${p.name}`);
+    }
+  }
+  for (const [type, item] of Object.entries(doc.webhooks as Record<string, Json>)) check(`webhook ${type}`, item.post.requestBody.content['application/json'].schema);
+  assert.deepEqual(missing, []);
+  assert.deepEqual(invalid, []);
+
+  const ticket = check('Ticket', { $ref: '#/components/schemas/Ticket' });
+  assert.equal(ticket.queue, 'A');
+  assert.equal(ticket.external_ref, '1001');
+  assert.match(ticket.id, /^tk_[0-9a-z]{26}$/);
+  assert.match(ticket.display_number, /^A-\d+$/);
+});
+
+test('bearer and session security schemes; a staff session writes with its CSRF token; servers come from PUBLIC_URL', async () => {
+  const doc = await document();
+  const { securitySchemes } = doc.components;
+  assert.deepEqual(securitySchemes.apiKey, { ...securitySchemes.apiKey, type: 'http', scheme: 'bearer' });
+  assert.deepEqual(securitySchemes.staffSession, { ...securitySchemes.staffSession, type: 'apiKey', in: 'cookie' });
+  assert.deepEqual(securitySchemes.csrfToken, { ...securitySchemes.csrfToken, type: 'apiKey', in: 'header', name: 'X-CSRF-Token' });
+  const ops = Object.fromEntries(operations(doc).map(({ label, op }) => [label, op.security]));
+  assert.deepEqual(ops['POST /v1/tickets'], [{ apiKey: [] }, { staffSession: [], csrfToken: [] }]);
+  assert.deepEqual(ops['GET /v1/tickets'], [{ apiKey: [] }, { staffSession: [] }]);
+  assert.deepEqual(ops['POST /v1/api_keys'], [{ staffSession: [], csrfToken: [] }]);
+  assert.deepEqual(ops['POST /v1/sessions'], []);
+  assert.deepEqual(doc.servers.map((s: Json) => s.url), [t.app.services.config.publicUrl]);
+});
+
+test('a webhooks section has every event type with its typed envelope and data', async () => {
+  const doc = await document();
+  assert.deepEqual(Object.keys(doc.webhooks), [...TICKET_EVENT_TYPES, 'ping']);
+  for (const [type, item] of Object.entries(doc.webhooks as Record<string, Json>)) {
+    const ref = item.post.requestBody.content['application/json'].schema.$ref as string;
+    const event = doc.components.schemas[ref.split('/').pop()!];
+    assert.deepEqual(event.properties.type.enum, [type], type);
+    assert.ok(event.required.includes('data'), `${type}: data is required`);
+    assert.ok(Object.keys(event.properties.data.properties).length >= 1, `${type}: data is typed`);
+    assert.ok((item.post.parameters as Json[]).some((p) => p.name === 'Service-Signature' && p.in === 'header'), `${type}: the signature header`);
+  }
+  const rung = doc.components.schemas.TicketRungEvent.properties.data.properties;
+  assert.equal(rung.object.$ref, '#/components/schemas/Ticket');
+  assert.ok(rung.ring.properties.channels);
+});
+
+test('GET /v1/events serves each event byte for byte as webhooks deliver it, typed by the document', async () => {
+  const tk = (await t.request('POST', '/v1/tickets', { body: { queue: 'A', external_ref: '1001' } })).body;
+  const list = await t.request('GET', `/v1/events?type=ticket.created&limit=1`);
+  assert.equal(list.status, 200);
+  assert.equal(list.body.data[0].data.object.id, tk.id);
+  const one = await t.request('GET', `/v1/events/${list.body.data[0].id}`);
+  assert.equal(one.text, JSON.stringify(list.body.data[0]));
+  const doc = await document() as Doc;
+  const ajv = addFormats(new Ajv2020({ strict: false }));
+  const validate = ajv.compile({ $ref: '#/components/schemas/Event', components: doc.components });
+  assert.ok(validate(one.body), ajv.errorsText(validate.errors));
 });

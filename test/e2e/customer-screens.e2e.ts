@@ -2,10 +2,11 @@
 // (Arabic right to left), with and without JavaScript: a screenshot of each under
 // test-artifacts/screenshots/, axe-core (WCAG 2.2 A/AA) on each with no violation, and what a
 // customer would notice measured: the shop's name is shown, only the actions that make sense in
-// the state are offered, nothing runs off the side of the screen.
+// the state are offered, nothing runs off the side of the screen. On an iPhone, "Alert me" shows
+// how to add the page to the Home Screen.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { devices, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { FakeClock } from '../helpers/clock.ts';
 import { pathOf } from '../helpers/live.ts';
@@ -155,6 +156,59 @@ test('waiting, with a message from the shop, in German; and on a tablet', async 
   await assertFinished(tablet.page, 'en');
   await checkScreen(tablet.page, 'customer-ready-en-tablet');
   await tablet.ctx.close();
+});
+
+test('on an iPhone, "Alert me" explains Add to Home Screen, in English and Arabic: finished, no accessibility violation', async () => {
+  for (const lang of ['en', 'ar'] as const) {
+    const tx = customerTexts(lang);
+    const tk = await create();
+    const { ctx, page, errors } = await open(tk.url, lang, { device: devices['iPhone 15'] });
+    await page.waitForSelector('html[data-live="on"]');
+    await page.click('#alert');
+    await page.waitForSelector('#ios:not([hidden])');
+    await assertFinished(page, lang);
+    assert.equal((await page.textContent('#ios-h'))?.trim(), tx.t('ios.title'));
+    assert.deepEqual(await page.$$eval('#ios li', (li) => li.map((l) => l.textContent!.trim())), [tx.t('ios.share'), tx.t('ios.add')], 'the two taps, in order');
+    assert.ok(await page.isVisible('#ios .share'), 'Safari\'s Share symbol is drawn beside its name');
+    assert.deepEqual(await visibleActions(page), [], '"Alert me" was answered by the explanation');
+    await checkScreen(page, `customer-ios-home-screen-${lang}`);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+});
+
+test('"Text me" where the shop asks for a phone number, in English and Arabic, with and without script: finished, no accessibility violation', async () => {
+  const biz = await t.newTenant({ plan: 'business' });
+  const patched = await t.request('PATCH', '/v1/branch', { key: biz.testKey, body: { name: SHOP, customer_page: { phone_entry: true } } });
+  assert.equal(patched.status, 200, patched.text);
+  t.app.live.data.branchChanged(biz.branchId);
+  for (const lang of ['en', 'ar'] as const) {
+    const tx = customerTexts(lang);
+    const tk = (await t.request('POST', '/v1/tickets', { key: biz.testKey, body: {} })).body;
+    const { ctx, page, errors } = await open(tk.url, lang);
+    await page.waitForSelector('#alert:not([hidden])');
+    await assertFinished(page, lang);
+    assert.deepEqual(await visibleActions(page), [tx.t('action.alertMe'), tx.t('phone.submit')]);
+    await checkScreen(page, `customer-created-text-me-${lang}`);
+    await page.fill('#phone', '+44 20 7946 0958');
+    await page.click('#phone-form button');
+    await page.waitForSelector('#phone-error:not([hidden])');
+    assert.equal(await page.textContent('#phone-error'), tx.t('phone.error.not-mobile'));
+    await checkScreen(page, `customer-created-text-me-refused-${lang}`);
+    await page.fill('#phone', '+44 7400 123456');
+    await page.click('#phone-form button');
+    await page.waitForSelector('#phone-on:not([hidden])');
+    await assertFinished(page, lang);
+    await checkScreen(page, `customer-created-text-me-kept-${lang}`);
+    assert.deepEqual(errors, []);
+    await ctx.close();
+  }
+  const tk = (await t.request('POST', '/v1/tickets', { key: biz.testKey, body: {} })).body;
+  const { ctx, page } = await open(tk.url, 'en', { js: false });
+  await assertFinished(page, 'en');
+  assert.deepEqual(await visibleActions(page), ['Text me', 'Refresh']);
+  await checkScreen(page, 'customer-created-text-me-en-nojs', { js: false });
+  await ctx.close();
 });
 
 test('without JavaScript: complete, a refresh button instead of live updates, forms that work', async () => {

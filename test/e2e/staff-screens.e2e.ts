@@ -301,6 +301,34 @@ test('the time zone is searched and picked from a combobox, by keyboard, and sav
   await ctx.close();
 });
 
+test('customer phone numbers: a business branch turns them on in its settings (with its country); other plans cannot', async () => {
+  const { ctx, page } = await open('tablet');
+  await go(page, '#/admin/settings', '#s-tz');
+  assert.equal(await page.isDisabled('#s-phone'), true, 'pro plan: no SMS, so no phone numbers');
+  await ctx.close();
+
+  const biz = await t.newTenant({ plan: 'business' });
+  clock.advance(61_000);
+  const b = await openStaffPage(browser, t, { email: biz.ownerEmail, password: biz.ownerPassword }, SIZES.tablet);
+  await go(b.page, '#/admin/settings', '#s-tz');
+  assert.equal(await b.page.isChecked('#s-phone'), false, 'off by default');
+  await b.page.check('#s-phone');
+  await b.page.fill('#s-pc', 'xx');
+  await b.page.click('button:has-text("Save settings")');
+  await b.page.waitForSelector('#s-pc-error');
+  assert.match((await b.page.textContent('#s-pc-error'))!, /not a country code/);
+  assert.equal(await b.page.getAttribute('#s-pc', 'aria-invalid'), 'true');
+  await b.page.fill('#s-pc', 'gb');
+  await b.page.click('button:has-text("Save settings")');
+  await b.page.waitForSelector('text=Settings saved.');
+  const branch = (await t.request('GET', '/v1/branch', { key: biz.liveKey })).body;
+  assert.deepEqual([branch.customer_page.phone_entry, branch.customer_page.phone_country], [true, 'GB']);
+  assert.equal(await b.page.inputValue('#s-pc'), 'GB');
+  await keep(b.page, 'settings-phone-entry-tablet');
+  assert.deepEqual(b.errors, []);
+  await b.ctx.close();
+});
+
 test('the last owner cannot change their own role on the page (and the API refuses it too)', async () => {
   const { ctx, page } = await open('tablet');
   await go(page, '#/admin/users', 'table.users');

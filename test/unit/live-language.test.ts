@@ -42,15 +42,27 @@ test('page state: acknowledged only after the latest ring; snoozed while the sno
 });
 
 test('the page view: position and wait texts, the ring to alert for, the branch\'s own message, nothing personal', () => {
-  const v = buildPageView({ ticket: ticket({ createdAt: 0 }), branch, lang: 'en', now: 120_000, position: 3, medianPrepMs: 600_000, announcements: [], ringId: null });
+  const v = buildPageView({ ticket: ticket({ createdAt: 0 }), branch, lang: 'en', now: 120_000, position: 3, medianPrepMs: 600_000, announcements: [], ringId: null, phoneEntry: false });
   assert.deepEqual([v.position_text, v.wait_text], ['2 orders ahead of you', 'Estimated wait: about 8 min']);
-  const soon = buildPageView({ ticket: ticket({ createdAt: 0 }), branch, lang: 'en', now: 590_000, position: 1, medianPrepMs: 600_000, announcements: [], ringId: null });
+  const soon = buildPageView({ ticket: ticket({ createdAt: 0 }), branch, lang: 'en', now: 590_000, position: 1, medianPrepMs: 600_000, announcements: [], ringId: null, phoneEntry: false });
   assert.deepEqual([soon.position_text, soon.wait_text], ['You’re next', 'Estimated wait: any minute now']);
-  const rung = buildPageView({ ticket: ticket({ status: 'ready', rings: 2, lastRingAt: 5 }), branch, lang: 'fr', now: 10, position: null, medianPrepMs: null, announcements: [], ringId: 'rng_x' });
+  const rung = buildPageView({ ticket: ticket({ status: 'ready', rings: 2, lastRingAt: 5 }), branch, lang: 'fr', now: 10, position: null, medianPrepMs: null, announcements: [], ringId: 'rng_x', phoneEntry: false });
   assert.deepEqual(rung.ring, { id: 'rng_x', seq: 2 });
   assert.equal(rung.heading, 'Votre commande est prête !');
   const custom = { ...branch, settings: withDefaults({ customer_page: { language: 'en', messages: { waiting: 'Grab a seat!', ready: null, closed: null } } }) } as Branch;
-  assert.equal(buildPageView({ ticket: ticket(), branch: custom, lang: 'en', now: 0, position: 1, medianPrepMs: null, announcements: [], ringId: null }).detail, 'Grab a seat!');
+  assert.equal(buildPageView({ ticket: ticket(), branch: custom, lang: 'en', now: 0, position: 1, medianPrepMs: null, announcements: [], ringId: null, phoneEntry: false }).detail, 'Grab a seat!');
   const json = JSON.stringify(v);
   for (const s of ['secret-ref', '+15550000000', 'Alice', 'tk_1']) assert.ok(!json.includes(s), s);
+  assert.deepEqual([v.phone_entry, v.phone_text], [false, null], 'no phone asked for, none shown');
+});
+
+test('where the branch asks for phone numbers, the page view offers the form and shows the number only masked, while the ticket is open', () => {
+  const base = { branch, lang: 'en' as const, now: 0, position: 1, medianPrepMs: null, announcements: [], ringId: null, phoneEntry: true };
+  const v = buildPageView({ ...base, ticket: ticket({ customerPhone: '+447400123456' }) });
+  assert.equal(v.phone_entry, true);
+  assert.equal(v.phone_text, 'Texts for this order go to +44\u00a0••••\u00a0•••456.');
+  assert.ok(!JSON.stringify(v).includes('7400123'), 'never the whole number');
+  assert.equal(buildPageView({ ...base, ticket: ticket({ customerPhone: null }) }).phone_text, null);
+  const closed = buildPageView({ ...base, ticket: ticket({ status: 'collected', customerPhone: null }) });
+  assert.deepEqual([closed.phone_entry, closed.phone_text], [false, null]);
 });

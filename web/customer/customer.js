@@ -44,6 +44,8 @@
     }));
     $('ann').hidden = v.announcements.length === 0;
     $('alertbox').hidden = !v.open;
+    const phonebox = $('phonebox');
+    if (phonebox) { phonebox.hidden = !v.phone_entry; setText($('phone-on'), v.phone_text); }
     open = v.open;
     main.dataset.rung = v.rung_text;
     document.title = v.title;
@@ -122,9 +124,22 @@
     e.preventDefault();
     unlockSound();
     fetch(form.action, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(new FormData(form)) })
-      .then((r) => r.json().then((body) => { if (r.ok) render(body); else location.reload(); }))
+      .then((r) => r.json().then((body) => {
+        if (form.id === 'phone-form') phoneAnswered(form, r.ok ? null : r.status === 422 ? body.detail : null);
+        if (r.ok) render(body);
+        else if (!(form.id === 'phone-form' && r.status === 422)) location.reload();
+      }))
       .catch(() => form.submit());
   });
+
+  // "Text me": a refused number is said beside the field; a kept one is shown only masked (the
+  // snapshot's phone_text), so the field is emptied.
+  function phoneAnswered(form, error) {
+    const input = $('phone');
+    setText($('phone-error'), error);
+    if (error) { input.setAttribute('aria-invalid', 'true'); input.focus(); }
+    else { input.removeAttribute('aria-invalid'); form.reset(); }
+  }
 
   async function lockScreen() {
     try { if (navigator.wakeLock) wakeLock = await navigator.wakeLock.request('screen'); } catch (e) { wakeLock = null; }
@@ -133,15 +148,25 @@
     if (document.visibilityState === 'visible' && wakeLock !== null) lockScreen();
   });
 
+  // Safari on an iPhone or iPad gives Web Push only to a page opened from the Home Screen. In a tab,
+  // "Alert me" explains the two taps instead of asking; the sound and the wake lock this tap
+  // obtained keep the open page ringing meanwhile.
+  const ios = /iP(hone|ad|od)/.test(navigator.userAgent) || (navigator.platform === 'MacIntel' && navigator.maxTouchPoints > 1);
+  const standalone = navigator.standalone === true || (!!window.matchMedia && matchMedia('(display-mode: standalone)').matches);
+
   $('alert').addEventListener('click', async () => {
     unlockSound();
     await lockScreen();
-    $('alert-on').hidden = false;
     $('alert').hidden = true;
+    if (ios && !standalone) {
+      $('ios').hidden = false;
+      $('ios-h').focus({ preventScroll: true });
+      $('ios').scrollIntoView({ block: 'nearest' });
+      return;
+    }
+    $('alert-on').hidden = false;
     const push = window.readybellPush;
-    const ios = /iP(hone|ad|od)/.test(navigator.userAgent) || (navigator.platform === 'MacIntel' && navigator.maxTouchPoints > 1);
     if (push && push.supported && push.supported()) push.subscribe().catch(() => {});
-    else if (ios && !navigator.standalone) $('ios').hidden = false;
   });
 
   $('alertbox').hidden = !open;

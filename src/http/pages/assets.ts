@@ -1,18 +1,28 @@
-// The browser files of the customer page and the board (web/), read once at start. Scripts and
-// icons are served under a content-hash version with a year's caching; stylesheets are inlined
-// (one round trip less on a slow phone network) and allowed by their hash in the CSP, so no page
-// needs 'unsafe-inline'.
+// The browser files of the customer page and the board (web/), read once at start, and the
+// home-screen icons rendered from web/icon.svg at build time (dist/web/icons, `npm run build:web`).
+// Scripts and icons are served under a content-hash version with a year's caching; stylesheets
+// are inlined (one round trip less on a slow phone network) and allowed by their hash in the CSP,
+// so no page needs 'unsafe-inline'.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const WEB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const WEB = path.join(ROOT, 'web');
+export const ICONS_DIST = path.join(ROOT, 'dist/web/icons');
+
+/** The PNG icons of the web app manifest, by pixel size (scripts/build-icons.ts renders them). */
+export const MANIFEST_ICONS = [{ name: 'icon-192.png', size: 192 }, { name: 'icon-512.png', size: 512 }] as const;
+/** What an iPhone puts on its Home Screen (180 px, opaque). */
+export const APPLE_TOUCH_ICON = { name: 'apple-touch-icon.png', size: 180 } as const;
 
 export type Asset = { body: Buffer; type: string; version: string };
 
 export type WebAssets = {
   files: Map<string, Asset>;
+  /** Whether the built icons are there: a checkout that never ran `npm run build:web` has none. */
+  iconsBuilt: boolean;
   /** `/assets/<name>?v=<hash>` */
   url(name: string): string;
   customerCss: string;
@@ -21,21 +31,27 @@ export type WebAssets = {
   serviceWorker: Buffer;
 };
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.svg': 'image/svg+xml', '.css': 'text/css; charset=utf-8' };
+const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png', '.css': 'text/css; charset=utf-8' };
 
 function read(rel: string): Buffer {
   return readFileSync(path.join(WEB, rel));
 }
 
-export function loadWebAssets(): WebAssets {
+export function loadWebAssets(iconsDir = ICONS_DIST): WebAssets {
   const files = new Map<string, Asset>();
-  for (const [name, rel] of [['customer.js', 'customer/customer.js'], ['board.js', 'board/board.js'], ['icon.svg', 'icon.svg']] as const) {
-    const body = read(rel);
+  const add = (name: string, body: Buffer): void => {
     files.set(name, { body, type: TYPES[path.extname(name)]!, version: createHash('sha256').update(body).digest('base64url').slice(0, 12) });
-  }
+  };
+  for (const [name, rel] of [['customer.js', 'customer/customer.js'], ['board.js', 'board/board.js'], ['icon.svg', 'icon.svg']] as const) add(name, read(rel));
+  // Like the staff page, the icons are optional at run time: without them the manifest offers the
+  // SVG icon alone and the page links no apple-touch-icon, and nothing else changes.
+  const icons = [...MANIFEST_ICONS, APPLE_TOUCH_ICON].map((i) => path.join(iconsDir, i.name));
+  const iconsBuilt = icons.every((f) => existsSync(f));
+  if (iconsBuilt) for (const f of icons) add(path.basename(f), readFileSync(f));
   const hashes = new Map<string, string>();
   return {
     files,
+    iconsBuilt,
     url: (name) => `/assets/${name}?v=${files.get(name)!.version}`,
     customerCss: read('customer/customer.css').toString('utf8').trim(),
     boardCss: read('board/board.css').toString('utf8').trim(),

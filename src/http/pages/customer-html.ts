@@ -4,12 +4,17 @@
 // the stylesheet's business, by the state on <html>, so the first HTML and the live page agree.
 // The script only makes it live.
 import type { PageView } from '../../realtime/page-view.ts';
+import { pageTitle } from '../../realtime/page-view.ts';
 import { customerTexts } from '../../i18n/customer-texts.ts';
-import { dirAttribute, type Language } from '../../i18n/language.ts';
-import type { WebAssets } from './assets.ts';
+import { dirAttribute, textDirection, type Language } from '../../i18n/language.ts';
+import { APPLE_TOUCH_ICON, MANIFEST_ICONS, type WebAssets } from './assets.ts';
 import { esc } from './page-headers.ts';
 
-export type CustomerPageInput = { view: PageView; base: string; assets: WebAssets; heartbeatMs: number; pushScript: string | null };
+export type CustomerPageInput = {
+  view: PageView; base: string; assets: WebAssets; heartbeatMs: number; pushScript: string | null;
+  /** "Text me" (shown when view.phone_entry): whether + and the country code must be typed, and what was wrong last time. */
+  phone?: { needsCountryCode: boolean; error: string | null };
+};
 
 const hidden = (v: unknown): string => (v ? '' : ' hidden');
 
@@ -18,6 +23,8 @@ export const numberLength = (n: string): number => Math.min(8, Math.max(3, [...n
 
 // A bell, drawn inline: the page loads nothing from elsewhere.
 const BELL = '<svg class="bell" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2z"/></svg>';
+// Safari's Share button as the customer sees it: the text names it too.
+const SHARE = '<svg class="share" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" d="M12 3v12M8 7l4-4 4 4M8 10H6v11h12V10h-2"/></svg>';
 
 export function customerPageHtml(i: CustomerPageInput): string {
   const { view: v, base, assets } = i;
@@ -34,9 +41,9 @@ export function customerPageHtml(i: CustomerPageInput): string {
 <meta name="robots" content="noindex,nofollow">
 <meta name="theme-color" content="#ffd60a">
 <title>${esc(v.title)}</title>
-<link rel="manifest" href="${base}/manifest.webmanifest">
+<link rel="manifest" href="${base}/manifest.webmanifest?lang=${v.lang}">
 <link rel="icon" href="${assets.url('icon.svg')}" type="image/svg+xml">
-<style>${assets.customerCss}</style>
+${assets.iconsBuilt ? `<link rel="apple-touch-icon" href="${assets.url(APPLE_TOUCH_ICON.name)}">\n` : ''}<style>${assets.customerCss}</style>
 ${v.open ? '<noscript><meta http-equiv="refresh" content="30"></noscript>' : ''}
 ${scripts}
 </head>
@@ -59,14 +66,43 @@ ${scripts}
 <div id="alertbox" class="alertbox" hidden>
 <button type="button" id="alert" class="primary" hidden>${esc(t.t('action.alertMe'))}</button>
 <p id="alert-on" class="note" role="status" hidden>${esc(t.t('alert.on'))}</p>
-<p id="ios" class="note" hidden>${esc(t.t('alert.iosHint'))}</p>
+<section id="ios" class="ios" aria-labelledby="ios-h" hidden>
+<h2 id="ios-h" tabindex="-1">${esc(t.t('ios.title'))}</h2>
+<p>${esc(t.t('ios.intro'))}</p>
+<ol><li>${esc(t.t('ios.share'))} ${SHARE}</li><li>${esc(t.t('ios.add'))}</li></ol>
+<p>${esc(t.t('ios.then'))}</p>
+<p>${esc(t.t('ios.meanwhile'))}</p>
+</section>
 </div>
+${v.phone_entry ? phoneBox(i, t) : ''}
 <p id="offline" class="offline" role="status" hidden>${esc(t.t('offline'))} ${refresh}</p>
 ${v.open ? `<noscript><p class="refresh">${refresh}</p></noscript>` : ''}
 <div id="live" class="sr" aria-live="assertive" aria-atomic="true"></div>
 </main>
 </body>
 </html>`;
+}
+
+/**
+ * "Text me": a plain form, so it works without script. The number is never written back into
+ * the page: what it shows is the masked one the ticket holds (view.phone_text).
+ */
+function phoneBox(i: CustomerPageInput, t: ReturnType<typeof customerTexts>): string {
+  const { view: v, base } = i;
+  const error = i.phone?.error ?? null;
+  const hint = i.phone?.needsCountryCode ?? true;
+  const describedBy = [hint ? 'phone-hint' : '', 'phone-error'].filter(Boolean).join(' ');
+  return `<section id="phonebox" class="phonebox" aria-labelledby="phone-h">
+<h2 id="phone-h">${esc(t.t('phone.title'))}</h2>
+<p class="note">${esc(t.t('phone.intro'))}</p>
+<p id="phone-on" class="phone-on" role="status"${hidden(v.phone_text)}>${esc(v.phone_text ?? '')}</p>
+<form method="post" action="${base}/phone" id="phone-form">
+<label for="phone">${esc(t.t('phone.label'))}</label>
+${hint ? `<p id="phone-hint" class="note">${esc(t.t('phone.hint'))}</p>\n` : ''}<input id="phone" name="phone" type="tel" autocomplete="tel" inputmode="tel" maxlength="40" required aria-describedby="${describedBy}"${error ? ' aria-invalid="true"' : ''}>
+<p id="phone-error" class="field-error" role="alert"${hidden(error)}>${esc(error ?? '')}</p>
+<button type="submit">${esc(t.t('phone.submit'))}</button>
+</form>
+</section>`;
 }
 
 export function customerNotFoundHtml(lang: Language, assets: WebAssets): string {
@@ -87,15 +123,27 @@ function simplePage(lang: Language, title: string, body: string, assets: WebAsse
 </html>`;
 }
 
-export function customerManifest(base: string, number: string, assets: WebAssets): string {
+export type ManifestInput = { base: string; number: string; shop: string; lang: Language; assets: WebAssets };
+
+/**
+ * The ticket's web app manifest: what the page installs as from Add to Home Screen (which iOS
+ * requires before it delivers Web Push). Each ticket is an app of its own (id), opening this
+ * ticket's page (start_url) and nothing beyond it (scope).
+ */
+export function customerManifest(i: ManifestInput): string {
+  const { base, assets } = i;
+  const png = assets.iconsBuilt ? MANIFEST_ICONS.map(({ name, size }) => ({ src: assets.url(name), sizes: `${size}x${size}`, type: 'image/png', purpose: 'any' })) : [];
   return JSON.stringify({
-    name: `readybell ${number}`,
-    short_name: number,
+    id: base,
+    name: pageTitle(i.lang, i.number, i.shop),
+    short_name: i.number,
+    lang: i.lang,
+    dir: textDirection(i.lang),
     start_url: base,
     scope: base,
     display: 'standalone',
     background_color: '#ffffff',
     theme_color: '#ffd60a',
-    icons: [{ src: assets.url('icon.svg'), sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+    icons: [...png, { src: assets.url('icon.svg'), sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
   });
 }

@@ -1,9 +1,12 @@
 // The customer page at /t/<token> (PRODUCT.md §10): the HTML, its live stream, its manifest,
-// the two buttons, and the ring confirmation. The token is the only credential; nothing here
-// reveals more than the ticket's own number and state, and its queue position.
+// the two buttons, "text me", and the ring confirmation. The token is the only credential;
+// nothing here reveals more than the ticket's own number and state, its queue position, and the
+// customer's phone number masked.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx, Services } from '../../actions/ctx.ts';
-import { recordCustomerAction, type CustomerActionName } from '../../actions/customer-action.ts';
+import { recordCustomerAction, type CustomerActionInput, type CustomerActionName } from '../../actions/customer-action.ts';
+import { isPhoneProblem } from '../../domain/customer-phone.ts';
+import { customerTexts } from '../../i18n/customer-texts.ts';
 import { AppError, invalid } from '../../domain/errors.ts';
 import { isId } from '../../domain/ids.ts';
 import { TICKET_TOKEN_PATTERN } from '../../domain/ticket-token.ts';
@@ -62,12 +65,15 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
     return { ticket, branch, lang, base: `/t/${token}` };
   }
 
-  async function act(req: FastifyRequest, found: Found, action: CustomerActionName, minutes?: number): Promise<Ticket> {
+  async function act(req: FastifyRequest, found: Found, action: CustomerActionName, more: Omit<CustomerActionInput, 'ticketId' | 'action'> = {}): Promise<Ticket> {
     const account = (await getAccount(db, found.branch.accountId))!;
     const ctx = customerCtx(services, found.ticket, account.id, account.plan, String(req.id));
-    const { ticket } = await db.write((tx) => recordCustomerAction({ ctx: { ...ctx, tx }, input: { ticketId: found.ticket.id, action, minutes } }));
+    const { ticket } = await db.write((tx) => recordCustomerAction({ ctx: { ...ctx, tx }, input: { ticketId: found.ticket.id, action, ...more } }));
     return ticket;
   }
+
+  /** A form's answer without script: the ticket's page again. */
+  const back = (reply: FastifyReply, location: string) => reply.code(303).headers(LIVE_HEADERS).header('location', location).send();
 
   const hide = { schema: { hide: true } };
 
@@ -78,13 +84,20 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
     // The first view is what the POS sees as ticket.customer_viewed; later views record nothing.
     if (ticket.viewedAt === null) ticket = await act(req, found, 'view').catch(() => ticket);
     const view = await loadPageView(live, ticket, found.branch, found.lang);
-    return sendHtml(reply, 200, customerPageHtml({ view, base: found.base, assets, heartbeatMs: live.hub.heartbeatMs, pushScript: deps.pushScript }), cssHash);
+    // After a "text me" without script that was refused, the page says why (?phone_error=…).
+    const problem = (req.query as { phone_error?: string } | undefined)?.phone_error;
+    const phone = {
+      needsCountryCode: found.branch.settings.customer_page.phone_country === null,
+      error: isPhoneProblem(problem) ? customerTexts(found.lang).t(`phone.error.${problem}`) : null,
+    };
+    return sendHtml(reply, 200, customerPageHtml({ view, base: found.base, assets, heartbeatMs: live.hub.heartbeatMs, pushScript: deps.pushScript, phone }), cssHash);
   });
 
   app.get('/t/:token/manifest.webmanifest', hide, async (req, reply) => {
     const found = await find(req, reply, true);
     if (found === null) return reply;
-    return reply.headers(LIVE_HEADERS).type('application/manifest+json').send(customerManifest(found.base, found.ticket.displayNumber, assets));
+    const manifest = customerManifest({ base: found.base, number: found.ticket.displayNumber, shop: found.branch.name, lang: found.lang, assets });
+    return reply.headers(LIVE_HEADERS).type('application/manifest+json').send(manifest);
   });
 
   app.get('/t/:token/events', hide, async (req, reply) => {
@@ -113,17 +126,41 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
       if (minutes !== undefined && !Number.isFinite(minutes)) throw invalid('/minutes', 'minutes must be a whole number.');
     }
     try {
-      const ticket = await act(req, found, action, minutes);
-      if (!json) return reply.code(303).headers(LIVE_HEADERS).header('location', found.base).send();
+      const ticket = await act(req, found, action, { minutes });
+      if (!json) return back(reply, found.base);
       return reply.headers(LIVE_HEADERS).send(await loadPageView(live, ticket, found.branch, found.lang));
     } catch (err) {
       // Without script the page simply shows the ticket's current state again.
-      if (!json && err instanceof AppError) return reply.code(303).headers(LIVE_HEADERS).header('location', found.base).send();
+      if (!json && err instanceof AppError) return back(reply, found.base);
       throw err;
     }
   };
   app.post('/t/:token/acknowledge', hide, button('acknowledge'));
   app.post('/t/:token/snooze', hide, button('snooze'));
+
+  // "Text me": the number a customer types for SMS fallback, where the branch asks for one
+  // (decision 0023); refused (403) elsewhere. What is wrong with a number is said in the page's
+  // language: in the problem's detail, or without script on the page it redirects to.
+  app.post('/t/:token/phone', hide, async (req, reply) => {
+    const json = wantsJson(req);
+    const found = await find(req, reply, !json);
+    if (found === null) return reply;
+    const raw = (req.body as { phone?: unknown } | undefined)?.phone;
+    try {
+      const ticket = await act(req, found, 'subscribe', { channel: 'sms', phone: typeof raw === 'string' ? raw : '' });
+      if (!json) return back(reply, found.base);
+      return reply.headers(LIVE_HEADERS).send(await loadPageView(live, ticket, found.branch, found.lang));
+    } catch (err) {
+      const problem = err instanceof AppError ? err.extra.phone_problem : undefined;
+      if (isPhoneProblem(problem)) {
+        if (!json) return back(reply, `${found.base}?phone_error=${problem}#phone`);
+        const detail = customerTexts(found.lang).t(`phone.error.${problem}`);
+        throw new AppError('validation-failed', detail, { errors: [{ pointer: '/phone', detail }], phone_problem: problem });
+      }
+      if (!json && err instanceof AppError) return back(reply, found.base);
+      throw err;
+    }
+  });
 
   // The page's confirmation that it showed a ring: any node may receive it; the bus carries it
   // to the node whose page channel is waiting (decision 0006).

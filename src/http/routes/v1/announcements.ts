@@ -7,14 +7,15 @@ import { iso } from '../../../actions/present.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import { listActiveAnnouncements, type Announcement } from '../../../store/announcements.ts';
-import { problemResponses, Timestamp } from '../../schemas.ts';
+import { Id, IdParam, ListOf, Timestamp } from '../../schema-parts.ts';
+import { operation } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
 const AnnouncementSchema = Type.Object({
   object: Type.Literal('announcement'),
-  id: Type.String({ pattern: '^ann_' }),
-  message: Type.String(),
+  id: Id('announcement'),
+  message: Type.String({ examples: ['The kitchen is running 10 minutes late'] }),
   livemode: Type.Boolean(),
   created_at: Timestamp,
   expires_at: Timestamp,
@@ -23,8 +24,13 @@ const AnnouncementSchema = Type.Object({
 const L = ANNOUNCEMENT_LIMITS;
 const CreateBody = Type.Object(
   {
-    message: Type.String({ minLength: 1, maxLength: L.maxLength, pattern: '\\S', description: `Shown on waiting customer pages and boards; at most ${L.maxLength} characters` }),
-    expires_in: Type.Optional(Type.Integer({ minimum: L.minExpiresIn, maximum: L.maxExpiresIn, default: L.defaultExpiresIn, description: 'Seconds until it disappears' })),
+    message: Type.String({
+      minLength: 1, maxLength: L.maxLength, pattern: '\\S', description: `Shown on waiting customer pages and boards; at most ${L.maxLength} characters`,
+      examples: ['The kitchen is running 10 minutes late'],
+    }),
+    expires_in: Type.Optional(Type.Integer({
+      minimum: L.minExpiresIn, maximum: L.maxExpiresIn, default: L.defaultExpiresIn, description: 'Seconds until it disappears', examples: [1800],
+    })),
   },
   { additionalProperties: false },
 );
@@ -35,10 +41,11 @@ const present = (a: Announcement) => ({
 
 export function registerAnnouncementRoutes(app: FastifyInstance, services: Services): void {
   app.get('/announcements', {
-    schema: {
-      tags: ['announcements'], summary: 'List the announcements showing now (newest first)',
-      response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(AnnouncementSchema), has_more: Type.Boolean() }), ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'listAnnouncements', tag: 'Announcements', summary: 'List announcements',
+      description: 'The announcements showing now, newest first.',
+      answers: { 200: { description: 'Every announcement showing now', schema: ListOf(AnnouncementSchema, 'Newest first') } },
+    }),
   }, async (req) => {
     const ctx = ctxFor(req, services);
     const list = await listActiveAnnouncements(services.db, ctx.branchId, ctx.mode, services.clock.now(), 100);
@@ -46,7 +53,12 @@ export function registerAnnouncementRoutes(app: FastifyInstance, services: Servi
   });
 
   app.post('/announcements', {
-    schema: { tags: ['announcements'], summary: 'Show a note on waiting customer pages and boards', body: CreateBody, response: { 201: AnnouncementSchema, ...problemResponses() } },
+    schema: operation({
+      operationId: 'createAnnouncement', tag: 'Announcements', summary: 'Create an announcement',
+      description: 'Shows a note on every waiting customer\'s page and on the display boards until it expires or is taken down.',
+      body: CreateBody,
+      answers: { 201: { description: 'The announcement, showing', schema: AnnouncementSchema } },
+    }),
   }, async (req, reply) => {
     const body = req.body as { message: string; expires_in?: number };
     const input = { message: body.message.trim(), expiresIn: body.expires_in ?? L.defaultExpiresIn };
@@ -54,10 +66,12 @@ export function registerAnnouncementRoutes(app: FastifyInstance, services: Servi
   });
 
   app.delete('/announcements/:id', {
-    schema: {
-      tags: ['announcements'], summary: 'Take an announcement down', params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
-      response: { 200: Type.Object({ object: Type.Literal('announcement'), id: Type.String(), deleted: Type.Literal(true) }), ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'deleteAnnouncement', tag: 'Announcements', summary: 'Delete an announcement',
+      description: 'Takes it down from the pages and boards at once.',
+      params: Type.Object({ id: IdParam('announcement') }),
+      answers: { 200: { description: 'The announcement is gone', schema: Type.Object({ object: Type.Literal('announcement'), id: Id('announcement'), deleted: Type.Literal(true) }) } },
+    }),
   }, async (req, reply) => {
     const { id } = req.params as { id: string };
     if (!isId('announcement', id)) throw notFound('announcement');

@@ -8,21 +8,25 @@ import { iso } from '../../../actions/present.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import type { ApiKeyRecord } from '../../../store/credentials.ts';
-import { Nullable, problemResponses, Timestamp } from '../../schemas.ts';
+import { Id, IdParam, ListOf, Nullable, StringEnum, Timestamp } from '../../schema-parts.ts';
+import { operation } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
 const ApiKeySchema = Type.Object({
   object: Type.Literal('api_key'),
-  id: Type.String({ pattern: '^key_' }),
-  name: Nullable(Type.String()),
-  mode: Type.Union([Type.Literal('live'), Type.Literal('test')]),
-  branch: Type.String(),
+  id: Id('key'),
+  name: Nullable(Type.String({ examples: ['Counter POS'] })),
+  mode: StringEnum(['live', 'test']),
+  branch: Id('branch'),
   redacted: Type.String({ description: 'Prefix and last four characters, e.g. rk_live_…a1B2', examples: ['rk_live_…a1B2'] }),
   created_at: Timestamp,
   last_used_at: Nullable(Timestamp),
   revoked_at: Nullable(Timestamp),
-  secret: Nullable(Type.String({ description: 'The full key: only in the answer that created it (not even in an idempotent replay of that answer). Store it now.' })),
+  secret: Nullable(Type.String({
+    description: 'The full key: only in the answer that created it (not even in an idempotent replay of that answer). Store it now.',
+    examples: ['rk_live_7Qm2ZxV9cT4kLp8WnR3sYb6HdJf1a1B2'],
+  })),
 });
 
 const present = (k: ApiKeyRecord, secret: string | null = null) => ({
@@ -34,21 +38,24 @@ const ownerOnly = 'Owner role, staff session only (API keys get 403).';
 
 export function registerApiKeyRoutes(app: FastifyInstance, services: Services): void {
   app.get('/api_keys', {
-    schema: {
-      tags: ['staff administration'], summary: "List the branch's API keys", description: ownerOnly,
-      response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(ApiKeySchema), has_more: Type.Boolean() }), ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'listApiKeys', tag: 'Staff administration', summary: 'List API keys', access: 'staff',
+      description: `The branch's keys, revoked ones included, never in full. ${ownerOnly}`,
+      answers: { 200: { description: 'Every key', schema: ListOf(ApiKeySchema, 'Newest first') } },
+    }),
   }, async (req) => ({ object: 'list', data: (await listKeys(ctxFor(req, services))).map((k) => present(k)), has_more: false }));
 
   app.post('/api_keys', {
-    schema: {
-      tags: ['staff administration'], summary: 'Create an API key (the full key is shown once)', description: `${ownerOnly} Not on the free plan (403 plan-required).`,
+    schema: operation({
+      operationId: 'createApiKey', tag: 'Staff administration', summary: 'Create an API key', access: 'staff',
+      description: `The full key is in this answer only. ${ownerOnly}`,
       body: Type.Object({
-        mode: Type.Union([Type.Literal('live'), Type.Literal('test')]),
-        name: Type.Optional(Type.String({ maxLength: 100 })),
+        mode: StringEnum(['live', 'test'], { description: '`test` keys act on test data only' }),
+        name: Type.Optional(Type.String({ maxLength: 100, examples: ['Counter POS'] })),
       }, { additionalProperties: false }),
-      response: { 201: ApiKeySchema, ...problemResponses() },
-    },
+      answers: { 201: { description: 'The key, with its `secret`', schema: ApiKeySchema } },
+      problems: { 'plan-required': 'The free plan has no API access, so no API keys.' },
+    }),
   }, async (req, reply) => {
     const body = req.body as { mode: 'live' | 'test'; name?: string };
     return runWrite(req, reply, ctxFor(req, services), {
@@ -62,11 +69,12 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: Services): 
   });
 
   app.delete('/api_keys/:id', {
-    schema: {
-      tags: ['staff administration'], summary: 'Revoke an API key (effective on its next request)', description: ownerOnly,
-      params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
-      response: { 200: ApiKeySchema, ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'revokeApiKey', tag: 'Staff administration', summary: 'Revoke an API key', access: 'staff',
+      description: `Its next request gets \`401 invalid-api-key\`. ${ownerOnly}`,
+      params: Type.Object({ id: IdParam('key') }),
+      answers: { 200: { description: 'The key, revoked', schema: ApiKeySchema } },
+    }),
   }, async (req, reply) => {
     const { id } = req.params as { id: string };
     if (!isId('key', id)) throw notFound('API key');

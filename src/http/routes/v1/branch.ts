@@ -4,25 +4,30 @@ import type { Services } from '../../../actions/ctx.ts';
 import { getAccount, getBranch } from '../../../store/tenancy.ts';
 import { presentBranch } from '../../../actions/present.ts';
 import { updateBranchSettings } from '../../../actions/branch.ts';
-import { problemResponses, QueueName } from '../../schemas.ts';
+import { QueueName } from '../../schemas.ts';
+import { StringEnum } from '../../schema-parts.ts';
+import { operation } from '../../operation.ts';
+import { SUPPORTED_LANGUAGES } from '../../../domain/branch-settings.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
-const Language = Type.String({ minLength: 2, maxLength: 8 });
-const Message = Type.Union([Type.String({ maxLength: 280 }), Type.Null()]);
+const Language = Type.String({ minLength: 2, maxLength: 8, description: `One of ${SUPPORTED_LANGUAGES.join(', ')}`, examples: ['fr'] });
+const Message = Type.Union([Type.String({ maxLength: 280, examples: ['Your order is ready at the counter.'] }), Type.Null()]);
 
 export const UpdateBranchBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Paris' })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, examples: ['Rue Oberkampf'] })),
+    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Paris', examples: ['Europe/Paris'] })),
     default_queue: Type.Optional(QueueName),
-    expiry_hours: Type.Optional(Type.Number({ minimum: 0.25, maximum: 72 })),
-    reminder_delay_seconds: Type.Optional(Type.Integer({ minimum: 30, maximum: 3600 })),
-    reminder_count: Type.Optional(Type.Integer({ minimum: 0, maximum: 5 })),
+    expiry_hours: Type.Optional(Type.Number({ minimum: 0.25, maximum: 72, description: 'Open tickets expire this long after creation', examples: [12] })),
+    reminder_delay_seconds: Type.Optional(Type.Integer({ minimum: 30, maximum: 3600, description: 'A ready ticket without "On my way" is rung again after this long', examples: [120] })),
+    reminder_count: Type.Optional(Type.Integer({ minimum: 0, maximum: 5, description: 'How many such reminders at most', examples: [2] })),
     voice: Type.Optional(Type.Object({ enabled: Type.Optional(Type.Boolean()), language: Type.Optional(Language) }, { additionalProperties: false })),
     customer_page: Type.Optional(Type.Object({
       language: Type.Optional(Language),
       messages: Type.Optional(Type.Object({ waiting: Type.Optional(Message), ready: Type.Optional(Message), closed: Type.Optional(Message) }, { additionalProperties: false })),
+      phone_entry: Type.Optional(Type.Boolean({ description: 'The customer page asks for a phone number for SMS fallback (business plan: else 403 plan-required)' })),
+      phone_country: Type.Optional(Type.Union([Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2: numbers typed without + are read in this country', examples: ['GB'] }), Type.Null()])),
     }, { additionalProperties: false })),
     sms_enabled: Type.Optional(Type.Boolean()),
   },
@@ -31,7 +36,11 @@ export const UpdateBranchBody = Type.Object(
 
 export function registerBranchRoutes(app: FastifyInstance, services: Services): void {
   app.get('/branch', {
-    schema: { tags: ['branch'], summary: 'Get the branch of this key', response: { 200: Type.Ref('Branch'), ...problemResponses() } },
+    schema: operation({
+      operationId: 'getBranch', tag: 'Branch', summary: 'Get the branch',
+      description: 'The branch of the API key (or of the staff session), with its settings.',
+      answers: { 200: { description: 'The branch', schema: Type.Ref('Branch') } },
+    }),
   }, async (req) => {
     const ctx = ctxFor(req, services);
     const branch = (await getBranch(services.db, ctx.branchId))!;
@@ -39,7 +48,13 @@ export function registerBranchRoutes(app: FastifyInstance, services: Services): 
   });
 
   app.patch('/branch', {
-    schema: { tags: ['branch'], summary: 'Update branch settings', body: UpdateBranchBody, response: { 200: Type.Ref('Branch'), ...problemResponses() } },
+    schema: operation({
+      operationId: 'updateBranch', tag: 'Branch', summary: 'Update the branch',
+      description: 'Changes the fields you send and leaves the others; `null` resets a customer page message to the default.',
+      body: UpdateBranchBody,
+      answers: { 200: { description: 'The branch as it is now', schema: Type.Ref('Branch') } },
+      problems: { forbidden: 'A staff session needs the manager or owner role.' },
+    }),
   }, async (req, reply) => {
     const ctx = ctxFor(req, services);
     return runWrite(req, reply, ctx, {

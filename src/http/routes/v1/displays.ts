@@ -2,36 +2,41 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../../actions/ctx.ts';
-import { createDisplay, deleteDisplay } from '../../../actions/displays.ts';
+import { createDisplay, deleteDisplay, MAX_DISPLAYS_PER_BRANCH } from '../../../actions/displays.ts';
 import { iso } from '../../../actions/present.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import { listDisplays, type Display } from '../../../store/displays.ts';
-import { problemResponses, QueueName, Timestamp } from '../../schemas.ts';
+import { QueueName } from '../../schemas.ts';
+import { Id, IdParam, ListOf, Timestamp } from '../../schema-parts.ts';
+import { operation } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
 export const DisplaySchema = Type.Object({
   object: Type.Literal('display'),
-  id: Type.String({ pattern: '^dsp_' }),
-  name: Type.String(),
-  queues: Type.Array(Type.String(), { description: 'Queues shown; empty: every queue of the branch' }),
+  id: Id('display'),
+  name: Type.String({ examples: ['Counter TV'] }),
+  queues: Type.Array(Type.String({ examples: ['A'] }), { description: 'Queues shown; empty: every queue of the branch' }),
   voice: Type.Boolean({ description: 'Whether the board calls numbers out loud' }),
-  url: Type.String({ format: 'uri', description: 'The board link to open on the TV (a secret: anyone with it sees the numbers)' }),
+  url: Type.String({
+    format: 'uri', description: 'The board link to open on the TV (a secret: anyone with it sees the numbers)',
+    examples: ['https://pickup.example.com/board/Vb7Qk2mZr9TxLp4WcN8sHd3FyJ6gA1eU'],
+  }),
   livemode: Type.Boolean(),
   created_at: Timestamp,
 });
 
 const CreateBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, default: 'Display board' })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 64, default: 'Display board', examples: ['Counter TV'] })),
     queues: Type.Optional(Type.Array(QueueName, { maxItems: 32, default: [], description: 'Empty or absent: every queue' })),
     voice: Type.Optional(Type.Boolean({ default: true })),
   },
   { additionalProperties: false },
 );
 
-const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const IdParams = Type.Object({ id: IdParam('display') });
 
 export function presentDisplay(d: Display, publicUrl: string) {
   return {
@@ -44,10 +49,11 @@ export function registerDisplayRoutes(app: FastifyInstance, services: Services):
   const { publicUrl } = services.config;
 
   app.get('/displays', {
-    schema: {
-      tags: ['displays'], summary: 'List display boards',
-      response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(DisplaySchema), has_more: Type.Boolean() }), ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'listDisplays', tag: 'Display boards', summary: 'List display boards',
+      description: 'The branch\'s board links in the key\'s mode.',
+      answers: { 200: { description: 'Every board', schema: ListOf(DisplaySchema, 'Oldest first') } },
+    }),
   }, async (req) => {
     const ctx = ctxFor(req, services);
     const list = await listDisplays(services.db, ctx.branchId, ctx.mode);
@@ -55,7 +61,13 @@ export function registerDisplayRoutes(app: FastifyInstance, services: Services):
   });
 
   app.post('/displays', {
-    schema: { tags: ['displays'], summary: 'Create a display board link', body: CreateBody, response: { 201: DisplaySchema, ...problemResponses() } },
+    schema: operation({
+      operationId: 'createDisplay', tag: 'Display boards', summary: 'Create a display board',
+      description: 'A link to open on the TV by the counter: it shows the numbers being prepared and ready, and (with `voice`) calls them out loud.',
+      body: CreateBody,
+      answers: { 201: { description: 'The board, with its link', schema: DisplaySchema } },
+      problems: { conflict: `The branch has ${MAX_DISPLAYS_PER_BRANCH} boards in this mode; delete one first.`, forbidden: 'A staff session needs the manager or owner role.' },
+    }),
   }, async (req, reply) => {
     const body = (req.body ?? {}) as { name?: string; queues?: string[]; voice?: boolean };
     const input = { name: body.name ?? 'Display board', queues: body.queues ?? [], voice: body.voice ?? true };
@@ -63,10 +75,13 @@ export function registerDisplayRoutes(app: FastifyInstance, services: Services):
   });
 
   app.delete('/displays/:id', {
-    schema: {
-      tags: ['displays'], summary: 'Delete a display board (its link stops working at once)', params: IdParams,
-      response: { 200: Type.Object({ object: Type.Literal('display'), id: Type.String(), deleted: Type.Literal(true) }), ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'deleteDisplay', tag: 'Display boards', summary: 'Delete a display board',
+      description: 'Its link stops working at once.',
+      params: IdParams,
+      answers: { 200: { description: 'The board is gone', schema: Type.Object({ object: Type.Literal('display'), id: Id('display'), deleted: Type.Literal(true) }) } },
+      problems: { forbidden: 'A staff session needs the manager or owner role.' },
+    }),
   }, async (req, reply) => {
     const { id } = req.params as { id: string };
     if (!isId('display', id)) throw notFound('display');

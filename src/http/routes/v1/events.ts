@@ -1,33 +1,38 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../../actions/ctx.ts';
 import { invalid, notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import { getEventBody, listEventBodies } from '../../../store/outbox.ts';
-import { problemResponses } from '../../schemas.ts';
+import { EXAMPLE_IDS, EXAMPLE_TIME, IdParam, ListOf } from '../../schema-parts.ts';
+import { operation } from '../../operation.ts';
+import { exampleEvent } from '../../example-objects.ts';
 import { ctxFor } from './context.ts';
 
-const EventSchema = Type.Object({
-  id: Type.String(), object: Type.Literal('event'), type: Type.String(), created_at: Type.String(), livemode: Type.Boolean(),
-  api_version: Type.String(), branch: Type.String(), data: Type.Record(Type.String(), Type.Unknown()),
-  request: Type.Union([Type.Null(), Type.Object({ id: Type.String(), idempotency_key: Type.Union([Type.String(), Type.Null()]) })]),
-}, { additionalProperties: true });
+/** Events are sent as stored, byte for byte: the bodies webhooks deliver. */
+const sendJson = (reply: FastifyReply, json: string): FastifyReply => reply.type('application/json; charset=utf-8').send(json);
 
-const json = (s: string): unknown => JSON.parse(s);
+const EVENTS_NOTE = 'Each event is sent exactly as it was stored and as webhooks deliver it. New event types may appear within v1: ignore the ones you do not know.';
 
 export function registerEventRoutes(app: FastifyInstance, services: Services): void {
   app.get('/events', {
-    schema: {
-      tags: ['events'], summary: 'List events, newest first (kept 30 days)',
+    schema: operation({
+      operationId: 'listEvents', tag: 'Events', summary: 'List events',
+      description: `Newest first; events are kept 30 days. To catch up after downtime, page with \`starting_after\` while \`has_more\` is true. ${EVENTS_NOTE}`,
       querystring: Type.Object({
-        type: Type.Optional(Type.String({ maxLength: 500, description: 'One type or a comma list' })),
-        created_after: Type.Optional(Type.String({ format: 'date-time' })),
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-        starting_after: Type.Optional(Type.String({ maxLength: 64 })),
+        type: Type.Optional(Type.String({ maxLength: 500, description: 'One type or a comma list', examples: ['ticket.ready,ticket.rung'] })),
+        created_after: Type.Optional(Type.String({ format: 'date-time', examples: [EXAMPLE_TIME] })),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, examples: [20] })),
+        starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'Cursor: the last event id of the previous page', examples: [EXAMPLE_IDS.event] })),
       }, { additionalProperties: false }),
-      response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(EventSchema), has_more: Type.Boolean() }), ...problemResponses() },
-    },
-  }, async (req) => {
+      answers: {
+        200: {
+          description: 'A page of events', schema: ListOf(Type.Ref('Event'), 'Newest first'),
+          example: { object: 'list', data: [exampleEvent('ticket.rung'), exampleEvent('ticket.ready')], has_more: true },
+        },
+      },
+    }),
+  }, async (req, reply) => {
     const ctx = ctxFor(req, services);
     const q = req.query as { type?: string; created_after?: string; limit?: number; starting_after?: string };
     if (q.starting_after !== undefined && (!isId('event', q.starting_after) || (await getEventBody(services.db, ctx.branchId, ctx.mode, q.starting_after)) === undefined)) {
@@ -39,16 +44,21 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
       startingAfter: q.starting_after,
       limit: q.limit ?? 20,
     });
-    return { object: 'list', data: page.data.map(json), has_more: page.hasMore };
+    return sendJson(reply, `{"object":"list","data":[${page.data.join(',')}],"has_more":${page.hasMore}}`);
   });
 
   app.get('/events/:id', {
-    schema: { tags: ['events'], summary: 'Get an event', params: Type.Object({ id: Type.String({ maxLength: 64 }) }), response: { 200: EventSchema, ...problemResponses() } },
-  }, async (req) => {
+    schema: operation({
+      operationId: 'getEvent', tag: 'Events', summary: 'Get an event',
+      description: `An event of the last 30 days. ${EVENTS_NOTE}`,
+      params: Type.Object({ id: IdParam('event') }),
+      answers: { 200: { description: 'The event', schema: Type.Ref('Event'), example: exampleEvent('ticket.rung') } },
+    }),
+  }, async (req, reply) => {
     const ctx = ctxFor(req, services);
     const { id } = req.params as { id: string };
     const body = isId('event', id) ? await getEventBody(services.db, ctx.branchId, ctx.mode, id) : undefined;
     if (body === undefined) throw notFound('event');
-    return json(body);
+    return sendJson(reply, body);
   });
 }

@@ -4,16 +4,22 @@ import type { Services } from '../../../actions/ctx.ts';
 import { getBranch, listQueues } from '../../../store/tenancy.ts';
 import { createQueue, removeQueue, updateQueue, type QueueView } from '../../../actions/queues.ts';
 import { iso } from '../../../actions/present.ts';
-import { listOf, problemResponses, QueueName } from '../../schemas.ts';
+import { QueueName } from '../../schemas.ts';
+import { ListOf } from '../../schema-parts.ts';
+import { operation } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
 const present = (q: QueueView) => ({ object: 'queue' as const, name: q.name, is_default: q.isDefault, open_tickets: q.openTickets, created_at: iso(q.createdAt)! });
-const NameParams = Type.Object({ name: Type.String({ maxLength: 64 }) });
+const NameParams = Type.Object({ name: Type.String({ maxLength: 64, examples: ['A'] }) });
 
 export function registerQueueRoutes(app: FastifyInstance, services: Services): void {
   app.get('/queues', {
-    schema: { tags: ['queues'], summary: 'List queues', response: { 200: listOf('Queue'), ...problemResponses() } },
+    schema: operation({
+      operationId: 'listQueues', tag: 'Queues', summary: 'List queues',
+      description: 'Every queue of the branch, with how many tickets are open in it in the key\'s mode.',
+      answers: { 200: { description: 'Every queue', schema: ListOf(Type.Ref('Queue'), 'By name') } },
+    }),
   }, async (req) => {
     const ctx = ctxFor(req, services);
     const branch = (await getBranch(services.db, ctx.branchId))!;
@@ -31,23 +37,30 @@ export function registerQueueRoutes(app: FastifyInstance, services: Services): v
   });
 
   app.post('/queues', {
-    schema: {
-      tags: ['queues'], summary: 'Create a queue',
+    schema: operation({
+      operationId: 'createQueue', tag: 'Queues', summary: 'Create a queue',
+      description: 'Its tickets are numbered `<name>-1`, `<name>-2`, … each business day.',
       body: Type.Object({ name: QueueName }, { additionalProperties: false }),
-      response: { 201: Type.Ref('Queue'), ...problemResponses() },
-    },
+      answers: { 201: { description: 'The new queue', schema: Type.Ref('Queue') } },
+      problems: { conflict: 'A queue of that name exists.', forbidden: 'A staff session needs the manager or owner role.' },
+    }),
   }, async (req, reply) => {
     const body = req.body as { name: string };
     return runWrite(req, reply, ctxFor(req, services), { status: 201, run: async (ctx) => present(await createQueue({ ctx, input: body })) });
   });
 
   app.patch('/queues/:name', {
-    schema: {
-      tags: ['queues'], summary: 'Rename a queue or make it the default',
+    schema: operation({
+      operationId: 'updateQueue', tag: 'Queues', summary: 'Update a queue',
+      description: 'Rename it (only while it has no open ticket: their numbers carry its name), or make it the default.',
       params: NameParams,
-      body: Type.Object({ name: Type.Optional(QueueName), is_default: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-      response: { 200: Type.Ref('Queue'), ...problemResponses() },
-    },
+      body: Type.Object({
+        name: Type.Optional(QueueName),
+        is_default: Type.Optional(Type.Boolean({ description: 'true: tickets created without a queue go here' })),
+      }, { additionalProperties: false }),
+      answers: { 200: { description: 'The queue as it is now', schema: Type.Ref('Queue') } },
+      problems: { conflict: 'The new name is taken, or the queue has open tickets.', forbidden: 'A staff session needs the manager or owner role.' },
+    }),
   }, async (req, reply) => {
     const { name } = req.params as { name: string };
     const body = (req.body ?? {}) as { name?: string; is_default?: boolean };
@@ -58,11 +71,13 @@ export function registerQueueRoutes(app: FastifyInstance, services: Services): v
   });
 
   app.delete('/queues/:name', {
-    schema: {
-      tags: ['queues'], summary: 'Delete a queue with no open tickets',
+    schema: operation({
+      operationId: 'deleteQueue', tag: 'Queues', summary: 'Delete a queue',
+      description: 'Only a queue with no open ticket (in either mode) that is not the default.',
       params: NameParams,
-      response: { 200: Type.Object({ object: Type.Literal('queue'), name: Type.String(), deleted: Type.Literal(true) }), ...problemResponses() },
-    },
+      answers: { 200: { description: 'The queue is gone', schema: Type.Object({ object: Type.Literal('queue'), name: Type.String({ examples: ['A'] }), deleted: Type.Literal(true) }) } },
+      problems: { conflict: 'The queue is the default, or has open tickets.', forbidden: 'A staff session needs the manager or owner role.' },
+    }),
   }, async (req, reply) => {
     const { name } = req.params as { name: string };
     return runWrite(req, reply, ctxFor(req, services), {

@@ -10,7 +10,8 @@ import { getApiKey } from '../../../store/credentials.ts';
 import { findSessionByTokenHash } from '../../../store/sessions.ts';
 import { hashSessionToken } from '../../../domain/session-token.ts';
 import { isLive, sessionOf } from '../../plugins/session.ts';
-import { problemResponses } from '../../schemas.ts';
+import { Type } from 'typebox';
+import { operation } from '../../operation.ts';
 import { ctxFor } from './context.ts';
 import { openLiveStream } from '../../../metrics.ts';
 
@@ -21,7 +22,8 @@ export const STREAM_RECHECK_MS = 60_000;
 const DESCRIPTION = [
   'A `text/event-stream` of live updates for the branch and mode of the credentials (a staff session: the mode its `Readybell-Mode` header names, live by default).',
   'The first event is `event: ready`; then every change is a default event whose `data` is JSON with `type`',
-  '(`ticket.created`, `ticket.ready`, `ticket.ringing`, `ticket.collected`, `ticket.cancelled`, `ticket.expired`, `ticket.customer_*`, …),',
+  '(`ticket.created`, `ticket.ringing` when a ring starts, `ticket.rung` with its result in `ring`, `ticket.collected`, `ticket.cancelled`,',
+  '`ticket.expired`, `ticket.customer_viewed`, … — new types may come: ignore the ones you do not know),',
   '`ticket_id`, `status`, `queue` and `display_number`. Comment lines (`: ping`) keep proxies from closing an idle stream.',
   'Nothing is replayed: after a reconnect, read the current state again (e.g. `GET /v1/tickets`).',
   'The stream ends when its key is revoked or its session ends.',
@@ -46,10 +48,19 @@ export function registerStreamRoute(app: FastifyInstance, services: Services): v
   });
 
   app.get('/stream', {
-    schema: {
-      tags: ['live'], summary: 'Live updates of the branch (server-sent events)', description: DESCRIPTION,
-      response: { 200: { description: 'An event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } }, ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'streamLiveUpdates', tag: 'Live updates', summary: 'Stream live updates', description: DESCRIPTION,
+      answers: {
+        200: {
+          description: 'A stream of server-sent events, open until the client leaves or its credentials end',
+          mediaType: 'text/event-stream',
+          schema: Type.String({
+            description: 'Server-sent events: `event: ready` first, then one default event per change',
+            examples: ['event: ready\ndata: {"branch":"br_01m81j194tb8kmycb0gheeaj9r","livemode":false}\n\nid: 1\ndata: {"type":"ticket.ready","ticket_id":"tk_01m81j19a75aagw39z4av2ch96","status":"ready","queue":"A","display_number":"A-42"}\n\n'],
+          }),
+        },
+      },
+    }),
   }, async (req, reply) => {
     const ctx = ctxFor(req, services);
     // HEAD asks for GET's headers; a hijacked response to it would never send them.

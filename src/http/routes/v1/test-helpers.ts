@@ -18,7 +18,9 @@ import { getDisplay, type Display } from '../../../store/displays.ts';
 import { upsertPushSubscription } from '../../../store/push-subscriptions.ts';
 import { getBranch, type Branch } from '../../../store/tenancy.ts';
 import { getTicket } from '../../../store/tickets.ts';
-import { problemResponses } from '../../schemas.ts';
+import { IdParam } from '../../schema-parts.ts';
+import { operation } from '../../operation.ts';
+import { EXAMPLE_TICKETS } from '../../example-objects.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 import { DisplaySchema, presentDisplay } from './displays.ts';
@@ -30,12 +32,12 @@ const HELPER_ACTIONS: readonly HelperAction[] = [...CUSTOMER_ACTIONS, 'open_page
 const span = (m: { min: number; max: number; default: number }): string => `${m.min}–${m.max}, default ${m.default}`;
 
 const CustomerBody = Type.Optional(Type.Object(
-  { minutes: Type.Optional(Type.Integer({ description: `snooze: the snooze (${span(SNOOZE_MINUTES)}); open_page: how long the page stays open (${span(SIMULATED_MINUTES)})` })) },
+  { minutes: Type.Optional(Type.Integer({ description: `snooze: the snooze (${span(SNOOZE_MINUTES)}); open_page: how long the page stays open (${span(SIMULATED_MINUTES)})`, examples: [SNOOZE_MINUTES.default] })) },
   { additionalProperties: false },
 ));
 
 const ConnectBody = Type.Optional(Type.Object(
-  { minutes: Type.Optional(Type.Integer({ minimum: SIMULATED_MINUTES.min, maximum: SIMULATED_MINUTES.max, description: `How long the board stays connected (${span(SIMULATED_MINUTES)})` })) },
+  { minutes: Type.Optional(Type.Integer({ minimum: SIMULATED_MINUTES.min, maximum: SIMULATED_MINUTES.max, description: `How long the board stays connected (${span(SIMULATED_MINUTES)})`, examples: [SIMULATED_MINUTES.default] })) },
   { additionalProperties: false },
 ));
 
@@ -61,16 +63,25 @@ export function registerTestHelperRoutes(app: FastifyInstance, services: Service
   const branchOf = async (id: string): Promise<Branch> => (await getBranch(db, id))!;
 
   app.post('/test_helpers/tickets/:id/customer/:action', {
-    schema: {
-      tags: ['test helpers'],
-      summary: 'Act as the customer (test mode only)',
-      description: `\`action\` is one of ${HELPER_ACTIONS.map((a) => `\`${a}\``).join(', ')}. Does exactly what the customer page does, events and webhooks included. ` +
-        '`subscribe` turns notifications on through the push service readybell simulates: a ring then reaches the customer by `push`. ' +
-        '`open_page` opens the ticket page (recording the first view) and keeps it open for `minutes`: a ring then reaches it as `page`. A live key gets 403.',
-      params: Type.Object({ id: Type.String({ maxLength: 64 }), action: Type.String({ maxLength: 32 }) }),
+    schema: operation({
+      operationId: 'actAsCustomer', tag: 'Test helpers', summary: 'Act as the customer',
+      description: `Test mode only: does exactly what the customer's tap on their page does, events and webhooks included. \`action\` is one of ${HELPER_ACTIONS.map((a) => `\`${a}\``).join(', ')}. ` +
+        '`view`: opens the link; `subscribe`: turns notifications on through the push service readybell simulates, so a ring then reaches the customer by `push`; ' +
+        '`acknowledge`: "On my way" after a ring; `snooze`: "Need N more minutes" (`minutes`); ' +
+        '`open_page` opens the ticket page (recording the first view) and keeps it open for `minutes`: a ring then reaches it as `page`.',
+      params: Type.Object({
+        id: IdParam('ticket'),
+        // Not an enum: an unknown action is a 404 naming the ones there are.
+        action: Type.String({ maxLength: 32, description: `One of ${HELPER_ACTIONS.join(', ')}`, examples: ['acknowledge'] }),
+      }),
       body: CustomerBody,
-      response: { 200: Type.Ref('Ticket'), ...problemResponses() },
-    },
+      answers: { 200: { description: 'The ticket after the customer\'s action', schema: Type.Ref('Ticket'), example: EXAMPLE_TICKETS.acknowledged } },
+      problems: {
+        forbidden: 'A live key: test helpers never touch live tickets.',
+        'not-found': 'No such ticket, or no such action.',
+        'ticket-state-conflict': 'The ticket\'s status does not allow the action (e.g. `acknowledge` before it is ready).',
+      },
+    }),
     preValidation: testKeysOnly,
   }, async (req, reply) => {
     const { id, action } = req.params as { id: string; action: string };
@@ -105,15 +116,18 @@ export function registerTestHelperRoutes(app: FastifyInstance, services: Service
   });
 
   app.post('/test_helpers/displays/:id/connect', {
-    schema: {
-      tags: ['test helpers'],
-      summary: 'Connect a board of the display, sound on (test mode only)',
-      description: 'A board readybell simulates opens the display\'s link with sound enabled and stays connected for `minutes`. ' +
-        'When voice is on for the display and the branch, a ring of a ticket in a queue it shows answers `call_out_loud: true`. A live key gets 403.',
-      params: Type.Object({ id: Type.String({ maxLength: 64 }) }),
+    schema: operation({
+      operationId: 'connectTestDisplay', tag: 'Test helpers', summary: 'Connect a board of the display, sound on',
+      description: 'Test mode only: a board readybell simulates opens the display\'s link with sound enabled and stays connected for `minutes`. ' +
+        'When voice is on for the display and the branch, a ring of a ticket in a queue it shows answers `call_out_loud: true`.',
+      params: Type.Object({ id: IdParam('display') }),
       body: ConnectBody,
-      response: { 200: DisplaySchema, ...problemResponses() },
-    },
+      answers: { 200: { description: 'The display whose board is now connected', schema: DisplaySchema } },
+      problems: {
+        forbidden: 'A live key: test helpers never touch live displays.',
+        'not-found': 'No such display.',
+      },
+    }),
     preValidation: testKeysOnly,
   }, async (req, reply) => {
     const { id } = req.params as { id: string };

@@ -10,7 +10,8 @@ import { attemptRing } from '../../../actions/perform-ring.ts';
 import { cancelTicket, collectTicket } from '../../../actions/close-ticket.ts';
 import { presentTicket } from '../../../actions/present.ts';
 import { isId } from '../../../domain/ids.ts';
-import { problemResponses } from '../../schemas.ts';
+import { operation } from '../../operation.ts';
+import { EXAMPLE_RING_RESULT, EXAMPLE_TICKETS } from '../../example-objects.ts';
 import { runWrite, type TwoPhase } from '../../write.ts';
 import { ctxFor } from './context.ts';
 import { TicketIdParams, ticketIdFrom } from './tickets.ts';
@@ -56,10 +57,16 @@ export function registerTicketActionRoutes(app: FastifyInstance, services: Servi
 
   app.post('/tickets/:id/ready', {
     config: { startEarly: look.startEarly },
-    schema: {
-      tags: ['tickets'], summary: 'Mark a ticket ready and ring the customer', params: TicketIdParams, body: NoBody,
-      response: { 200: Type.Ref('RingResult'), ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'markTicketReady', tag: 'Tickets', summary: 'Mark a ticket ready and ring the customer',
+      description: 'Rings every free channel the customer has (their open page, each push subscription) and the display boards showing the queue; '
+        + 'SMS only when neither reached them (business plan, a `customer_phone`). Waits for the channels at most `RING_DEADLINE_MS` (2 s by default); '
+        + 'what is still under way then finishes in the background and `ticket.rung` reports the final result. Without an Idempotency-Key, '
+        + 'a second call still cannot ring twice: it gets `409`.',
+      params: TicketIdParams, body: NoBody,
+      answers: { 200: { description: 'What the ring reached, and the ticket, now `ready`', schema: Type.Ref('RingResult'), example: EXAMPLE_RING_RESULT } },
+      problems: { 'ticket-state-conflict': 'Only a `created` ticket can be marked ready; `ticket_status` says what it is.' },
+    }),
   }, async (req, reply) => {
     const id = ticketId(req.params);
     const ctx = ctxFor(req, services);
@@ -69,10 +76,21 @@ export function registerTicketActionRoutes(app: FastifyInstance, services: Servi
 
   app.post('/tickets/:id/ring', {
     config: { startEarly: look.startEarly },
-    schema: {
-      tags: ['tickets'], summary: 'Ring a ready ticket again (at most once per 10 s)', params: TicketIdParams, body: NoBody,
-      response: { 200: Type.Ref('RingResult'), ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'ringTicket', tag: 'Tickets', summary: 'Ring a ready ticket again',
+      description: 'A recall, for a customer who has not come: rings like `ready` did, at most once every 10 seconds per ticket.',
+      params: TicketIdParams, body: NoBody,
+      answers: {
+        200: {
+          description: 'What the ring reached, and the ticket', schema: Type.Ref('RingResult'),
+          example: { ...EXAMPLE_RING_RESULT, call_out_loud: false, ticket: { ...EXAMPLE_TICKETS.ready, rings: 2 } },
+        },
+      },
+      problems: {
+        'ticket-state-conflict': 'Only a `ready` ticket can be rung; `ticket_status` says what it is.',
+        'rate-limited': 'The ticket was rung less than 10 seconds ago (`violated_policies: ["ticket-ring"]`), or a bucket of the API key is empty.',
+      },
+    }),
   }, async (req, reply) => {
     const id = ticketId(req.params);
     const ctx = ctxFor(req, services);
@@ -81,18 +99,29 @@ export function registerTicketActionRoutes(app: FastifyInstance, services: Servi
   });
 
   app.post('/tickets/:id/collect', {
-    schema: { tags: ['tickets'], summary: 'Mark a ticket collected', params: TicketIdParams, body: NoBody, response: { 200: Type.Ref('Ticket'), ...problemResponses() } },
+    schema: operation({
+      operationId: 'collectTicket', tag: 'Tickets', summary: 'Mark a ticket collected',
+      description: 'The customer has their order: their page says thank you, and the ticket leaves the display board.',
+      params: TicketIdParams, body: NoBody,
+      answers: { 200: { description: 'The ticket, now `collected`', schema: Type.Ref('Ticket'), example: EXAMPLE_TICKETS.collected } },
+      problems: { 'ticket-state-conflict': 'Only a `created` or `ready` ticket can be collected; `ticket_status` says what it is.' },
+    }),
   }, async (req, reply) => {
     const id = ticketId(req.params);
     return runWrite(req, reply, ctxFor(req, services), { status: 200, run: async (ctx) => presentTicket(await collectTicket({ ctx, input: { id } }), publicUrl) });
   });
 
   app.post('/tickets/:id/cancel', {
-    schema: {
-      tags: ['tickets'], summary: 'Cancel a ticket', params: TicketIdParams,
-      body: Type.Optional(Type.Object({ reason: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false })),
-      response: { 200: Type.Ref('Ticket'), ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'cancelTicket', tag: 'Tickets', summary: 'Cancel a ticket',
+      description: 'The order will not be served: the customer\'s page says it was cancelled, and the ticket leaves the display board.',
+      params: TicketIdParams,
+      body: Type.Optional(Type.Object({
+        reason: Type.Optional(Type.String({ maxLength: 200, description: 'Kept as the ticket\'s `cancellation_reason`', examples: ['Out of stock'] })),
+      }, { additionalProperties: false })),
+      answers: { 200: { description: 'The ticket, now `cancelled`', schema: Type.Ref('Ticket'), example: EXAMPLE_TICKETS.cancelled } },
+      problems: { 'ticket-state-conflict': 'Only a `created` or `ready` ticket can be cancelled; `ticket_status` says what it is.' },
+    }),
   }, async (req, reply) => {
     const id = ticketId(req.params);
     const reason = (req.body as { reason?: string } | undefined)?.reason;

@@ -10,17 +10,22 @@ import { isId } from '../../../domain/ids.ts';
 import { E164_PATTERN } from '../../../domain/validation.ts';
 import { TICKET_STATUSES, type TicketStatus } from '../../../domain/ticket-state.ts';
 import { getTicket, LIST_LIMIT_MAX, listTickets, type Ticket } from '../../../store/tickets.ts';
-import { listOf, problemResponses, QueueName } from '../../schemas.ts';
+import { QueueName } from '../../schemas.ts';
+import { EXAMPLE_IDS, EXAMPLE_TIME, IdParam, ListOf } from '../../schema-parts.ts';
+import { operation } from '../../operation.ts';
+import { EXAMPLE_TICKETS } from '../../example-objects.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
 export const CreateTicketBody = Type.Object(
   {
     queue: Type.Optional(QueueName),
-    external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Your own order number; searchable' })),
-    customer_phone: Type.Optional(Type.String({ pattern: E164_PATTERN, description: 'E.164, used for SMS only; erased when the ticket closes' })),
+    external_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Your own order number; searchable', examples: ['1001'] })),
+    customer_phone: Type.Optional(Type.String({
+      pattern: E164_PATTERN, description: 'E.164, used for SMS only (business plan); erased when the ticket closes', examples: ['+33612345678'],
+    })),
     metadata: Type.Optional(Type.Record(Type.String({ maxLength: 40 }), Type.String({ maxLength: 500 }), {
-      maxProperties: 20,
+      maxProperties: 20, description: 'Up to 20 string pairs of your own', examples: [{ table: '12' }],
       // TypeBox drops the key schema's maxLength (it becomes patternProperties "^.*$"); this keeps it.
       propertyNames: { minLength: 1, maxLength: 40 },
     })),
@@ -28,17 +33,17 @@ export const CreateTicketBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const TicketIdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+export const TicketIdParams = Type.Object({ id: IdParam('ticket') });
 
 const ListQuery = Type.Object(
   {
     queue: Type.Optional(QueueName),
-    status: Type.Optional(Type.String({ description: 'One status or a comma list', maxLength: 100 })),
-    external_ref: Type.Optional(Type.String({ maxLength: 64 })),
-    created_after: Type.Optional(Type.String({ format: 'date-time' })),
-    created_before: Type.Optional(Type.String({ format: 'date-time' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_LIMIT_MAX, default: 20 })),
-    starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'Cursor: the last ticket id of the previous page' })),
+    status: Type.Optional(Type.String({ description: `One status or a comma list of ${TICKET_STATUSES.join(', ')}`, maxLength: 100, examples: ['created,ready'] })),
+    external_ref: Type.Optional(Type.String({ maxLength: 64, description: 'Tickets with this order number', examples: ['1001'] })),
+    created_after: Type.Optional(Type.String({ format: 'date-time', examples: [EXAMPLE_TIME] })),
+    created_before: Type.Optional(Type.String({ format: 'date-time', examples: [EXAMPLE_TIME] })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: LIST_LIMIT_MAX, default: 20, examples: [20] })),
+    starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'Cursor: the last ticket id of the previous page', examples: [EXAMPLE_IDS.ticket] })),
   },
   { additionalProperties: false },
 );
@@ -81,7 +86,14 @@ export function registerTicketRoutes(app: FastifyInstance, services: Services): 
   const { publicUrl } = services.config;
 
   app.post('/tickets', {
-    schema: { tags: ['tickets'], summary: 'Create a ticket', body: CreateTicketBody, response: { 201: Type.Ref('Ticket'), ...problemResponses() } },
+    schema: operation({
+      operationId: 'createTicket', tag: 'Tickets', summary: 'Create a ticket',
+      description: 'Gives the ticket its display number (`A-42`: the queue and a count that restarts each business day) and the customer\'s link (`url`) '
+        + 'to print as a QR code. Every field is optional: with no body, the ticket goes to the branch\'s default queue.',
+      body: CreateTicketBody,
+      answers: { 201: { description: 'The new ticket, `created`', schema: Type.Ref('Ticket'), example: EXAMPLE_TICKETS.created } },
+      problems: { 'validation-failed': 'A field is missing, unknown, mistyped or out of range, or the queue does not exist.' },
+    }),
   }, async (req, reply) => {
     const input = (req.body ?? {}) as CreateTicketInput;
     return runWrite(req, reply, ctxFor(req, services), {
@@ -95,11 +107,26 @@ export function registerTicketRoutes(app: FastifyInstance, services: Services): 
   });
 
   app.get('/tickets/:id', {
-    schema: { tags: ['tickets'], summary: 'Get a ticket', params: TicketIdParams, response: { 200: Type.Ref('Ticket'), ...problemResponses() } },
+    schema: operation({
+      operationId: 'getTicket', tag: 'Tickets', summary: 'Get a ticket',
+      description: 'The ticket as it is now, with what its customer did. Ids look like `tk_…`; to find a ticket by its display number or your order number, list tickets.',
+      params: TicketIdParams,
+      answers: { 200: { description: 'The ticket', schema: Type.Ref('Ticket'), example: EXAMPLE_TICKETS.acknowledged } },
+    }),
   }, async (req) => presentTicket(await findTicket(services, req, (req.params as { id: string }).id), publicUrl));
 
   app.get('/tickets', {
-    schema: { tags: ['tickets'], summary: 'List tickets, newest first', querystring: ListQuery, response: { 200: listOf('Ticket'), ...problemResponses() } },
+    schema: operation({
+      operationId: 'listTickets', tag: 'Tickets', summary: 'List tickets',
+      description: 'Newest first, filtered by queue, status, order number and creation time. Page with `starting_after` (the last id you got) while `has_more` is true.',
+      querystring: ListQuery,
+      answers: {
+        200: {
+          description: 'A page of tickets', schema: ListOf(Type.Ref('Ticket'), 'Newest first'),
+          example: { object: 'list', data: [EXAMPLE_TICKETS.ready], has_more: false },
+        },
+      },
+    }),
   }, async (req) => {
     const ctx = ctxFor(req, services);
     const q = req.query as { queue?: string; status?: string; external_ref?: string; created_after?: string; created_before?: string; limit?: number; starting_after?: string };
@@ -127,10 +154,16 @@ export function registerTicketRoutes(app: FastifyInstance, services: Services): 
 
   for (const format of ['svg', 'png'] as const) {
     app.get(`/tickets/:id/qr.${format}`, {
-      schema: {
-        tags: ['tickets'], summary: `The customer link as a QR code (${format.toUpperCase()})`, params: TicketIdParams,
-        response: { 200: { description: `image/${format === 'svg' ? 'svg+xml' : 'png'}`, content: { [`image/${format === 'svg' ? 'svg+xml' : 'png'}`]: { schema: { type: 'string' } } } }, ...problemResponses() },
-      },
+      schema: operation({
+        operationId: `getTicketQr${format === 'svg' ? 'Svg' : 'Png'}`, tag: 'Tickets', summary: `Get the QR code (${format.toUpperCase()})`,
+        description: 'The customer\'s link as a QR code, for a POS that cannot draw one: print it on the receipt. It never changes for a ticket, so it is cached for a day.',
+        params: TicketIdParams,
+        answers: {
+          200: format === 'svg'
+            ? { description: 'An SVG image', mediaType: 'image/svg+xml', schema: Type.String({ description: 'SVG markup' }) }
+            : { description: 'A PNG image', mediaType: 'image/png', schema: Type.String({ contentMediaType: 'image/png', description: 'PNG bytes' }) },
+        },
+      }),
     }, async (req, reply) => {
       const ticket = await findTicket(services, req, (req.params as { id: string }).id);
       const url = ticketUrl(publicUrl, ticket.token);

@@ -8,28 +8,32 @@ import { iso } from '../../../actions/present.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import type { Role, UserRecord } from '../../../store/credentials.ts';
-import { Nullable, problemResponses, Timestamp } from '../../schemas.ts';
+import { Id, IdParam, ListOf, Nullable, StringEnum, Timestamp } from '../../schema-parts.ts';
+import { operation } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
-const RoleSchema = Type.Union([Type.Literal('owner'), Type.Literal('manager'), Type.Literal('staff')], {
+const RoleSchema = StringEnum(['owner', 'manager', 'staff'], {
   description: 'owner: everything (keys, users, webhooks); manager: queues, displays, settings; staff: tickets',
 });
 
 const UserSchema = Type.Object({
   object: Type.Literal('user'),
-  id: Type.String({ pattern: '^usr_' }),
-  email: Type.String(),
+  id: Id('user'),
+  email: Type.String({ examples: ['sam@example.com'] }),
   role: RoleSchema,
   created_at: Timestamp,
   removed_at: Nullable(Timestamp),
-  password: Nullable(Type.String({ description: 'A one-time password: only in the answer that invited the user or reset the password, never in a replay. Hand it over now.' })),
+  password: Nullable(Type.String({
+    description: 'A one-time password: only in the answer that invited the user or reset the password, never in a replay. Hand it over now.',
+    examples: ['tulip-quarry-ember-7'],
+  })),
 });
 
 const present = (u: UserRecord, password: string | null = null) => ({
   object: 'user' as const, id: u.id, email: u.email, role: u.role, created_at: iso(u.createdAt)!, removed_at: iso(u.removedAt), password,
 });
-const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const IdParams = Type.Object({ id: IdParam('user') });
 const ownerOnly = 'Owner role, staff session only (API keys get 403).';
 const userId = (params: unknown): string => {
   const { id } = params as { id: string };
@@ -39,18 +43,21 @@ const userId = (params: unknown): string => {
 
 export function registerUserRoutes(app: FastifyInstance, services: Services): void {
   app.get('/users', {
-    schema: {
-      tags: ['staff administration'], summary: "List the account's staff users", description: ownerOnly,
-      response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(UserSchema), has_more: Type.Boolean() }), ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'listUsers', tag: 'Staff administration', summary: 'List staff users', access: 'staff',
+      description: `The account's staff users, removed ones left out. ${ownerOnly}`,
+      answers: { 200: { description: 'Every user', schema: ListOf(UserSchema, 'Oldest first') } },
+    }),
   }, async (req) => ({ object: 'list', data: (await listAccountUsers(ctxFor(req, services))).map((u) => present(u)), has_more: false }));
 
   app.post('/users', {
-    schema: {
-      tags: ['staff administration'], summary: 'Invite a staff user (a one-time password is shown once)', description: ownerOnly,
-      body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), role: RoleSchema }, { additionalProperties: false }),
-      response: { 201: UserSchema, ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'inviteUser', tag: 'Staff administration', summary: 'Invite a staff user', access: 'staff',
+      description: `The answer carries a one-time password, shown once. ${ownerOnly}`,
+      body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254, examples: ['sam@example.com'] }), role: RoleSchema }, { additionalProperties: false }),
+      answers: { 201: { description: 'The user, with a one-time `password`', schema: UserSchema } },
+      problems: { conflict: 'This email already has a readybell user.' },
+    }),
   }, async (req, reply) => {
     const body = req.body as { email: string; role: Role };
     return runWrite(req, reply, ctxFor(req, services), {
@@ -64,12 +71,17 @@ export function registerUserRoutes(app: FastifyInstance, services: Services): vo
   });
 
   app.patch('/users/:id', {
-    schema: {
-      tags: ['staff administration'], summary: "Change a user's role or reset their password", description: `${ownerOnly} Resetting ends all the user's sessions. The last owner cannot be demoted: \`409 last-owner\`, also when two owners demote each other at the same moment.`,
+    schema: operation({
+      operationId: 'updateUser', tag: 'Staff administration', summary: 'Update a staff user', access: 'staff',
+      description: `Change their role, or reset their password (which ends all their sessions). ${ownerOnly}`,
       params: IdParams,
-      body: Type.Object({ role: Type.Optional(RoleSchema), reset_password: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-      response: { 200: UserSchema, ...problemResponses() },
-    },
+      body: Type.Object({
+        role: Type.Optional(RoleSchema),
+        reset_password: Type.Optional(Type.Boolean({ description: 'true: a new one-time password, in the answer' })),
+      }, { additionalProperties: false }),
+      answers: { 200: { description: 'The user, with a one-time `password` after a reset', schema: UserSchema } },
+      problems: { 'last-owner': 'The last owner cannot be demoted, also when two owners demote each other at the same moment.' },
+    }),
   }, async (req, reply) => {
     const id = userId(req.params);
     const body = (req.body ?? {}) as { role?: Role; reset_password?: boolean };
@@ -84,11 +96,13 @@ export function registerUserRoutes(app: FastifyInstance, services: Services): vo
   });
 
   app.delete('/users/:id', {
-    schema: {
-      tags: ['staff administration'], summary: 'Remove a staff user (their sessions end at once)', description: `${ownerOnly} Nobody removes themselves (\`409 conflict\`); the last owner stays (\`409 last-owner\`).`,
+    schema: operation({
+      operationId: 'removeUser', tag: 'Staff administration', summary: 'Remove a staff user', access: 'staff',
+      description: `Their sessions end at once. ${ownerOnly}`,
       params: IdParams,
-      response: { 200: UserSchema, ...problemResponses() },
-    },
+      answers: { 200: { description: 'The user, removed', schema: UserSchema } },
+      problems: { conflict: 'Nobody removes themselves; another owner can.', 'last-owner': 'The last owner stays.' },
+    }),
   }, async (req, reply) => {
     const id = userId(req.params);
     return runWrite(req, reply, ctxFor(req, services), { status: 200, run: async (ctx) => present(await deleteUser({ ctx, input: { id } })) });

@@ -13,15 +13,20 @@ import { getDelivery, listAttempts, listDeliveries, type DeliveryStatus, type We
 import { presentDelivery, presentEndpoint } from '../../../webhooks/present.ts';
 import { SecretBox } from '../../../webhooks/secret-box.ts';
 import { checkWebhookUrl, systemLookup } from '../../../webhooks/url-policy.ts';
-import { problemResponses } from '../../schemas.ts';
+import { Type } from 'typebox';
+import { operation } from '../../operation.ts';
+import { EXAMPLE_ENDPOINT } from '../../example-objects.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 import {
-  CreateEndpointBody, DeletedEndpointSchema, DeliveriesQuery, DeliveryListSchema, DeliverySchema, EndpointIdParams, EndpointListSchema,
-  EndpointSchema, NoBody, RotateBody, SecretSchema, UpdateEndpointBody,
+  CreateEndpointBody, DeletedEndpointSchema, DeliveriesQuery, DeliveryIdParams, DeliveryListSchema, EndpointIdParams, EndpointListSchema,
+  NoBody, RotateBody, SecretSchema, UpdateEndpointBody,
 } from './webhook-schemas.ts';
 
-const TAGS = ['webhooks'];
+const TAG = 'Webhook endpoints';
+const Endpoint = Type.Ref('WebhookEndpoint');
+const Delivery = Type.Ref('WebhookDelivery');
+const WHO = 'API keys, and the owner role in the staff page; not on the free plan.';
 
 /** The stored copy of a create/rotate answer leaves the secret out: it is never at rest there. */
 const withoutSecret = <T extends { secret?: string }>(answer: T): Omit<T, 'secret'> => {
@@ -53,7 +58,11 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
   const checkUrl = (url: string, ctx: Ctx): Promise<string> => checkWebhookUrl(url, ctx.mode, config, services.webhookLookup ?? systemLookup);
 
   app.get('/webhook_endpoints', {
-    schema: { tags: TAGS, summary: 'List webhook endpoints (at most 16 per branch and mode), newest first', response: { 200: EndpointListSchema, ...problemResponses() } },
+    schema: operation({
+      operationId: 'listWebhookEndpoints', tag: TAG, summary: 'List webhook endpoints',
+      description: `The branch's endpoints in the key's mode (at most 16), newest first, without their secrets. ${WHO}`,
+      answers: { 200: { description: 'Every endpoint', schema: EndpointListSchema } },
+    }),
   }, async (req) => {
     const ctx = ctxFor(req, services);
     requireWebhookAccess(ctx);
@@ -62,7 +71,17 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
   });
 
   app.post('/webhook_endpoints', {
-    schema: { tags: TAGS, summary: 'Create a webhook endpoint; the answer carries its signing secret', body: CreateEndpointBody, response: { 201: EndpointSchema, ...problemResponses() } },
+    schema: operation({
+      operationId: 'createWebhookEndpoint', tag: TAG, summary: 'Create a webhook endpoint',
+      description: 'Events of the key\'s mode are POSTed to `url`, signed with the endpoint\'s secret: the answer is the only one that carries it '
+        + `(an idempotent replay leaves it out; \`GET …/secret\` reveals it). ${WHO}`,
+      body: CreateEndpointBody,
+      answers: { 201: { description: 'The endpoint, with its signing `secret`', schema: Endpoint, example: { ...EXAMPLE_ENDPOINT, secret: 'whsec_3q2Z7wVbR9kLmN4pXs8TjY6cHa1FdE5u' } } },
+      problems: {
+        'validation-failed': 'A field is wrong, an event type is unknown, or the URL is refused (not https in live mode; a private, loopback or link-local address).',
+        conflict: 'The branch already has 16 endpoints in this mode.',
+      },
+    }),
   }, async (req, reply) => {
     const ctx = ctxFor(req, services);
     requireWebhookAccess(ctx);
@@ -80,11 +99,22 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
   });
 
   app.get('/webhook_endpoints/:id', {
-    schema: { tags: TAGS, summary: 'Get a webhook endpoint', params: EndpointIdParams, response: { 200: EndpointSchema, ...problemResponses() } },
+    schema: operation({
+      operationId: 'getWebhookEndpoint', tag: TAG, summary: 'Get a webhook endpoint',
+      description: `The endpoint, without its secret. ${WHO}`,
+      params: EndpointIdParams,
+      answers: { 200: { description: 'The endpoint', schema: Endpoint, example: EXAMPLE_ENDPOINT } },
+    }),
   }, async (req) => presentEndpoint(await endpointOf(services, ctxFor(req, services), idParam(req, 'webhookEndpoint')), clock.now()));
 
   app.patch('/webhook_endpoints/:id', {
-    schema: { tags: TAGS, summary: 'Change a webhook endpoint, or disable / re-enable it', params: EndpointIdParams, body: UpdateEndpointBody, response: { 200: EndpointSchema, ...problemResponses() } },
+    schema: operation({
+      operationId: 'updateWebhookEndpoint', tag: TAG, summary: 'Update a webhook endpoint',
+      description: `Change its URL, events or description; \`"disabled": true\` stops deliveries (pending ones fail), \`false\` re-enables it. ${WHO}`,
+      params: EndpointIdParams, body: UpdateEndpointBody,
+      answers: { 200: { description: 'The endpoint as it is now', schema: Endpoint } },
+      problems: { 'validation-failed': 'A field is wrong, an event type is unknown, or the URL is refused.' },
+    }),
   }, async (req, reply) => {
     const id = idParam(req, 'webhookEndpoint');
     const ctx = ctxFor(req, services);
@@ -98,7 +128,12 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
   });
 
   app.delete('/webhook_endpoints/:id', {
-    schema: { tags: TAGS, summary: 'Delete a webhook endpoint and its delivery log', params: EndpointIdParams, response: { 200: DeletedEndpointSchema, ...problemResponses() } },
+    schema: operation({
+      operationId: 'deleteWebhookEndpoint', tag: TAG, summary: 'Delete a webhook endpoint',
+      description: `Removes the endpoint and its delivery log; queued deliveries are dropped. ${WHO}`,
+      params: EndpointIdParams,
+      answers: { 200: { description: 'The endpoint is gone', schema: DeletedEndpointSchema } },
+    }),
   }, async (req, reply) => {
     const id = idParam(req, 'webhookEndpoint');
     return runWrite(req, reply, ctxFor(req, services), {
@@ -108,10 +143,13 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
   });
 
   app.post('/webhook_endpoints/:id/rotate_secret', {
-    schema: {
-      tags: TAGS, summary: 'Replace the signing secret; the old one keeps signing for expires_in seconds (default 24 h)',
-      params: EndpointIdParams, body: RotateBody, response: { 200: EndpointSchema, ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'rotateWebhookEndpointSecret', tag: TAG, summary: 'Rotate the signing secret',
+      description: 'A new secret, in the answer. The old one keeps signing beside it for `expires_in` seconds (default 24 h), so you can deploy the new one '
+        + `without rejecting a delivery. ${WHO}`,
+      params: EndpointIdParams, body: RotateBody,
+      answers: { 200: { description: 'The endpoint, with its new `secret`', schema: Endpoint } },
+    }),
   }, async (req, reply) => {
     const id = idParam(req, 'webhookEndpoint');
     const body = (req.body ?? {}) as { expires_in?: number };
@@ -126,10 +164,12 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
   });
 
   app.get('/webhook_endpoints/:id/secret', {
-    schema: {
-      tags: TAGS, summary: 'Reveal the current signing secret (API keys and the owner role)',
-      params: EndpointIdParams, response: { 200: SecretSchema, ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'getWebhookEndpointSecret', tag: TAG, summary: 'Reveal the signing secret',
+      description: `The current secret (\`Cache-Control: no-store\`), and until when the previous one still signs. ${WHO}`,
+      params: EndpointIdParams,
+      answers: { 200: { description: 'The secret', schema: SecretSchema } },
+    }),
   }, async (req, reply) => {
     const endpoint = await endpointOf(services, ctxFor(req, services), idParam(req, 'webhookEndpoint'));
     const now = clock.now();
@@ -145,10 +185,13 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
   });
 
   app.post('/webhook_endpoints/:id/test', {
-    schema: {
-      tags: TAGS, summary: 'Send a `ping` event to this endpoint; answers with the queued delivery',
-      params: EndpointIdParams, body: NoBody, response: { 202: DeliverySchema, ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'testWebhookEndpoint', tag: TAG, summary: 'Send a test event',
+      description: `Sends a \`ping\` event to this endpoint only, whatever its \`enabled_events\`, signed and retried like any other. ${WHO}`,
+      params: EndpointIdParams, body: NoBody,
+      answers: { 202: { description: 'The delivery, queued', schema: Delivery } },
+      problems: { conflict: 'The endpoint is disabled; enable it first.' },
+    }),
   }, async (req, reply) => {
     const id = idParam(req, 'webhookEndpoint');
     return runWrite(req, reply, ctxFor(req, services), {
@@ -158,10 +201,12 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
   });
 
   app.get('/webhook_endpoints/:id/deliveries', {
-    schema: {
-      tags: TAGS, summary: 'Deliveries to this endpoint with their attempt log, newest first',
-      params: EndpointIdParams, querystring: DeliveriesQuery, response: { 200: DeliveryListSchema, ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'listWebhookEndpointDeliveries', tag: TAG, summary: 'List an endpoint\'s deliveries',
+      description: `Each delivery with its attempts (status, time, the first bytes of the answer), newest first. ${WHO}`,
+      params: EndpointIdParams, querystring: DeliveriesQuery,
+      answers: { 200: { description: 'A page of deliveries', schema: DeliveryListSchema } },
+    }),
   }, async (req) => {
     const ctx = ctxFor(req, services);
     const endpoint = await endpointOf(services, ctx, idParam(req, 'webhookEndpoint'));
@@ -177,7 +222,12 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
   });
 
   app.get('/webhook_deliveries/:id', {
-    schema: { tags: TAGS, summary: 'Get a delivery with its attempt log', params: EndpointIdParams, response: { 200: DeliverySchema, ...problemResponses() } },
+    schema: operation({
+      operationId: 'getWebhookDelivery', tag: TAG, summary: 'Get a delivery',
+      description: `One delivery with its attempts. ${WHO}`,
+      params: DeliveryIdParams,
+      answers: { 200: { description: 'The delivery', schema: Delivery } },
+    }),
   }, async (req) => {
     const ctx = ctxFor(req, services);
     requireWebhookAccess(ctx);
@@ -187,10 +237,13 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
   });
 
   app.post('/webhook_deliveries/:id/retry', {
-    schema: {
-      tags: TAGS, summary: 'Try a delivery again now (also a succeeded one); answers with the delivery as it was queued',
-      params: EndpointIdParams, body: NoBody, response: { 202: DeliverySchema, ...problemResponses() },
-    },
+    schema: operation({
+      operationId: 'retryWebhookDelivery', tag: TAG, summary: 'Retry a delivery',
+      description: `One more attempt, now, with a fresh signature; also for a succeeded delivery (a resend). ${WHO}`,
+      params: DeliveryIdParams, body: NoBody,
+      answers: { 202: { description: 'The delivery, queued', schema: Delivery } },
+      problems: { conflict: 'The endpoint of this delivery is disabled; enable it first.' },
+    }),
   }, async (req, reply) => {
     const id = idParam(req, 'webhookDelivery');
     return runWrite(req, reply, ctxFor(req, services), {

@@ -18,13 +18,14 @@ const loadAll = () => Promise.all([call<Branch>('branch'), call<List<Queue>>('qu
 type Flat = {
   name: string; timezone: string; default_queue: string; expiry_hours: number; reminder_delay_seconds: number; reminder_count: number;
   voice_enabled: boolean; voice_language: string; page_language: string; msg_waiting: string; msg_ready: string; msg_closed: string; sms_enabled: boolean;
+  phone_entry: boolean; phone_country: string;
 };
 
 const flatten = (b: Branch): Flat => ({
   name: b.name, timezone: b.timezone, default_queue: b.default_queue, expiry_hours: b.expiry_hours, reminder_delay_seconds: b.reminder_delay_seconds,
   reminder_count: b.reminder_count, voice_enabled: b.voice.enabled, voice_language: b.voice.language, page_language: b.customer_page.language,
   msg_waiting: b.customer_page.messages.waiting ?? '', msg_ready: b.customer_page.messages.ready ?? '', msg_closed: b.customer_page.messages.closed ?? '',
-  sms_enabled: b.sms_enabled,
+  sms_enabled: b.sms_enabled, phone_entry: b.customer_page.phone_entry, phone_country: b.customer_page.phone_country ?? '',
 });
 
 function patchOf(edits: Partial<Flat>): Record<string, unknown> {
@@ -36,6 +37,8 @@ function patchOf(edits: Partial<Flat>): Record<string, unknown> {
     if (k === 'voice_enabled') voice.enabled = v;
     else if (k === 'voice_language') voice.language = v;
     else if (k === 'page_language') page.language = v;
+    else if (k === 'phone_entry') page.phone_entry = v;
+    else if (k === 'phone_country') page.phone_country = String(v).trim() === '' ? null : String(v).trim().toUpperCase();
     else if (k.startsWith('msg_')) messages[k.slice(4)] = String(v).trim() === '' ? null : String(v).trim();
     else body[k] = v;
   }
@@ -48,9 +51,10 @@ function patchOf(edits: Partial<Flat>): Record<string, unknown> {
 const POINTERS: Record<string, keyof Flat> = {
   '/voice/enabled': 'voice_enabled', '/voice/language': 'voice_language', '/customer_page/language': 'page_language',
   '/customer_page/messages/waiting': 'msg_waiting', '/customer_page/messages/ready': 'msg_ready', '/customer_page/messages/closed': 'msg_closed',
+  '/customer_page/phone_entry': 'phone_entry', '/customer_page/phone_country': 'phone_country',
 };
 const FIELDS: Array<keyof Flat> = ['name', 'timezone', 'default_queue', 'expiry_hours', 'reminder_delay_seconds', 'reminder_count',
-  'voice_enabled', 'voice_language', 'page_language', 'msg_waiting', 'msg_ready', 'msg_closed', 'sms_enabled'];
+  'voice_enabled', 'voice_language', 'page_language', 'msg_waiting', 'msg_ready', 'msg_closed', 'sms_enabled', 'phone_entry', 'phone_country'];
 
 export function BranchSettings() {
   const { session } = useSession();
@@ -64,6 +68,7 @@ export function BranchSettings() {
   const [branch, queues] = data;
   const f: Flat = { ...flatten(branch), ...edits };
   const dirty = Object.keys(edits).length > 0;
+  const smsPlan = branch.plan === 'business';
 
   const save = async (e: Event) => {
     e.preventDefault();
@@ -122,6 +127,10 @@ export function BranchSettings() {
           {label('s-mr', 'settings.msgReady')}<textarea id="s-mr" maxLength={280} rows={2} value={f.msg_ready} onInput={text('msg_ready')} {...form.bind('msg_ready', 's-mr')} />{err('msg_ready', 's-mr')}
           {label('s-mc', 'settings.msgClosed')}<textarea id="s-mc" maxLength={280} rows={2} value={f.msg_closed} onInput={text('msg_closed')} {...form.bind('msg_closed', 's-mc')} />{err('msg_closed', 's-mc')}
           <label class="check"><input type="checkbox" checked={f.sms_enabled} onChange={check('sms_enabled')} {...form.bind('sms_enabled', 's-sms')} /> {t('settings.sms')}</label>{err('sms_enabled', 's-sms')}
+          {/* Only the business plan has SMS; a branch that lost it may still turn this off. */}
+          <label class="check"><input type="checkbox" id="s-phone" checked={f.phone_entry} disabled={!smsPlan && !f.phone_entry} onChange={check('phone_entry')} {...form.bind('phone_entry', 's-phone')} /> {t('settings.phoneEntry')}</label>{err('phone_entry', 's-phone')}
+          {label('s-pc', 'settings.phoneCountry', 'settings.phoneCountryNote')}
+          <input id="s-pc" maxLength={2} size={3} autoCapitalize="characters" pattern="[A-Za-z]{2}" value={f.phone_country} onInput={text('phone_country')} {...form.bind('phone_country', 's-pc')} />{err('phone_country', 's-pc')}
         </fieldset>
         <div class="dialog-actions">
           <button type="submit" class="primary" disabled={busy || !dirty} aria-describedby={form.errors.form !== null ? 'settings-form-error' : undefined}>{t('settings.save')}</button>

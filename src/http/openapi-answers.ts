@@ -1,0 +1,169 @@
+// What every operation shares, added to the document in one place: the problem answers (from the
+// problem catalogue, so a new code is documented everywhere it can occur), the headers the /v1
+// scope sets on every answer (Request-Id, RateLimit), idempotency on every write, and the CSRF
+// token a staff session sends on writes. Routes declare only what is their own (operation.ts).
+import { STATUS_CODES } from 'node:http';
+import type { ErrorCode } from '../domain/errors.ts';
+import { PROBLEM_CATALOGUE, PROBLEM_CONTENT_TYPE } from './problems.ts';
+import { OWN_PROBLEMS } from './operation.ts';
+import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID } from './schema-parts.ts';
+
+/** The document is plain JSON, walked and completed here. */
+export type Json = Record<string, any>;
+
+const WRITES = new Set(['post', 'patch', 'delete']);
+const PROBLEM_CODES_IN_ORDER = Object.keys(PROBLEM_CATALOGUE) as ErrorCode[];
+
+const header = (description: string, schema: Json) => ({ description, schema });
+
+export const HEADERS = {
+  'Request-Id': header('This request\'s id; quote it to support. Problems carry it as `request_id`.', { type: 'string', examples: [EXAMPLE_REQUEST_ID] }),
+  RateLimit: header(
+    'The bucket this request counted against (draft-ietf-httpapi-ratelimit-headers-10): `r` whole requests left, `t` seconds until the next token (absent when full).',
+    { type: 'string', examples: ['"writes";r=87;t=1'] },
+  ),
+  'RateLimit-Policy': header('Both buckets of the API key: writes (POST, PATCH, DELETE) and reads (GET).', { type: 'string', examples: ['"writes";q=120;w=120, "reads";q=600;w=60'] }),
+  'Retry-After': header('Whole seconds to wait before retrying, with the same Idempotency-Key.', { type: 'integer', examples: [3] }),
+  'Idempotent-Replayed': header(
+    '`true` when this is the stored answer of an earlier request with the same Idempotency-Key, replayed byte for byte: nothing was done again.',
+    { type: 'string', enum: ['true'] },
+  ),
+  'WWW-Authenticate': header('Sent with `unauthenticated`.', { type: 'string', examples: ['Bearer realm="readybell"'] }),
+};
+
+export const PARAMETERS = {
+  IdempotencyKey: {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description: 'Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again '
+      + '(`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. '
+      + 'Use one per operation, such as `order-1001-ready`, and the same one when you retry it.',
+    schema: { type: 'string', minLength: 1, maxLength: 257, examples: ['order-1001-ready'] },
+  },
+};
+
+/** A realistic `detail` for each code's example. */
+const EXAMPLE_DETAILS: Record<ErrorCode, string> = {
+  'invalid-json': 'The request body is not valid JSON.',
+  'unsupported-media-type': 'Content-Type text/plain is not supported; send application/json.',
+  'validation-failed': 'The request body is invalid: /queue must match pattern "^[A-Za-z0-9_]{1,16}$".',
+  'bad-request': 'The quoted Idempotency-Key has no closing quote.',
+  unauthenticated: 'Send your API key as `Authorization: Bearer rk_test_…` (or rk_live_…).',
+  'invalid-api-key': 'This API key is unknown or has been revoked.',
+  'plan-required': 'The free plan does not include the API; the pro and business plans do.',
+  forbidden: 'This operation needs the owner role.',
+  'not-found': 'No such ticket.',
+  'method-not-allowed': 'PUT is not supported on /v1/branch; allowed: GET, PATCH.',
+  'payload-too-large': 'The request body is too large.',
+  'request-timeout': 'The request did not arrive in full within 15000 ms.',
+  'ticket-state-conflict': 'Cannot mark ready a ticket that is collected.',
+  'last-owner': 'This is the account\'s last owner; make another user owner first.',
+  conflict: 'Queue "A" has open tickets in test or live mode; collect, cancel or let them expire first.',
+  'idempotency-key-in-use': 'A request with this Idempotency-Key is still being processed; retry in 1 s.',
+  'idempotency-key-reuse': 'This Idempotency-Key was used with another request in the last 24 hours.',
+  'rate-limited': 'Too many writes for this API key; retry in 3 s.',
+  internal: 'An unexpected error occurred. It has been logged with this request id.',
+  unavailable: 'This node is shutting down; retry the request.',
+};
+
+const EXAMPLE_EXTRAS: Partial<Record<ErrorCode, Json>> = {
+  'validation-failed': { errors: [{ pointer: '/queue', detail: 'must match pattern "^[A-Za-z0-9_]{1,16}$"' }] },
+  'bad-request': { errors: [{ pointer: '/headers/idempotency-key', detail: 'The quoted Idempotency-Key has no closing quote.' }] },
+  'ticket-state-conflict': { ticket_status: 'collected' },
+  'idempotency-key-in-use': { retry_after: 1 },
+  'rate-limited': { retry_after: 3, violated_policies: ['writes'] },
+  unavailable: { retry_after: 1 },
+};
+
+/** The problems any operation of this kind can answer with. */
+function standardProblems(op: Json, write: boolean, access: 'api' | 'staff' | 'public'): ErrorCode[] {
+  const params = (op.parameters ?? []) as Json[];
+  const codes: ErrorCode[] = ['bad-request', 'rate-limited', 'internal', 'unavailable'];
+  if (access !== 'public') codes.push('unauthenticated', 'invalid-api-key', 'forbidden');
+  if (access === 'api') codes.push('plan-required');
+  if (params.some((p) => p.in === 'path')) codes.push('not-found');
+  if (params.some((p) => p.in === 'path' || p.in === 'query') || op.requestBody !== undefined) codes.push('validation-failed');
+  if (op.requestBody !== undefined) codes.push('invalid-json', 'unsupported-media-type', 'payload-too-large', 'request-timeout');
+  if (write && access !== 'public') codes.push('idempotency-key-in-use', 'idempotency-key-reuse');
+  return codes;
+}
+
+function problemAnswer(status: number, codes: Array<[ErrorCode, string]>): Json {
+  const lines = codes.map(([code, text]) => `- \`${code}\`: ${text || PROBLEM_CATALOGUE[code].help}`);
+  return {
+    description: `${STATUS_CODES[status]}: a problem document whose \`code\` is one of:\n\n${lines.join('\n')}`,
+    content: {
+      [PROBLEM_CONTENT_TYPE]: {
+        schema: { $ref: '#/components/schemas/Problem' },
+        examples: Object.fromEntries(codes.map(([code]) => [code, ref('examples', code)])),
+      },
+    },
+  };
+}
+
+/** One example problem per code, referred to by every answer that can carry it. */
+function problemExamples(codes: Iterable<ErrorCode>): Json {
+  return Object.fromEntries([...codes].map((code) => {
+    const { title, status } = PROBLEM_CATALOGUE[code];
+    return [code, {
+      summary: title,
+      value: {
+        type: `/problems/${code}`, title, status, detail: EXAMPLE_DETAILS[code], instance: `/v1/tickets/${EXAMPLE_IDS.ticket}/ready`, code,
+        request_id: EXAMPLE_REQUEST_ID, ...EXAMPLE_EXTRAS[code],
+      },
+    }];
+  }));
+}
+
+const ref = (kind: 'headers' | 'parameters' | 'examples', name: string) => ({ $ref: `#/components/${kind}/${name}` });
+
+/** Completes one operation; returns the problem codes it can answer with. */
+function finishOperation(method: string, op: Json): ErrorCode[] {
+  const write = WRITES.has(method);
+  const security = (op.security ?? []) as Array<Record<string, string[]>>;
+  const access = security.length === 0 ? 'public' : security.some((s) => 'apiKey' in s) ? 'api' : 'staff';
+  const own = (op[OWN_PROBLEMS] ?? {}) as Partial<Record<ErrorCode, string>>;
+  delete op[OWN_PROBLEMS];
+
+  if (write) op.security = security.map((s) => ('staffSession' in s ? { ...s, csrfToken: [] } : s));
+  if (write && access !== 'public') op.parameters = [...(op.parameters ?? []), ref('parameters', 'IdempotencyKey')];
+  if (op.requestBody !== undefined) {
+    // Optional bodies are optional: an operation whose fields are all optional takes no body at all.
+    const schema = Object.values(op.requestBody.content as Record<string, { schema: Json }>)[0]?.schema ?? {};
+    op.requestBody.required = Array.isArray(schema.required) && schema.required.length > 0;
+    // @fastify/swagger copies the body schema's description to the request body: say it once.
+    if (op.requestBody.description === schema.description) delete schema.description;
+  }
+
+  const codes = new Map<ErrorCode, string>(standardProblems(op, write, access).map((c) => [c, '']));
+  for (const [code, text] of Object.entries(own)) codes.set(code as ErrorCode, text ?? '');
+  const byStatus = new Map<number, Array<[ErrorCode, string]>>();
+  for (const [code, text] of codes) {
+    const status = PROBLEM_CATALOGUE[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), [code, text]]);
+  }
+  for (const status of [...byStatus.keys()].sort()) op.responses[status] = problemAnswer(status, byStatus.get(status)!);
+
+  for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {
+    const code = Number(status);
+    const headers: Json = { 'Request-Id': ref('headers', 'Request-Id') };
+    if (access !== 'public' && code !== 401 && code !== 408) Object.assign(headers, { RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') });
+    if (code === 409 || code === 429 || code === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
+    if (code === 401 && access !== 'public') headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
+    // A write's answer is stored and replayed, except those checked before it runs and those that say "come back later".
+    if (write && access !== 'public' && code < 500 && ![400, 401, 408, 413, 415, 429].includes(code)) headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
+    answer.headers = { ...answer.headers, ...headers };
+  }
+  return [...codes.keys()];
+}
+
+/** @fastify/swagger's transformObject: completes every operation of the document. */
+export function finishDocument(doc: Json): Json {
+  const used = new Set<ErrorCode>();
+  for (const item of Object.values(doc.paths as Record<string, Record<string, Json>>)) {
+    for (const [method, op] of Object.entries(item)) for (const code of finishOperation(method, op)) used.add(code);
+  }
+  doc.components = { ...doc.components, headers: HEADERS, parameters: PARAMETERS, examples: problemExamples(PROBLEM_CODES_IN_ORDER.filter((c) => used.has(c))) };
+  return doc;
+}
