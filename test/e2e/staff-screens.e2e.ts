@@ -216,6 +216,9 @@ test('the connection indicator says "Connected" and is not the mode; messages st
   assert.ok(t1.y > nav.y + nav.height, 'the message is below the top bar, never over the navigation');
   await page.click('nav >> text=Announcements');
   await page.waitForSelector('#ann-title');
+  // The screen clears its messages in an effect that runs just after it is drawn: wait for that
+  // (2 s at most, far less than the 6 s a message would take to go by itself).
+  await page.locator('.notices .notice').first().waitFor({ state: 'detached', timeout: 2_000 }).catch(() => {});
   assert.equal(await page.locator('.notices .notice').count(), 0, 'moving to another screen clears it');
   await ctx.close();
 });
