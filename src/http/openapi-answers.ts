@@ -4,7 +4,7 @@
 // token a staff session sends on writes. Routes declare only what is their own (operation.ts).
 import { STATUS_CODES } from 'node:http';
 import type { ErrorCode } from '../domain/errors.ts';
-import { PROBLEM_CATALOGUE, PROBLEM_CONTENT_TYPE } from './problems.ts';
+import { PROBLEM_CATALOGUE, PROBLEM_CODES, PROBLEM_CONTENT_TYPE } from './problems.ts';
 import { OWN_PROBLEMS } from './operation.ts';
 import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID } from './schema-parts.ts';
 
@@ -12,7 +12,6 @@ import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID } from './schema-parts.ts';
 export type Json = Record<string, any>;
 
 const WRITES = new Set(['post', 'patch', 'delete']);
-const PROBLEM_CODES_IN_ORDER = Object.keys(PROBLEM_CATALOGUE) as ErrorCode[];
 
 const header = (description: string, schema: Json) => ({ description, schema });
 
@@ -164,6 +163,6 @@ export function finishDocument(doc: Json): Json {
   for (const item of Object.values(doc.paths as Record<string, Record<string, Json>>)) {
     for (const [method, op] of Object.entries(item)) for (const code of finishOperation(method, op)) used.add(code);
   }
-  doc.components = { ...doc.components, headers: HEADERS, parameters: PARAMETERS, examples: problemExamples(PROBLEM_CODES_IN_ORDER.filter((c) => used.has(c))) };
+  doc.components = { ...doc.components, headers: HEADERS, parameters: PARAMETERS, examples: problemExamples(PROBLEM_CODES.filter((c) => used.has(c))) };
   return doc;
 }

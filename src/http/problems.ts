@@ -30,6 +30,9 @@ export const PROBLEM_CATALOGUE: Record<ErrorCode, { status: number; title: strin
   unavailable: { status: 503, title: 'Service unavailable', help: 'The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.' },
 };
 
+/** Every problem code the service answers with, in the catalogue's order. */
+export const PROBLEM_CODES = Object.keys(PROBLEM_CATALOGUE) as ErrorCode[];
+
 export type Problem = {
   type: string;
   title: string;

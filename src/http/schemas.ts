@@ -4,16 +4,11 @@ import { Type } from 'typebox';
 import { QUEUE_NAME_PATTERN } from '../domain/validation.ts';
 import { TICKET_STATUSES } from '../domain/ticket-state.ts';
 import { SUPPORTED_LANGUAGES } from '../domain/branch-settings.ts';
-import { PROBLEM_CATALOGUE } from './problems.ts';
-import type { ErrorCode } from '../domain/errors.ts';
+import { PROBLEM_CODES } from './problems.ts';
 import { ChannelUsedSchema, EventSchema, TYPED_EVENT_SCHEMAS } from './event-schemas.ts';
 import { DeliverySchema, EndpointSchema } from './routes/v1/webhook-schemas.ts';
 import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID, EXAMPLE_TICKET_URL, Id, ListOf, Nullable, StringEnum, Timestamp } from './schema-parts.ts';
 
-export { Nullable, Timestamp } from './schema-parts.ts';
-
-/** Every problem code the service answers with, from the catalogue that maps them to statuses. */
-export const PROBLEM_CODES = Object.keys(PROBLEM_CATALOGUE) as ErrorCode[];
 
 export const ProblemSchema = Type.Object(
   {
@@ -123,7 +118,6 @@ export const QueueSchema = Type.Object(
   { $id: 'Queue', description: 'A line of display numbers (`A-1`, `A-2`, …)' },
 );
 
-export { ListOf };
 
 export const SHARED_SCHEMAS = [
   ProblemSchema, TicketSchema, RingResultSchema, BranchSchema, QueueSchema,
