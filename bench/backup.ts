@@ -13,6 +13,7 @@ import { launchReadybell } from './lib/readybell.ts';
 import { embeddedTarget } from './lib/stores.ts';
 import { authHeaders, precreate } from './lib/api.ts';
 import { HarnessError, runToEnd } from './lib/proc.ts';
+import { percentile } from './lib/cross-node-ring.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const tickets = Number(process.env['BENCH_BACKUP_TICKETS'] ?? 100_000);
@@ -26,10 +27,6 @@ const size = (file: string): number => {
     return 0;
   }
 };
-
-function percentile(sorted: number[], p: number): number {
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 /** Creates tickets on a few connections until stopped; each create's latency, by when it started. */
 function createLoad(server: Awaited<ReturnType<typeof launchReadybell>>, connections: number) {

@@ -2,7 +2,6 @@
 // inherited so a failed start can be reported with the server's own words, and the bench's
 // table is not interleaved with server logs.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 
 export class HarnessError extends Error {
   constructor(message: string) {
@@ -115,17 +114,7 @@ export async function runToEnd(name: string, args: string[], env: Record<string,
   return out;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      const port = typeof addr === 'object' && addr !== null ? addr.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../../test/helpers/free-port.ts';
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

@@ -3,22 +3,17 @@
 // stay as they are; live streams are never compressed, so their events still arrive at once.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { ensureStaffBuilt } from '../helpers/staff-dist.ts';
 import { openPage, pathOf } from '../helpers/live.ts';
 import { openSse } from '../helpers/sse-client.ts';
-import { STAFF_DIST } from '../../src/http/routes/staff-app.ts';
 import { COMPRESSION_THRESHOLD_BYTES } from '../../src/http/plugins/compression.ts';
 
 let t: TestApp;
 before(async () => {
-  if (!existsSync(path.join(STAFF_DIST, 'index.html'))) {
-    execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/staff/vite.config.ts'], { stdio: 'ignore' });
-  }
+  ensureStaffBuilt();
   t = await startTestApp();
 });
 after(() => t.close());

@@ -2,19 +2,13 @@
 // assets cached for a year, the HTML revalidated on every load, a strict CSP, gzip when asked.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { STAFF_DIST } from '../../src/http/routes/staff-app.ts';
+import { ensureStaffBuilt } from '../helpers/staff-dist.ts';
 
 let t: TestApp;
 before(async () => {
-  // `npm test` builds the page first; a test file run on its own builds it here.
-  if (!existsSync(path.join(STAFF_DIST, 'index.html'))) {
-    execFileSync(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--config', 'web/staff/vite.config.ts'], { stdio: 'ignore' });
-  }
+  ensureStaffBuilt();
   t = await startTestApp();
 });
 after(() => t.close());

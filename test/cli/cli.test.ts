@@ -3,7 +3,6 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config.ts';
 import { createApp } from '../../src/app.ts';
@@ -17,6 +16,7 @@ import { verifyPassword } from '../../src/domain/password-hash.ts';
 import { createTestStore, type TestStore } from '../helpers/store.ts';
 import { FakeClock } from '../helpers/clock.ts';
 import { cliEnv, runCli, runCliJson, type CliRun } from '../helpers/cli.ts';
+import { freePort } from '../helpers/free-port.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const NODE = `${ROOT}node_modules/.bin/node`;
@@ -249,17 +249,6 @@ test('migrate applies nothing on a migrated store', async () => {
   const r = await json(store, ['migrate']);
   assert.deepEqual(r, { applied: [] });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 test('serve --demo (npm start) on an empty store prints where to go, answers /readyz and exits 0 on SIGTERM; readybell demo from another shell prints its URLs', async () => {
   const empty = await createTestStore();

@@ -60,7 +60,8 @@ const ready = async (id: string) => {
   assert.equal((await t.request('POST', `/v1/tickets/${id}/ready`)).status, 200);
 };
 
-async function openBoard(url: string, device: object): Promise<{ ctx: BrowserContext; page: Page }> {
+/** `close` fails the test if the board's script threw meanwhile, then closes the browser context. */
+async function openBoard(url: string, device: object): Promise<{ ctx: BrowserContext; page: Page; close: () => Promise<void> }> {
   const ctx = await browser.newContext(device);
   await ctx.addInitScript(RECORD);
   const page = await ctx.newPage();
@@ -68,7 +69,11 @@ async function openBoard(url: string, device: object): Promise<{ ctx: BrowserCon
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(t.url + pathOf(url));
   await page.waitForSelector('html[data-live="on"]');
-  return { ctx, page };
+  const close = async (): Promise<void> => {
+    assert.deepEqual(errors, [], 'no script error on the board');
+    await ctx.close();
+  };
+  return { ctx, page, close };
 }
 
 const fontPx = (page: Page, selector: string) => page.$eval(selector, (el) => parseFloat(getComputedStyle(el).fontSize));
@@ -105,11 +110,11 @@ test('few ready on a 1080p TV: the numbers take most of the height; shop, clock 
   assert.ok(await empty.page.isVisible('#ready-empty'), 'an empty Ready panel says where numbers will appear');
   await assertHeader(empty.page);
   await checkScreen(empty.page, 'board-empty-720p');
-  await empty.ctx.close();
+  await empty.close();
   const waiting = [await create(), await create(), await create(), await create()];
   const done = [await create(), await create(), await create()];
   for (const tk of done) await ready(tk.id);
-  const { ctx, page } = await openBoard(d.url, TV_1080);
+  const { page, close } = await openBoard(d.url, TV_1080);
   await assertHeader(page);
   assert.ok(await page.isVisible('#sound'), 'until a tap, the board offers to turn sound and voice on');
   assert.ok(await fontPx(page, '#ready li') > 0.25 * 1080, `3 ready numbers are over a quarter of the screen high (${await fontPx(page, '#ready li')}px)`);
@@ -152,7 +157,7 @@ test('few ready on a 1080p TV: the numbers take most of the height; shop, clock 
   await assertHeader(page);
   await allFit(page, '#ready', 4);
   await checkScreen(page, 'board-few-tablet');
-  await ctx.close();
+  await close();
   for (const tk of [...waiting, ...done, called]) await t.request('POST', `/v1/tickets/${tk.id}/cancel`);
 });
 
@@ -170,7 +175,7 @@ test('30 ready, 40 preparing, the missed list and a message: every number fits, 
   for (let i = 0; i < 40; i++) await create();
   await t.request('POST', '/v1/announcements', { body: { message: 'Kitchen running 10 minutes late' } });
 
-  const { ctx, page } = await openBoard(d.url, TV_1080);
+  const { page, close } = await openBoard(d.url, TV_1080);
   assert.ok(!(await page.isVisible('#sound')), 'a board without voice offers no sound');
   assert.ok(await page.isVisible('#missed-box'));
   assert.equal(await page.$$eval('#missed li', (els) => els.length), 2);
@@ -188,7 +193,7 @@ test('30 ready, 40 preparing, the missed list and a message: every number fits, 
     await assertHeader(page);
     await checkScreen(page, name);
   }
-  await ctx.close();
+  await close();
 });
 
 test('in Arabic, right to left, the board speaks the number in Arabic', async () => {
@@ -197,7 +202,7 @@ test('in Arabic, right to left, the board speaks the number in Arabic', async ()
   t.app.live.data.branchChanged(t.tenant.branchId);
   try {
     const d = (await t.request('POST', '/v1/displays', { body: { name: 'شاشة', voice: true } })).body;
-    const { ctx, page } = await openBoard(d.url, TV_1080);
+    const { page, close } = await openBoard(d.url, TV_1080);
     assert.equal(await page.getAttribute('html', 'dir'), 'rtl');
     assert.equal(await page.getAttribute('html', 'lang'), 'ar');
     assert.equal(await page.textContent('#t-ready'), 'جاهز');
@@ -211,7 +216,7 @@ test('in Arabic, right to left, the board speaks the number in Arabic', async ()
     assert.ok(prep.x > readyPanel.x, 'right to left: "Preparing" is read first, on the right');
     await assertHeader(page);
     await checkScreen(page, 'board-ar-1080p');
-    await ctx.close();
+    await close();
   } finally {
     await t.request('PATCH', '/v1/branch', { body: { customer_page: { language: 'en' }, voice: { language: 'en' } } });
     t.app.live.data.branchChanged(t.tenant.branchId);

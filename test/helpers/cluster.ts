@@ -1,12 +1,12 @@
 // Several real `readybell serve` processes on one PostgreSQL database and one Redis, as a load
 // balancer would see them: each test talks to nodes over HTTP and may kill one outright.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { once } from 'node:events';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createTestStore, type TestStore } from './store.ts';
 import type { Res } from './app.ts';
+import { freePort } from './free-port.ts';
 
 const run = promisify(execFile);
 const NODE = process.execPath;
@@ -20,15 +20,6 @@ export type ClusterNode = {
 };
 
 export type Cluster = { nodes: ClusterNode[]; env: Record<string, string>; cli(...args: string[]): Promise<any>; close(): Promise<void> };
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  srv.listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const port = (srv.address() as { port: number }).port;
-  srv.close();
-  return port;
-}
 
 async function waitReady(url: string, child: ChildProcess): Promise<void> {
   for (let i = 0; i < 300; i++) {

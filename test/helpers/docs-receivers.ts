@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 
 const DOC = path.resolve(import.meta.dirname, '../../docs/webhooks-verify.md');
@@ -20,13 +19,9 @@ export function writeDocumentedReceivers(dir: string): string[] {
   return names;
 }
 
-export async function freePort(): Promise<number> {
-  const srv = createServer().listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const port = (srv.address() as { port: number }).port;
-  srv.close();
-  return port;
-}
+import { freePort } from './free-port.ts';
+
+export { freePort };
 
 export type ReceiverProcess = { url: string; output(): string; stop(): Promise<void> };
 

@@ -3,22 +3,14 @@
 // as a crash and a restart do. The test app stays the observer: same store, no workers of its own.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestApp } from './app.ts';
+import { freePort } from './free-port.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export type ServerProcess = { url: string; child: ChildProcess; kill(signal?: NodeJS.Signals): Promise<void> };
-
-async function freePort(): Promise<number> {
-  const srv = createServer().listen(0, '127.0.0.1');
-  await once(srv, 'listening');
-  const port = (srv.address() as { port: number }).port;
-  srv.close();
-  return port;
-}
 
 export async function startServerProcess(t: TestApp, env: Record<string, string> = {}): Promise<ServerProcess> {
   const { databaseUrl, dataDir, redisUrl, redisPrefix, publicUrl } = t.app.services.config;
