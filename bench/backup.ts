@@ -36,7 +36,11 @@ function createLoad(server: Awaited<ReturnType<typeof launchReadybell>>, connect
   const loops = Array.from({ length: connections }, async () => {
     while (running) {
       const start = performance.now();
-      const res = await fetch(`${server.url}/v1/tickets`, { method: 'POST', headers: authHeaders(server, true), body: JSON.stringify({ queue: 'A' }) });
+      const res = await fetch(`${server.url}/v1/tickets`, {
+        method: 'POST',
+        headers: authHeaders(server, true),
+        body: JSON.stringify({ queue: 'A' }),
+      });
       await res.arrayBuffer();
       if (res.status !== 201) failed ??= `POST /v1/tickets answered ${res.status}`;
       samples.push({ start, ms: performance.now() - start });
@@ -70,19 +74,35 @@ try {
   await new Promise((r) => setTimeout(r, 3000));
   const backupStart = performance.now();
   const file = path.join(work, 'backup.db');
-  const out = JSON.parse(await runToEnd('readybell backup', ['src/cli/main.ts', 'backup', file, '--json'], { DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, repoRoot, 600_000)) as { ms: number; bytes: number; tickets: number };
+  const out = JSON.parse(
+    await runToEnd(
+      'readybell backup',
+      ['src/cli/main.ts', 'backup', file, '--json'],
+      { DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+      repoRoot,
+      600_000,
+    ),
+  ) as { ms: number; bytes: number; tickets: number };
   const backupEnd = performance.now();
   await new Promise((r) => setTimeout(r, 1000));
   await load.stop();
 
   const before = load.samples.filter((s) => s.start < backupStart);
   const during = load.samples.filter((s) => s.start >= backupStart && s.start < backupEnd);
-  console.log(`backup: ${out.ms} ms copying and checking, ${Math.round(backupEnd - backupStart)} ms for the whole command; ${mb(out.bytes)}, ${out.tickets} tickets`);
+  console.log(
+    `backup: ${out.ms} ms copying and checking, ${Math.round(backupEnd - backupStart)} ms for the whole command; ${mb(out.bytes)}, ${out.tickets} tickets`,
+  );
   console.log(`creates before the backup: ${describe(before)}`);
   console.log(`creates during the backup: ${describe(during)}`);
 
   const restoreStart = performance.now();
-  await runToEnd('readybell restore', ['src/cli/main.ts', 'restore', file], { DATA_DIR: path.join(work, 'restored'), LOG_LEVEL: 'warn' }, repoRoot, 600_000);
+  await runToEnd(
+    'readybell restore',
+    ['src/cli/main.ts', 'restore', file],
+    { DATA_DIR: path.join(work, 'restored'), LOG_LEVEL: 'warn' },
+    repoRoot,
+    600_000,
+  );
   console.log(`restore: ${Math.round(performance.now() - restoreStart)} ms for the whole command`);
 } finally {
   await server.stop();

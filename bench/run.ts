@@ -49,7 +49,10 @@ if (process.env['BENCH_CPU_PROF'] === '1') {
   opts.cpuProfDir = path.join(repoRoot, 'test-artifacts', `cpu-prof-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   mkdirSync(opts.cpuProfDir, { recursive: true });
 }
-const only = (process.env['BENCH_SCENARIOS'] ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+const only = (process.env['BENCH_SCENARIOS'] ?? '')
+  .split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 const selected = scenarios.filter((s) => only.length === 0 || only.includes(s.name));
 if (selected.length === 0) {
   console.error(`BENCH_SCENARIOS matched nothing; known: ${scenarios.map((s) => s.name).join(', ')}`);
@@ -131,7 +134,9 @@ async function runOnStore(
 
 // Standalone scenarios listed after the per-store ones (the cluster) also run after them.
 const firstOnStore = selected.findIndex((s) => s.kind === 'readybell');
-const standaloneLast = selected.filter((s, i): s is Extract<Scenario, { kind: 'standalone' }> => s.kind === 'standalone' && firstOnStore !== -1 && i > firstOnStore);
+const standaloneLast = selected.filter(
+  (s, i): s is Extract<Scenario, { kind: 'standalone' }> => s.kind === 'standalone' && firstOnStore !== -1 && i > firstOnStore,
+);
 for (const s of selected) if (s.kind === 'standalone' && !standaloneLast.includes(s)) await runStandalone(s);
 
 const onReadybell = selected.filter((s): s is Extract<Scenario, { kind: 'readybell' }> => s.kind === 'readybell');
@@ -142,7 +147,6 @@ if (onReadybell.length > 0) {
   else console.log('(BENCH_DATABASE_URL not set: PostgreSQL runs skipped)');
 }
 for (const s of standaloneLast) await runStandalone(s);
-
 
 const baselineRow = report.rows.find((r) => r.scenario === 'baseline create');
 const baselineRps = baselineRow?.rps ?? null;

@@ -16,7 +16,12 @@ const out = path.join(root, 'packages/webhooks/dist');
 const declarations = ts.transpileDeclaration(source, {
   fileName: 'index.ts',
   reportDiagnostics: true,
-  compilerOptions: { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, strict: true },
+  compilerOptions: {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+  },
 });
 if (declarations.diagnostics !== undefined && declarations.diagnostics.length > 0) {
   // Declarations that need inference cannot be emitted file by file: name the types in verify.ts.

@@ -25,5 +25,9 @@ async function render(size: number, opaque: boolean): Promise<Buffer> {
 }
 
 mkdirSync(out, { recursive: true });
-const files: Array<[string, number, boolean]> = [['icon-192.png', 192, false], ['icon-512.png', 512, false], ['apple-touch-icon.png', 180, true]];
+const files: Array<[string, number, boolean]> = [
+  ['icon-192.png', 192, false],
+  ['icon-512.png', 512, false],
+  ['apple-touch-icon.png', 180, true],
+];
 for (const [name, size, opaque] of files) writeFileSync(path.join(out, name), await render(size, opaque));

@@ -87,7 +87,10 @@ export function copyArgs(args: string): { from: string | null; sources: string[]
  * `data/` or a host `node_modules`.
  */
 export function readContext(file = path.join(ROOT, '.dockerignore')): string[] {
-  const patterns = readFileSync(file, 'utf8').split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  const patterns = readFileSync(file, 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('#'));
   if (patterns[0] !== '*') throw new Error('.dockerignore: the first pattern must be "*" (an allow-list)');
   return patterns.slice(1).map((p) => {
     if (!/^![A-Za-z0-9._-]+$/.test(p)) throw new Error(`.dockerignore: expected "!name" of a top-level file or folder, got "${p}"`);

@@ -31,7 +31,9 @@ function onHost(root: string, cwd: string, p: string): string {
 
 // The PATH a container would have: this Node 24 first, none of npm run's node_modules/.bin.
 const NODE_DIR = path.dirname(process.execPath);
-const SYSTEM_PATH = (process.env.PATH ?? '/usr/bin:/bin').split(path.delimiter).filter((p) => !/node_modules[\\/]\.bin|node-gyp-bin/.test(p));
+const SYSTEM_PATH = (process.env.PATH ?? '/usr/bin:/bin')
+  .split(path.delimiter)
+  .filter((p) => !/node_modules[\\/]\.bin|node-gyp-bin/.test(p));
 const PATH = [NODE_DIR, ...SYSTEM_PATH].join(path.delimiter);
 
 /** The environment of the build steps: this one without what `npm run` added to it. */
@@ -99,7 +101,9 @@ function replayFinal(stage: Stage, buildRoot: string, buildName: string, root: s
 /** No devDependency in the release, and no node_modules above it that could stand in for one. */
 function checkProductionOnly(app: string): void {
   const lock = JSON.parse(readFileSync(path.join(app, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
-  const dev = Object.entries(lock.packages).filter(([k, v]) => k !== '' && v.dev === true).map(([k]) => k);
+  const dev = Object.entries(lock.packages)
+    .filter(([k, v]) => k !== '' && v.dev === true)
+    .map(([k]) => k);
   const present = dev.filter((k) => existsSync(path.join(app, k)));
   check(present.length === 0, `devDependencies in the release: ${present.join(', ')}`);
   check(!existsSync(path.join(app, 'node_modules', 'vite')), 'vite in the release');
@@ -110,10 +114,12 @@ function checkProductionOnly(app: string): void {
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const srv = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    }).on('error', reject);
+    const srv = createServer()
+      .listen(0, '127.0.0.1', () => {
+        const { port } = srv.address() as { port: number };
+        srv.close(() => resolve(port));
+      })
+      .on('error', reject);
   });
 }
 
@@ -140,13 +146,18 @@ async function smoke(rt: Runtime, log: { text: string }): Promise<void> {
   const server: ChildProcess = spawn(bin, cmdArgs, { cwd: rt.app, env, stdio: ['ignore', 'pipe', 'pipe'] });
   server.stdout!.on('data', (d: Buffer) => (log.text += d.toString()));
   server.stderr!.on('data', (d: Buffer) => (log.text += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => server.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    server.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   let running = true;
   void exited.then(() => (running = false));
   try {
     let ready = false;
     while (!ready && running && performance.now() - started < 20_000) {
-      ready = await request(`${base}/readyz`).then((r) => r.status === 200, () => false);
+      ready = await request(`${base}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (!ready) await new Promise((r) => setTimeout(r, 100));
     }
     check(ready, running ? '/readyz did not answer 200 within 20 s' : 'the server exited before it was ready');
@@ -167,7 +178,10 @@ async function smoke(rt: Runtime, log: { text: string }): Promise<void> {
     // The home-screen icons are built with the release (dist/web/icons), not read from the sources.
     const customer = await request(`${base}${new URL(String(ticket.url)).pathname}`);
     const touchIcon = /<link rel="apple-touch-icon" href="([^"]+)">/.exec(customer.body)?.[1];
-    check(customer.status === 200 && touchIcon !== undefined, `the customer page answered ${customer.status} without an apple-touch-icon (icons not built)`);
+    check(
+      customer.status === 200 && touchIcon !== undefined,
+      `the customer page answered ${customer.status} without an apple-touch-icon (icons not built)`,
+    );
     const icon = await request(`${base}${touchIcon}`);
     check(icon.status === 200 && icon.type === 'image/png', `${touchIcon} answered ${icon.status} ${icon.type}`);
 
@@ -205,7 +219,9 @@ async function main(): Promise<number> {
     const t0 = performance.now();
     replayBuild(build, path.join(tmp, 'build'));
     const rt = replayFinal(final, path.join(tmp, 'build'), build.name, path.join(tmp, 'image'));
-    console.log(`release-smoke: built in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${rt.app} holds the image's ${rt.cmd.join(' ')}`);
+    console.log(
+      `release-smoke: built in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${rt.app} holds the image's ${rt.cmd.join(' ')}`,
+    );
     checkProductionOnly(rt.app);
     await smoke(rt, log);
     console.log('release-smoke: passed');

@@ -51,7 +51,14 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   db.onGroupCommit = (writes) => metrics.groupCommitBatch.observe({ store: db.dialect }, writes);
   const shared = createSharedState(config, log, () => metrics.rateLimitFailures.inc());
   const services: Services = {
-    config, db, log, clock: opts.clock ?? systemClock, bus: shared.bus, metrics, ringer: new SilentRinger(), eventHooks: [],
+    config,
+    db,
+    log,
+    clock: opts.clock ?? systemClock,
+    bus: shared.bus,
+    metrics,
+    ringer: new SilentRinger(),
+    eventHooks: [],
   };
   const limiter = shared.limiter;
   const live = createLive(services, { heartbeatMs: config.sseHeartbeatMs, presence: shared.presence });
@@ -60,13 +67,27 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const ringing = installRingChannels(services, limiter, { channels: [live.pageChannel, live.displayChannel] });
   const lastUsedKeys = new Set<string>();
   const server = await buildServer({
-    services, limiter, lastUsedKeys, readiness: shared.redis === null ? {} : { redis: shared.ping }, metrics,
-    session: createSessionAuthenticator(services), extraRoutes: [...staffRoutes(services, limiter), ...livePageRoutes({ services, live, limiter, pushScript: PUSH_SCRIPT_PATH }), ringing.routes],
+    services,
+    limiter,
+    lastUsedKeys,
+    readiness: shared.redis === null ? {} : { redis: shared.ping },
+    metrics,
+    session: createSessionAuthenticator(services),
+    extraRoutes: [
+      ...staffRoutes(services, limiter),
+      ...livePageRoutes({ services, live, limiter, pushScript: PUSH_SCRIPT_PATH }),
+      ringing.routes,
+    ],
   });
   const metricsServer = config.metrics === null ? null : buildMetricsServer(metrics, log);
   const tasks = builtinTasks();
   const webhooks = installWebhooks(services, tasks);
-  watchJobBacklog(metrics, [...tasks.keys()], () => jobBacklog(db, services.clock.now()), () => services.clock.now());
+  watchJobBacklog(
+    metrics,
+    [...tasks.keys()],
+    () => jobBacklog(db, services.clock.now()),
+    () => services.clock.now(),
+  );
   const runner = new JobRunner(services, tasks, { ...DEFAULT_RUNNER_OPTIONS, ...config.jobs });
   services.jobs = runner;
   const maintenance = new Maintenance(services, lastUsedKeys);
@@ -81,7 +102,8 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     live,
     async listen() {
       await server.listen({ port: config.port, host: config.host });
-      if (metricsServer !== null && config.metrics !== null) await metricsServer.listen({ port: config.metrics.port, host: config.metrics.host });
+      if (metricsServer !== null && config.metrics !== null)
+        await metricsServer.listen({ port: config.metrics.port, host: config.metrics.host });
     },
     startWorkers() {
       runner.start();

@@ -121,7 +121,8 @@ export function loadConfig(env: Env = process.env): Config {
   const port = int('PORT', 3000, 0, 65535);
   const host = get('HOST') ?? '127.0.0.1';
   const metricsPort = get('METRICS_PORT') === undefined ? null : int('METRICS_PORT', 0, 0, 65535);
-  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port) problems.push(`METRICS_PORT must differ from PORT (both ${port}): metrics are never served on the public port`);
+  if (metricsPort !== null && metricsPort !== 0 && metricsPort === port)
+    problems.push(`METRICS_PORT must differ from PORT (both ${port}): metrics are never served on the public port`);
 
   let publicUrl = get('PUBLIC_URL') ?? `http://localhost:${port}`;
   try {
@@ -167,7 +168,11 @@ export function loadConfig(env: Env = process.env): Config {
   let trustProxy: Config['trustProxy'] = false;
   if (rawProxy !== undefined) {
     if (/^(true|false)$/i.test(rawProxy)) trustProxy = /^true$/i.test(rawProxy);
-    else trustProxy = rawProxy.split(',').map((s) => s.trim()).filter(Boolean);
+    else
+      trustProxy = rawProxy
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
   }
 
   const sync = (get('SQLITE_SYNCHRONOUS') ?? 'FULL').toUpperCase();
@@ -186,8 +191,14 @@ export function loadConfig(env: Env = process.env): Config {
     tls,
     trustProxy,
     rateLimits: {
-      writes: { capacity: int('RATE_LIMIT_WRITES_BURST', 120, 1, 10_000_000), refillPerSecond: num('RATE_LIMIT_WRITES_PER_SECOND', 1, 0.001) },
-      reads: { capacity: int('RATE_LIMIT_READS_BURST', 600, 1, 10_000_000), refillPerSecond: num('RATE_LIMIT_READS_PER_SECOND', 10, 0.001) },
+      writes: {
+        capacity: int('RATE_LIMIT_WRITES_BURST', 120, 1, 10_000_000),
+        refillPerSecond: num('RATE_LIMIT_WRITES_PER_SECOND', 1, 0.001),
+      },
+      reads: {
+        capacity: int('RATE_LIMIT_READS_BURST', 600, 1, 10_000_000),
+        refillPerSecond: num('RATE_LIMIT_READS_PER_SECOND', 10, 0.001),
+      },
     },
     idempotency: { waitMs: int('IDEMPOTENCY_WAIT_MS', 5000, 0, 60_000), retentionHours: 24 },
     apiKeyCacheMs: int('API_KEY_CACHE_MS', 5000, 0, 300_000),
@@ -215,6 +226,7 @@ export function loadConfig(env: Env = process.env): Config {
 function secretsKey(raw: string | undefined, problems: string[]): Buffer | null {
   if (raw === undefined) return null;
   const key = parseSecretsKey(raw);
-  if (key === null) problems.push('WEBHOOK_SECRETS_KEY must be 32 random bytes as 64 hex characters or base64 (e.g. `openssl rand -hex 32`)');
+  if (key === null)
+    problems.push('WEBHOOK_SECRETS_KEY must be 32 random bytes as 64 hex characters or base64 (e.g. `openssl rand -hex 32`)');
   return key;
 }

@@ -11,14 +11,32 @@ export const redactUrl = (url: string): string =>
 
 /** `destination` lets tests capture the log lines; the service writes to stdout. */
 export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pino.DestinationStream): Logger {
-  return pino({
-    level: config.logLevel,
-    base: { service: 'readybell' },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', 'headers.cookie', '*.password', '*.key', '*.secret'], censor: '[redacted]' },
-    serializers: {
-      req: (req: { id: string; method: string; url: string; ip?: string }) => ({ id: req.id, method: req.method, url: redactUrl(req.url) }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+  return pino(
+    {
+      level: config.logLevel,
+      base: { service: 'readybell' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'headers.authorization',
+          'headers.cookie',
+          '*.password',
+          '*.key',
+          '*.secret',
+        ],
+        censor: '[redacted]',
+      },
+      serializers: {
+        req: (req: { id: string; method: string; url: string; ip?: string }) => ({
+          id: req.id,
+          method: req.method,
+          url: redactUrl(req.url),
+        }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
     },
-  }, destination);
+    destination,
+  );
 }

@@ -46,44 +46,100 @@ export function createMetrics(): Metrics {
   const registers = [registry];
   const m: Metrics = {
     registry,
-    httpRequests: new Counter({ name: 'readybell_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers }),
-    httpDuration: new Histogram({
-      name: 'readybell_http_request_duration_seconds', help: 'HTTP request duration', labelNames: ['route'],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5], registers,
+    httpRequests: new Counter({
+      name: 'readybell_http_requests_total',
+      help: 'HTTP requests by route and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
     }),
-    rings: new Counter({ name: 'readybell_rings_total', help: 'Completed rings by strongest channel reached', labelNames: ['channel_used', 'reason'], registers }),
+    httpDuration: new Histogram({
+      name: 'readybell_http_request_duration_seconds',
+      help: 'HTTP request duration',
+      labelNames: ['route'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers,
+    }),
+    rings: new Counter({
+      name: 'readybell_rings_total',
+      help: 'Completed rings by strongest channel reached',
+      labelNames: ['channel_used', 'reason'],
+      registers,
+    }),
     ringChannelAttempts: new Counter({
-      name: 'readybell_ring_channel_attempts_total', help: 'Channels tried by completed rings, by outcome (delivered, not_delivered, unknown)', labelNames: ['channel', 'outcome'], registers,
+      name: 'readybell_ring_channel_attempts_total',
+      help: 'Channels tried by completed rings, by outcome (delivered, not_delivered, unknown)',
+      labelNames: ['channel', 'outcome'],
+      registers,
     }),
     ringDelivery: new Histogram({
-      name: 'readybell_ring_delivery_seconds', help: 'Time from the start of a ring (the ready) to its first confirmed delivery on a channel', labelNames: ['channel'],
-      buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300], registers,
+      name: 'readybell_ring_delivery_seconds',
+      help: 'Time from the start of a ring (the ready) to its first confirmed delivery on a channel',
+      labelNames: ['channel'],
+      buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 300],
+      registers,
     }),
     jobsDue: new Gauge({
-      name: 'readybell_jobs_due', help: 'Background jobs due and not finished, by kind (the whole store, read at scrape time)', labelNames: ['kind'], registers,
+      name: 'readybell_jobs_due',
+      help: 'Background jobs due and not finished, by kind (the whole store, read at scrape time)',
+      labelNames: ['kind'],
+      registers,
       collect: () => m.refreshBacklog(),
     }),
     jobsOldestDueAge: new Gauge({
-      name: 'readybell_jobs_oldest_due_age_seconds', help: 'How long the oldest due, unfinished job of each kind has been due', labelNames: ['kind'], registers,
+      name: 'readybell_jobs_oldest_due_age_seconds',
+      help: 'How long the oldest due, unfinished job of each kind has been due',
+      labelNames: ['kind'],
+      registers,
       collect: () => m.refreshBacklog(),
     }),
-    webhookAttempts: new Counter({ name: 'readybell_webhook_attempts_total', help: 'Webhook delivery attempts by outcome', labelNames: ['outcome'], registers }),
+    webhookAttempts: new Counter({
+      name: 'readybell_webhook_attempts_total',
+      help: 'Webhook delivery attempts by outcome',
+      labelNames: ['outcome'],
+      registers,
+    }),
     webhookAttemptDuration: new Histogram({
-      name: 'readybell_webhook_attempt_duration_seconds', help: 'How long receivers took to answer a webhook delivery attempt',
-      buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers,
+      name: 'readybell_webhook_attempt_duration_seconds',
+      help: 'How long receivers took to answer a webhook delivery attempt',
+      buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
     }),
     webhookDeliveryLag: new Histogram({
-      name: 'readybell_webhook_delivery_lag_seconds', help: 'Time from an event to its successful webhook delivery (retries included)',
-      buckets: [0.1, 0.5, 1, 5, 30, 60, 300, 1800, 3600, 21600, 86400], registers,
+      name: 'readybell_webhook_delivery_lag_seconds',
+      help: 'Time from an event to its successful webhook delivery (retries included)',
+      buckets: [0.1, 0.5, 1, 5, 30, 60, 300, 1800, 3600, 21600, 86400],
+      registers,
     }),
-    sseConnections: new Gauge({ name: 'readybell_sse_connections', help: 'Open server-sent-event streams on this node, by kind (page, board, stream)', labelNames: ['kind'], registers }),
+    sseConnections: new Gauge({
+      name: 'readybell_sse_connections',
+      help: 'Open server-sent-event streams on this node, by kind (page, board, stream)',
+      labelNames: ['kind'],
+      registers,
+    }),
     groupCommitBatch: new Histogram({
-      name: 'readybell_group_commit_batch_size', help: 'Writes sharing one commit (embedded store) or one create statement (PostgreSQL)', labelNames: ['store'],
-      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512], registers,
+      name: 'readybell_group_commit_batch_size',
+      help: 'Writes sharing one commit (embedded store) or one create statement (PostgreSQL)',
+      labelNames: ['store'],
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512],
+      registers,
     }),
-    idempotencyReplays: new Counter({ name: 'readybell_idempotency_replays_total', help: 'Writes answered with the stored answer of an earlier request with the same Idempotency-Key', labelNames: ['route'], registers }),
-    rateLimitRefusals: new Counter({ name: 'readybell_rate_limit_refusals_total', help: 'Requests refused by a rate limit (429), by policy', labelNames: ['policy'], registers }),
-    rateLimitFailures: new Counter({ name: 'readybell_rate_limit_failures_total', help: 'Requests served without a rate-limit decision because Redis was unreachable (fail open)', registers }),
+    idempotencyReplays: new Counter({
+      name: 'readybell_idempotency_replays_total',
+      help: 'Writes answered with the stored answer of an earlier request with the same Idempotency-Key',
+      labelNames: ['route'],
+      registers,
+    }),
+    rateLimitRefusals: new Counter({
+      name: 'readybell_rate_limit_refusals_total',
+      help: 'Requests refused by a rate limit (429), by policy',
+      labelNames: ['policy'],
+      registers,
+    }),
+    rateLimitFailures: new Counter({
+      name: 'readybell_rate_limit_failures_total',
+      help: 'Requests served without a rate-limit decision because Redis was unreachable (fail open)',
+      registers,
+    }),
     refreshBacklog: async () => {},
     delivered: new Map(),
   };
@@ -91,10 +147,18 @@ export function createMetrics(): Metrics {
 }
 
 /** A completed ring: its strongest channel, and how each channel it tried fared. Once per ring. */
-export function countRing(m: Metrics | undefined, reason: string, result: { channel_used: string; channels: ReadonlyArray<{ channel: string; delivered: boolean | null }> }): void {
+export function countRing(
+  m: Metrics | undefined,
+  reason: string,
+  result: { channel_used: string; channels: ReadonlyArray<{ channel: string; delivered: boolean | null }> },
+): void {
   if (m === undefined) return;
   m.rings.inc({ channel_used: result.channel_used, reason });
-  for (const a of result.channels) m.ringChannelAttempts.inc({ channel: a.channel, outcome: a.delivered === null ? 'unknown' : a.delivered ? 'delivered' : 'not_delivered' });
+  for (const a of result.channels)
+    m.ringChannelAttempts.inc({
+      channel: a.channel,
+      outcome: a.delivered === null ? 'unknown' : a.delivered ? 'delivered' : 'not_delivered',
+    });
 }
 
 /**
@@ -113,11 +177,23 @@ export function observeRingDelivery(m: Metrics | undefined, channel: string, rin
 
 /** One webhook delivery attempt: its outcome, the receiver's time, and for a success the lag since the event. */
 export function observeWebhookAttempt(
-  m: Metrics | undefined, o: { statusCode: number | null; durationMs: number; error: string | null }, notSent: boolean, eventId: string, now: number,
+  m: Metrics | undefined,
+  o: { statusCode: number | null; durationMs: number; error: string | null },
+  notSent: boolean,
+  eventId: string,
+  now: number,
 ): void {
   if (m === undefined) return;
   const ok = o.statusCode !== null && o.statusCode >= 200 && o.statusCode < 300;
-  const outcome: WebhookOutcome = notSent ? 'not_sent' : ok ? 'success' : o.statusCode !== null ? 'http_error' : /timed out/.test(o.error ?? '') ? 'timeout' : 'network_error';
+  const outcome: WebhookOutcome = notSent
+    ? 'not_sent'
+    : ok
+      ? 'success'
+      : o.statusCode !== null
+        ? 'http_error'
+        : /timed out/.test(o.error ?? '')
+          ? 'timeout'
+          : 'network_error';
   m.webhookAttempts.inc({ outcome });
   if (notSent) return;
   m.webhookAttemptDuration.observe(o.durationMs / 1000);
@@ -184,7 +260,11 @@ export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): 
  * fare, which is nobody's business outside the operator's network (decision 0012).
  */
 export function buildMetricsServer(metrics: Metrics, log: FastifyBaseLogger): FastifyInstance {
-  const app = Fastify({ loggerInstance: log, disableRequestLogging: true, genReqId: () => `req_${pooledRandom(12).toString('base64url')}` }) as unknown as FastifyInstance;
+  const app = Fastify({
+    loggerInstance: log,
+    disableRequestLogging: true,
+    genReqId: () => `req_${pooledRandom(12).toString('base64url')}`,
+  }) as unknown as FastifyInstance;
   app.get('/metrics', async (_req, reply) => {
     return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });

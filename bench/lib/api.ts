@@ -8,13 +8,17 @@ import type { Readybell } from './readybell.ts';
 export const CREATE_BODY = { queue: 'A', external_ref: 'order-123' };
 
 export function authHeaders(server: Readybell, json: boolean): Record<string, string> {
-  return json
-    ? { authorization: `Bearer ${server.key}`, 'content-type': 'application/json' }
-    : { authorization: `Bearer ${server.key}` };
+  return json ? { authorization: `Bearer ${server.key}`, 'content-type': 'application/json' } : { authorization: `Bearer ${server.key}` };
 }
 
 /** One request whose status must be `expect`; returns the parsed body. */
-export async function call(server: Readybell, method: string, path: string, body: unknown, expect: number): Promise<Record<string, unknown>> {
+export async function call(
+  server: Readybell,
+  method: string,
+  path: string,
+  body: unknown,
+  expect: number,
+): Promise<Record<string, unknown>> {
   const res = await fetch(`${server.url}${path}`, {
     method,
     headers: authHeaders(server, body !== undefined),
@@ -65,8 +69,12 @@ export async function precreate(server: Readybell, count: number, connections: n
     },
   });
   if (m.errors > 0 || unreadable > 0 || ids.length !== count) {
-    const codes = Object.entries(m.statusCounts).map(([c, n]) => `${c}×${n}`).join(', ');
-    throw new HarnessError(`pre-creating ${count} tickets got ${ids.length} ids (${codes}; ${m.errors} errors, ${unreadable} unreadable bodies)`);
+    const codes = Object.entries(m.statusCounts)
+      .map(([c, n]) => `${c}×${n}`)
+      .join(', ');
+    throw new HarnessError(
+      `pre-creating ${count} tickets got ${ids.length} ids (${codes}; ${m.errors} errors, ${unreadable} unreadable bodies)`,
+    );
   }
   return ids;
 }

@@ -37,19 +37,26 @@ export async function launchCluster(opts: ClusterOptions): Promise<BenchCluster>
   await checkRedis(opts.redisUrl);
   const pgTarget = await postgresTarget(opts.pgUrl);
   const prefix = `rb-bench-${randomBytes(4).toString('hex')}:`;
-  const store: StoreTarget = { ...pgTarget, label: 'pg+redis', env: { ...pgTarget.env, REDIS_URL: opts.redisUrl, REDIS_KEY_PREFIX: prefix } };
+  const store: StoreTarget = {
+    ...pgTarget,
+    label: 'pg+redis',
+    env: { ...pgTarget.env, REDIS_URL: opts.redisUrl, REDIS_KEY_PREFIX: prefix },
+  };
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rb-bench-cluster-'));
   const nodes: Readybell[] = [];
   const close = async (): Promise<void> => {
     for (const n of nodes) await n.stop().catch(() => {});
     rmSync(dataDir, { recursive: true, force: true });
     await pgTarget.cleanup();
-    await dropRedisKeys(opts.redisUrl, prefix).catch((err: unknown) => console.error(`warning: Redis keys ${prefix}* left behind: ${(err as Error).message}`));
+    await dropRedisKeys(opts.redisUrl, prefix).catch((err: unknown) =>
+      console.error(`warning: Redis keys ${prefix}* left behind: ${(err as Error).message}`),
+    );
   };
   try {
     // Each launch runs `readybell demo` on the shared database: the first makes the account, the
     // others only issue another test key for the same branch, so every node serves one tenant.
-    for (let i = 0; i < opts.count; i++) nodes.push(await launchReadybell({ repoRoot: opts.repoRoot, dataDir, store, cpuProfDir: opts.cpuProfDir }));
+    for (let i = 0; i < opts.count; i++)
+      nodes.push(await launchReadybell({ repoRoot: opts.repoRoot, dataDir, store, cpuProfDir: opts.cpuProfDir }));
   } catch (err) {
     await close();
     throw err;
@@ -140,7 +147,9 @@ export async function createTickets(nodes: Readybell[], queues: readonly string[
     },
   });
   if (out.length !== count) {
-    const codes = Object.entries(m.statusCounts).map(([c, k]) => `${c}×${k}`).join(', ');
+    const codes = Object.entries(m.statusCounts)
+      .map(([c, k]) => `${c}×${k}`)
+      .join(', ');
     throw new HarnessError(`creating ${count} tickets got ${out.length} (${codes}; ${m.errors} errors, ${unreadable} unreadable bodies)`);
   }
   return out;

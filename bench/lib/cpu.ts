@@ -47,7 +47,10 @@ export type CpuPerRequest = {
 };
 
 /** Starts measuring; the returned function ends it and divides by the requests completed. */
-export async function startCpuMeter(nodePids: readonly number[], databaseUrl: string): Promise<(requests: number) => Promise<CpuPerRequest | null>> {
+export async function startCpuMeter(
+  nodePids: readonly number[],
+  databaseUrl: string,
+): Promise<(requests: number) => Promise<CpuPerRequest | null>> {
   const before = new Map<number, number>();
   for (const pid of [...nodePids, ...(await backendPids(databaseUrl))]) before.set(pid, cpuMsOf(pid) ?? 0);
   const nodeSystem = (): number => nodePids.reduce((s, p) => s + (cpuOf(p)?.system ?? 0), 0);

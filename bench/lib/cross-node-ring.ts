@@ -28,7 +28,11 @@ export async function crossNodeRing(a: Readybell, b: Readybell, tickets: readonl
         let arrived = 0;
         s.onRing = (ringId, at) => {
           if (arrived === 0) arrived = at;
-          void fetch(`${b.url}${t.path}/ring-ack`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ring_id: ringId }) })
+          void fetch(`${b.url}${t.path}/ring-ack`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ ring_id: ringId }),
+          })
             .then((r) => r.arrayBuffer())
             .catch(() => {});
         };

@@ -67,7 +67,9 @@ export async function waitReady(child: Child, probe: () => Promise<boolean>, tim
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exited) {
-      throw new HarnessError(`${child.name} exited (code ${child.exitCode}, signal ${child.exitSignal}) before it was ready:\n${indent(child.output())}`);
+      throw new HarnessError(
+        `${child.name} exited (code ${child.exitCode}, signal ${child.exitSignal}) before it was ready:\n${indent(child.output())}`,
+      );
     }
     if (await probe().catch(() => false)) return;
     await sleep(100);
@@ -93,7 +95,13 @@ export async function stopChild(child: Child, timeoutMs = 20_000): Promise<{ gra
 }
 
 /** Runs a short command to completion and returns its stdout. */
-export async function runToEnd(name: string, args: string[], env: Record<string, string>, cwd: string, timeoutMs = 60_000): Promise<string> {
+export async function runToEnd(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+  timeoutMs = 60_000,
+): Promise<string> {
   const proc = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   live.add(proc);
   proc.once('exit', () => live.delete(proc));
@@ -118,4 +126,10 @@ export { freePort } from '../../test/helpers/free-port.ts';
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-export const indent = (s: string): string => (s === '' ? '    (no output)' : s.split('\n').map((l) => `    ${l}`).join('\n'));
+export const indent = (s: string): string =>
+  s === ''
+    ? '    (no output)'
+    : s
+        .split('\n')
+        .map((l) => `    ${l}`)
+        .join('\n');

@@ -56,7 +56,8 @@ export async function launchReadybell(opts: LaunchOptions): Promise<Readybell> {
       const c = child;
       child = null;
       const result = await stopChild(c);
-      if (!result.graceful) console.error(`warning: ${c.name} did not shut down cleanly (code ${c.exitCode}, signal ${c.exitSignal}):\n${c.output()}`);
+      if (!result.graceful)
+        console.error(`warning: ${c.name} did not shut down cleanly (code ${c.exitCode}, signal ${c.exitSignal}):\n${c.output()}`);
       return result;
     },
   };
@@ -64,7 +65,11 @@ export async function launchReadybell(opts: LaunchOptions): Promise<Readybell> {
 
 function parseDemoKey(out: string): string {
   // The JSON is the last line; anything before it is the CLI talking, which is fine.
-  const line = out.trim().split('\n').reverse().find((l) => l.trim().startsWith('{'));
+  const line = out
+    .trim()
+    .split('\n')
+    .reverse()
+    .find((l) => l.trim().startsWith('{'));
   try {
     const demo = JSON.parse(line ?? '') as { keys?: { test?: unknown } };
     if (typeof demo.keys?.test === 'string' && demo.keys.test !== '') return demo.keys.test;

@@ -3,7 +3,18 @@ import type { Row } from '../scenarios/types.ts';
 
 export function formatTable(rows: Row[], baselineRps: number | null): string {
   const baselineCpu = rows.find((r) => r.scenario === 'baseline create')?.cpuUs ?? null;
-  const header = ['scenario', 'store', 'req/s (mean)', 'p50 ms', 'p99 ms', 'errors', 'vs baseline', 'CPU µs/req', 'CPU vs baseline', 'note'];
+  const header = [
+    'scenario',
+    'store',
+    'req/s (mean)',
+    'p50 ms',
+    'p99 ms',
+    'errors',
+    'vs baseline',
+    'CPU µs/req',
+    'CPU vs baseline',
+    'note',
+  ];
   const body = rows.map((r) => [
     r.scenario,
     r.store,
@@ -78,7 +89,5 @@ export function checkTargets(rows: Row[], baselineRps: number | null, connection
 }
 
 export function formatTargets(checks: TargetCheck[]): string {
-  return checks
-    .map((c) => `  ${c.met === null ? '[ -- ]' : c.met ? '[ met ]' : '[MISSED]'} ${c.label}: ${c.value}`)
-    .join('\n');
+  return checks.map((c) => `  ${c.met === null ? '[ -- ]' : c.met ? '[ met ]' : '[MISSED]'} ${c.label}: ${c.value}`).join('\n');
 }

@@ -7,7 +7,11 @@ import { startProcessCpu } from '../lib/cpu.ts';
 import type { Row, Scenario, StandaloneContext } from './types.ts';
 
 async function post(url: string, body: unknown): Promise<number> {
-  const res = await fetch(`${url}/v1/tickets`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}/v1/tickets`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   await res.arrayBuffer();
   return res.status;
 }

@@ -43,7 +43,12 @@ async function meter(run: Run, nodes: Readybell[]): Promise<(m: Measurement) => 
 
 function row(run: Run, scenario: string, m: Measurement, extra: string[] = []): Row {
   const r: Row = {
-    scenario, store: run.cluster.store.label, rps: m.rps, p50: m.p50, p99: m.p99, errors: m.errors,
+    scenario,
+    store: run.cluster.store.label,
+    rps: m.rps,
+    p50: m.p50,
+    p99: m.p99,
+    errors: m.errors,
     note: [describeErrors(m), ...extra].filter(Boolean).join('; '),
   };
   run.rows.push(r);
@@ -54,17 +59,18 @@ async function createRun(run: Run, nodes: Readybell[], queues: readonly string[]
   const { opts, report } = run.ctx;
   const label = `create, ${nodesLabel(nodes)}, ${queues.length === 1 ? '1 queue' : `${queues.length} queues`}`;
   let n = 0;
-  const load = (tag: string, duration: number) => measure({
-    url: nodes.map((s) => `${s.url}/v1/tickets`),
-    method: 'POST',
-    headers: authHeaders(nodes[0]!, true),
-    // One queue: a fixed body, no per-request work in the load generator.
-    ...(queues.length === 1
-      ? { body: JSON.stringify({ queue: queues[0], external_ref: tag }) }
-      : { setupRequest: (req) => ({ ...req, body: JSON.stringify({ queue: queues[n++ % queues.length], external_ref: tag }) }) }),
-    connections: opts.connections,
-    duration,
-  });
+  const load = (tag: string, duration: number) =>
+    measure({
+      url: nodes.map((s) => `${s.url}/v1/tickets`),
+      method: 'POST',
+      headers: authHeaders(nodes[0]!, true),
+      // One queue: a fixed body, no per-request work in the load generator.
+      ...(queues.length === 1
+        ? { body: JSON.stringify({ queue: queues[0], external_ref: tag }) }
+        : { setupRequest: (req) => ({ ...req, body: JSON.stringify({ queue: queues[n++ % queues.length], external_ref: tag }) }) }),
+      connections: opts.connections,
+      duration,
+    });
   if (opts.warmup > 0) await load('bench-warmup', opts.warmup);
   const tag = `bench-${randomBytes(6).toString('hex')}`;
   report.log(`cluster: ${label}, ${opts.connections} connections, ${opts.duration} s`);
@@ -91,27 +97,31 @@ async function readyRun(run: Run, nodes: Readybell[]): Promise<Row> {
   const pool = idPool((await createTickets(nodes, SPREAD, wanted, 'bench-ready')).map((t) => t.id));
   await run.cluster.analyze();
   let exhausted = false;
-  const load = (duration: number, share: number) => measure({
-    url: nodes.map((s) => s.url),
-    method: 'POST',
-    headers: authHeaders(nodes[0]!, false),
-    connections: opts.connections,
-    duration,
-    // Each request uses one id and autocannon never sends more than this: no id is readied twice.
-    maxRequests: Math.max(opts.connections, Math.floor(pool.remaining() * share) - opts.connections),
-    setupRequest: (req) => {
-      const id = pool.next();
-      if (id === null) exhausted = true;
-      return { ...req, path: `/v1/tickets/${id ?? 'tk_exhausted'}/ready` };
-    },
-  });
+  const load = (duration: number, share: number) =>
+    measure({
+      url: nodes.map((s) => s.url),
+      method: 'POST',
+      headers: authHeaders(nodes[0]!, false),
+      connections: opts.connections,
+      duration,
+      // Each request uses one id and autocannon never sends more than this: no id is readied twice.
+      maxRequests: Math.max(opts.connections, Math.floor(pool.remaining() * share) - opts.connections),
+      setupRequest: (req) => {
+        const id = pool.next();
+        if (id === null) exhausted = true;
+        return { ...req, path: `/v1/tickets/${id ?? 'tk_exhausted'}/ready` };
+      },
+    });
   if (opts.warmup > 0) await load(opts.warmup, opts.warmup / seconds);
   report.log(`cluster: ${label}, ${opts.connections} connections, up to ${opts.duration} s, ${pool.remaining()} tickets`);
   const cpu = await meter(run, nodes);
   const m = await load(opts.duration, 1);
   const cpuNote = await cpu(m);
   if (exhausted) report.failures.push(`cluster ${label}: ran out of ticket ids (bench bug)`);
-  return row(run, label, m, [cpuNote, m.durationS < opts.duration - 0.5 ? `ran ${m.durationS.toFixed(1)} s: tickets ran out (raise BENCH_READY_TICKETS)` : '']);
+  return row(run, label, m, [
+    cpuNote,
+    m.durationS < opts.duration - 0.5 ? `ran ${m.durationS.toFixed(1)} s: tickets ran out (raise BENCH_READY_TICKETS)` : '',
+  ]);
 }
 
 async function ringRun(run: Run, a: Readybell, b: Readybell): Promise<Row> {
@@ -123,9 +133,16 @@ async function ringRun(run: Run, a: Readybell, b: Readybell): Promise<Row> {
   const sorted = [...r.latencies].sort((x, y) => x - y);
   const p50 = Number(percentile(sorted, 50).toFixed(2));
   const p99 = Number(percentile(sorted, 99).toFixed(2));
-  report.notes.push(`cluster (${run.cluster.store.label}): cross-node ring, ready on node A → ring event on node B's page stream: p50 ${p50} ms, p99 ${p99} ms over ${sorted.length} tickets`);
+  report.notes.push(
+    `cluster (${run.cluster.store.label}): cross-node ring, ready on node A → ring event on node B's page stream: p50 ${p50} ms, p99 ${p99} ms over ${sorted.length} tickets`,
+  );
   const out: Row = {
-    scenario: 'ring A → page on B', store: run.cluster.store.label, rps: sorted.length / Math.max(r.seconds, 0.001), p50, p99, errors: r.notOnPage,
+    scenario: 'ring A → page on B',
+    store: run.cluster.store.label,
+    rps: sorted.length / Math.max(r.seconds, 0.001),
+    p50,
+    p99,
+    errors: r.notOnPage,
     note: `one ready at a time; ${OPEN_AT_ONCE} pages open on B at a time${r.notOnPage ? `; ${r.notOnPage} readys did not answer channel_used "page"` : ''}`,
   };
   run.rows.push(out);
@@ -135,7 +152,9 @@ async function ringRun(run: Run, a: Readybell, b: Readybell): Promise<Row> {
 function targets(report: Report, rows: Row[]): void {
   const mark = (met: boolean): string => (met ? '[ met ]' : '[MISSED]');
   for (const r of rows.filter((x) => x.scenario.startsWith('create, 1 node'))) {
-    report.notes.push(`  ${mark(r.rps >= TARGET_CREATE_RPS)} ≥ ${TARGET_CREATE_RPS} creates/s on PostgreSQL, one node (${r.scenario.replace('create, 1 node, ', '')}): ${r.rps.toFixed(0)}/s`);
+    report.notes.push(
+      `  ${mark(r.rps >= TARGET_CREATE_RPS)} ≥ ${TARGET_CREATE_RPS} creates/s on PostgreSQL, one node (${r.scenario.replace('create, 1 node, ', '')}): ${r.rps.toFixed(0)}/s`,
+    );
   }
   const ring = rows.find((x) => x.scenario.startsWith('ring'));
   if (ring) report.notes.push(`  ${mark(ring.p99 < TARGET_RING_P99_MS)} cross-node ring p99 < ${TARGET_RING_P99_MS} ms: ${ring.p99} ms`);

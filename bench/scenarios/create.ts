@@ -39,7 +39,16 @@ export const create: Scenario = {
       // The ready run sizes its tickets by the rate integrators get: the keyed one.
       if (variant.keyed) shared.createRps = m.rps;
       tags.push({ variant, tag, acknowledged: m.statusCounts['201'] ?? 0 });
-      rows.push({ scenario: variant.scenario, store: server.store.label, rps: m.rps, p50: m.p50, p99: m.p99, errors: m.errors, cpuUs, note: describeErrors(m) });
+      rows.push({
+        scenario: variant.scenario,
+        store: server.store.label,
+        rps: m.rps,
+        p50: m.p50,
+        p99: m.p99,
+        errors: m.errors,
+        cpuUs,
+        note: describeErrors(m),
+      });
     }
     const keyed = rows[0];
     const unkeyed = rows[1];
@@ -75,7 +84,9 @@ function loadFor({ opts, server }: ReadybellContext, variant: Variant) {
       connections: opts.connections,
       body,
       // A UUID per request costs the load generator a little CPU, which only lowers the keyed row.
-      ...(variant.keyed ? { setupRequest: (req: object) => ({ ...req, headers: { ...authHeaders(server, true), 'idempotency-key': randomUUID() } }) } : {}),
+      ...(variant.keyed
+        ? { setupRequest: (req: object) => ({ ...req, headers: { ...authHeaders(server, true), 'idempotency-key': randomUUID() } }) }
+        : {}),
     };
   };
 }

@@ -41,6 +41,17 @@ export const get: Scenario = {
     report.log(`${server.store.label}: get, ${opts.connections} connections, ${opts.duration} s over ${all.length} tickets`);
     const cpu = startProcessCpu(pidListeningOn(Number(new URL(server.url).port)));
     const m = await measure(load(opts.duration));
-    return [{ scenario: 'get', store: server.store.label, rps: m.rps, p50: m.p50, p99: m.p99, errors: m.errors, cpuUs: cpu(m.completed), note: describeErrors(m) }];
+    return [
+      {
+        scenario: 'get',
+        store: server.store.label,
+        rps: m.rps,
+        p50: m.p50,
+        p99: m.p99,
+        errors: m.errors,
+        cpuUs: cpu(m.completed),
+        note: describeErrors(m),
+      },
+    ];
   },
 };

@@ -57,7 +57,10 @@ function filters(newestAt: number, ids: { mid: string; openPageEnd: string }): F
     f('external_ref=order-5000'),
     f('external_ref=order-5000&status=collected,cancelled'),
     f(`created_after=${iso(newestAt - hour / 2)}&limit=100`, 'created_after=(30 min ago)&limit=100'),
-    f(`created_after=${iso(newestAt - 2 * day)}&created_before=${iso(newestAt - day)}`, 'created_after=(2 days ago)&created_before=(1 day ago)'),
+    f(
+      `created_after=${iso(newestAt - 2 * day)}&created_before=${iso(newestAt - day)}`,
+      'created_after=(2 days ago)&created_before=(1 day ago)',
+    ),
     f(`created_before=${iso(newestAt - 3 * day)}`, 'created_before=(3 days ago)'),
     f(`starting_after=${ids.mid}`, 'starting_after=(ticket 5,000)'),
     f(`status=created,ready&starting_after=${ids.openPageEnd}`, 'status=created,ready&starting_after=(ticket 9)'),
@@ -162,16 +165,22 @@ export const history: Scenario = {
       await small.start();
       const now = Date.now();
       const stores: Array<Awaited<ReturnType<typeof historyIn>>> = [];
-      for (const [s, size] of [[small, SMALL], [server, LARGE]] as const) {
+      for (const [s, size] of [
+        [small, SMALL],
+        [server, LARGE],
+      ] as const) {
         const t0 = performance.now();
         stores.push(await historyIn(s, size, now));
-        report.log(`${label}: history, a store of ${size.toLocaleString('en')} tickets written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+        report.log(
+          `${label}: history, a store of ${size.toLocaleString('en')} tickets written in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+        );
       }
       const servers = [small, server];
-      const turns = (i: number): Request[] => stores.map((st, j) => {
-        const q = st.filters[i]!.query;
-        return { url: `${servers[j]!.url}/v1/tickets${q === '' ? '' : `?${q}`}`, key: st.key, server: servers[j]!, nodePid: st.nodePid };
-      });
+      const turns = (i: number): Request[] =>
+        stores.map((st, j) => {
+          const q = st.filters[i]!.query;
+          return { url: `${servers[j]!.url}/v1/tickets${q === '' ? '' : `?${q}`}`, key: st.key, server: servers[j]!, nodePid: st.nodePid };
+        });
       const list = stores[0]!.filters;
       // An unmeasured pass first: the first filters measured must not pay for the JIT's warm-up,
       // nor for reading the freshly written pages into the caches.
@@ -180,13 +189,26 @@ export const history: Scenario = {
       const samples: Array<readonly [Sample, Sample]> = [];
       for (const [i, f] of list.entries()) {
         const [a, b] = (await measureInTurn(turns(i))) as [Sample, Sample];
-        if (a.rows !== b.rows) throw new HarnessError(`${f.label}: ${a.rows} tickets at ${SMALL} but ${b.rows} at ${LARGE}; the filters must see the same recent days`);
+        if (a.rows !== b.rows)
+          throw new HarnessError(
+            `${f.label}: ${a.rows} tickets at ${SMALL} but ${b.rows} at ${LARGE}; the filters must see the same recent days`,
+          );
         samples.push([a, b] as const);
       }
 
       const k = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
       const [S, L] = [k(SMALL), k(LARGE)];
-      const header = ['filter', 'rows', `ms ${S}`, `ms ${L}`, `ms ${L}/${S}`, `CPU µs ${S}`, `CPU µs ${L}`, `CPU ${L}/${S}`, `requests ${L}`];
+      const header = [
+        'filter',
+        'rows',
+        `ms ${S}`,
+        `ms ${L}`,
+        `ms ${L}/${S}`,
+        `CPU µs ${S}`,
+        `CPU µs ${L}`,
+        `CPU ${L}/${S}`,
+        `requests ${L}`,
+      ];
       let outside = 0;
       const body = list.map((f, i) => {
         const [a, b] = samples[i]!;
@@ -194,8 +216,15 @@ export const history: Scenario = {
         const within = Math.abs(ratio - 1) <= TOLERANCE;
         if (!within) outside += 1;
         return [
-          f.label, String(a.rows), a.medianMs.toFixed(2), b.medianMs.toFixed(2), (b.medianMs / a.medianMs).toFixed(2),
-          a.cpuUs.toFixed(0), b.cpuUs.toFixed(0), `${ratio.toFixed(2)}${within ? '' : ' *'}`, String(b.requests),
+          f.label,
+          String(a.rows),
+          a.medianMs.toFixed(2),
+          b.medianMs.toFixed(2),
+          (b.medianMs / a.medianMs).toFixed(2),
+          a.cpuUs.toFixed(0),
+          b.cpuUs.toFixed(0),
+          `${ratio.toFixed(2)}${within ? '' : ' *'}`,
+          String(b.requests),
         ];
       });
       const widths = header.map((c, i) => Math.max(c.length, ...body.map((r) => r[i]!.length)));
@@ -208,10 +237,18 @@ export const history: Scenario = {
         '',
       );
       const worst = samples.map((p) => p[1]).reduce((w, x) => (x.cpuUs > w.cpuUs ? x : w));
-      return [{
-        scenario: `history ${L}, costliest filter`, store: label, rps: 1000 / worst.medianMs, p50: Number(worst.medianMs.toFixed(2)),
-        p99: Number(worst.medianMs.toFixed(2)), errors: 0, cpuUs: worst.cpuUs, note: 'sequential requests; see the history table below',
-      }];
+      return [
+        {
+          scenario: `history ${L}, costliest filter`,
+          store: label,
+          rps: 1000 / worst.medianMs,
+          p50: Number(worst.medianMs.toFixed(2)),
+          p99: Number(worst.medianMs.toFixed(2)),
+          errors: 0,
+          cpuUs: worst.cpuUs,
+          note: 'sequential requests; see the history table below',
+        },
+      ];
     } finally {
       if (small !== null) await small.stop().catch(() => {});
       rmSync(dataDir, { recursive: true, force: true });

@@ -37,8 +37,12 @@ export const liveMemory: Scenario = {
   async run({ report }: StandaloneContext): Promise<Row[]> {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'rb-live-mem-'));
     const config = loadConfig({
-      DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'silent', PUBLIC_URL: 'http://127.0.0.1',
-      RATE_LIMIT_WRITES_BURST: '10000000', RATE_LIMIT_WRITES_PER_SECOND: '10000000',
+      DATA_DIR: dir,
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      PUBLIC_URL: 'http://127.0.0.1',
+      RATE_LIMIT_WRITES_BURST: '10000000',
+      RATE_LIMIT_WRITES_PER_SECOND: '10000000',
     });
     const app = await createApp(config);
     try {
@@ -52,7 +56,11 @@ export const liveMemory: Scenario = {
         return (await createApiKey(tx, { branchId: branch.id, mode: 'test' }, now)).key;
       });
       const post = async (p: string, body: unknown) => {
-        const r = await fetch(url + p, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const r = await fetch(url + p, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         if (r.status !== 201) throw new HarnessError(`POST ${p} answered ${r.status}`);
         return (await r.json()) as { url: string };
       };
@@ -60,7 +68,9 @@ export const liveMemory: Scenario = {
       report.log(`live-memory: creating ${STREAMS} tickets in-process`);
       const paths: string[] = [];
       for (let i = 0; i < STREAMS; i += 50) {
-        const batch = await Promise.all(Array.from({ length: Math.min(50, STREAMS - i) }, (_, j) => post('/v1/tickets', { queue: `M${(i + j) % QUEUES}` })));
+        const batch = await Promise.all(
+          Array.from({ length: Math.min(50, STREAMS - i) }, (_, j) => post('/v1/tickets', { queue: `M${(i + j) % QUEUES}` })),
+        );
         for (const t of batch) paths.push(`${url}${new URL(t.url).pathname}/events`);
       }
       await sleep(500);
@@ -80,7 +90,9 @@ export const liveMemory: Scenario = {
       const rssPerStream = (after.rss - before.rss) / STREAMS;
       const note = `${(perStream / 1024).toFixed(1)} KB retained (heap+external after GC) and ${(rssPerStream / 1024).toFixed(1)} KB RSS growth per idle stream, ${STREAMS} streams`;
       report.notes.push(`live-memory: ${note}`);
-      report.notes.push(`  ${perStream < TARGET_BYTES ? '[ met ]' : '[MISSED]'} < 20 KB per idle customer-page stream (retained): ${(perStream / 1024).toFixed(1)} KB`);
+      report.notes.push(
+        `  ${perStream < TARGET_BYTES ? '[ met ]' : '[MISSED]'} < 20 KB per idle customer-page stream (retained): ${(perStream / 1024).toFixed(1)} KB`,
+      );
       return [{ scenario: 'idle page streams', store: 'embedded', rps: 0, p50: 0, p99: 0, errors: 0, note }];
     } finally {
       await app.close();

@@ -19,16 +19,26 @@ const TARGET_P99_MS = 10;
 async function createTickets(ctx: ReadybellContext, count: number): Promise<Array<{ id: string; path: string }>> {
   const { server } = ctx;
   for (let q = 0; q < QUEUES; q++) {
-    const r = await fetch(`${server.url}/v1/queues`, { method: 'POST', headers: authHeaders(server, true), body: JSON.stringify({ name: `L${q}` }) });
-    if (r.status !== 201 && r.status !== 409) throw new HarnessError(`creating queue L${q} answered ${r.status}: ${(await r.text()).slice(0, 200)}`);
+    const r = await fetch(`${server.url}/v1/queues`, {
+      method: 'POST',
+      headers: authHeaders(server, true),
+      body: JSON.stringify({ name: `L${q}` }),
+    });
+    if (r.status !== 201 && r.status !== 409)
+      throw new HarnessError(`creating queue L${q} answered ${r.status}: ${(await r.text()).slice(0, 200)}`);
     await r.arrayBuffer().catch(() => null);
   }
   const out: Array<{ id: string; path: string }> = [];
   let n = 0;
   await measure({
-    url: `${server.url}/v1/tickets`, method: 'POST', headers: authHeaders(server, true), body: JSON.stringify({ queue: 'L0' }),
+    url: `${server.url}/v1/tickets`,
+    method: 'POST',
+    headers: authHeaders(server, true),
+    body: JSON.stringify({ queue: 'L0' }),
     setupRequest: (req) => ({ ...req, body: JSON.stringify({ queue: `L${n++ % QUEUES}` }) }),
-    connections: 50, duration: 0, amount: count,
+    connections: 50,
+    duration: 0,
+    amount: count,
     onResponse: (status, body) => {
       if (status !== 201) return;
       const t = JSON.parse(body) as { id: string; url: string };
@@ -87,8 +97,11 @@ export const live: Scenario = {
       s.onRing = (ringId, at) => {
         arrived = at;
         // What the page script does: confirm, so the ready answers "page" without waiting.
-        void fetch(`${server.url}${t.path}/ring-ack`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ring_id: ringId }) })
-          .then((r) => r.arrayBuffer());
+        void fetch(`${server.url}${t.path}/ring-ack`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ ring_id: ringId }),
+        }).then((r) => r.arrayBuffer());
       };
       const answer = await call(server, 'POST', `/v1/tickets/${t.id}/ready`, undefined, 200);
       if (answer['channel_used'] !== 'page' || arrived === 0) wrong += 1;
@@ -101,12 +114,24 @@ export const live: Scenario = {
     const p50 = latencies.length ? Number(percentile(latencies, 50).toFixed(2)) : 0;
     const p99 = latencies.length ? Number(percentile(latencies, 99).toFixed(2)) : 0;
     const perStream = before !== null && after !== null ? (after - before) / STREAMS : null;
-    const memory = perStream === null ? 'RSS not readable here (no /proc)' : `RSS ${(before! / 2 ** 20).toFixed(0)} → ${(after! / 2 ** 20).toFixed(0)} MB with ${STREAMS} streams (${(perStream / 1024).toFixed(1)} KB each, garbage included)`;
-    report.notes.push(`live (${label}): ring latency ready → page event p50 ${p50} ms, p99 ${p99} ms over ${latencies.length} tickets; ${memory}`);
+    const memory =
+      perStream === null
+        ? 'RSS not readable here (no /proc)'
+        : `RSS ${(before! / 2 ** 20).toFixed(0)} → ${(after! / 2 ** 20).toFixed(0)} MB with ${STREAMS} streams (${(perStream / 1024).toFixed(1)} KB each, garbage included)`;
+    report.notes.push(
+      `live (${label}): ring latency ready → page event p50 ${p50} ms, p99 ${p99} ms over ${latencies.length} tickets; ${memory}`,
+    );
     report.notes.push(`  ${p99 < TARGET_P99_MS ? '[ met ]' : '[MISSED]'} ready-to-page p99 < ${TARGET_P99_MS} ms (${label}): ${p99} ms`);
-    return [{
-      scenario: 'ring → page', store: label, rps: latencies.length / seconds, p50, p99, errors: wrong,
-      note: `${STREAMS} streams open; ${memory}${wrong ? `; ${wrong} readys did not reach the page` : ''}`,
-    }];
+    return [
+      {
+        scenario: 'ring → page',
+        store: label,
+        rps: latencies.length / seconds,
+        p50,
+        p99,
+        errors: wrong,
+        note: `${STREAMS} streams open; ${memory}${wrong ? `; ${wrong} readys did not reach the page` : ''}`,
+      },
+    ];
   },
 };

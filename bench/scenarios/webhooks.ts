@@ -90,7 +90,14 @@ class Receiver {
     if (this.arrivals.size >= n) return Promise.resolve();
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new HarnessError(`${this.arrivals.size} of ${n} deliveries after ${ms} ms`)), ms);
-      this.countWaiter = { n, resolve: () => { clearTimeout(timer); this.countWaiter = null; resolve(); } };
+      this.countWaiter = {
+        n,
+        resolve: () => {
+          clearTimeout(timer);
+          this.countWaiter = null;
+          resolve();
+        },
+      };
     });
   }
 
@@ -106,7 +113,8 @@ class Receiver {
   }
 }
 
-const percentile = (sorted: number[], p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+const percentile = (sorted: number[], p: number): number =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 const round = (n: number): number => Math.round(n * 10) / 10;
 
 export const webhooks: Scenario = {
@@ -125,11 +133,14 @@ export const webhooks: Scenario = {
         body: JSON.stringify({ url, enabled_events: ['ticket.created'] }),
       });
       if (res.status === 422) {
-        report.notes.push(`webhooks (${server.store.label}): skipped — this server refuses 127.0.0.1 receivers; set WEBHOOK_ALLOW_PRIVATE=true to measure`);
+        report.notes.push(
+          `webhooks (${server.store.label}): skipped — this server refuses 127.0.0.1 receivers; set WEBHOOK_ALLOW_PRIVATE=true to measure`,
+        );
         return [];
       }
       const endpoint = (await res.json()) as { id?: string; secret?: string };
-      if (res.status !== 201 || typeof endpoint.secret !== 'string') throw new HarnessError(`creating the endpoint answered ${res.status}: ${JSON.stringify(endpoint).slice(0, 300)}`);
+      if (res.status !== 201 || typeof endpoint.secret !== 'string')
+        throw new HarnessError(`creating the endpoint answered ${res.status}: ${JSON.stringify(endpoint).slice(0, 300)}`);
       receiver.secret = endpoint.secret;
       endpointId = endpoint.id ?? null;
 
@@ -177,11 +188,31 @@ export const webhooks: Scenario = {
           `throughput ${rate.toFixed(0)} deliveries/s draining ${backlog - already} (${already} arrived while the ${backlog} tickets were created in ${(created / 1000).toFixed(1)} s)` +
           (receiver.duplicates > 0 ? `; ${receiver.duplicates} duplicate deliveries (at least once)` : ''),
       );
-      report.notes.push(`  [${p99 < LATENCY_TARGET_MS ? ' met ' : 'MISSED'}] webhook latency p99 < ${LATENCY_TARGET_MS} ms (${server.store.label}): ${p99} ms`);
-      report.notes.push(`  [${rate >= THROUGHPUT_TARGET ? ' met ' : 'MISSED'}] webhook deliveries ≥ ${THROUGHPUT_TARGET}/s (${server.store.label}): ${rate.toFixed(0)}/s`);
+      report.notes.push(
+        `  [${p99 < LATENCY_TARGET_MS ? ' met ' : 'MISSED'}] webhook latency p99 < ${LATENCY_TARGET_MS} ms (${server.store.label}): ${p99} ms`,
+      );
+      report.notes.push(
+        `  [${rate >= THROUGHPUT_TARGET ? ' met ' : 'MISSED'}] webhook deliveries ≥ ${THROUGHPUT_TARGET}/s (${server.store.label}): ${rate.toFixed(0)}/s`,
+      );
       return [
-        { scenario: 'webhook latency', store: server.store.label, rps: 0, p50, p99, errors, note: 'committed → received, one event at a time; req/s not applicable' },
-        { scenario: 'webhook throughput', store: server.store.label, rps: rate, p50: 0, p99: 0, errors, note: `deliveries/s draining a backlog of ${backlog - already}; latency columns not applicable` },
+        {
+          scenario: 'webhook latency',
+          store: server.store.label,
+          rps: 0,
+          p50,
+          p99,
+          errors,
+          note: 'committed → received, one event at a time; req/s not applicable',
+        },
+        {
+          scenario: 'webhook throughput',
+          store: server.store.label,
+          rps: rate,
+          p50: 0,
+          p99: 0,
+          errors,
+          note: `deliveries/s draining a backlog of ${backlog - already}; latency columns not applicable`,
+        },
       ];
     } finally {
       if (endpointId !== null) await call(server, 'DELETE', `/v1/webhook_endpoints/${endpointId}`, undefined, 200).catch(() => {});

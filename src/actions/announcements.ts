@@ -13,8 +13,13 @@ export const createAnnouncement: Action<{ message: string; expiresIn: number }, 
   requireRole(ctx, 'staff');
   const now = ctx.services.clock.now();
   const a: Announcement = {
-    id: newId('announcement', now), branchId: ctx.branchId, mode: ctx.mode, message: input.message, createdAt: now,
-    expiresAt: now + input.expiresIn * 1000, deletedAt: null,
+    id: newId('announcement', now),
+    branchId: ctx.branchId,
+    mode: ctx.mode,
+    message: input.message,
+    createdAt: now,
+    expiresAt: now + input.expiresIn * 1000,
+    deletedAt: null,
   };
   await insertAnnouncement(ctx.tx, a);
   const { bus } = ctx.services;

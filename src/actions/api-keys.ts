@@ -14,8 +14,13 @@ export async function listKeys(ctx: Ctx): Promise<ApiKeyRecord[]> {
 
 export const createKey: Action<{ mode: Mode; name?: string }, { record: ApiKeyRecord; secret: string }> = async ({ ctx, input }) => {
   requireStaffRole(ctx, 'owner');
-  if (ctx.plan === 'free') throw new AppError('plan-required', 'The free plan does not include API access, so it has no API keys; the pro and business plans do.');
-  const created = await createApiKey(ctx.tx, { branchId: ctx.branchId, mode: input.mode, name: input.name?.trim() || null }, ctx.services.clock.now());
+  if (ctx.plan === 'free')
+    throw new AppError('plan-required', 'The free plan does not include API access, so it has no API keys; the pro and business plans do.');
+  const created = await createApiKey(
+    ctx.tx,
+    { branchId: ctx.branchId, mode: input.mode, name: input.name?.trim() || null },
+    ctx.services.clock.now(),
+  );
   return { record: (await getApiKey(ctx.tx, created.id))!, secret: created.key };
 };
 

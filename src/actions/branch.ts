@@ -14,11 +14,15 @@ export const updateBranchSettings: Action<UpdateBranchInput, Branch> = async ({ 
   const branch = await getBranchForUpdate(ctx.tx, ctx.branchId);
   if (branch === undefined) throw new AppError('not-found', 'No such branch.');
   const { name, timezone, default_queue, ...settings } = input;
-  if (timezone !== undefined && !isValidTimeZone(timezone)) throw invalid('/timezone', `"${timezone}" is not an IANA time zone such as Europe/Paris.`);
+  if (timezone !== undefined && !isValidTimeZone(timezone))
+    throw invalid('/timezone', `"${timezone}" is not an IANA time zone such as Europe/Paris.`);
   if (default_queue !== undefined && (await getQueue(ctx.tx, branch.id, default_queue)) === undefined) {
     throw invalid('/default_queue', `Queue "${default_queue}" does not exist in this branch.`);
   }
-  for (const [pointer, lang] of [['/voice/language', settings.voice?.language], ['/customer_page/language', settings.customer_page?.language]] as const) {
+  for (const [pointer, lang] of [
+    ['/voice/language', settings.voice?.language],
+    ['/customer_page/language', settings.customer_page?.language],
+  ] as const) {
     if (lang !== undefined && !(SUPPORTED_LANGUAGES as readonly string[]).includes(lang)) {
       throw invalid(pointer, `Language must be one of ${SUPPORTED_LANGUAGES.join(', ')}.`);
     }
@@ -31,7 +35,11 @@ export const updateBranchSettings: Action<UpdateBranchInput, Branch> = async ({ 
   const country = settings.customer_page?.phone_country;
   if (typeof country === 'string') {
     const code = country.toUpperCase();
-    if (!isPhoneCountry(code)) throw invalid('/customer_page/phone_country', `"${country}" is not a country code with phone numbers (ISO 3166-1 alpha-2, such as GB or FR).`);
+    if (!isPhoneCountry(code))
+      throw invalid(
+        '/customer_page/phone_country',
+        `"${country}" is not a country code with phone numbers (ISO 3166-1 alpha-2, such as GB or FR).`,
+      );
     patch = { ...settings, customer_page: { ...settings.customer_page, phone_country: code } };
   }
   const updated: Branch = {

@@ -21,6 +21,7 @@ async function close(ctx: TxCtx, id: string, op: 'collect' | 'cancel' | 'expire'
 
 export const collectTicket: Action<{ id: string }, Ticket> = ({ ctx, input }) => close(ctx, input.id, 'collect', null);
 
-export const cancelTicket: Action<{ id: string; reason?: string }, Ticket> = ({ ctx, input }) => close(ctx, input.id, 'cancel', input.reason ?? null);
+export const cancelTicket: Action<{ id: string; reason?: string }, Ticket> = ({ ctx, input }) =>
+  close(ctx, input.id, 'cancel', input.reason ?? null);
 
 export const expireTicket: Action<{ id: string }, Ticket> = ({ ctx, input }) => close(ctx, input.id, 'expire', null);

@@ -52,7 +52,10 @@ function batches(db: Db): CreateTicketBatches {
   let b = batchesByDb.get(db);
   if (b === undefined) {
     const constants = { eventType: EVENT_TYPE, wantedEvents: [ALL_EVENTS, EVENT_TYPE], jobKind: WEBHOOK_JOB_KIND };
-    b = new CreateTicketBatches((items) => runCreateStatement(db as CreateStore, constants, items), { ...BATCHES, onBatch: (n) => db.onGroupCommit?.(n) });
+    b = new CreateTicketBatches((items) => runCreateStatement(db as CreateStore, constants, items), {
+      ...BATCHES,
+      onBatch: (n) => db.onGroupCommit?.(n),
+    });
     batchesByDb.set(db, b);
   }
   return b;
@@ -70,7 +73,12 @@ function snapshots(db: Db): Map<string, Snapshot> {
   return m;
 }
 
-function remember(db: Db, branchId: string, row: { timezone: string; settings: string; defaultQueue: string }, room: Record<string, number> = {}): Snapshot {
+function remember(
+  db: Db,
+  branchId: string,
+  row: { timezone: string; settings: string; defaultQueue: string },
+  room: Record<string, number> = {},
+): Snapshot {
   const all = snapshots(db);
   if (all.size >= MAX_SNAPSHOTS) all.clear();
   const snap = { ...row, expiryHours: withDefaults(fromJson(row.settings, {})).expiry_hours, room };
@@ -79,7 +87,11 @@ function remember(db: Db, branchId: string, row: { timezone: string; settings: s
 }
 
 async function readSnapshot(db: Db, branchId: string): Promise<Snapshot | undefined> {
-  const r = await one<Row & { timezone: string; settings: string; default_queue: string }>(db, 'SELECT timezone, settings, default_queue FROM branches WHERE id = $1', [branchId]);
+  const r = await one<Row & { timezone: string; settings: string; default_queue: string }>(
+    db,
+    'SELECT timezone, settings, default_queue FROM branches WHERE id = $1',
+    [branchId],
+  );
   return r && remember(db, branchId, { timezone: r.timezone, settings: r.settings, defaultQueue: r.default_queue });
 }
 
@@ -130,17 +142,31 @@ export async function createTicketInOneStatement(ctx: Ctx, input: CreateTicketIn
       jobIds.push(newId('job', eventAt));
     }
     const jobPayloads = deliveryIds.map((id) => jobPayloadJson({ delivery_id: id } satisfies DeliveryJobPayload)!);
-    const r = await batches(db).run({
-      ticket: unnumberedValues(ticket), queueGiven: input.queue !== undefined, timezone: snap.timezone, settings: snap.settings, day,
-      event: { id: eventId, createdAt: eventAt, bodyBefore: body.slice(0, mark), bodyAfter: body.slice(mark + DISPLAY_NUMBER_MARK.length) },
-      webhooks: fanOut
-        ? {
-          deliveryIds, jobIds,
-          jobPayloads,
-          jobKeyPrefix: deliveryJobKey(eventId, ''), lease,
-        }
-        : null,
-    }, `${ctx.branchId}\u0000${ctx.mode}\u0000${ticket.queue}`);
+    const r = await batches(db).run(
+      {
+        ticket: unnumberedValues(ticket),
+        queueGiven: input.queue !== undefined,
+        timezone: snap.timezone,
+        settings: snap.settings,
+        day,
+        event: {
+          id: eventId,
+          createdAt: eventAt,
+          bodyBefore: body.slice(0, mark),
+          bodyAfter: body.slice(mark + DISPLAY_NUMBER_MARK.length),
+        },
+        webhooks: fanOut
+          ? {
+              deliveryIds,
+              jobIds,
+              jobPayloads,
+              jobKeyPrefix: deliveryJobKey(eventId, ''),
+              lease,
+            }
+          : null,
+      },
+      `${ctx.branchId}\u0000${ctx.mode}\u0000${ticket.queue}`,
+    );
     if (r === undefined) {
       snapshots(db).delete(ctx.branchId);
       return null;
@@ -163,11 +189,22 @@ export async function createTicketInOneStatement(ctx: Ctx, input: CreateTicketIn
 }
 
 /** What the transaction's after-commit hooks do on the other path, in the same order. */
-function afterCommit(ctx: Ctx, ticket: Ticket, deliveries: number, leased: Array<{ id: string; key: string }>, jobIds: string[], jobPayloads: string[]): void {
+function afterCommit(
+  ctx: Ctx,
+  ticket: Ticket,
+  deliveries: number,
+  leased: Array<{ id: string; key: string }>,
+  jobIds: string[],
+  jobPayloads: string[],
+): void {
   const hooks: Array<() => void> = [];
   if (deliveries > 0) {
     const adopted: ClaimedJob[] = leased.map((j) => ({
-      id: j.id, kind: WEBHOOK_JOB_KIND, key: j.key, payload: jobPayloads[jobIds.indexOf(j.id)]!, attempts: 1,
+      id: j.id,
+      kind: WEBHOOK_JOB_KIND,
+      key: j.key,
+      payload: jobPayloads[jobIds.indexOf(j.id)]!,
+      attempts: 1,
     }));
     const handOff = handOffFor(ctx.services, adopted);
     if (handOff !== null) hooks.push(handOff);

@@ -42,23 +42,37 @@ const PHONE_PROBLEMS: Record<PhoneProblem, string> = {
  */
 async function customerPhone(ctx: TxCtx, raw: string | undefined): Promise<string> {
   const branch = await getBranch(ctx.tx, ctx.branchId);
-  const offered = branch !== undefined && phoneEntryOffered({
-    settings: branch.settings, plan: ctx.plan, livemode: ctx.mode === 'live', smsProviderConfigured: ctx.services.config.sms !== null,
-  });
+  const offered =
+    branch !== undefined &&
+    phoneEntryOffered({
+      settings: branch.settings,
+      plan: ctx.plan,
+      livemode: ctx.mode === 'live',
+      smsProviderConfigured: ctx.services.config.sms !== null,
+    });
   if (!offered) throw new AppError('forbidden', 'This shop does not take phone numbers on its customer page.');
   const parsed = parseCustomerPhone(raw ?? '', branch!.settings.customer_page.phone_country);
   if (!parsed.ok) {
-    throw new AppError('validation-failed', PHONE_PROBLEMS[parsed.problem], { errors: [{ pointer: '/phone', detail: PHONE_PROBLEMS[parsed.problem] }], phone_problem: parsed.problem });
+    throw new AppError('validation-failed', PHONE_PROBLEMS[parsed.problem], {
+      errors: [{ pointer: '/phone', detail: PHONE_PROBLEMS[parsed.problem] }],
+      phone_problem: parsed.problem,
+    });
   }
   return parsed.e164;
 }
 
 const OPERATION: Record<CustomerActionName, TicketOperation> = {
-  view: 'customer_view', subscribe: 'customer_subscribe', acknowledge: 'customer_acknowledge', snooze: 'customer_snooze',
+  view: 'customer_view',
+  subscribe: 'customer_subscribe',
+  acknowledge: 'customer_acknowledge',
+  snooze: 'customer_snooze',
 };
 
 const EVENT: Record<CustomerActionName, string> = {
-  view: 'ticket.customer_viewed', subscribe: 'ticket.customer_subscribed', acknowledge: 'ticket.customer_acknowledged', snooze: 'ticket.customer_snoozed',
+  view: 'ticket.customer_viewed',
+  subscribe: 'ticket.customer_subscribed',
+  acknowledge: 'ticket.customer_acknowledged',
+  snooze: 'ticket.customer_snoozed',
 };
 
 /** Returns the ticket and whether anything changed (a second "view" records nothing). */
@@ -104,15 +118,20 @@ export const recordCustomerAction: Action<CustomerActionInput, { ticket: Ticket;
       data.snoozed_until = new Date(until).toISOString();
       // The ring at the end of the snooze is a durable job, so a restart neither loses nor repeats it.
       await enqueueJob(tx, {
-        id: newId('job', now), kind: 'snooze_end', key: `snooze:${current.id}:${until}`,
-        payload: { ticket_id: current.id, branch_id: ctx.branchId, mode: ctx.mode, until }, runAt: until, createdAt: now,
+        id: newId('job', now),
+        kind: 'snooze_end',
+        key: `snooze:${current.id}:${until}`,
+        payload: { ticket_id: current.id, branch_id: ctx.branchId, mode: ctx.mode, until },
+        runAt: until,
+        createdAt: now,
       });
       break;
     }
   }
   if (change === null) return { ticket: current, changed: false };
   const ticket = await transitionTicket(tx, ctx.branchId, ctx.mode, current.id, [current.status], { ...change, updatedAt: now });
-  if (ticket === undefined) throw new AppError('ticket-state-conflict', 'The ticket changed meanwhile; reload it.', { ticket_status: current.status });
+  if (ticket === undefined)
+    throw new AppError('ticket-state-conflict', 'The ticket changed meanwhile; reload it.', { ticket_status: current.status });
   await recordEvent(ctx, EVENT[input.action], { object: presentTicket(ticket, ctx.services.config.publicUrl), ...data });
   publishTicket(ctx, ticket, EVENT[input.action], data);
   return { ticket, changed: true };

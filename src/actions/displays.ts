@@ -16,15 +16,23 @@ export const createDisplay: Action<CreateDisplayInput, Display> = async ({ ctx, 
   requireRole(ctx, 'manager');
   const queues = [...new Set(input.queues)];
   for (const [i, q] of queues.entries()) {
-    if ((await getQueue(ctx.tx, ctx.branchId, q)) === undefined) throw invalid(`/queues/${i}`, `Queue "${q}" does not exist in this branch.`);
+    if ((await getQueue(ctx.tx, ctx.branchId, q)) === undefined)
+      throw invalid(`/queues/${i}`, `Queue "${q}" does not exist in this branch.`);
   }
   if ((await countDisplays(ctx.tx, ctx.branchId, ctx.mode)) >= MAX_DISPLAYS_PER_BRANCH) {
     throw new AppError('conflict', `A branch has at most ${MAX_DISPLAYS_PER_BRANCH} display boards; delete one first.`);
   }
   const now = ctx.services.clock.now();
   const display: Display = {
-    id: newId('display', now), branchId: ctx.branchId, mode: ctx.mode, name: input.name, queues, voice: input.voice,
-    token: randomAlphanumeric(32), createdAt: now, deletedAt: null,
+    id: newId('display', now),
+    branchId: ctx.branchId,
+    mode: ctx.mode,
+    name: input.name,
+    queues,
+    voice: input.voice,
+    token: randomAlphanumeric(32),
+    createdAt: now,
+    deletedAt: null,
   };
   await insertDisplay(ctx.tx, display);
   return display;

@@ -15,7 +15,12 @@ import { countRing } from '../metrics.ts';
 
 export type RingResult = { rang: boolean; channel_used: string; call_out_loud: boolean; channels: RingOutcome['attempts'] };
 
-export const asResult = (o: RingOutcome): RingResult => ({ rang: o.rang, channel_used: o.channel_used, call_out_loud: o.call_out_loud, channels: o.attempts });
+export const asResult = (o: RingOutcome): RingResult => ({
+  rang: o.rang,
+  channel_used: o.channel_used,
+  call_out_loud: o.call_out_loud,
+  channels: o.attempts,
+});
 
 const NOBODY: RingResult = { rang: false, channel_used: 'none', call_out_loud: false, channels: [] };
 
@@ -28,7 +33,12 @@ const NOBODY: RingResult = { rang: false, channel_used: 'none', call_out_loud: f
  * its timeout, a dead sender's claim once it is stale, send-once.ts), and leaving it out would
  * record "not reached" for a ring that may have reached the customer.
  */
-export async function attemptRing(ctx: Ctx, ring: string | StartedRing, deadlineMs: number, opts: { final?: boolean } = {}): Promise<(tx: Tx) => Promise<RingAnswer>> {
+export async function attemptRing(
+  ctx: Ctx,
+  ring: string | StartedRing,
+  deadlineMs: number,
+  opts: { final?: boolean } = {},
+): Promise<(tx: Tx) => Promise<RingAnswer>> {
   const { db, ringer } = ctx.services;
   const inline = typeof ring === 'string' ? undefined : ring.inline;
   const record = inline?.ring ?? (await getRing(db, typeof ring === 'string' ? ring : ring.ringId))!;
@@ -36,7 +46,10 @@ export async function attemptRing(ctx: Ctx, ring: string | StartedRing, deadline
   if (record.completedAt === null) {
     const ticket = inline?.ticket ?? (await getTicket(db, record.branchId, record.mode, record.ticketId))!;
     const first: FirstAttempt | undefined = inline?.facts;
-    outcome = await ringer.ring({ ringId: record.id, seq: record.seq, reason: record.reason as RingReason, ticket, livemode: record.mode === 'live', first }, deadlineMs);
+    outcome = await ringer.ring(
+      { ringId: record.id, seq: record.seq, reason: record.reason as RingReason, ticket, livemode: record.mode === 'live', first },
+      deadlineMs,
+    );
     if (opts.final === true && outcome.sending !== true) outcome = { ...outcome, complete: true };
   }
   return (tx) => recordRingOutcome({ ...ctx, tx }, record, outcome);
@@ -71,7 +84,11 @@ async function recordRingOutcome(ctx: TxCtx, ring: RingRecord, outcome: RingOutc
 
 /** A ring's completion as the world sees it: the ticket.rung event (and its webhooks), the live update, the metric. */
 export async function announceRung(
-  ctx: TxCtx, ring: RingRecord, result: RingResult, ticket: Ticket, presented: TicketObject = presentTicket(ticket, ctx.services.config.publicUrl),
+  ctx: TxCtx,
+  ring: RingRecord,
+  result: RingResult,
+  ticket: Ticket,
+  presented: TicketObject = presentTicket(ticket, ctx.services.config.publicUrl),
 ): Promise<TicketObject> {
   countRing(ctx.services.metrics, ring.reason, result);
   const data = { ring: { id: ring.id, seq: ring.seq, reason: ring.reason, ...result } };

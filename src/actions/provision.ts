@@ -7,7 +7,18 @@ import { isValidTimeZone } from '../domain/business-day.ts';
 import { DEFAULT_SETTINGS } from '../domain/branch-settings.ts';
 import { newApiKey, newPassword } from '../domain/secrets.ts';
 import { hashPassword } from '../domain/password-hash.ts';
-import { getBranch, getAccount, insertAccount, insertBranch, insertQueue, PLANS, type Account, type Branch, type Mode, type Plan } from '../store/tenancy.ts';
+import {
+  getBranch,
+  getAccount,
+  insertAccount,
+  insertBranch,
+  insertQueue,
+  PLANS,
+  type Account,
+  type Branch,
+  type Mode,
+  type Plan,
+} from '../store/tenancy.ts';
 import { findUserByEmail, insertApiKey, insertUser, ROLES, type Role } from '../store/credentials.ts';
 import { hashApiKey } from '../http/plugins/auth.ts';
 
@@ -28,38 +39,67 @@ export async function createBranch(tx: Tx, input: { accountId: string; name: str
   const timezone = input.timezone ?? 'UTC';
   if (!isValidTimeZone(timezone)) throw new AppError('validation-failed', `"${timezone}" is not an IANA time zone such as Europe/Paris.`);
   const branch: Branch = {
-    id: newId('branch', now), accountId: input.accountId, name: input.name.trim() || 'Branch', timezone, defaultQueue: 'A',
-    settings: DEFAULT_SETTINGS, createdAt: now, updatedAt: now,
+    id: newId('branch', now),
+    accountId: input.accountId,
+    name: input.name.trim() || 'Branch',
+    timezone,
+    defaultQueue: 'A',
+    settings: DEFAULT_SETTINGS,
+    createdAt: now,
+    updatedAt: now,
   };
   await insertBranch(tx, branch);
   await insertQueue(tx, { branchId: branch.id, name: 'A', createdAt: now });
   return branch;
 }
 
-export async function createApiKey(tx: Tx, input: { branchId: string; mode: Mode; name?: string | null }, now: number): Promise<{ id: string; key: string; mode: Mode; branch: string }> {
+export async function createApiKey(
+  tx: Tx,
+  input: { branchId: string; mode: Mode; name?: string | null },
+  now: number,
+): Promise<{ id: string; key: string; mode: Mode; branch: string }> {
   const branch = await getBranch(tx, input.branchId);
   if (branch === undefined) throw new AppError('not-found', `No branch ${input.branchId}.`);
   if (input.mode !== 'live' && input.mode !== 'test') throw new AppError('validation-failed', 'Mode must be live or test.');
   const key = newApiKey(input.mode);
   const id = newId('key', now);
   await insertApiKey(tx, {
-    id, accountId: branch.accountId, branchId: branch.id, mode: input.mode, name: input.name ?? null, hash: hashApiKey(key),
-    last4: key.slice(-4), createdAt: now, revokedAt: null, lastUsedAt: null,
+    id,
+    accountId: branch.accountId,
+    branchId: branch.id,
+    mode: input.mode,
+    name: input.name ?? null,
+    hash: hashApiKey(key),
+    last4: key.slice(-4),
+    createdAt: now,
+    revokedAt: null,
+    lastUsedAt: null,
   });
   return { id, key, mode: input.mode, branch: branch.id };
 }
 
 export async function createUser(
-  tx: Tx, input: { accountId: string; email: string; role: string; password?: string }, now: number,
+  tx: Tx,
+  input: { accountId: string; email: string; role: string; password?: string },
+  now: number,
 ): Promise<{ id: string; email: string; role: Role; password: string }> {
   const email = input.email.trim().toLowerCase();
   if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new AppError('validation-failed', `"${input.email}" is not an email address.`);
-  if (!(ROLES as readonly string[]).includes(input.role)) throw new AppError('validation-failed', `Role must be one of ${ROLES.join(', ')}.`);
+  if (!(ROLES as readonly string[]).includes(input.role))
+    throw new AppError('validation-failed', `Role must be one of ${ROLES.join(', ')}.`);
   if ((await getAccount(tx, input.accountId)) === undefined) throw new AppError('not-found', `No account ${input.accountId}.`);
   if ((await findUserByEmail(tx, email)) !== undefined) throw new AppError('conflict', `A user with email ${email} exists.`);
   const password = input.password ?? newPassword();
   if (password.length < 10) throw new AppError('validation-failed', 'Passwords need at least 10 characters.');
   const id = newId('user', now);
-  await insertUser(tx, { id, accountId: input.accountId, email, role: input.role as Role, passwordHash: await hashPassword(password), createdAt: now, removedAt: null });
+  await insertUser(tx, {
+    id,
+    accountId: input.accountId,
+    email,
+    role: input.role as Role,
+    passwordHash: await hashPassword(password),
+    createdAt: now,
+    removedAt: null,
+  });
   return { id, email, role: input.role as Role, password };
 }

@@ -6,7 +6,14 @@ import { channels } from '../realtime/bus.ts';
 export function publishTicket(ctx: TxCtx, ticket: Ticket, type: string, extra: Record<string, unknown> = {}): void {
   const { bus } = ctx.services;
   ctx.tx.afterCommit(() => {
-    const message = { type, ticket_id: ticket.id, status: ticket.status, queue: ticket.queue, display_number: ticket.displayNumber, ...extra };
+    const message = {
+      type,
+      ticket_id: ticket.id,
+      status: ticket.status,
+      queue: ticket.queue,
+      display_number: ticket.displayNumber,
+      ...extra,
+    };
     bus.publish(channels.branch(ticket.branchId, ticket.mode), message);
     // Nobody can be watching a ticket's own topic before its create is answered (the page's link
     // is in that answer): with Redis, that publish would be a round trip per create for nobody.

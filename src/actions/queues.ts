@@ -26,7 +26,9 @@ export const updateQueue: Action<{ name: string; new_name?: string; is_default?:
       throw new AppError('conflict', 'A queue with open tickets cannot be renamed: their numbers carry its name.');
     }
     if (!(await insertQueue(ctx.tx, { branchId: ctx.branchId, name: input.new_name, createdAt: queue.createdAt }))) {
-      throw new AppError('conflict', `Queue "${input.new_name}" already exists.`, { errors: [{ pointer: '/name', detail: 'already exists' }] });
+      throw new AppError('conflict', `Queue "${input.new_name}" already exists.`, {
+        errors: [{ pointer: '/name', detail: 'already exists' }],
+      });
     }
     await deleteQueue(ctx.tx, ctx.branchId, queue.name);
     name = input.new_name;
@@ -45,11 +47,15 @@ export const removeQueue: Action<{ name: string }, { name: string }> = async ({ 
   requireRole(ctx, 'manager');
   const branch = (await getBranchForUpdate(ctx.tx, ctx.branchId))!;
   if ((await getQueue(ctx.tx, ctx.branchId, input.name)) === undefined) throw notFound('queue');
-  if (branch.defaultQueue === input.name) throw new AppError('conflict', 'The default queue cannot be deleted; make another queue the default first.');
+  if (branch.defaultQueue === input.name)
+    throw new AppError('conflict', 'The default queue cannot be deleted; make another queue the default first.');
   // Counted across both modes (queues are shared), so the message gives no count: a test key must
   // learn nothing about live traffic beyond "busy".
   if ((await countOpenTicketsInQueue(ctx.tx, ctx.branchId, input.name)) > 0) {
-    throw new AppError('conflict', `Queue "${input.name}" has open tickets in test or live mode; collect, cancel or let them expire first.`);
+    throw new AppError(
+      'conflict',
+      `Queue "${input.name}" has open tickets in test or live mode; collect, cancel or let them expire first.`,
+    );
   }
   await deleteQueue(ctx.tx, ctx.branchId, input.name);
   return { name: input.name };

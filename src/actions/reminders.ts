@@ -66,7 +66,12 @@ export async function startReminder(ctx: TxCtx, p: ReminderPayload): Promise<Aut
   const latest = due + delaySeconds * 1000;
   if (snoozeRingPending && now < latest) return { retryAt: Math.min(now + SNOOZE_RING_WAIT_MS, latest) };
   const { rung } = await applyRingTransition(ctx, ticket.id, 'remind');
-  const ring = await recordRing(ctx, rung, 'reminder', p.n < count ? [reminderJob(ctx, ticket.id, p.n + 1, now + delaySeconds * 1000)] : []);
+  const ring = await recordRing(
+    ctx,
+    rung,
+    'reminder',
+    p.n < count ? [reminderJob(ctx, ticket.id, p.n + 1, now + delaySeconds * 1000)] : [],
+  );
   await completeJobByKey(ctx.tx, reminderKey(ticket.id, p.n), now);
   return { ring: { ringId: ring.ringId } };
 }

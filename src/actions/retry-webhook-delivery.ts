@@ -18,10 +18,18 @@ export const retryWebhookDelivery: Action<{ id: string }, WebhookDelivery> = asy
   if (delivery === undefined) throw notFound('webhook delivery');
   const endpoint = await getEndpoint(ctx.tx, ctx.branchId, ctx.mode, delivery.endpointId);
   if (endpoint === undefined) throw notFound('webhook delivery');
-  if (endpoint.disabled) throw new AppError('conflict', 'The endpoint of this delivery is disabled; enable it (PATCH with "disabled": false) before retrying.');
+  if (endpoint.disabled)
+    throw new AppError('conflict', 'The endpoint of this delivery is disabled; enable it (PATCH with "disabled": false) before retrying.');
   const now = ctx.services.clock.now();
   const payload: DeliveryJobPayload = { delivery_id: delivery.id, manual: true };
-  await enqueueJob(ctx.tx, { id: newId('job', now), kind: WEBHOOK_JOB_KIND, key: `retry:${delivery.id}:${delivery.attempts}`, payload, runAt: now, createdAt: now });
+  await enqueueJob(ctx.tx, {
+    id: newId('job', now),
+    kind: WEBHOOK_JOB_KIND,
+    key: `retry:${delivery.id}:${delivery.attempts}`,
+    payload,
+    runAt: now,
+    createdAt: now,
+  });
   handOffAfterCommit(ctx, []);
   return delivery;
 };

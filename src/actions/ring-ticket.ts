@@ -19,7 +19,10 @@ import { announceRung, asResult } from './perform-ring.ts';
 export const MANUAL_RING_INTERVAL_MS = 10_000;
 
 export type StartedRing = {
-  ticketId: string; ringId: string; seq: number; reason: RingReason;
+  ticketId: string;
+  ringId: string;
+  seq: number;
+  reason: RingReason;
   /**
    * What the in-line attempt right after the commit is handed, so that it reads nothing back.
    * Never stored: a request that finishes another's first phase (write.ts) has only the rest,
@@ -55,12 +58,17 @@ export class RingLookAhead {
     this.settled = new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, maxWaitMs);
       timer.unref();
-      pending.then((check) => {
-        this.check = check;
-      }, () => {}).finally(() => {
-        clearTimeout(timer);
-        resolve();
-      });
+      pending
+        .then(
+          (check) => {
+            this.check = check;
+          },
+          () => {},
+        )
+        .finally(() => {
+          clearTimeout(timer);
+          resolve();
+        });
     });
   }
 
@@ -79,13 +87,25 @@ export const durableStartedRing = ({ inline: _, answer: __, ...durable }: Starte
  * nobody to try, the ring is recorded complete instead (see RingLookAhead).
  */
 export async function recordRing(
-  ctx: TxCtx, rung: RingingTicket, reason: RingReason, jobs: readonly JobRecord[] = [], look?: RingLookAhead, presented?: TicketObject,
+  ctx: TxCtx,
+  rung: RingingTicket,
+  reason: RingReason,
+  jobs: readonly JobRecord[] = [],
+  look?: RingLookAhead,
+  presented?: TicketObject,
 ): Promise<StartedRing> {
   const { ticket } = rung;
   const now = ctx.services.clock.now();
   const ring: RingRecord = {
-    id: newId('ring', now), ticketId: ticket.id, branchId: ctx.branchId, mode: ctx.mode, seq: ticket.rings, reason,
-    createdAt: now, completedAt: null, result: null,
+    id: newId('ring', now),
+    ticketId: ticket.id,
+    branchId: ctx.branchId,
+    mode: ctx.mode,
+    seq: ticket.rings,
+    reason,
+    createdAt: now,
+    completedAt: null,
+    result: null,
   };
   const facts: FirstAttempt = { branch: rung.branch, plan: ctx.plan, pushSubscriptions: rung.pushSubscriptions };
   const started: StartedRing = { ticketId: ticket.id, ringId: ring.id, seq: ring.seq, reason };
@@ -95,11 +115,21 @@ export async function recordRing(
     await insertRingWithJobs(ctx.tx, { ...ring, completedAt: now, result }, jobs);
     publishTicket(ctx, ticket, 'ticket.ringing', { ring: { id: ring.id, seq: ring.seq, reason } });
     const shown = await announceRung(ctx, ring, result, ticket, presented);
-    return { ...started, answer: { rang: result.rang, channel_used: result.channel_used, call_out_loud: result.call_out_loud, ticket: shown } };
+    return {
+      ...started,
+      answer: { rang: result.rang, channel_used: result.channel_used, call_out_loud: result.call_out_loud, ticket: shown },
+    };
   }
   // The in-line attempt has the deadline to finish; only then does the job look at this ring.
   const runAt = now + ctx.services.config.ring.inlineDeadlineMs + 5_000;
-  const ringJob: JobRecord = { id: newId('job', now), kind: 'ring', key: ringJobKey(ticket.id, ring.seq), payload: { ring_id: ring.id, branch_id: ctx.branchId, mode: ctx.mode }, runAt, createdAt: now };
+  const ringJob: JobRecord = {
+    id: newId('job', now),
+    kind: 'ring',
+    key: ringJobKey(ticket.id, ring.seq),
+    payload: { ring_id: ring.id, branch_id: ctx.branchId, mode: ctx.mode },
+    runAt,
+    createdAt: now,
+  };
   await insertRingWithJobs(ctx.tx, ring, [ringJob, ...jobs]);
   publishTicket(ctx, ticket, 'ticket.ringing', { ring: { id: ring.id, seq: ring.seq, reason } });
   return { ...started, inline: { ring, ticket, facts } };
@@ -124,7 +154,11 @@ export const ringAgain: Action<RingInput, StartedRing> = async ({ ctx, input }) 
     notRungAfter: now - MANUAL_RING_INTERVAL_MS,
     tooSoon: (current) => {
       const wait = Math.ceil(((current.lastRingAt ?? now) + MANUAL_RING_INTERVAL_MS - now) / 1000);
-      return new AppError('rate-limited', `This ticket was rung less than ${MANUAL_RING_INTERVAL_MS / 1000} seconds ago; ring again in ${wait} s.`, { retry_after: wait, violated_policies: ['ticket-ring'] });
+      return new AppError(
+        'rate-limited',
+        `This ticket was rung less than ${MANUAL_RING_INTERVAL_MS / 1000} seconds ago; ring again in ${wait} s.`,
+        { retry_after: wait, violated_policies: ['ticket-ring'] },
+      );
     },
   });
   return recordRing(ctx, rung, 'manual', [], input.look);

@@ -12,7 +12,10 @@ import { requireWebhookAccess } from './webhook-endpoints.ts';
 export const DEFAULT_ROTATION_OVERLAP_SECONDS = 24 * 3600;
 export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 24 * 3600;
 
-export const rotateWebhookSecret: Action<{ id: string; expires_in?: number }, { endpoint: WebhookEndpoint; secret: string }> = async ({ ctx, input }) => {
+export const rotateWebhookSecret: Action<{ id: string; expires_in?: number }, { endpoint: WebhookEndpoint; secret: string }> = async ({
+  ctx,
+  input,
+}) => {
   requireWebhookAccess(ctx);
   const current = await getEndpointForUpdate(ctx.tx, ctx.branchId, ctx.mode, input.id);
   if (current === undefined) throw notFound('webhook endpoint');

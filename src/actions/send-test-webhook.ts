@@ -17,12 +17,17 @@ export const sendTestWebhook: Action<{ id: string }, WebhookDelivery> = async ({
   requireWebhookAccess(ctx);
   const endpoint = await getEndpoint(ctx.tx, ctx.branchId, ctx.mode, input.id);
   if (endpoint === undefined) throw notFound('webhook endpoint');
-  if (endpoint.disabled) throw new AppError('conflict', 'This endpoint is disabled; enable it (PATCH with "disabled": false) before sending a test event.');
+  if (endpoint.disabled)
+    throw new AppError('conflict', 'This endpoint is disabled; enable it (PATCH with "disabled": false) before sending a test event.');
   const now = ctx.services.clock.now();
   const id = newId('event', now);
   const body = eventEnvelope(ctx, id, PING_EVENT_TYPE, now, { object: presentEndpoint(endpoint, now) });
   await insertEvent(ctx.tx, { id, branchId: ctx.branchId, mode: ctx.mode, type: PING_EVENT_TYPE, createdAt: now, body });
-  const made = (await enqueueDelivery(ctx.tx, { endpointId: endpoint.id, branchId: ctx.branchId, mode: ctx.mode, eventId: id, eventType: PING_EVENT_TYPE, now }, leaseFor(ctx)))!;
+  const made = (await enqueueDelivery(
+    ctx.tx,
+    { endpointId: endpoint.id, branchId: ctx.branchId, mode: ctx.mode, eventId: id, eventType: PING_EVENT_TYPE, now },
+    leaseFor(ctx),
+  ))!;
   handOffAfterCommit(ctx, made.job === null ? [] : [made.job]);
   return (await getDelivery(ctx.tx, ctx.branchId, ctx.mode, made.deliveryId))!;
 };

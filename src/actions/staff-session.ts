@@ -6,7 +6,14 @@ import { newId, randomToken } from '../domain/ids.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../domain/password-hash.ts';
 import { findUserByEmail, getUser, replacePasswordHash, setUserPassword } from '../store/credentials.ts';
 import { getBranch, listBranches, type Branch, type Mode } from '../store/tenancy.ts';
-import { insertSession, restampSessions, revokeSession, revokeUserSessions, setSessionBranch, type SessionView } from '../store/sessions.ts';
+import {
+  insertSession,
+  restampSessions,
+  revokeSession,
+  revokeUserSessions,
+  setSessionBranch,
+  type SessionView,
+} from '../store/sessions.ts';
 import { hashSessionToken, passwordStamp, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../domain/session-token.ts';
 
 export const WRONG_CREDENTIALS = 'The email or password is wrong.';
@@ -19,7 +26,10 @@ let dummyHash: Promise<string> | null = null;
  * answer's timing does not tell which emails have accounts; the message is the same either way.
  * A hash of an older scheme is replaced while the plain password is at hand (decision 0014).
  */
-export async function signIn(services: Services, input: { email: string; password: string; branch?: string }): Promise<{ token: string; sessionId: string }> {
+export async function signIn(
+  services: Services,
+  input: { email: string; password: string; branch?: string },
+): Promise<{ token: string; sessionId: string }> {
   const { db, clock } = services;
   const user = await findUserByEmail(db, input.email.trim().toLowerCase());
   dummyHash ??= hashPassword('readybell timing equaliser');
@@ -43,8 +53,16 @@ export async function signIn(services: Services, input: { email: string; passwor
       hash = rehashed;
     }
     await insertSession(tx, {
-      id, tokenHash: hashSessionToken(token), userId: user.id, accountId: user.accountId, branchId: branch.id,
-      passwordStamp: passwordStamp(hash), createdAt: now, lastSeenAt: now, expiresAt: now + SESSION_ABSOLUTE_MS, revokedAt: null,
+      id,
+      tokenHash: hashSessionToken(token),
+      userId: user.id,
+      accountId: user.accountId,
+      branchId: branch.id,
+      passwordStamp: passwordStamp(hash),
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: now + SESSION_ABSOLUTE_MS,
+      revokedAt: null,
     });
   });
   return { token, sessionId: id };
@@ -63,7 +81,13 @@ export type SessionSummary = {
 };
 
 /** `mode` is the one the request asked for (Readybell-Mode): a session has none of its own. */
-export async function summarise(services: Services, view: SessionView, csrfToken: string, mode: Mode, branchId = view.branchId): Promise<SessionSummary> {
+export async function summarise(
+  services: Services,
+  view: SessionView,
+  csrfToken: string,
+  mode: Mode,
+  branchId = view.branchId,
+): Promise<SessionSummary> {
   const branches = await listBranches(services.db, view.accountId);
   const branch = branches.find((b) => b.id === branchId) as Branch;
   return {
@@ -105,7 +129,8 @@ export const changeOwnPassword: Action<{ current_password: string; new_password:
   if (user === undefined || !(await verifyPassword(input.current_password, user.passwordHash))) {
     throw invalid('/current_password', 'The current password is wrong.');
   }
-  if (input.new_password.length < MIN_PASSWORD_LENGTH) throw invalid('/new_password', `Passwords need at least ${MIN_PASSWORD_LENGTH} characters.`);
+  if (input.new_password.length < MIN_PASSWORD_LENGTH)
+    throw invalid('/new_password', `Passwords need at least ${MIN_PASSWORD_LENGTH} characters.`);
   await setUserPassword(ctx.tx, userId, await hashPassword(input.new_password));
   await revokeUserSessions(ctx.tx, userId, ctx.services.clock.now());
 };

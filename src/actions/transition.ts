@@ -14,7 +14,13 @@ export function stateConflict(op: string, status: TicketStatus): AppError {
   return new AppError('ticket-state-conflict', `Cannot ${op} a ticket that is ${status}.`, { ticket_status: status });
 }
 
-export async function applyTransition(ctx: TxCtx, id: string, op: TicketOperation, change: TicketChange, verb: string = op): Promise<{ before: TicketStatus; ticket: Ticket }> {
+export async function applyTransition(
+  ctx: TxCtx,
+  id: string,
+  op: TicketOperation,
+  change: TicketChange,
+  verb: string = op,
+): Promise<{ before: TicketStatus; ticket: Ticket }> {
   const from = allowedFrom(op);
   const current = await getTicket(ctx.tx, ctx.branchId, ctx.mode, id);
   if (current === undefined) throw notFound('ticket');
@@ -40,14 +46,25 @@ export type RingOperation = Extract<TicketOperation, 'ready' | 'ring' | 'remind'
  * or, through `tooSoon`, a ring too recent for `notRungAfter`.
  */
 export async function applyRingTransition(
-  ctx: TxCtx, id: string, op: RingOperation,
+  ctx: TxCtx,
+  id: string,
+  op: RingOperation,
   opts: { verb?: string; readyAt?: number; notRungAfter?: number; tooSoon?: (current: Ticket) => AppError } = {},
 ): Promise<{ before: TicketStatus; rung: RingingTicket }> {
   const [from, ...others] = allowedFrom(op);
   if (from === undefined || others.length > 0) throw new Error(`${op} must start from exactly one state`);
   const to = nextStatus(from, op)!;
   const { branchId, mode } = ctx;
-  const rung = await startTicketRing(ctx.tx, { branchId, mode, id, from, to, now: ctx.services.clock.now(), readyAt: opts.readyAt, notRungAfter: opts.notRungAfter });
+  const rung = await startTicketRing(ctx.tx, {
+    branchId,
+    mode,
+    id,
+    from,
+    to,
+    now: ctx.services.clock.now(),
+    readyAt: opts.readyAt,
+    notRungAfter: opts.notRungAfter,
+  });
   if (rung !== undefined) return { before: from, rung };
   const current = await getTicket(ctx.tx, branchId, mode, id);
   if (current === undefined) throw notFound('ticket');

@@ -6,7 +6,16 @@ import { AppError, invalid, notFound } from '../domain/errors.ts';
 import { newPassword } from '../domain/secrets.ts';
 import { hashPassword } from '../domain/password-hash.ts';
 import { createUser } from './provision.ts';
-import { getUser, listUsers, lockedOwners, removeUser, setUserPassword, setUserRole, type Role, type UserRecord } from '../store/credentials.ts';
+import {
+  getUser,
+  listUsers,
+  lockedOwners,
+  removeUser,
+  setUserPassword,
+  setUserRole,
+  type Role,
+  type UserRecord,
+} from '../store/credentials.ts';
 import { revokeUserSessions } from '../store/sessions.ts';
 import { requireStaffRole } from './staff-only.ts';
 
@@ -22,7 +31,8 @@ export const inviteUser: Action<{ email: string; role: Role }, { user: UserRecor
     created = await createUser(ctx.tx, { accountId: ctx.accountId, email: input.email, role: input.role }, ctx.services.clock.now());
   } catch (err) {
     // Emails are unique across the service; say so without telling which account holds it.
-    if (err instanceof AppError && err.code === 'conflict') throw new AppError('conflict', 'This email already has a readybell user.', { errors: [{ pointer: '/email', detail: 'is taken' }] });
+    if (err instanceof AppError && err.code === 'conflict')
+      throw new AppError('conflict', 'This email already has a readybell user.', { errors: [{ pointer: '/email', detail: 'is taken' }] });
     if (err instanceof AppError && err.code === 'validation-failed') throw invalid('/email', err.detail);
     throw err;
   }
@@ -44,7 +54,10 @@ async function assertAnotherOwner(ctx: TxCtx, user: UserRecord, doing: string): 
   }
 }
 
-export const updateUser: Action<{ id: string; role?: Role; reset_password?: boolean }, { user: UserRecord; password: string | null }> = async ({ ctx, input }) => {
+export const updateUser: Action<
+  { id: string; role?: Role; reset_password?: boolean },
+  { user: UserRecord; password: string | null }
+> = async ({ ctx, input }) => {
   requireStaffRole(ctx, 'owner');
   const user = await accountUser(ctx, input.id);
   if (input.role !== undefined && input.role !== user.role) {
@@ -65,7 +78,8 @@ export const deleteUser: Action<{ id: string }, UserRecord> = async ({ ctx, inpu
   requireStaffRole(ctx, 'owner');
   const user = await accountUser(ctx, input.id);
   await assertAnotherOwner(ctx, user, 'removed');
-  if (ctx.actor.kind === 'user' && ctx.actor.userId === user.id) throw new AppError('conflict', 'You cannot remove yourself; another owner can.');
+  if (ctx.actor.kind === 'user' && ctx.actor.userId === user.id)
+    throw new AppError('conflict', 'You cannot remove yourself; another owner can.');
   const now = ctx.services.clock.now();
   await removeUser(ctx.tx, user.id, now);
   await revokeUserSessions(ctx.tx, user.id, now);

@@ -10,7 +10,13 @@ import { SecretBox } from '../webhooks/secret-box.ts';
 import { checkWebhookUrlSyntax, privateTargetsAllowed } from '../webhooks/url-policy.ts';
 import { ALL_EVENTS, isKnownEventType, TICKET_EVENT_TYPES } from '../webhooks/event-types.ts';
 import {
-  countEndpoints, deleteEndpoint, failPendingDeliveries, getEndpointForUpdate, insertEndpoint, updateEndpoint, type WebhookEndpoint,
+  countEndpoints,
+  deleteEndpoint,
+  failPendingDeliveries,
+  getEndpointForUpdate,
+  insertEndpoint,
+  updateEndpoint,
+  type WebhookEndpoint,
 } from '../store/webhook-endpoints.ts';
 
 /** Per branch and mode, as Stripe allows per account: enough for a POS, a CRM and a test tool. */
@@ -60,9 +66,21 @@ export const createWebhookEndpoint: Action<CreateEndpointInput, { endpoint: Webh
   const id = newId('webhookEndpoint', now);
   const secret = generateWebhookSecret();
   const endpoint: WebhookEndpoint = {
-    id, branchId: ctx.branchId, mode: ctx.mode, url, enabledEvents, description, disabled: false, disabledReason: null, disabledAt: null,
-    secret: new SecretBox(config.webhookSecretsKey).seal(secret, id), previousSecret: null, previousSecretExpiresAt: null, failingSince: null,
-    createdAt: now, updatedAt: now,
+    id,
+    branchId: ctx.branchId,
+    mode: ctx.mode,
+    url,
+    enabledEvents,
+    description,
+    disabled: false,
+    disabledReason: null,
+    disabledAt: null,
+    secret: new SecretBox(config.webhookSecretsKey).seal(secret, id),
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    failingSince: null,
+    createdAt: now,
+    updatedAt: now,
   };
   await insertEndpoint(ctx.tx, endpoint);
   return { endpoint, secret };

@@ -61,10 +61,14 @@ export function loadChannelConfig(get: Get, problems: string[], publicUrl: strin
   if (!/^(true|false|1|0|yes|no|on|off)$/i.test(allowRaw)) problems.push('PUSH_ALLOW_INSECURE_ENDPOINTS must be true or false');
   const ttlRaw = get('PUSH_TTL_SECONDS') ?? '900';
   const ttlSeconds = Number(ttlRaw);
-  if (!Number.isInteger(ttlSeconds) || ttlSeconds < 0 || ttlSeconds > 86_400) problems.push(`PUSH_TTL_SECONDS must be a whole number from 0 to 86400 (got "${ttlRaw}")`);
+  if (!Number.isInteger(ttlSeconds) || ttlSeconds < 0 || ttlSeconds > 86_400)
+    problems.push(`PUSH_TTL_SECONDS must be a whole number from 0 to 86400 (got "${ttlRaw}")`);
 
   const push: PushConfig = {
-    vapid, subject, allowInsecureEndpoints: /^(true|1|yes|on)$/i.test(allowRaw), ttlSeconds: Number.isInteger(ttlSeconds) ? ttlSeconds : 900,
+    vapid,
+    subject,
+    allowInsecureEndpoints: /^(true|1|yes|on)$/i.test(allowRaw),
+    ttlSeconds: Number.isInteger(ttlSeconds) ? ttlSeconds : 900,
   };
 
   const sid = get('SMS_ACCOUNT_SID');

@@ -10,7 +10,17 @@
 //   (send-once.ts for push and SMS; the confirmation record for page and display) and otherwise
 //   returns what it recorded.
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import type { Channel, ChannelAttempt, ChannelName, FirstAttempt, QuietCheck, RingOutcome, RingRequest, Ringer, RingTarget } from './ringer.ts';
+import type {
+  Channel,
+  ChannelAttempt,
+  ChannelName,
+  FirstAttempt,
+  QuietCheck,
+  RingOutcome,
+  RingRequest,
+  Ringer,
+  RingTarget,
+} from './ringer.ts';
 import type { Db } from '../store/db.ts';
 import { fromJson, one } from '../store/db.ts';
 import { withDefaults } from '../domain/branch-settings.ts';
@@ -24,7 +34,11 @@ export type RingerDeps = { db: Db; log: Logger };
 
 /** What the policy needs beyond the ticket: handed over by the first attempt, or read. */
 type Known = { plan: Plan; pushSubscriptions: number; smsEnabled: boolean };
-const known = (first: FirstAttempt): Known => ({ plan: first.plan, pushSubscriptions: first.pushSubscriptions, smsEnabled: first.branch.settings.sms_enabled });
+const known = (first: FirstAttempt): Known => ({
+  plan: first.plan,
+  pushSubscriptions: first.pushSubscriptions,
+  smsEnabled: first.branch.settings.sms_enabled,
+});
 
 const CUT: unique symbol = Symbol('cut by the deadline');
 /** Cut while a push or SMS send was still in flight or claimed by another attempt (see RingOutcome.sending). */
@@ -61,15 +75,17 @@ export class ChannelRinger implements Ringer {
    */
   async lookAhead(target: RingTarget): Promise<(request: RingRequest) => RingOutcome | null> {
     const checks = new Map<ChannelName, QuietCheck>();
-    await Promise.all([...this.channels.values()].map(async (channel) => {
-      if (channel.lookAhead === undefined) return;
-      try {
-        checks.set(channel.name, await channel.lookAhead(target));
-      } catch (err) {
-        // Without its check the channel counts as having someone to try: the ring goes the usual way.
-        this.deps.log.warn({ channel: channel.name, err: (err as Error).message }, 'ring look-ahead failed');
-      }
-    }));
+    await Promise.all(
+      [...this.channels.values()].map(async (channel) => {
+        if (channel.lookAhead === undefined) return;
+        try {
+          checks.set(channel.name, await channel.lookAhead(target));
+        } catch (err) {
+          // Without its check the channel counts as having someone to try: the ring goes the usual way.
+          this.deps.log.warn({ channel: channel.name, err: (err as Error).message }, 'ring look-ahead failed');
+        }
+      }),
+    );
     return (request) => {
       if (request.first === undefined) return null;
       const plan = planRing(this.factsFrom(request, known(request.first)));
@@ -85,9 +101,14 @@ export class ChannelRinger implements Ringer {
   }
 
   ring(request: RingRequest, deadlineMs: number): Promise<RingOutcome> {
-    return inSpan('ring', { 'readybell.ring.id': request.ringId, 'readybell.ring.reason': request.reason, 'readybell.ring.seq': request.seq }, () => this.attempt(request, deadlineMs), {
-      outcome: (o) => ({ 'readybell.ring.channel_used': o.channel_used, 'readybell.ring.complete': o.complete }),
-    });
+    return inSpan(
+      'ring',
+      { 'readybell.ring.id': request.ringId, 'readybell.ring.reason': request.reason, 'readybell.ring.seq': request.seq },
+      () => this.attempt(request, deadlineMs),
+      {
+        outcome: (o) => ({ 'readybell.ring.channel_used': o.channel_used, 'readybell.ring.complete': o.complete }),
+      },
+    );
   }
 
   private async attempt(request: RingRequest, deadlineMs: number): Promise<RingOutcome> {
@@ -125,15 +146,22 @@ export class ChannelRinger implements Ringer {
   private async stage(names: readonly ChannelName[], request: RingRequest, ms: number): Promise<Array<ChannelAttempt | Cut>> {
     const controller = new AbortController();
     const results: Array<ChannelAttempt | undefined> = names.map(() => undefined);
-    const all = Promise.all(names.map((name, i) => this.run(name, request, controller.signal).then((a) => {
-      results[i] = a;
-    })));
+    const all = Promise.all(
+      names.map((name, i) =>
+        this.run(name, request, controller.signal).then((a) => {
+          results[i] = a;
+        }),
+      ),
+    );
     let timer: NodeJS.Timeout | undefined;
     const timeUp = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        timer = setTimeout(resolve, ABORT_GRACE_MS);
-      }, Math.max(0, ms));
+      timer = setTimeout(
+        () => {
+          controller.abort();
+          timer = setTimeout(resolve, ABORT_GRACE_MS);
+        },
+        Math.max(0, ms),
+      );
     });
     try {
       await Promise.race([all, timeUp]);
@@ -144,10 +172,14 @@ export class ChannelRinger implements Ringer {
   }
 
   private run(name: ChannelName, request: RingRequest, signal: AbortSignal): Promise<ChannelAttempt> {
-    const attempt = (): Promise<ChannelAttempt> => this.channels.get(name)!.ring(request, signal).catch((err: unknown): ChannelAttempt => {
-      this.deps.log.warn({ channel: name, err: (err as Error).message }, 'ring channel failed');
-      return { channel: name, delivered: false, detail: 'error' };
-    });
+    const attempt = (): Promise<ChannelAttempt> =>
+      this.channels
+        .get(name)!
+        .ring(request, signal)
+        .catch((err: unknown): ChannelAttempt => {
+          this.deps.log.warn({ channel: name, err: (err as Error).message }, 'ring channel failed');
+          return { channel: name, delivered: false, detail: 'error' };
+        });
     return inSpan('ring.channel', { 'readybell.ring.channel': name }, attempt, { outcome: attemptAttributes });
   }
 

@@ -36,22 +36,40 @@ export function createDisplayChannel(deps: LiveChannelDeps): Channel {
     },
     async ring(request: RingRequest, signal: AbortSignal): Promise<ChannelAttempt> {
       const { ticket, first } = request;
-      if (first === undefined && (await wasDelivered(db, request.ringId, 'display'))) return { channel: 'display', delivered: true, detail: 'already announced' };
+      if (first === undefined && (await wasDelivered(db, request.ringId, 'display')))
+        return { channel: 'display', delivered: true, detail: 'already announced' };
       const branch = first?.branch ?? (await getBranch(db, ticket.branchId));
       if (branch === undefined || !branch.settings.voice.enabled) return { ...VOICE_OFF };
       const boards = speakingBoards(await presence.members(presenceScopes.board(ticket.branchId, ticket.mode)), ticket.queue);
       const displays = new Set(boards.map((b) => b.display));
       if (displays.size === 0) return { ...NO_BOARD };
-      const ack = waitForAck(bus, request.ringId, 'display', (a) => a.branch_id === ticket.branchId && a.mode === ticket.mode && displays.has(a.target), displays.size, [signal]);
+      const ack = waitForAck(
+        bus,
+        request.ringId,
+        'display',
+        (a) => a.branch_id === ticket.branchId && a.mode === ticket.mode && displays.has(a.target),
+        displays.size,
+        [signal],
+      );
       const lang = isLanguage(branch.settings.voice.language) ? branch.settings.voice.language : 'en';
       const message: BoardRingMessage = {
-        type: 'board.announce', ring_id: request.ringId, ticket_id: ticket.id, queue: ticket.queue, display_number: ticket.displayNumber,
-        reason: request.reason, speech: calloutText(lang, ticket.displayNumber), speech_lang: SPEECH_LOCALE[lang],
+        type: 'board.announce',
+        ring_id: request.ringId,
+        ticket_id: ticket.id,
+        queue: ticket.queue,
+        display_number: ticket.displayNumber,
+        reason: request.reason,
+        speech: calloutText(lang, ticket.displayNumber),
+        speech_lang: SPEECH_LOCALE[lang],
       };
       bus.publish(relayTopics.boardRing(ticket.branchId, ticket.mode), message);
       const result = await ack;
       if (result.delivered) return confirmed('display', result);
-      return { channel: 'display', delivered: false, detail: result.timedOut ? 'no board confirmed before the deadline' : 'no board could speak (sound not enabled)' };
+      return {
+        channel: 'display',
+        delivered: false,
+        detail: result.timedOut ? 'no board confirmed before the deadline' : 'no board could speak (sound not enabled)',
+      };
     },
   };
 }

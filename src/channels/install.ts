@@ -17,7 +17,9 @@ export type RingChannels = { ringer: ChannelRinger; vapid: VapidKeyStore; routes
 
 /** `channels`: the live ones (page, display); `sms`: another provider adapter; `lookup`: a resolver for push hosts (tests). */
 export function installRingChannels(
-  services: Services, limiter: RateLimiter, opts: { channels?: Channel[]; sms?: SmsProvider; lookup?: HostLookup } = {},
+  services: Services,
+  limiter: RateLimiter,
+  opts: { channels?: Channel[]; sms?: SmsProvider; lookup?: HostLookup } = {},
 ): RingChannels {
   const { config, db, clock, log, metrics } = services;
   const vapid = new VapidKeyStore(db, config.push, () => clock.now());

@@ -31,13 +31,23 @@ export function createPageChannel(deps: LiveChannelDeps): Channel {
       const ticketId = request.ticket.id;
       // At most once per (ring, channel): a page that already confirmed this ring is not rung again.
       // (The first attempt has no earlier one to look up; see FirstAttempt.)
-      if (request.first === undefined && (await wasDelivered(db, request.ringId, 'page'))) return { channel: 'page', delivered: true, detail: 'already delivered' };
+      if (request.first === undefined && (await wasDelivered(db, request.ringId, 'page')))
+        return { channel: 'page', delivered: true, detail: 'already delivered' };
       // The ring goes out while presence is asked, not after: an open page hears it one Redis
       // round trip sooner (ready → ring is the latency the customer waits for), and with no page
       // open nobody hears it and the answer is the same, at once.
       const noPage = new AbortController();
-      const ack = waitForAck(bus, request.ringId, 'page', (a) => a.ticket_id === ticketId, Number.POSITIVE_INFINITY, [signal, noPage.signal]);
-      const message: PageRingMessage = { type: 'page.ring', ring_id: request.ringId, seq: request.seq, reason: request.reason, ticket_id: ticketId };
+      const ack = waitForAck(bus, request.ringId, 'page', (a) => a.ticket_id === ticketId, Number.POSITIVE_INFINITY, [
+        signal,
+        noPage.signal,
+      ]);
+      const message: PageRingMessage = {
+        type: 'page.ring',
+        ring_id: request.ringId,
+        seq: request.seq,
+        reason: request.reason,
+        ticket_id: ticketId,
+      };
       bus.publish(relayTopics.pageRing(ticketId), message);
       if ((await presence.members(presenceScopes.page(ticketId))).length === 0) {
         noPage.abort();
@@ -47,7 +57,11 @@ export function createPageChannel(deps: LiveChannelDeps): Channel {
       }
       const result = await ack;
       if (result.delivered) return confirmed('page', result);
-      return { channel: 'page', delivered: false, detail: result.timedOut ? 'no confirmation from the page before the deadline' : 'not confirmed' };
+      return {
+        channel: 'page',
+        delivered: false,
+        detail: result.timedOut ? 'no confirmation from the page before the deadline' : 'not confirmed',
+      };
     },
   };
 }

@@ -35,7 +35,15 @@ export type PushDeps = { db: Db; clock: Clock; log: Logger; config: Config; vapi
 
 /** What the service worker (web/push/push-sw.js) receives, decrypted, in its `push` event. */
 export type PushPayload = {
-  type: 'ring'; ring_id: string; ticket_id: string; display_number: string; title: string; body: string; url: string; reason: string; seq: number;
+  type: 'ring';
+  ring_id: string;
+  ticket_id: string;
+  display_number: string;
+  title: string;
+  body: string;
+  url: string;
+  reason: string;
+  seq: number;
 };
 
 export class PushChannel implements Channel {
@@ -55,8 +63,11 @@ export class PushChannel implements Channel {
     if (subs.length === 0) return { channel: 'push', delivered: false, detail: 'no subscription' };
     const payload = JSON.stringify(await this.payload(request));
     const keys = await this.deps.vapid.get();
-    const sends = subs.map((sub) => sendOnce(this.once, { ringId: request.ringId, channel: 'push', target: sub.id }, ticket.id, signal, 'resend', async () => (
-      isSimulatedPush(sub) ? simulatedPushSend(request) : this.send(sub, payload, keys, ticket))));
+    const sends = subs.map((sub) =>
+      sendOnce(this.once, { ringId: request.ringId, channel: 'push', target: sub.id }, ticket.id, signal, 'resend', async () =>
+        isSimulatedPush(sub) ? simulatedPushSend(request) : this.send(sub, payload, keys, ticket),
+      ),
+    );
     return firstDelivered(sends);
   }
 
@@ -65,8 +76,15 @@ export class PushChannel implements Channel {
     const branch = request.first?.branch ?? (await getBranch(this.deps.db, ticket.branchId));
     const texts = ringTexts(branch?.settings.customer_page.language ?? 'en');
     return {
-      type: 'ring', ring_id: request.ringId, ticket_id: ticket.id, display_number: ticket.displayNumber, title: texts.title(ticket.displayNumber),
-      body: texts.body(shortBranchName(branch?.name ?? '')), url: ticketUrl(this.deps.config.publicUrl, ticket.token), reason: request.reason, seq: request.seq,
+      type: 'ring',
+      ring_id: request.ringId,
+      ticket_id: ticket.id,
+      display_number: ticket.displayNumber,
+      title: texts.title(ticket.displayNumber),
+      body: texts.body(shortBranchName(branch?.name ?? '')),
+      url: ticketUrl(this.deps.config.publicUrl, ticket.token),
+      reason: request.reason,
+      seq: request.seq,
     };
   }
 
@@ -89,7 +107,11 @@ export class PushChannel implements Channel {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(details.headers)) if (k.toLowerCase() !== 'content-length') headers[k] = String(v);
     const res = await fetch(sub.endpoint, {
-      method: 'POST', headers, body: details.body === null ? undefined : new Uint8Array(details.body), redirect: 'manual', signal: timeout,
+      method: 'POST',
+      headers,
+      body: details.body === null ? undefined : new Uint8Array(details.body),
+      redirect: 'manual',
+      signal: timeout,
     });
     await res.body?.cancel().catch(() => {});
     if (res.status === 201) return { delivered: true, detail: 'accepted' };

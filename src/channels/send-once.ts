@@ -42,7 +42,10 @@ const RESENT = 're-sent: an earlier attempt stopped mid-send';
 const inFlight = new Map<string, Promise<SendOutcome>>();
 const keyString = (k: SendKey): string => `${k.ringId}\u0000${k.channel}\u0000${k.target}`;
 
-const fromRecord = (r: SendRecord): SendOutcome => ({ delivered: r.status === 'unknown' ? null : r.status === 'delivered', detail: r.detail ?? r.status });
+const fromRecord = (r: SendRecord): SendOutcome => ({
+  delivered: r.status === 'unknown' ? null : r.status === 'delivered',
+  detail: r.detail ?? r.status,
+});
 
 function untilAborted(signal: AbortSignal): Promise<null> {
   return new Promise((resolve) => {
@@ -59,7 +62,12 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
  * and the outbox job asks again later).
  */
 export async function sendOnce(
-  deps: SendOnceDeps, key: SendKey, ticketId: string, signal: AbortSignal, abandoned: AbandonedSend, send: () => Promise<SendOutcome>,
+  deps: SendOnceDeps,
+  key: SendKey,
+  ticketId: string,
+  signal: AbortSignal,
+  abandoned: AbandonedSend,
+  send: () => Promise<SendOutcome>,
 ): Promise<SendOutcome | null> {
   const now = deps.clock.now();
   const existing = await claimSend(deps.db, key, ticketId, now);
@@ -84,7 +92,12 @@ function start(deps: SendOnceDeps, key: SendKey, claimedAt: number, send: () => 
 }
 
 async function awaitOutcome(
-  deps: SendOnceDeps, key: SendKey, first: SendRecord, signal: AbortSignal, abandoned: AbandonedSend, send: () => Promise<SendOutcome>,
+  deps: SendOnceDeps,
+  key: SendKey,
+  first: SendRecord,
+  signal: AbortSignal,
+  abandoned: AbandonedSend,
+  send: () => Promise<SendOutcome>,
 ): Promise<SendOutcome | null> {
   let record: SendRecord | undefined = first;
   const aborted = untilAborted(signal);

@@ -18,11 +18,21 @@ export const isSimulatedPush = (sub: Pick<PushSubscriptionRecord, 'endpoint'>): 
 /** The subscription the test helper stores (keys are not needed: nothing is encrypted or sent). */
 export function simulatedPushSubscription(ticket: Pick<Ticket, 'id' | 'branchId' | 'mode'>, now: number): PushSubscriptionRecord {
   if (ticket.mode !== 'test') throw new Error('the simulated push service serves test tickets only');
-  return { id: newId('pushSubscription', now), ticketId: ticket.id, branchId: ticket.branchId, mode: 'test', endpoint: SIMULATED_PUSH_ENDPOINT, p256dh: '', auth: '', createdAt: now };
+  return {
+    id: newId('pushSubscription', now),
+    ticketId: ticket.id,
+    branchId: ticket.branchId,
+    mode: 'test',
+    endpoint: SIMULATED_PUSH_ENDPOINT,
+    p256dh: '',
+    auth: '',
+    createdAt: now,
+  };
 }
 
 /** What the simulated push service answers: it accepts a test ring, and refuses anything live. */
 export function simulatedPushSend(request: RingRequest): SendOutcome {
-  if (request.livemode || request.ticket.mode !== 'test') return { delivered: false, detail: 'refused: the simulated push service serves test mode only' };
+  if (request.livemode || request.ticket.mode !== 'test')
+    return { delivered: false, detail: 'refused: the simulated push service serves test mode only' };
   return { delivered: true, detail: SIMULATED_DETAIL };
 }

@@ -14,11 +14,13 @@ const SETTING = 'vapid_keys';
 
 function parseStored(value: string): { publicKey: string; privateKey: string } {
   const v = JSON.parse(value) as { public_key: string; private_key: string };
-  if (vapidKeyProblem(v.public_key, v.private_key) !== null) throw new Error('the stored VAPID key pair is damaged; rotate it with `readybell vapid --rotate`');
+  if (vapidKeyProblem(v.public_key, v.private_key) !== null)
+    throw new Error('the stored VAPID key pair is damaged; rotate it with `readybell vapid --rotate`');
   return { publicKey: v.public_key, privateKey: v.private_key };
 }
 
-const serialise = (k: { publicKey: string; privateKey: string }): string => JSON.stringify({ public_key: k.publicKey, private_key: k.privateKey });
+const serialise = (k: { publicKey: string; privateKey: string }): string =>
+  JSON.stringify({ public_key: k.publicKey, private_key: k.privateKey });
 
 /** Reads (or on first use creates) the key pair; cached for the life of the process. */
 export class VapidKeyStore {

@@ -41,7 +41,11 @@ async function publicUrl(db: Db, config: Config): Promise<string> {
   return (derived ? await getServiceSetting(db, SERVED_AT) : undefined) ?? config.publicUrl;
 }
 
-export async function runDemo(db: Db, config: Config, opts: { resetPassword?: boolean } = {}): Promise<{ output: DemoOutput; human: string; created: boolean }> {
+export async function runDemo(
+  db: Db,
+  config: Config,
+  opts: { resetPassword?: boolean } = {},
+): Promise<{ output: DemoOutput; human: string; created: boolean }> {
   const now = Date.now();
   const existing = await findUserByEmail(db, DEMO_OWNER_EMAIL);
   const password = existing === undefined || opts.resetPassword === true ? newPassword() : null;
@@ -61,7 +65,9 @@ export async function runDemo(db: Db, config: Config, opts: { resetPassword?: bo
       const ended = await revokeUserSessions(tx, owner.id, now);
       changes.push(`Set a new owner password; signed the owner out of ${ended} session${ended === 1 ? '' : 's'}.`);
     } else {
-      changes.push("Left the owner's password and sessions alone (--reset-password sets a new password and signs the owner out everywhere).");
+      changes.push(
+        "Left the owner's password and sessions alone (--reset-password sets a new password and signs the owner out everywhere).",
+      );
     }
     const branch = (await listBranches(tx, owner.accountId))[0]!;
     const test = await createApiKey(tx, { branchId: branch.id, mode: 'test', name: 'demo test key' }, now);

@@ -73,7 +73,10 @@ export function parseListenArgs(argv: string[], env: Record<string, string | und
   const { values } = parseArgs({
     args: argv,
     options: {
-      'forward-to': { type: 'string' }, 'api-key': { type: 'string' }, url: { type: 'string' }, events: { type: 'string' },
+      'forward-to': { type: 'string' },
+      'api-key': { type: 'string' },
+      url: { type: 'string' },
+      events: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -83,11 +86,17 @@ export function parseListenArgs(argv: string[], env: Record<string, string | und
   const url = values.url ?? env.READYBELL_URL ?? '';
   if (forwardTo === undefined) throw new UsageError('--forward-to is required.');
   const target = URL.canParse(forwardTo) ? new URL(forwardTo) : null;
-  if (target === null || (target.protocol !== 'http:' && target.protocol !== 'https:')) throw new UsageError(`--forward-to must be an http(s) URL, got ${JSON.stringify(forwardTo)}.`);
-  if (!/^rk_(test|live)_\S+$/.test(apiKey)) throw new UsageError('An API key (rk_test_… or rk_live_…) is required: --api-key or READYBELL_API_KEY.');
+  if (target === null || (target.protocol !== 'http:' && target.protocol !== 'https:'))
+    throw new UsageError(`--forward-to must be an http(s) URL, got ${JSON.stringify(forwardTo)}.`);
+  if (!/^rk_(test|live)_\S+$/.test(apiKey))
+    throw new UsageError('An API key (rk_test_… or rk_live_…) is required: --api-key or READYBELL_API_KEY.');
   const base = URL.canParse(url) ? new URL(url) : null;
-  if (base === null || (base.protocol !== 'http:' && base.protocol !== 'https:')) throw new UsageError("The service's URL is required: --url or READYBELL_URL (e.g. https://pickup.example.com).");
-  const types = (values.events ?? '').split(',').map((t) => t.trim()).filter(Boolean);
+  if (base === null || (base.protocol !== 'http:' && base.protocol !== 'https:'))
+    throw new UsageError("The service's URL is required: --url or READYBELL_URL (e.g. https://pickup.example.com).");
+  const types = (values.events ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   const known: readonly string[] = [...TICKET_EVENT_TYPES, PING_EVENT_TYPE];
   const unknown = types.filter((t) => !known.includes(t));
   // A typo would filter out every event in silence.
@@ -187,14 +196,25 @@ export class Listener {
     const started = Date.now();
     let result: string;
     try {
-      const res = await fetch(this.o.forwardTo, { method: 'POST', headers, body, redirect: 'manual', signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS) });
+      const res = await fetch(this.o.forwardTo, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+      });
       await res.arrayBuffer();
       result = `[${res.status}]`;
     } catch (err) {
       const e = err as Error & { cause?: { code?: string; message?: string } };
-      result = e.name === 'TimeoutError' ? `[timed out after ${FORWARD_TIMEOUT_MS / 1000} s]` : `[failed: ${e.cause?.code ?? e.cause?.message ?? e.message}]`;
+      result =
+        e.name === 'TimeoutError'
+          ? `[timed out after ${FORWARD_TIMEOUT_MS / 1000} s]`
+          : `[failed: ${e.cause?.code ?? e.cause?.message ?? e.message}]`;
     }
-    this.io.out(`${at(started)}  ${event.type.padEnd(30)} ${event.id}  ${result} POST ${this.o.forwardTo.href} (${Date.now() - started} ms)`);
+    this.io.out(
+      `${at(started)}  ${event.type.padEnd(30)} ${event.id}  ${result} POST ${this.o.forwardTo.href} (${Date.now() - started} ms)`,
+    );
   }
 
   /** Coalesces requests: one read at a time, and one more after it if anything asked meanwhile. */
@@ -204,13 +224,15 @@ export class Listener {
       this.again = true;
       return;
     }
-    this.running = this.sync(true).catch((err: unknown) => this.failed(err)).finally(() => {
-      this.running = null;
-      if (this.again) {
-        this.again = false;
-        this.requestSync();
-      }
-    });
+    this.running = this.sync(true)
+      .catch((err: unknown) => this.failed(err))
+      .finally(() => {
+        this.running = null;
+        if (this.again) {
+          this.again = false;
+          this.requestSync();
+        }
+      });
   }
 
   /** A read failed: a refused key ends listen; anything else (network, 429, 5xx) is retried. */
@@ -256,7 +278,9 @@ export class Listener {
   /** Checks the key, notes the events already there (they are not forwarded), then follows. */
   async start(): Promise<void> {
     const branch = (await this.api('/v1/branch')) as { id: string; name: string };
-    const newest = (await this.api(`/v1/events?limit=1${this.o.types.length > 0 ? `&type=${encodeURIComponent(this.o.types.join(','))}` : ''}`)) as { data: Event[] };
+    const newest = (await this.api(
+      `/v1/events?limit=1${this.o.types.length > 0 ? `&type=${encodeURIComponent(this.o.types.join(','))}` : ''}`,
+    )) as { data: Event[] };
     if (newest.data[0] !== undefined) {
       this.newest = Date.parse(newest.data[0].created_at);
       await this.sync(false);
@@ -301,7 +325,10 @@ export async function runListen(argv: string[]): Promise<number> {
     await listener.start();
   } catch (err) {
     listener.stop(1);
-    const reason = err instanceof ApiError ? err.message : `cannot reach ${options.baseUrl}: ${((err as { cause?: Error }).cause ?? (err as Error)).message}`;
+    const reason =
+      err instanceof ApiError
+        ? err.message
+        : `cannot reach ${options.baseUrl}: ${((err as { cause?: Error }).cause ?? (err as Error)).message}`;
     io.err(`error: ${reason}`);
     return 1;
   }

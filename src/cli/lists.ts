@@ -22,7 +22,8 @@ function table<T>(rows: T[], columns: Column<T>[], empty: string): string {
 const when = (ms: number | null, none: string): string => (ms === null ? none : new Date(ms).toISOString().slice(0, 16).replace('T', ' '));
 
 function need(value: unknown, option: string, group: ListGroup): string {
-  if (typeof value !== 'string' || value === '') throw new AppError('validation-failed', `--${option} is required: readybell ${group} list --${option} ID`);
+  if (typeof value !== 'string' || value === '')
+    throw new AppError('validation-failed', `--${option} is required: readybell ${group} list --${option} ID`);
   return value;
 }
 
@@ -30,13 +31,26 @@ async function needAccount(db: Db, id: string): Promise<void> {
   if ((await getAccount(db, id)) === undefined) throw new AppError('not-found', `No account ${id}.`);
 }
 
-export async function runList(db: Db, group: ListGroup, values: { account?: string; branch?: string }): Promise<{ output: unknown[]; human: string }> {
+export async function runList(
+  db: Db,
+  group: ListGroup,
+  values: { account?: string; branch?: string },
+): Promise<{ output: unknown[]; human: string }> {
   switch (group) {
     case 'accounts': {
       const rows = await listAccounts(db);
       return {
         output: rows.map((a) => ({ id: a.id, name: a.name, plan: a.plan, created_at: iso(a.createdAt) })),
-        human: table(rows, [['ID', (a) => a.id], ['PLAN', (a) => a.plan], ['CREATED (UTC)', (a) => when(a.createdAt, '')], ['NAME', (a) => a.name]], 'No accounts.'),
+        human: table(
+          rows,
+          [
+            ['ID', (a) => a.id],
+            ['PLAN', (a) => a.plan],
+            ['CREATED (UTC)', (a) => when(a.createdAt, '')],
+            ['NAME', (a) => a.name],
+          ],
+          'No accounts.',
+        ),
       };
     }
     case 'branches': {
@@ -45,7 +59,16 @@ export async function runList(db: Db, group: ListGroup, values: { account?: stri
       const rows = await listBranches(db, account);
       return {
         output: rows.map((b) => ({ id: b.id, account: b.accountId, name: b.name, timezone: b.timezone, created_at: iso(b.createdAt) })),
-        human: table(rows, [['ID', (b) => b.id], ['TIMEZONE', (b) => b.timezone], ['CREATED (UTC)', (b) => when(b.createdAt, '')], ['NAME', (b) => b.name]], `No branches in account ${account}.`),
+        human: table(
+          rows,
+          [
+            ['ID', (b) => b.id],
+            ['TIMEZONE', (b) => b.timezone],
+            ['CREATED (UTC)', (b) => when(b.createdAt, '')],
+            ['NAME', (b) => b.name],
+          ],
+          `No branches in account ${account}.`,
+        ),
       };
     }
     case 'keys': {
@@ -54,13 +77,28 @@ export async function runList(db: Db, group: ListGroup, values: { account?: stri
       const rows = await listApiKeys(db, branch);
       return {
         output: rows.map((k) => ({
-          id: k.id, name: k.name, mode: k.mode, branch: k.branchId, last4: k.last4,
-          created_at: iso(k.createdAt), last_used_at: iso(k.lastUsedAt), revoked_at: iso(k.revokedAt),
+          id: k.id,
+          name: k.name,
+          mode: k.mode,
+          branch: k.branchId,
+          last4: k.last4,
+          created_at: iso(k.createdAt),
+          last_used_at: iso(k.lastUsedAt),
+          revoked_at: iso(k.revokedAt),
         })),
-        human: table(rows, [
-          ['ID', (k) => k.id], ['MODE', (k) => k.mode], ['LAST 4', (k) => `…${k.last4}`], ['CREATED (UTC)', (k) => when(k.createdAt, '')],
-          ['LAST USED', (k) => when(k.lastUsedAt, 'never')], ['REVOKED', (k) => when(k.revokedAt, '-')], ['NAME', (k) => k.name ?? ''],
-        ], `No keys for branch ${branch}.`),
+        human: table(
+          rows,
+          [
+            ['ID', (k) => k.id],
+            ['MODE', (k) => k.mode],
+            ['LAST 4', (k) => `…${k.last4}`],
+            ['CREATED (UTC)', (k) => when(k.createdAt, '')],
+            ['LAST USED', (k) => when(k.lastUsedAt, 'never')],
+            ['REVOKED', (k) => when(k.revokedAt, '-')],
+            ['NAME', (k) => k.name ?? ''],
+          ],
+          `No keys for branch ${branch}.`,
+        ),
       };
     }
     case 'users': {
@@ -69,7 +107,16 @@ export async function runList(db: Db, group: ListGroup, values: { account?: stri
       const rows = await listUsers(db, account);
       return {
         output: rows.map((u) => ({ id: u.id, email: u.email, role: u.role, created_at: iso(u.createdAt) })),
-        human: table(rows, [['ID', (u) => u.id], ['ROLE', (u) => u.role], ['CREATED (UTC)', (u) => when(u.createdAt, '')], ['EMAIL', (u) => u.email]], `No users in account ${account}.`),
+        human: table(
+          rows,
+          [
+            ['ID', (u) => u.id],
+            ['ROLE', (u) => u.role],
+            ['CREATED (UTC)', (u) => when(u.createdAt, '')],
+            ['EMAIL', (u) => u.email],
+          ],
+          `No users in account ${account}.`,
+        ),
       };
     }
   }

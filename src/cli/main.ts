@@ -71,10 +71,20 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     options: {
-      json: { type: 'boolean', default: false }, demo: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h', default: false },
-      name: { type: 'string' }, plan: { type: 'string' }, account: { type: 'string' }, timezone: { type: 'string' },
-      branch: { type: 'string' }, mode: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' },
-      rotate: { type: 'boolean', default: false }, 'reset-password': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      demo: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+      name: { type: 'string' },
+      plan: { type: 'string' },
+      account: { type: 'string' },
+      timezone: { type: 'string' },
+      branch: { type: 'string' },
+      mode: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      password: { type: 'string' },
+      rotate: { type: 'boolean', default: false },
+      'reset-password': { type: 'boolean', default: false },
     },
   });
   const [group, verb, ...rest] = positionals;
@@ -120,26 +130,37 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'accounts create': {
-      const a = await withDb(config, (db) => db.write((tx) => createAccount(tx, { name: need(values, 'name'), plan: need(values, 'plan') }, now)));
+      const a = await withDb(config, (db) =>
+        db.write((tx) => createAccount(tx, { name: need(values, 'name'), plan: need(values, 'plan') }, now)),
+      );
       print(out, { id: a.id, name: a.name, plan: a.plan }, `Created account ${a.id} (${a.name}, plan ${a.plan}).`);
       return 0;
     }
     case 'accounts set-plan': {
       const [id, plan] = rest;
-      if (id === undefined || plan === undefined) throw new AppError('validation-failed', 'Usage: readybell accounts set-plan ACCOUNT_ID PLAN');
+      if (id === undefined || plan === undefined)
+        throw new AppError('validation-failed', 'Usage: readybell accounts set-plan ACCOUNT_ID PLAN');
       const ok = await withDb(config, (db) => db.write((tx) => setAccountPlan(tx, id, assertPlan(plan))));
       if (!ok) throw new AppError('not-found', `No account ${id}.`);
       print(out, { id, plan }, `Account ${id} is now on plan ${plan}.`);
       return 0;
     }
     case 'branches create': {
-      const b = await withDb(config, (db) => db.write((tx) => createBranch(tx, { accountId: need(values, 'account'), name: need(values, 'name'), timezone: values.timezone }, now)));
+      const b = await withDb(config, (db) =>
+        db.write((tx) =>
+          createBranch(tx, { accountId: need(values, 'account'), name: need(values, 'name'), timezone: values.timezone }, now),
+        ),
+      );
       print(out, { id: b.id, name: b.name, timezone: b.timezone }, `Created branch ${b.id} (${b.name}, ${b.timezone}) with queue A.`);
       return 0;
     }
     case 'keys create': {
       const mode = need(values, 'mode');
-      const k = await withDb(config, (db) => db.write((tx) => createApiKey(tx, { branchId: need(values, 'branch'), mode: mode as 'live' | 'test', name: values.name ?? null }, now)));
+      const k = await withDb(config, (db) =>
+        db.write((tx) =>
+          createApiKey(tx, { branchId: need(values, 'branch'), mode: mode as 'live' | 'test', name: values.name ?? null }, now),
+        ),
+      );
       print(out, k, `Created ${k.mode} key ${k.id} for ${k.branch}:\n  ${k.key}\nThis is the only time the full key is shown.`);
       return 0;
     }
@@ -152,7 +173,15 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'users create': {
-      const u = await withDb(config, (db) => db.write((tx) => createUser(tx, { accountId: need(values, 'account'), email: need(values, 'email'), role: need(values, 'role'), password: values.password }, now)));
+      const u = await withDb(config, (db) =>
+        db.write((tx) =>
+          createUser(
+            tx,
+            { accountId: need(values, 'account'), email: need(values, 'email'), role: need(values, 'role'), password: values.password },
+            now,
+          ),
+        ),
+      );
       print(out, u, `Created ${u.role} ${u.email} (${u.id}); password: ${u.password}`);
       return 0;
     }
@@ -175,7 +204,8 @@ main(process.argv.slice(2)).then(
   (err: unknown) => {
     if (err instanceof ConfigError) process.stderr.write(err.message + '\n');
     else if (err instanceof AppError) process.stderr.write(`error: ${err.detail}\n`);
-    else if ((err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
+    else if ((err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+      process.stderr.write(`${(err as Error).message}\n\n${USAGE}\n`);
     else process.stderr.write(`error: ${(err as Error).message}\n`);
     process.exitCode = 1;
   },

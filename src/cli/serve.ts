@@ -19,13 +19,18 @@ export async function serve(config: Config, opts: { demo: boolean }): Promise<vo
   const store = config.databaseUrl ? 'PostgreSQL' : `embedded store in ${config.dataDir}`;
   if (opts.demo) {
     process.stdout.write(`\nreadybell is running at ${config.publicUrl} (${store}; ready in ${ms} ms)\n`);
-    process.stdout.write(banner !== null
-      ? `\n${banner}\n\n`
-      : `  API: ${config.publicUrl}/v1   Docs: ${config.publicUrl}/docs   Staff: ${config.publicUrl}/staff\n  Need a fresh test key? npm run cli -- demo (add --reset-password for a new owner password)\n\n`);
+    process.stdout.write(
+      banner !== null
+        ? `\n${banner}\n\n`
+        : `  API: ${config.publicUrl}/v1   Docs: ${config.publicUrl}/docs   Staff: ${config.publicUrl}/staff\n  Need a fresh test key? npm run cli -- demo (add --reset-password for a new owner password)\n\n`,
+    );
   }
   const metricsAddress = app.metricsServer?.server.address();
   const metrics = typeof metricsAddress === 'object' && metricsAddress !== null ? `${metricsAddress.address}:${metricsAddress.port}` : null;
-  app.services.log.info({ port: config.port, metrics, tracing: config.tracing, store: app.services.db.dialect, startup_ms: ms }, 'listening');
+  app.services.log.info(
+    { port: config.port, metrics, tracing: config.tracing, store: app.services.db.dialect, startup_ms: ms },
+    'listening',
+  );
 
   let stopping = false;
   const stop = (signal: string): void => {
@@ -35,13 +40,16 @@ export async function serve(config: Config, opts: { demo: boolean }): Promise<vo
     const force = setTimeout(() => process.exit(1), 15_000);
     force.unref();
     // The spans still buffered are sent after the last request and job they describe.
-    app.close().then(stopTracing).then(
-      () => process.exit(0),
-      (err: unknown) => {
-        app.services.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      .then(stopTracing)
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          app.services.log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

@@ -7,15 +7,25 @@ import type { Db } from '../store/db.ts';
 import { AppError } from '../domain/errors.ts';
 import { rotateStoredVapidKeys, VapidKeyStore } from '../channels/vapid.ts';
 
-export async function runVapid(db: Db, config: Config, opts: { rotate: boolean }): Promise<{ output: Record<string, unknown>; human: string }> {
+export async function runVapid(
+  db: Db,
+  config: Config,
+  opts: { rotate: boolean },
+): Promise<{ output: Record<string, unknown>; human: string }> {
   const now = Date.now();
   if (!opts.rotate) {
     const keys = await new VapidKeyStore(db, config.push, () => now).get();
     const where = keys.source === 'config' ? 'from VAPID_PUBLIC_KEY' : 'stored in the database, shared by every node';
-    return { output: { public_key: keys.publicKey, source: keys.source, subject: keys.subject }, human: `VAPID public key (${where}):\n  ${keys.publicKey}\nsubject: ${keys.subject}` };
+    return {
+      output: { public_key: keys.publicKey, source: keys.source, subject: keys.subject },
+      human: `VAPID public key (${where}):\n  ${keys.publicKey}\nsubject: ${keys.subject}`,
+    };
   }
   if (config.push.vapid !== null) {
-    throw new AppError('conflict', 'The VAPID keys come from VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY; set new ones there (e.g. `npx web-push generate-vapid-keys`) and restart.');
+    throw new AppError(
+      'conflict',
+      'The VAPID keys come from VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY; set new ones there (e.g. `npx web-push generate-vapid-keys`) and restart.',
+    );
   }
   const rotated = await rotateStoredVapidKeys(db, now);
   return {

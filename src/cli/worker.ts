@@ -23,13 +23,16 @@ export async function runWorker(config: Config): Promise<void> {
     // A delivery takes at most 10 s; past this something is stuck and the lease will recover it.
     const force = setTimeout(() => process.exit(1), 20_000);
     force.unref();
-    app.close().then(stopTracing).then(
-      () => process.exit(0),
-      (err: unknown) => {
-        app.services.log.error({ err }, 'worker shutdown failed');
-        process.exit(1);
-      },
-    );
+    app
+      .close()
+      .then(stopTracing)
+      .then(
+        () => process.exit(0),
+        (err: unknown) => {
+          app.services.log.error({ err }, 'worker shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));

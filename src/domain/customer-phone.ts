@@ -20,7 +20,15 @@ export type ParsedPhone = { ok: true; e164: string } | { ok: false; problem: Pho
 
 /** Longer than any number written with spaces and punctuation: refused before parsing. */
 const MAX_INPUT = 40;
-const NO_TEXTS: ReadonlySet<NumberType> = new Set<NumberType>(['FIXED_LINE', 'TOLL_FREE', 'PREMIUM_RATE', 'SHARED_COST', 'PAGER', 'UAN', 'VOICEMAIL']);
+const NO_TEXTS: ReadonlySet<NumberType> = new Set<NumberType>([
+  'FIXED_LINE',
+  'TOLL_FREE',
+  'PREMIUM_RATE',
+  'SHARED_COST',
+  'PAGER',
+  'UAN',
+  'VOICEMAIL',
+]);
 
 /** An ISO 3166-1 alpha-2 code of a country with a telephone numbering plan (upper case). */
 export function isPhoneCountry(code: string): boolean {

@@ -43,7 +43,8 @@ export class AppError extends Error {
 }
 
 /** 503: the node cannot take the request now (shutting down, overloaded); the client retries after Retry-After. */
-export const unavailable = (detail: string, retryAfterSeconds: number): AppError => new AppError('unavailable', detail, { retry_after: retryAfterSeconds });
+export const unavailable = (detail: string, retryAfterSeconds: number): AppError =>
+  new AppError('unavailable', detail, { retry_after: retryAfterSeconds });
 
 export const notFound = (what: string): AppError => new AppError('not-found', `No such ${what}.`);
 

@@ -15,11 +15,15 @@ const SCRYPT_LEGACY = /^scrypt\$(\d{1,7})\$(\d{1,2})\$(\d{1,2})\$([A-Za-z0-9_-]{
 const b64 = (buf: Buffer): string => buf.toString('base64').replace(/=+$/, '');
 
 function argon2id(password: string, salt: Buffer, params: Omit<Argon2Parameters, 'message' | 'nonce'>): Promise<Buffer> {
-  return new Promise((resolve, reject) => argon2('argon2id', { message: password, nonce: salt, ...params }, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    argon2('argon2id', { message: password, nonce: salt, ...params }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 function scryptLegacy(password: string, salt: Buffer, keylen: number, N: number, r: number, p: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(password, salt, keylen, { N, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(password, salt, keylen, { N, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 export async function hashPassword(password: string): Promise<string> {

@@ -41,7 +41,7 @@ export function endpointProblem(raw: string, allowInsecure: boolean): string | n
   try {
     url = new URL(raw);
   } catch {
-    return 'endpoint must be an absolute https URL given by the browser\'s push service.';
+    return "endpoint must be an absolute https URL given by the browser's push service.";
   }
   if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) return 'endpoint must use https.';
   if (url.username !== '' || url.password !== '') return 'endpoint must not contain a user name or password.';
@@ -60,7 +60,8 @@ export function endpointProblem(raw: string, allowInsecure: boolean): string | n
 export function parsePushSubscription(body: unknown, allowInsecure: boolean): PushSubscriptionInput {
   const errors: FieldError[] = [];
   const b = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) errors.push({ pointer: '', detail: 'The body must be the browser\'s PushSubscription as JSON.' });
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    errors.push({ pointer: '', detail: "The body must be the browser's PushSubscription as JSON." });
   const endpoint = b.endpoint;
   if (typeof endpoint !== 'string') errors.push({ pointer: '/endpoint', detail: 'endpoint is required (a string).' });
   else {

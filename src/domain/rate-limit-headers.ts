@@ -17,9 +17,7 @@ function sfInteger(value: number): number {
 
 /** `"writes";q=120;w=120, "reads";q=600;w=60` */
 export function rateLimitPolicyField(policies: BucketPolicy[]): string {
-  return policies
-    .map((p) => `${sfString(p.name)};q=${sfInteger(p.capacity)};w=${windowSeconds(p)}`)
-    .join(', ');
+  return policies.map((p) => `${sfString(p.name)};q=${sfInteger(p.capacity)};w=${windowSeconds(p)}`).join(', ');
 }
 
 /** `"writes";r=87;t=1`; `t` is left out when the bucket is full, as PRODUCT.md §8 requires. */

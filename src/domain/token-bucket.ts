@@ -44,12 +44,7 @@ function secondsUntil(policy: BucketPolicy, tokens: number, target: number): num
  * Throws RangeError for a cost the bucket can never hold: that is a configuration bug, and
  * answering "retry later" would leave the client waiting forever.
  */
-export function takeToken(
-  policy: BucketPolicy,
-  state: BucketState | undefined,
-  nowMs: number,
-  cost: number = 1,
-): TakeResult {
+export function takeToken(policy: BucketPolicy, state: BucketState | undefined, nowMs: number, cost: number = 1): TakeResult {
   if (!Number.isFinite(cost) || cost < 0 || cost > policy.capacity) {
     throw new RangeError(`cost must be between 0 and ${policy.capacity}, got ${cost}`);
   }

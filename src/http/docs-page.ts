@@ -28,7 +28,8 @@ export async function registerDocsUi(app: FastifyInstance): Promise<void> {
     docs.addHook('onSend', async (_req, reply, payload) => {
       const type = String(reply.getHeader('content-type') ?? '');
       // Scalar's script is 5 MB and changes only with the pinned plugin: a browser need not fetch it on every visit.
-      if (type.startsWith('application/javascript')) reply.headers({ 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' });
+      if (type.startsWith('application/javascript'))
+        reply.headers({ 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' });
       if (typeof payload !== 'string' || !type.startsWith('text/html')) return payload;
       if (page?.html !== payload) page = { html: payload, headers: docsSecurityHeaders(inlineScriptHashes(payload)) };
       reply.headers(page.headers);

@@ -18,26 +18,34 @@ export const CHANNELS_USED = allOf<ChannelUsed>()(['push', 'page', 'sms', 'none'
 const CHANNEL_NAMES = allOf<ChannelName>()(['push', 'page', 'sms', 'display']);
 
 export const ChannelUsedSchema = StringEnum(CHANNELS_USED, {
-  description: 'The strongest channel that reached the customer: `push` (the push service accepted it), else `page` (their open page received it), '
-    + 'else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted '
-    + 'may have (it is never sent twice): treat it as `none`.',
+  description:
+    'The strongest channel that reached the customer: `push` (the push service accepted it), else `page` (their open page received it), ' +
+    'else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted ' +
+    'may have (it is never sent twice): treat it as `none`.',
 });
 
-const RingSchema = Type.Object({
-  id: Id('ring'),
-  seq: Type.Integer({ minimum: 1, description: 'The ticket\'s ring count at this ring', examples: [1] }),
-  reason: StringEnum(RING_REASONS, {
-    description: '`ready`: marked ready; `manual`: POST …/ring; `reminder`: no "On my way" after the branch\'s reminder delay; `snooze_end`: the customer\'s snooze ended',
-  }),
-  rang: Type.Boolean({ description: 'Whether a channel is known to have reached the customer' }),
-  channel_used: ChannelUsedSchema,
-  call_out_loud: Type.Boolean({ description: 'Whether a connected display board with voice on was told to announce the number' }),
-  channels: Type.Array(Type.Object({
-    channel: StringEnum(CHANNEL_NAMES),
-    delivered: Nullable(Type.Boolean({ description: 'null: unknown (an SMS whose sender crashed while sending it)' })),
-    detail: Type.Optional(Type.String({ examples: ['accepted', 'no page open'] })),
-  }), { description: 'Every channel tried, with what happened' }),
-}, { description: 'A ring and what it reached' });
+const RingSchema = Type.Object(
+  {
+    id: Id('ring'),
+    seq: Type.Integer({ minimum: 1, description: "The ticket's ring count at this ring", examples: [1] }),
+    reason: StringEnum(RING_REASONS, {
+      description:
+        '`ready`: marked ready; `manual`: POST …/ring; `reminder`: no "On my way" after the branch\'s reminder delay; `snooze_end`: the customer\'s snooze ended',
+    }),
+    rang: Type.Boolean({ description: 'Whether a channel is known to have reached the customer' }),
+    channel_used: ChannelUsedSchema,
+    call_out_loud: Type.Boolean({ description: 'Whether a connected display board with voice on was told to announce the number' }),
+    channels: Type.Array(
+      Type.Object({
+        channel: StringEnum(CHANNEL_NAMES),
+        delivered: Nullable(Type.Boolean({ description: 'null: unknown (an SMS whose sender crashed while sending it)' })),
+        detail: Type.Optional(Type.String({ examples: ['accepted', 'no page open'] })),
+      }),
+      { description: 'Every channel tried, with what happened' },
+    ),
+  },
+  { description: 'A ring and what it reached' },
+);
 
 const TicketData = <P extends Record<string, TSchema>>(extra: P) =>
   Type.Object({ object: Type.Ref('Ticket', { description: 'The ticket as `GET /v1/tickets/{id}` showed it at that moment' }), ...extra });
@@ -46,15 +54,21 @@ const PreviousStatus = { previous_status: StringEnum(TICKET_STATUSES, { descript
 
 const DATA: Record<EventType, { description: string; data: TSchema }> = {
   'ticket.created': { description: 'A ticket was created (`POST /v1/tickets`).', data: TicketData({}) },
-  'ticket.ready': { description: 'A ticket was marked ready (`POST /v1/tickets/{id}/ready`). Its ring\'s result follows as `ticket.rung`.', data: TicketData(PreviousStatus) },
+  'ticket.ready': {
+    description: "A ticket was marked ready (`POST /v1/tickets/{id}/ready`). Its ring's result follows as `ticket.rung`.",
+    data: TicketData(PreviousStatus),
+  },
   'ticket.rung': {
-    description: 'A ring\'s result is known: the ring of `ready`, a `manual` ring again, an automatic `reminder`, or the end of a snooze.',
+    description: "A ring's result is known: the ring of `ready`, a `manual` ring again, an automatic `reminder`, or the end of a snooze.",
     data: TicketData({ ring: RingSchema }),
   },
-  'ticket.collected': { description: 'The customer collected the order (`POST /v1/tickets/{id}/collect`).', data: TicketData(PreviousStatus) },
+  'ticket.collected': {
+    description: 'The customer collected the order (`POST /v1/tickets/{id}/collect`).',
+    data: TicketData(PreviousStatus),
+  },
   'ticket.cancelled': { description: 'A ticket was cancelled (`POST /v1/tickets/{id}/cancel`).', data: TicketData(PreviousStatus) },
-  'ticket.expired': { description: 'An open ticket passed the branch\'s expiry.', data: TicketData(PreviousStatus) },
-  'ticket.customer_viewed': { description: 'The customer opened the ticket\'s link for the first time.', data: TicketData({}) },
+  'ticket.expired': { description: "An open ticket passed the branch's expiry.", data: TicketData(PreviousStatus) },
+  'ticket.customer_viewed': { description: "The customer opened the ticket's link for the first time.", data: TicketData({}) },
   'ticket.customer_subscribed': {
     description: 'The customer turned on notifications.',
     data: TicketData({ channel: StringEnum(['push', 'sms'], { description: 'What the customer turned on' }) }),
@@ -75,27 +89,40 @@ const DATA: Record<EventType, { description: string; data: TSchema }> = {
 
 /** `ticket.customer_viewed` → `TicketCustomerViewedEvent`: the component's name. */
 export const eventSchemaName = (type: EventType): string =>
-  `${type.split(/[._]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('')}Event`;
+  `${type
+    .split(/[._]/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('')}Event`;
 
-const RequestSchema = Nullable(Type.Object({
-  id: Type.String({ examples: [EXAMPLE_REQUEST_ID] }),
-  idempotency_key: Nullable(Type.String({ examples: ['order-1001-ready'] })),
-}, { description: 'The API request that caused the event; null when a customer or a background job did' }));
+const RequestSchema = Nullable(
+  Type.Object(
+    {
+      id: Type.String({ examples: [EXAMPLE_REQUEST_ID] }),
+      idempotency_key: Nullable(Type.String({ examples: ['order-1001-ready'] })),
+    },
+    { description: 'The API request that caused the event; null when a customer or a background job did' },
+  ),
+);
 
-const envelope = (type: EventType, data: TSchema, options: { $id: string; description: string; examples: unknown[] }) => Type.Object({
-  id: Id('event', 'Unique per event: receivers deduplicate by it'),
-  object: Type.Literal('event'),
-  type: Type.Literal(type),
-  created_at: Timestamp,
-  livemode: Type.Boolean({ description: 'false for events made in test mode' }),
-  api_version: Type.Literal(API_VERSION),
-  branch: Id('branch'),
-  data,
-  request: RequestSchema,
-}, options);
+const envelope = (type: EventType, data: TSchema, options: { $id: string; description: string; examples: unknown[] }) =>
+  Type.Object(
+    {
+      id: Id('event', 'Unique per event: receivers deduplicate by it'),
+      object: Type.Literal('event'),
+      type: Type.Literal(type),
+      created_at: Timestamp,
+      livemode: Type.Boolean({ description: 'false for events made in test mode' }),
+      api_version: Type.Literal(API_VERSION),
+      branch: Id('branch'),
+      data,
+      request: RequestSchema,
+    },
+    options,
+  );
 
 export const TYPED_EVENT_SCHEMAS = EVENT_TYPES.map((type) =>
-  envelope(type, DATA[type].data, { $id: eventSchemaName(type), description: DATA[type].description, examples: [exampleEvent(type)] }));
+  envelope(type, DATA[type].data, { $id: eventSchemaName(type), description: DATA[type].description, examples: [exampleEvent(type)] }),
+);
 
 /**
  * Any event: what GET /v1/events lists, one of the typed events by `type`. More types may come
@@ -103,9 +130,13 @@ export const TYPED_EVENT_SCHEMAS = EVENT_TYPES.map((type) =>
  */
 export const EventSchema = Type.Unsafe<unknown>({
   $id: 'Event',
-  description: 'An event: one of the types below, told apart by `type`. More types may be added within v1; ignore the ones you do not know.',
+  description:
+    'An event: one of the types below, told apart by `type`. More types may be added within v1; ignore the ones you do not know.',
   oneOf: EVENT_TYPES.map((type) => ({ $ref: eventSchemaName(type) })),
-  discriminator: { propertyName: 'type', mapping: Object.fromEntries(EVENT_TYPES.map((type) => [type, `#/components/schemas/${eventSchemaName(type)}`])) },
+  discriminator: {
+    propertyName: 'type',
+    mapping: Object.fromEntries(EVENT_TYPES.map((type) => [type, `#/components/schemas/${eventSchemaName(type)}`])),
+  },
 });
 
 export const eventDescription = (type: EventType): string => DATA[type].description;

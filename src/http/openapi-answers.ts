@@ -16,12 +16,18 @@ const WRITES = new Set(['post', 'patch', 'delete']);
 const header = (description: string, schema: Json) => ({ description, schema });
 
 export const HEADERS = {
-  'Request-Id': header('This request\'s id; quote it to support. Problems carry it as `request_id`.', { type: 'string', examples: [EXAMPLE_REQUEST_ID] }),
+  'Request-Id': header("This request's id; quote it to support. Problems carry it as `request_id`.", {
+    type: 'string',
+    examples: [EXAMPLE_REQUEST_ID],
+  }),
   RateLimit: header(
     'The bucket this request counted against (draft-ietf-httpapi-ratelimit-headers-10): `r` whole requests left, `t` seconds until the next token (absent when full).',
     { type: 'string', examples: ['"writes";r=87;t=1'] },
   ),
-  'RateLimit-Policy': header('Both buckets of the API key: writes (POST, PATCH, DELETE) and reads (GET).', { type: 'string', examples: ['"writes";q=120;w=120, "reads";q=600;w=60'] }),
+  'RateLimit-Policy': header('Both buckets of the API key: writes (POST, PATCH, DELETE) and reads (GET).', {
+    type: 'string',
+    examples: ['"writes";q=120;w=120, "reads";q=600;w=60'],
+  }),
   'Retry-After': header('Whole seconds to wait before retrying, with the same Idempotency-Key.', { type: 'integer', examples: [3] }),
   'Idempotent-Replayed': header(
     '`true` when this is the stored answer of an earlier request with the same Idempotency-Key, replayed byte for byte: nothing was done again.',
@@ -35,9 +41,10 @@ export const PARAMETERS = {
     name: 'Idempotency-Key',
     in: 'header',
     required: false,
-    description: 'Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again '
-      + '(`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. '
-      + 'Use one per operation, such as `order-1001-ready`, and the same one when you retry it.',
+    description:
+      'Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again ' +
+      '(`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. ' +
+      'Use one per operation, such as `order-1001-ready`, and the same one when you retry it.',
     schema: { type: 'string', minLength: 1, maxLength: 257, examples: ['order-1001-ready'] },
   },
 };
@@ -57,7 +64,7 @@ const EXAMPLE_DETAILS: Record<ErrorCode, string> = {
   'payload-too-large': 'The request body is too large.',
   'request-timeout': 'The request did not arrive in full within 15000 ms.',
   'ticket-state-conflict': 'Cannot mark ready a ticket that is collected.',
-  'last-owner': 'This is the account\'s last owner; make another user owner first.',
+  'last-owner': "This is the account's last owner; make another user owner first.",
   conflict: 'Queue "A" has open tickets in test or live mode; collect, cancel or let them expire first.',
   'idempotency-key-in-use': 'A request with this Idempotency-Key is still being processed; retry in 1 s.',
   'idempotency-key-reuse': 'This Idempotency-Key was used with another request in the last 24 hours.',
@@ -103,16 +110,27 @@ function problemAnswer(status: number, codes: Array<[ErrorCode, string]>): Json 
 
 /** One example problem per code, referred to by every answer that can carry it. */
 function problemExamples(codes: Iterable<ErrorCode>): Json {
-  return Object.fromEntries([...codes].map((code) => {
-    const { title, status } = PROBLEM_CATALOGUE[code];
-    return [code, {
-      summary: title,
-      value: {
-        type: `/problems/${code}`, title, status, detail: EXAMPLE_DETAILS[code], instance: `/v1/tickets/${EXAMPLE_IDS.ticket}/ready`, code,
-        request_id: EXAMPLE_REQUEST_ID, ...EXAMPLE_EXTRAS[code],
-      },
-    }];
-  }));
+  return Object.fromEntries(
+    [...codes].map((code) => {
+      const { title, status } = PROBLEM_CATALOGUE[code];
+      return [
+        code,
+        {
+          summary: title,
+          value: {
+            type: `/problems/${code}`,
+            title,
+            status,
+            detail: EXAMPLE_DETAILS[code],
+            instance: `/v1/tickets/${EXAMPLE_IDS.ticket}/ready`,
+            code,
+            request_id: EXAMPLE_REQUEST_ID,
+            ...EXAMPLE_EXTRAS[code],
+          },
+        },
+      ];
+    }),
+  );
 }
 
 const ref = (kind: 'headers' | 'parameters' | 'examples', name: string) => ({ $ref: `#/components/${kind}/${name}` });
@@ -147,11 +165,13 @@ function finishOperation(method: string, op: Json): ErrorCode[] {
   for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {
     const code = Number(status);
     const headers: Json = { 'Request-Id': ref('headers', 'Request-Id') };
-    if (access !== 'public' && code !== 401 && code !== 408) Object.assign(headers, { RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') });
+    if (access !== 'public' && code !== 401 && code !== 408)
+      Object.assign(headers, { RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') });
     if (code === 409 || code === 429 || code === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
     if (code === 401 && access !== 'public') headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
     // A write's answer is stored and replayed, except those checked before it runs and those that say "come back later".
-    if (write && access !== 'public' && code < 500 && ![400, 401, 408, 413, 415, 429].includes(code)) headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
+    if (write && access !== 'public' && code < 500 && ![400, 401, 408, 413, 415, 429].includes(code))
+      headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
     answer.headers = { ...answer.headers, ...headers };
   }
   return [...codes.keys()];
@@ -163,6 +183,11 @@ export function finishDocument(doc: Json): Json {
   for (const item of Object.values(doc.paths as Record<string, Record<string, Json>>)) {
     for (const [method, op] of Object.entries(item)) for (const code of finishOperation(method, op)) used.add(code);
   }
-  doc.components = { ...doc.components, headers: HEADERS, parameters: PARAMETERS, examples: problemExamples(PROBLEM_CODES.filter((c) => used.has(c))) };
+  doc.components = {
+    ...doc.components,
+    headers: HEADERS,
+    parameters: PARAMETERS,
+    examples: problemExamples(PROBLEM_CODES.filter((c) => used.has(c))),
+  };
   return doc;
 }

@@ -6,41 +6,59 @@ import { EXAMPLE_IDS } from './schema-parts.ts';
 import type { Json } from './openapi-answers.ts';
 
 const headerParam = (name: string, description: string, example: string) => ({
-  name, in: 'header', required: true, description, schema: { type: 'string', examples: [example] },
+  name,
+  in: 'header',
+  required: true,
+  description,
+  schema: { type: 'string', examples: [example] },
 });
 
 const DELIVERY_HEADERS = [
-  headerParam(SIGNATURE_HEADER,
-    '`t=<unix seconds>,v1=<hex HMAC-SHA256>`: the HMAC, keyed with the endpoint\'s whole `whsec_…` secret, of `<t>.<raw body>`. '
-    + 'One `v1=` per valid secret while a rotated one still signs. Verify it before trusting the body (docs/webhooks-verify.md); '
-    + 'reject a `t` more than 5 minutes away.',
-    't=1795348990,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd'),
-  headerParam('Service-Event-Id', 'The event\'s `id`, the same on every attempt: deduplicate by it.', EXAMPLE_IDS.event),
-  headerParam('Service-Event-Type', 'The event\'s `type`.', 'ticket.ready'),
+  headerParam(
+    SIGNATURE_HEADER,
+    "`t=<unix seconds>,v1=<hex HMAC-SHA256>`: the HMAC, keyed with the endpoint's whole `whsec_…` secret, of `<t>.<raw body>`. " +
+      'One `v1=` per valid secret while a rotated one still signs. Verify it before trusting the body (docs/webhooks-verify.md); ' +
+      'reject a `t` more than 5 minutes away.',
+    't=1795348990,v1=5257a869e7ecebeda32affa62cdca3fa51cad7e77a0e56ff536d0ce8e108d8bd',
+  ),
+  headerParam('Service-Event-Id', "The event's `id`, the same on every attempt: deduplicate by it.", EXAMPLE_IDS.event),
+  headerParam('Service-Event-Type', "The event's `type`.", 'ticket.ready'),
 ];
 
 /** `ticket.customer_viewed` → `receiveTicketCustomerViewed`. */
 const operationId = (type: EventType): string => `receive${eventSchemaName(type).replace(/Event$/, '')}`;
 
 export function webhooksSection(): Json {
-  return Object.fromEntries(EVENT_TYPES.map((type) => [type, {
-    post: {
-      operationId: operationId(type),
-      summary: type,
-      description: `${eventDescription(type)}\n\nThe body is the stored event, byte for byte, the same on every attempt (also in \`GET /v1/events/{id}\`). `
-        + 'Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.',
-      tags: ['Webhook events'],
-      security: [],
-      parameters: DELIVERY_HEADERS,
-      requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${eventSchemaName(type)}` } } } },
-      responses: {
-        '2XX': { description: 'Received. Answer within 10 s; the body of the answer is ignored (its first 1 KB is kept in the delivery log).' },
-        410: { description: 'Gone: the endpoint is disabled at once and no more events are sent to it.' },
-        default: {
-          description: 'Anything else, or no answer within 10 s, is retried with backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), honouring a `Retry-After`; '
-            + 'an endpoint failing every delivery for 3 days is disabled.',
+  return Object.fromEntries(
+    EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: operationId(type),
+          summary: type,
+          description:
+            `${eventDescription(type)}\n\nThe body is the stored event, byte for byte, the same on every attempt (also in \`GET /v1/events/{id}\`). ` +
+            'Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.',
+          tags: ['Webhook events'],
+          security: [],
+          parameters: DELIVERY_HEADERS,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: { $ref: `#/components/schemas/${eventSchemaName(type)}` } } },
+          },
+          responses: {
+            '2XX': {
+              description: 'Received. Answer within 10 s; the body of the answer is ignored (its first 1 KB is kept in the delivery log).',
+            },
+            410: { description: 'Gone: the endpoint is disabled at once and no more events are sent to it.' },
+            default: {
+              description:
+                'Anything else, or no answer within 10 s, is retried with backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), honouring a `Retry-After`; ' +
+                'an endpoint failing every delivery for 3 days is disabled.',
+            },
+          },
         },
       },
-    },
-  }]));
+    ]),
+  );
 }

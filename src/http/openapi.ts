@@ -35,14 +35,26 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
       components: {
         securitySchemes: {
-          apiKey: { type: 'http', scheme: 'bearer', description: 'An API key: `rk_live_…` or `rk_test_…`. The owner creates keys in the staff page.' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'An API key: `rk_live_…` or `rk_test_…`. The owner creates keys in the staff page.',
+          },
           // The staff page's way in (docs/decisions/0008-staff-page.md).
           staffSession: {
-            type: 'apiKey', in: 'cookie', name: 'readybell_session',
-            description: 'The staff page\'s session (POST /v1/sessions); `__Host-readybell_session` over HTTPS. It acts in live mode, or in test mode for a request '
-              + 'that sends `Readybell-Mode: test` (a header API keys may not send: 400).',
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'readybell_session',
+            description:
+              "The staff page's session (POST /v1/sessions); `__Host-readybell_session` over HTTPS. It acts in live mode, or in test mode for a request " +
+              'that sends `Readybell-Mode: test` (a header API keys may not send: 400).',
           },
-          csrfToken: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token', description: 'A staff session\'s `csrf_token`, on every POST, PATCH and DELETE made with the session cookie.' },
+          csrfToken: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-CSRF-Token',
+            description: "A staff session's `csrf_token`, on every POST, PATCH and DELETE made with the session cookie.",
+          },
         },
       },
       webhooks: webhooksSection(),

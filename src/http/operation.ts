@@ -7,20 +7,27 @@ import type { ErrorCode } from '../domain/errors.ts';
 
 /** The reference's sections, in this order, with what each says at its top. */
 export const TAGS = {
-  Tickets: 'Pickup tickets. Create one when the order is placed, print its `display_number` and `url` (as a QR code) on the receipt, '
-    + 'and mark it ready when the order is plated: readybell rings the customer and says truthfully what reached them.',
-  'Test helpers': 'Play the customer with a test key (`rk_test_…`): each call does exactly what a tap on the customer page does, events and webhooks included.',
-  Events: 'Everything that happened to the branch\'s tickets, kept 30 days: the same events webhooks deliver. Page through them to catch up after downtime.',
-  'Live updates': 'A server-sent event stream of the branch\'s changes, for a POS that would rather listen than poll; it works behind NAT, with no public URL.',
+  Tickets:
+    'Pickup tickets. Create one when the order is placed, print its `display_number` and `url` (as a QR code) on the receipt, ' +
+    'and mark it ready when the order is plated: readybell rings the customer and says truthfully what reached them.',
+  'Test helpers':
+    'Play the customer with a test key (`rk_test_…`): each call does exactly what a tap on the customer page does, events and webhooks included.',
+  Events:
+    "Everything that happened to the branch's tickets, kept 30 days: the same events webhooks deliver. Page through them to catch up after downtime.",
+  'Live updates':
+    "A server-sent event stream of the branch's changes, for a POS that would rather listen than poll; it works behind NAT, with no public URL.",
   'Webhook endpoints': 'Where readybell POSTs signed events, and the log of every delivery and attempt.',
-  'Webhook events': 'What readybell POSTs to your endpoints: one signed event per change, with the ticket as it was then. '
-    + 'New event types may be added within v1: answer 2xx to the ones you do not know and ignore them.',
+  'Webhook events':
+    'What readybell POSTs to your endpoints: one signed event per change, with the ticket as it was then. ' +
+    'New event types may be added within v1: answer 2xx to the ones you do not know and ignore them.',
   Branch: 'The shop the API key belongs to, and its settings.',
   Queues: 'Lines of display numbers (`A-1`, `A-2`, …), counted from 1 each business day.',
   'Display boards': 'Links for the TV by the counter that shows the numbers being prepared and ready, and calls them out loud.',
   Announcements: 'A note shown on every waiting customer\'s page and on the boards ("The kitchen is running 10 minutes late").',
-  'Staff sessions': 'Sign-in for the staff page, which uses the same API with a session cookie instead of an API key. Integrators do not need these.',
-  'Staff administration': 'API keys and staff users, managed by an owner from the staff page (API keys get 403). Integrators do not need these.',
+  'Staff sessions':
+    'Sign-in for the staff page, which uses the same API with a session cookie instead of an API key. Integrators do not need these.',
+  'Staff administration':
+    'API keys and staff users, managed by an owner from the staff page (API keys get 403). Integrators do not need these.',
 } as const;
 
 export type Tag = keyof typeof TAGS;
@@ -63,9 +70,11 @@ export type OperationSpec<P extends TSchema | undefined, Q extends TSchema | und
 };
 
 /** The route's `schema`: it validates the request and is this route's part of the document. */
-export function operation<P extends TSchema | undefined = undefined, Q extends TSchema | undefined = undefined, B extends TSchema | undefined = undefined>(
-  spec: OperationSpec<P, Q, B>,
-) {
+export function operation<
+  P extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+>(spec: OperationSpec<P, Q, B>) {
   const schema = {
     operationId: spec.operationId,
     summary: spec.summary,
@@ -75,10 +84,17 @@ export function operation<P extends TSchema | undefined = undefined, Q extends T
     ...(spec.params === undefined ? {} : { params: spec.params }),
     ...(spec.querystring === undefined ? {} : { querystring: spec.querystring }),
     ...(spec.body === undefined ? {} : { body: spec.body }),
-    response: Object.fromEntries(Object.entries(spec.answers).map(([status, a]) => [status, {
-      description: a.description,
-      content: { [a.mediaType ?? 'application/json']: { schema: a.schema, ...(a.example === undefined ? {} : { example: a.example }) } },
-    }])),
+    response: Object.fromEntries(
+      Object.entries(spec.answers).map(([status, a]) => [
+        status,
+        {
+          description: a.description,
+          content: {
+            [a.mediaType ?? 'application/json']: { schema: a.schema, ...(a.example === undefined ? {} : { example: a.example }) },
+          },
+        },
+      ]),
+    ),
     [OWN_PROBLEMS]: spec.problems ?? {},
   };
   // Typed as declared, so a type provider reads the request's types from it.

@@ -30,8 +30,10 @@ export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]
 export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC with milliseconds', examples: [EXAMPLE_TIME] });
 
 /** A string of a closed set: `{ type: string, enum }`, which renderers and code generators show as a choice. */
-export const StringEnum = <const T extends readonly string[]>(values: T, options: { description?: string; default?: T[number] } = {}): TUnsafe<T[number]> =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+export const StringEnum = <const T extends readonly string[]>(
+  values: T,
+  options: { description?: string; default?: T[number] } = {},
+): TUnsafe<T[number]> => Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
 /** An id in an answer: its prefix says what it names. */
 export const Id = (kind: ExampleIdKind, description?: string) =>
@@ -56,4 +58,7 @@ export const ListOf = <T extends TSchema>(item: T, description: string) =>
  * The values of a string union, checked by the compiler to be all of them: a value added to the
  * type and not here fails type-checking instead of going undocumented.
  */
-export const allOf = <T extends string>() => <const A extends readonly T[]>(values: A & ([T] extends [A[number]] ? unknown : never)): A => values;
+export const allOf =
+  <T extends string>() =>
+  <const A extends readonly T[]>(values: A & ([T] extends [A[number]] ? unknown : never)): A =>
+    values;

@@ -9,23 +9,36 @@ import { ChannelUsedSchema, EventSchema, TYPED_EVENT_SCHEMAS } from './event-sch
 import { DeliverySchema, EndpointSchema } from './routes/v1/webhook-schemas.ts';
 import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID, EXAMPLE_TICKET_URL, Id, ListOf, Nullable, StringEnum, Timestamp } from './schema-parts.ts';
 
-
 export const ProblemSchema = Type.Object(
   {
     type: Type.String({ description: 'A page describing the problem: `/problems/<code>`', examples: ['/problems/ticket-state-conflict'] }),
     title: Type.String({ description: 'The same for every problem of this code', examples: ['Ticket state conflict'] }),
     status: Type.Integer({ description: 'The HTTP status', examples: [409] }),
-    detail: Type.String({ description: 'What went wrong with this request, for a person to read', examples: ['Cannot mark ready a ticket that is collected.'] }),
+    detail: Type.String({
+      description: 'What went wrong with this request, for a person to read',
+      examples: ['Cannot mark ready a ticket that is collected.'],
+    }),
     instance: Type.String({ description: 'The path of the request', examples: [`/v1/tickets/${EXAMPLE_IDS.ticket}/ready`] }),
-    code: StringEnum(PROBLEM_CODES, { description: 'What to branch on. More codes may be added within v1: treat an unknown one by its HTTP status.' }),
+    code: StringEnum(PROBLEM_CODES, {
+      description: 'What to branch on. More codes may be added within v1: treat an unknown one by its HTTP status.',
+    }),
     request_id: Type.String({ description: 'Also in the `Request-Id` header; quote it to support', examples: [EXAMPLE_REQUEST_ID] }),
-    errors: Type.Optional(Type.Array(Type.Object({
-      pointer: Type.String({ description: 'JSON Pointer to the field (`/query/…` for the query string)', examples: ['/queue'] }),
-      detail: Type.String({ examples: ['must match pattern "^[A-Za-z0-9_]{1,16}$"'] }),
-    }), { description: '`validation-failed`: each field that is wrong' })),
-    ticket_status: Type.Optional(StringEnum(TICKET_STATUSES, { description: '`ticket-state-conflict`: the ticket\'s current status' })),
-    retry_after: Type.Optional(Type.Integer({ description: 'Seconds to wait before retrying (also the `Retry-After` header)', examples: [3] })),
-    violated_policies: Type.Optional(Type.Array(Type.String({ examples: ['writes'] }), { description: '`rate-limited`: the buckets that were empty' })),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          pointer: Type.String({ description: 'JSON Pointer to the field (`/query/…` for the query string)', examples: ['/queue'] }),
+          detail: Type.String({ examples: ['must match pattern "^[A-Za-z0-9_]{1,16}$"'] }),
+        }),
+        { description: '`validation-failed`: each field that is wrong' },
+      ),
+    ),
+    ticket_status: Type.Optional(StringEnum(TICKET_STATUSES, { description: "`ticket-state-conflict`: the ticket's current status" })),
+    retry_after: Type.Optional(
+      Type.Integer({ description: 'Seconds to wait before retrying (also the `Retry-After` header)', examples: [3] }),
+    ),
+    violated_policies: Type.Optional(
+      Type.Array(Type.String({ examples: ['writes'] }), { description: '`rate-limited`: the buckets that were empty' }),
+    ),
   },
   { $id: 'Problem', additionalProperties: true, description: 'An RFC 9457 problem document, sent as `application/problem+json`' },
 );
@@ -40,10 +53,17 @@ export const TicketSchema = Type.Object(
   {
     object: Type.Literal('ticket'),
     id: Id('ticket'),
-    display_number: Type.String({ description: '`<queue>-<n>`: what the customer is called by; n restarts each business day', examples: ['A-42'] }),
+    display_number: Type.String({
+      description: '`<queue>-<n>`: what the customer is called by; n restarts each business day',
+      examples: ['A-42'],
+    }),
     queue: Type.String({ examples: ['A'] }),
     status: TicketStatusSchema,
-    url: Type.String({ format: 'uri', description: 'The customer\'s page: print it as a QR code on the receipt', examples: [EXAMPLE_TICKET_URL] }),
+    url: Type.String({
+      format: 'uri',
+      description: "The customer's page: print it as a QR code on the receipt",
+      examples: [EXAMPLE_TICKET_URL],
+    }),
     external_ref: Nullable(Type.String({ description: 'Your order number', examples: ['1001'] })),
     metadata: Type.Record(Type.String(), Type.String(), { description: 'Your own string pairs', examples: [{ table: '12' }] }),
     livemode: Type.Boolean({ description: 'false for a ticket made with a test key' }),
@@ -54,12 +74,15 @@ export const TicketSchema = Type.Object(
     cancelled_at: Nullable(Timestamp),
     expired_at: Nullable(Timestamp),
     cancellation_reason: Nullable(Type.String({ examples: ['Customer left'] })),
-    customer: Type.Object({
-      viewed_at: Nullable(Timestamp),
-      notifications: StringEnum(['none', 'push', 'sms'], { description: 'What the customer turned on' }),
-      acknowledged_at: Nullable(Timestamp),
-      snoozed_until: Nullable(Timestamp),
-    }, { description: 'What the customer did on their page' }),
+    customer: Type.Object(
+      {
+        viewed_at: Nullable(Timestamp),
+        notifications: StringEnum(['none', 'push', 'sms'], { description: 'What the customer turned on' }),
+        acknowledged_at: Nullable(Timestamp),
+        snoozed_until: Nullable(Timestamp),
+      },
+      { description: 'What the customer did on their page' },
+    ),
     rings: Type.Integer({ description: 'How many times the customer was rung', examples: [0] }),
   },
   { $id: 'Ticket', description: 'A pickup ticket' },
@@ -92,13 +115,24 @@ export const BranchSchema = Type.Object(
     voice: Type.Object({ enabled: Type.Boolean(), language: Language }, { description: 'Display boards calling numbers out loud' }),
     customer_page: Type.Object({
       language: Language,
-      messages: Type.Object({
-        waiting: Nullable(Type.String({ examples: ['We are preparing your order.'] })),
-        ready: Nullable(Type.String({ examples: ['Your order is ready at the counter.'] })),
-        closed: Nullable(Type.String({ examples: ['Thank you, see you soon!'] })),
-      }, { description: 'Texts shown instead of the defaults; null: the default' }),
-      phone_entry: Type.Boolean({ description: 'The customer page asks for a phone number for SMS fallback (business plan); false by default', examples: [false] }),
-      phone_country: Nullable(Type.String({ description: 'Where numbers typed without + are read (ISO 3166 code); null: the customer types + and the country code', examples: ['GB'] })),
+      messages: Type.Object(
+        {
+          waiting: Nullable(Type.String({ examples: ['We are preparing your order.'] })),
+          ready: Nullable(Type.String({ examples: ['Your order is ready at the counter.'] })),
+          closed: Nullable(Type.String({ examples: ['Thank you, see you soon!'] })),
+        },
+        { description: 'Texts shown instead of the defaults; null: the default' },
+      ),
+      phone_entry: Type.Boolean({
+        description: 'The customer page asks for a phone number for SMS fallback (business plan); false by default',
+        examples: [false],
+      }),
+      phone_country: Nullable(
+        Type.String({
+          description: 'Where numbers typed without + are read (ISO 3166 code); null: the customer types + and the country code',
+          examples: ['GB'],
+        }),
+      ),
     }),
     sms_enabled: Type.Boolean(),
     created_at: Timestamp,
@@ -118,9 +152,14 @@ export const QueueSchema = Type.Object(
   { $id: 'Queue', description: 'A line of display numbers (`A-1`, `A-2`, …)' },
 );
 
-
 export const SHARED_SCHEMAS = [
-  ProblemSchema, TicketSchema, RingResultSchema, BranchSchema, QueueSchema,
-  EndpointSchema, DeliverySchema,
-  ...TYPED_EVENT_SCHEMAS, EventSchema,
+  ProblemSchema,
+  TicketSchema,
+  RingResultSchema,
+  BranchSchema,
+  QueueSchema,
+  EndpointSchema,
+  DeliverySchema,
+  ...TYPED_EVENT_SCHEMAS,
+  EventSchema,
 ];

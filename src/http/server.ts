@@ -30,7 +30,11 @@ declare module 'fastify' {
 }
 
 export type AppDeps = {
-  services: Services; limiter: RateLimiter; lastUsedKeys: Set<string>; session?: SessionAuthenticator; extraRoutes?: Array<(app: FastifyInstance) => void>;
+  services: Services;
+  limiter: RateLimiter;
+  lastUsedKeys: Set<string>;
+  session?: SessionAuthenticator;
+  extraRoutes?: Array<(app: FastifyInstance) => void>;
   /** Dependencies /readyz reports besides the store (Redis). */
   readiness?: Record<string, () => Promise<void>>;
   metrics?: Metrics;
@@ -54,7 +58,10 @@ const newRequestId = (): string => `req_${pooledRandom(12).toString('base64url')
 
 // Node looks for requests past their timeout only every connectionsCheckingInterval (30 s by
 // default, which would let a 15 s timeout run to 45 s); the look is cheap, so at least every second.
-const slowClientChecks = (timeoutMs: number) => ({ headersTimeout: timeoutMs, connectionsCheckingInterval: Math.min(1000, Math.ceil(timeoutMs / 2)) });
+const slowClientChecks = (timeoutMs: number) => ({
+  headersTimeout: timeoutMs,
+  connectionsCheckingInterval: Math.min(1000, Math.ceil(timeoutMs / 2)),
+});
 
 export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   const { services } = deps;
@@ -89,13 +96,20 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
         const reqId = newRequestId();
         services.log.info({ reqId }, 'request not received in full in time: answered 408');
-        socket.end(rawProblemResponse(reqId, `The request did not arrive in full within ${config.requestTimeoutMs} ms.`, 'request-timeout'));
+        socket.end(
+          rawProblemResponse(reqId, `The request did not arrive in full within ${config.requestTimeoutMs} ms.`, 'request-timeout'),
+        );
         return;
       }
-      const detail = code === 'HPE_HEADER_OVERFLOW' ? 'The request headers are too large.' : 'The request is not valid HTTP/1.1 (malformed request line or header).';
+      const detail =
+        code === 'HPE_HEADER_OVERFLOW'
+          ? 'The request headers are too large.'
+          : 'The request is not valid HTTP/1.1 (malformed request line or header).';
       socket.end(rawProblemResponse(newRequestId(), detail));
     },
-    ...(config.tls ? { https: { cert: config.tls.cert, key: config.tls.key, ...slowClientChecks(config.requestTimeoutMs) } } : { http: slowClientChecks(config.requestTimeoutMs) }),
+    ...(config.tls
+      ? { https: { cert: config.tls.cert, key: config.tls.key, ...slowClientChecks(config.requestTimeoutMs) } }
+      : { http: slowClientChecks(config.requestTimeoutMs) }),
   }) as unknown as FastifyInstance;
 
   app.addHook('onRequest', async (req, reply) => {
@@ -121,20 +135,25 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   for (const s of SHARED_SCHEMAS) app.addSchema(s);
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(['application/json', 'application/problem+json', 'application/merge-patch+json'], { parseAs: 'string' }, (req, body, done) => {
-    const text = body as string;
-    (req as FastifyRequest).rawBody = text;
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new AppError('invalid-json', 'The request body is not valid JSON.'), undefined);
-    }
-  });
+  app.addContentTypeParser(
+    ['application/json', 'application/problem+json', 'application/merge-patch+json'],
+    { parseAs: 'string' },
+    (req, body, done) => {
+      const text = body as string;
+      (req as FastifyRequest).rawBody = text;
+      if (text.trim() === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(text));
+      } catch {
+        done(new AppError('invalid-json', 'The request body is not valid JSON.'), undefined);
+      }
+    },
+  );
   // Form posts from the no-JavaScript customer page. Never for /v1: the API speaks JSON only, and
   // a form is the one body a foreign site can post cross-origin without a CORS preflight.
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (req, body, done) => {
-    if (req.url.startsWith('/v1/')) return done(Object.assign(new Error('form body'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
+    if (req.url.startsWith('/v1/'))
+      return done(Object.assign(new Error('form body'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE' }), undefined);
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
@@ -159,7 +178,10 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
     if (allowed.length > 0) {
       reply.header('Allow', allowed.join(', '));
-      return sendProblem(reply, problem(req, 'method-not-allowed', `${req.method} is not supported on ${path}; allowed: ${allowed.join(', ')}.`));
+      return sendProblem(
+        reply,
+        problem(req, 'method-not-allowed', `${req.method} is not supported on ${path}; allowed: ${allowed.join(', ')}.`),
+      );
     }
     return sendProblem(reply, problem(req, 'not-found', `No route ${req.method} ${path}.`));
   };
@@ -173,32 +195,43 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
     const checks: Record<string, () => Promise<void>> = { store: () => services.db.ping(), ...deps.readiness };
     const results: Record<string, string> = {};
-    await Promise.all(Object.entries(checks).map(async ([name, check]) => {
-      results[name] = await Promise.race([
-        check().then(() => 'ok', () => 'unavailable'),
-        new Promise<string>((r) => setTimeout(() => r('timeout'), 2000).unref()),
-      ]);
-    }));
+    await Promise.all(
+      Object.entries(checks).map(async ([name, check]) => {
+        results[name] = await Promise.race([
+          check().then(
+            () => 'ok',
+            () => 'unavailable',
+          ),
+          new Promise<string>((r) => setTimeout(() => r('timeout'), 2000).unref()),
+        ]);
+      }),
+    );
     const ok = Object.values(results).every((r) => r === 'ok');
     // A shedding node stays ready: it refuses what it cannot take, and takes what it can.
-    return reply.code(ok ? 200 : 503).send({ status: ok ? 'ready' : 'unavailable', store: services.db.dialect, checks: results, load: shedding() ? 'shedding' : 'ok' });
+    return reply
+      .code(ok ? 200 : 503)
+      .send({ status: ok ? 'ready' : 'unavailable', store: services.db.dialect, checks: results, load: shedding() ? 'shedding' : 'ok' });
   });
 
-  await app.register(async (v1) => {
-    registerAuth(v1, services, deps.lastUsedKeys, deps.session);
-    registerRateLimit(v1, config, deps.limiter, services.clock, services.metrics);
-    v1.decorateRequest('idempotencyKey', null);
-    v1.addHook('preHandler', async (req) => {
-      if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'DELETE') return;
-      const parsed = parseIdempotencyKey(req.headers['idempotency-key']);
-      if (!parsed.ok) throw new AppError('bad-request', parsed.detail, { errors: [{ pointer: '/headers/idempotency-key', detail: parsed.detail }] });
-      req.idempotencyKey = parsed.key;
-    });
-    registerV1Routes(v1, services);
-    // Unknown /v1 routes and wrong methods pass the scope's hooks too: authenticated and counted
-    // like every API request, so they carry the RateLimit fields.
-    v1.setNotFoundHandler(notFound);
-  }, { prefix: '/v1' });
+  await app.register(
+    async (v1) => {
+      registerAuth(v1, services, deps.lastUsedKeys, deps.session);
+      registerRateLimit(v1, config, deps.limiter, services.clock, services.metrics);
+      v1.decorateRequest('idempotencyKey', null);
+      v1.addHook('preHandler', async (req) => {
+        if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'DELETE') return;
+        const parsed = parseIdempotencyKey(req.headers['idempotency-key']);
+        if (!parsed.ok)
+          throw new AppError('bad-request', parsed.detail, { errors: [{ pointer: '/headers/idempotency-key', detail: parsed.detail }] });
+        req.idempotencyKey = parsed.key;
+      });
+      registerV1Routes(v1, services);
+      // Unknown /v1 routes and wrong methods pass the scope's hooks too: authenticated and counted
+      // like every API request, so they carry the RateLimit fields.
+      v1.setNotFoundHandler(notFound);
+    },
+    { prefix: '/v1' },
+  );
 
   registerPublicPages(app);
   for (const extra of deps.extraRoutes ?? []) extra(app);

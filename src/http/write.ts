@@ -8,7 +8,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx, TxCtx } from '../actions/ctx.ts';
 import type { Tx } from '../store/db.ts';
 import { AppError } from '../domain/errors.ts';
-import { claimIdempotencyKey, getIdempotencyRecord, releaseIdempotencyLock, storeIdempotentResponse, type IdempotencyRecord } from '../store/idempotency.ts';
+import {
+  claimIdempotencyKey,
+  getIdempotencyRecord,
+  releaseIdempotencyLock,
+  storeIdempotentResponse,
+  type IdempotencyRecord,
+} from '../store/idempotency.ts';
 import { PROBLEM_CONTENT_TYPE, toProblem, type Problem } from './problems.ts';
 
 export type TwoPhase<R> = {
@@ -56,7 +62,11 @@ function fingerprint(req: FastifyRequest): string {
 function sortKeys(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(sortKeys);
   if (v !== null && typeof v === 'object') {
-    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+    );
   }
   return v;
 }
@@ -116,12 +126,25 @@ function isFinalAnswer(p: Problem): boolean {
 }
 
 function inUse(): AppError {
-  return new AppError('idempotency-key-in-use', 'A request with this Idempotency-Key is still being processed; retry shortly to get its result.', { retry_after: 1 });
+  return new AppError(
+    'idempotency-key-in-use',
+    'A request with this Idempotency-Key is still being processed; retry shortly to get its result.',
+    { retry_after: 1 },
+  );
 }
 
-type FirstOutcome<R> = { kind: 'stored'; stored: Stored } | { kind: 'existing'; rec: IdempotencyRecord | undefined } | { kind: 'continue'; first: R };
+type FirstOutcome<R> =
+  | { kind: 'stored'; stored: Stored }
+  | { kind: 'existing'; rec: IdempotencyRecord | undefined }
+  | { kind: 'continue'; first: R };
 
-async function attempt<R>(req: FastifyRequest, ctx: Ctx, spec: WriteSpec<R>, key: string, deadline: number): Promise<{ stored: Stored; replayed: boolean }> {
+async function attempt<R>(
+  req: FastifyRequest,
+  ctx: Ctx,
+  spec: WriteSpec<R>,
+  key: string,
+  deadline: number,
+): Promise<{ stored: Stored; replayed: boolean }> {
   const { db, clock, config } = ctx.services;
   const fp = fingerprint(req);
   const lockMs = config.ring.inlineDeadlineMs + 10_000;
@@ -137,7 +160,12 @@ async function attempt<R>(req: FastifyRequest, ctx: Ctx, spec: WriteSpec<R>, key
         if (answer === undefined) {
           // Keep what the second phase needs, so another attempt can finish it after a crash.
           const kept = spec.twoPhase!.keep === undefined ? first : spec.twoPhase!.keep(first);
-          await tx.run('UPDATE idempotency_keys SET response_body = $4 WHERE branch_id = $1 AND mode = $2 AND key = $3', [ctx.branchId, ctx.mode, key, JSON.stringify(kept)]);
+          await tx.run('UPDATE idempotency_keys SET response_body = $4 WHERE branch_id = $1 AND mode = $2 AND key = $3', [
+            ctx.branchId,
+            ctx.mode,
+            key,
+            JSON.stringify(kept),
+          ]);
           return { kind: 'continue', first };
         }
         const stored = { status: spec.status, body: JSON.stringify(answer) };
@@ -166,11 +194,14 @@ async function attempt<R>(req: FastifyRequest, ctx: Ctx, spec: WriteSpec<R>, key
     if (rec.state === 'done') return { stored: { status: rec.responseStatus!, body: rec.responseBody! }, replayed: true };
     if (rec.lockedUntil !== null && rec.lockedUntil < clock.now() && spec.twoPhase !== undefined && rec.responseBody !== null) {
       // The request that took this key died between its phases: finish its work, once.
-      const took = await db.write((tx) => tx.run(
-        "UPDATE idempotency_keys SET locked_until = $4 WHERE branch_id = $1 AND mode = $2 AND key = $3 AND state = 'pending' AND locked_until = $5",
-        [ctx.branchId, ctx.mode, key, clock.now() + lockMs, rec.lockedUntil],
-      ));
-      if (took === 1) return { stored: await finishSecondPhaseOrRelease(ctx, spec, key, JSON.parse(rec.responseBody) as R), replayed: true };
+      const took = await db.write((tx) =>
+        tx.run(
+          "UPDATE idempotency_keys SET locked_until = $4 WHERE branch_id = $1 AND mode = $2 AND key = $3 AND state = 'pending' AND locked_until = $5",
+          [ctx.branchId, ctx.mode, key, clock.now() + lockMs, rec.lockedUntil],
+        ),
+      );
+      if (took === 1)
+        return { stored: await finishSecondPhaseOrRelease(ctx, spec, key, JSON.parse(rec.responseBody) as R), replayed: true };
     }
     if (Date.now() >= deadline) throw inUse();
     await delay(20);

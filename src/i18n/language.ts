@@ -35,7 +35,14 @@ export function pickLanguage(acceptLanguage: string | undefined, fallback: strin
 
 /** BCP 47 tags for speech synthesis voices. */
 export const SPEECH_LOCALE: Record<Language, string> = {
-  en: 'en-GB', fr: 'fr-FR', es: 'es-ES', de: 'de-DE', it: 'it-IT', pt: 'pt-PT', nl: 'nl-NL', ar: 'ar-SA',
+  en: 'en-GB',
+  fr: 'fr-FR',
+  es: 'es-ES',
+  de: 'de-DE',
+  it: 'it-IT',
+  pt: 'pt-PT',
+  nl: 'nl-NL',
+  ar: 'ar-SA',
 };
 
 /**
@@ -43,7 +50,14 @@ export const SPEECH_LOCALE: Record<Language, string> = {
  * ticket numbers beside them, on the receipt and the board, are printed with Latin digits.
  */
 export const FORMAT_LOCALE: Record<Language, string> = {
-  en: 'en-GB', fr: 'fr-FR', es: 'es-ES', de: 'de-DE', it: 'it-IT', pt: 'pt-PT', nl: 'nl-NL', ar: 'ar-u-nu-latn',
+  en: 'en-GB',
+  fr: 'fr-FR',
+  es: 'es-ES',
+  de: 'de-DE',
+  it: 'it-IT',
+  pt: 'pt-PT',
+  nl: 'nl-NL',
+  ar: 'ar-u-nu-latn',
 };
 
 const RTL: ReadonlySet<Language> = new Set(['ar']);

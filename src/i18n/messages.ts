@@ -37,7 +37,8 @@ export function catalogProblems(lang: Language, english: Catalog, catalog: Catal
       problems.push(`${key}: ${isPlural(en) ? 'must be plural forms' : 'must be one text'}`);
     } else if (isPlural(msg)) {
       const have = Object.keys(msg).sort().join(',');
-      if (have !== [...categories].sort().join(',')) problems.push(`${key}: plural forms must be exactly ${categories.join(', ')} (has ${have})`);
+      if (have !== [...categories].sort().join(','))
+        problems.push(`${key}: plural forms must be exactly ${categories.join(', ')} (has ${have})`);
       for (const [c, text] of Object.entries(msg)) {
         if (typeof text !== 'string' || text === '') problems.push(`${key}.${c}: must be a text`);
         // A form may leave the number out ("one order"), never add a placeholder; "other" has them all.
@@ -90,7 +91,9 @@ export function translator<K extends string>(lang: Language, catalog: Record<K, 
 
 /** Checks every language's file against English; throws with the list of problems if any. */
 export function checkedCatalogs<C extends Catalog>(surface: string, catalogs: Record<Language, Catalog>): Record<Language, C> {
-  const problems = Object.entries(catalogs).flatMap(([lang, c]) => catalogProblems(lang as Language, catalogs.en, c).map((p) => `${surface}/${lang}.json ${p}`));
+  const problems = Object.entries(catalogs).flatMap(([lang, c]) =>
+    catalogProblems(lang as Language, catalogs.en, c).map((p) => `${surface}/${lang}.json ${p}`),
+  );
   if (problems.length > 0) throw new Error(`Message files are broken:\n${problems.join('\n')}`);
   return catalogs as Record<Language, C>;
 }

@@ -5,7 +5,13 @@ import type { Services } from '../actions/ctx.ts';
 import type { Mode } from '../store/tenancy.ts';
 import type { Task } from './runner.ts';
 import { attemptRing } from '../actions/perform-ring.ts';
-import { startReminder, startSnoozeEndRing, type AutoRingDecision, type ReminderPayload, type SnoozeEndPayload } from '../actions/reminders.ts';
+import {
+  startReminder,
+  startSnoozeEndRing,
+  type AutoRingDecision,
+  type ReminderPayload,
+  type SnoozeEndPayload,
+} from '../actions/reminders.ts';
 import type { TxCtx } from '../actions/ctx.ts';
 import { ctxForBranch } from './tasks.ts';
 
@@ -15,7 +21,10 @@ import { ctxForBranch } from './tasks.ts';
  */
 export const JOB_RING_DEADLINE_MS = 10_000;
 
-function autoRingTask<P extends { branch_id: string; mode: string }>(name: string, start: (ctx: TxCtx, p: P) => Promise<AutoRingDecision>): Task {
+function autoRingTask<P extends { branch_id: string; mode: string }>(
+  name: string,
+  start: (ctx: TxCtx, p: P) => Promise<AutoRingDecision>,
+): Task {
   return async (services: Services, payload) => {
     const p = payload as P;
     const ctx = await ctxForBranch(services, String(p.branch_id), p.mode as Mode, name);

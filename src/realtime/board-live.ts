@@ -43,7 +43,11 @@ class BoardConnection implements LiveConnection {
   private readonly display: Display;
   private readonly voice: boolean;
   private lastJson = '';
-  private readonly reload = new Coalescer(() => this.load(), () => !this.stream.closed, (err) => this.deps.services.log.warn({ err }, 'board refresh failed'));
+  private readonly reload = new Coalescer(
+    () => this.load(),
+    () => !this.stream.closed,
+    (err) => this.deps.services.log.warn({ err }, 'board refresh failed'),
+  );
 
   constructor(deps: BoardLiveDeps, display: Display, branch: Branch, stream: LiveStream) {
     this.deps = deps;
@@ -64,7 +68,13 @@ class BoardConnection implements LiveConnection {
     if (type === 'board.announce') {
       const m = message as BoardRingMessage;
       if (!this.voice || !this.shows(m.queue)) return;
-      this.stream.send('announce', { ring_id: m.ring_id, number: m.display_number, speech: m.speech, speech_lang: m.speech_lang, reason: m.reason });
+      this.stream.send('announce', {
+        ring_id: m.ring_id,
+        number: m.display_number,
+        speech: m.speech,
+        speech_lang: m.speech_lang,
+        reason: m.reason,
+      });
       return;
     }
     if (type === 'display.deleted') {

@@ -31,15 +31,30 @@ export type BoardView = {
 
 export type BoardPlace = { shop: string; timezone: string; lang: Language; voice: boolean };
 
-export function buildBoardView(display: Display, place: BoardPlace, tickets: BoardTicket[], announcements: Announcement[], now: number): BoardView {
+export function buildBoardView(
+  display: Display,
+  place: BoardPlace,
+  tickets: BoardTicket[],
+  announcements: Announcement[],
+  now: number,
+): BoardView {
   const shown = tickets.filter((t) => display.queues.length === 0 || display.queues.includes(t.queue));
   const readyAll = shown.filter((t) => t.status === 'ready').sort((a, b) => (b.readyAt ?? 0) - (a.readyAt ?? 0));
   return {
     name: display.name,
     ...place,
-    preparing: shown.filter((t) => t.status === 'created').slice(0, MAX_PREPARING).map((t) => t.displayNumber),
-    ready: readyAll.filter((t) => t.rings < MISSED_AFTER_RINGS).slice(0, MAX_READY).map((t) => ({ number: t.displayNumber, age_ms: Math.max(0, now - (t.readyAt ?? now)) })),
-    missed: readyAll.filter((t) => t.rings >= MISSED_AFTER_RINGS).slice(0, MAX_MISSED).map((t) => t.displayNumber),
+    preparing: shown
+      .filter((t) => t.status === 'created')
+      .slice(0, MAX_PREPARING)
+      .map((t) => t.displayNumber),
+    ready: readyAll
+      .filter((t) => t.rings < MISSED_AFTER_RINGS)
+      .slice(0, MAX_READY)
+      .map((t) => ({ number: t.displayNumber, age_ms: Math.max(0, now - (t.readyAt ?? now)) })),
+    missed: readyAll
+      .filter((t) => t.rings >= MISSED_AFTER_RINGS)
+      .slice(0, MAX_MISSED)
+      .map((t) => t.displayNumber),
     announcements: announcementViews(announcements, now),
     highlight_ms: HIGHLIGHT_MS,
   };

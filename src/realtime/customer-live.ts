@@ -39,9 +39,14 @@ export async function loadPageView(deps: CustomerLiveDeps, ticket: Ticket, branc
     state === 'ready' && ticket.rings > 0 ? ringIdOf(deps.services.db, ticket.id, ticket.rings) : null,
     // The plan is read only for the few branches that ask for phone numbers.
     branch.settings.customer_page.phone_entry
-      ? data.plan(branch.accountId).then((plan) => phoneEntryOffered({
-        settings: branch.settings, plan, livemode: ticket.mode === 'live', smsProviderConfigured: deps.services.config.sms !== null,
-      }))
+      ? data.plan(branch.accountId).then((plan) =>
+          phoneEntryOffered({
+            settings: branch.settings,
+            plan,
+            livemode: ticket.mode === 'live',
+            smsProviderConfigured: deps.services.config.sms !== null,
+          }),
+        )
       : false,
   ]);
   return buildPageView({ ticket, branch, lang, now, position, medianPrepMs, announcements, ringId, phoneEntry });
@@ -63,7 +68,11 @@ class PageConnection implements LiveConnection {
   private lastView: PageView | null = null;
   private positionTimer: NodeJS.Timeout | null = null;
   private lastSentAt = 0;
-  private readonly reload = new Coalescer(() => this.load(), () => !this.stream.closed, (err) => this.deps.services.log.warn({ err }, 'customer page refresh failed'));
+  private readonly reload = new Coalescer(
+    () => this.load(),
+    () => !this.stream.closed,
+    (err) => this.deps.services.log.warn({ err }, 'customer page refresh failed'),
+  );
 
   constructor(deps: CustomerLiveDeps, ticket: Ticket, lang: Language, stream: LiveStream) {
     this.deps = deps;
@@ -91,7 +100,8 @@ class PageConnection implements LiveConnection {
     }
     if (topic.startsWith('ticket:')) return this.refresh();
     if (typeof message.type === 'string' && message.type.startsWith('announcement.')) return this.refresh();
-    if (this.status === 'created' && message.queue === this.queue && message.ticket_id !== this.ticketId && mayLeaveQueue(message)) this.schedulePosition();
+    if (this.status === 'created' && message.queue === this.queue && message.ticket_id !== this.ticketId && mayLeaveQueue(message))
+      this.schedulePosition();
   }
 
   private schedulePosition(): void {
@@ -130,7 +140,10 @@ class PageConnection implements LiveConnection {
   async load(force = false): Promise<void> {
     if (this.stream.closed) return;
     const { db } = this.deps.services;
-    const [ticket, branch] = await Promise.all([getTicket(db, this.branchId, this.mode, this.ticketId), this.deps.data.branch(this.branchId)]);
+    const [ticket, branch] = await Promise.all([
+      getTicket(db, this.branchId, this.mode, this.ticketId),
+      this.deps.data.branch(this.branchId),
+    ]);
     if (ticket === undefined || branch === undefined) return this.stream.close();
     const view = await loadPageView(this.deps, ticket, branch, this.lang);
     this.status = ticket.status;

@@ -138,7 +138,9 @@ export class LiveHub {
       conn.stream.ping();
       conn.onHeartbeat?.();
       if (conn.presence !== null && !conn.stream.closed) {
-        void this.presence.touch(conn.presence.scope, conn.member!, conn.presence.info, ttl).catch((err) => this.log?.warn({ err }, 'presence refresh failed'));
+        void this.presence
+          .touch(conn.presence.scope, conn.member!, conn.presence.info, ttl)
+          .catch((err) => this.log?.warn({ err }, 'presence refresh failed'));
       }
     }
   }

@@ -78,7 +78,9 @@ export class LiveData {
   }
 
   async announcements(branchId: string, mode: Mode): Promise<Announcement[]> {
-    const all = await this.announcementsCache.get(`${branchId}:${mode}`, () => listActiveAnnouncements(this.db, branchId, mode, this.clock.now()));
+    const all = await this.announcementsCache.get(`${branchId}:${mode}`, () =>
+      listActiveAnnouncements(this.db, branchId, mode, this.clock.now()),
+    );
     const now = this.clock.now();
     return all.filter((a) => a.expiresAt > now);
   }

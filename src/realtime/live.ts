@@ -33,24 +33,28 @@ function branchTopic(topic: string): { branchId: string; mode: 'live' | 'test' }
 export function createLive(services: Services, opts: { heartbeatMs?: number; presence?: Presence } = {}): Live {
   const presence = opts.presence ?? new MemoryPresence();
   const data = new LiveData(services.db, services.clock);
-  const hub = new LiveHub({ bus: services.bus, presence, log: services.log }, {
-    heartbeatMs: opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
-    onTopicMessage(topic: string, message: BusMessage) {
-      const b = branchTopic(topic);
-      if (b === null) return;
-      const type = String(message.type);
-      if (type.startsWith('ticket.')) data.ticketsChanged(b.branchId, b.mode, typeof message.queue === 'string' ? message.queue : null, String(message.status));
-      else if (type.startsWith('announcement.')) data.announcementsChanged(b.branchId, b.mode);
+  const hub = new LiveHub(
+    { bus: services.bus, presence, log: services.log },
+    {
+      heartbeatMs: opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+      onTopicMessage(topic: string, message: BusMessage) {
+        const b = branchTopic(topic);
+        if (b === null) return;
+        const type = String(message.type);
+        if (type.startsWith('ticket.'))
+          data.ticketsChanged(b.branchId, b.mode, typeof message.queue === 'string' ? message.queue : null, String(message.status));
+        else if (type.startsWith('announcement.')) data.announcementsChanged(b.branchId, b.mode);
+      },
+      onTopicChange(topic: string) {
+        // While no connection here listened, this node missed the branch's messages: start afresh.
+        const b = branchTopic(topic);
+        if (b === null) return;
+        data.ticketsChanged(b.branchId, b.mode, null);
+        data.announcementsChanged(b.branchId, b.mode);
+        data.branchChanged(b.branchId);
+      },
     },
-    onTopicChange(topic: string) {
-      // While no connection here listened, this node missed the branch's messages: start afresh.
-      const b = branchTopic(topic);
-      if (b === null) return;
-      data.ticketsChanged(b.branchId, b.mode, null);
-      data.announcementsChanged(b.branchId, b.mode);
-      data.branchChanged(b.branchId);
-    },
-  });
+  );
   const deps = { db: services.db, bus: services.bus, presence };
   return {
     services,

@@ -60,7 +60,12 @@ export class RedisRateLimiter implements RateLimiter {
     const ttl = Math.ceil((policy.capacity / policy.refillPerSecond) * 1000) + 1000;
     try {
       const [tokens, updated] = await this.redis.rbTakeToken(
-        this.redisKey(bucketKey, policy), String(policy.capacity), String(policy.refillPerSecond), String(nowMs), String(ttl), '1',
+        this.redisKey(bucketKey, policy),
+        String(policy.capacity),
+        String(policy.refillPerSecond),
+        String(nowMs),
+        String(ttl),
+        '1',
       );
       // Re-run the take on the refilled state locally: same decision, plus header values.
       return takeToken(policy, { tokens: Number(tokens), updatedAtMs: Number(updated) }, Math.max(nowMs, Number(updated)));

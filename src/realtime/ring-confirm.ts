@@ -11,20 +11,46 @@ import { observeRingDelivery } from '../metrics.ts';
 
 type From = { simulated?: boolean };
 
-export async function confirmPageRing(services: Services, ticket: Pick<Ticket, 'id' | 'branchId' | 'mode'>, ringId: string, from: From = {}): Promise<void> {
+export async function confirmPageRing(
+  services: Services,
+  ticket: Pick<Ticket, 'id' | 'branchId' | 'mode'>,
+  ringId: string,
+  from: From = {},
+): Promise<void> {
   const ack: RingAckMessage = {
-    type: 'ring.ack', ring_id: ringId, channel: 'page', delivered: true, ticket_id: ticket.id, branch_id: ticket.branchId, mode: ticket.mode, target: 'page',
+    type: 'ring.ack',
+    ring_id: ringId,
+    channel: 'page',
+    delivered: true,
+    ticket_id: ticket.id,
+    branch_id: ticket.branchId,
+    mode: ticket.mode,
+    target: 'page',
     ...(from.simulated === true ? { simulated: true as const } : {}),
   };
   services.bus.publish(relayTopics.ringAck(ringId), ack);
   const now = services.clock.now();
-  if (await services.db.write((tx) => recordTicketDelivery(tx, ringId, ticket.id, 'page', 'page', now))) observeRingDelivery(services.metrics, 'page', ringId, now);
+  if (await services.db.write((tx) => recordTicketDelivery(tx, ringId, ticket.id, 'page', 'page', now)))
+    observeRingDelivery(services.metrics, 'page', ringId, now);
 }
 
 /** `spoke` false: the board got the call-out but could not speak (sound never enabled). */
-export async function confirmBoardRing(services: Services, display: Pick<Display, 'id' | 'branchId' | 'mode'>, ringId: string, spoke: boolean, from: From = {}): Promise<void> {
+export async function confirmBoardRing(
+  services: Services,
+  display: Pick<Display, 'id' | 'branchId' | 'mode'>,
+  ringId: string,
+  spoke: boolean,
+  from: From = {},
+): Promise<void> {
   const ack: RingAckMessage = {
-    type: 'ring.ack', ring_id: ringId, channel: 'display', delivered: spoke, ticket_id: null, branch_id: display.branchId, mode: display.mode, target: display.id,
+    type: 'ring.ack',
+    ring_id: ringId,
+    channel: 'display',
+    delivered: spoke,
+    ticket_id: null,
+    branch_id: display.branchId,
+    mode: display.mode,
+    target: display.id,
     ...(from.simulated === true ? { simulated: true as const } : {}),
   };
   services.bus.publish(relayTopics.ringAck(ringId), ack);

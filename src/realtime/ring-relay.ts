@@ -81,7 +81,8 @@ export function waitForAck(
     const unsubscribe = bus.subscribe(relayTopics.ringAck(ringId), (m) => {
       const ack = m as RingAckMessage;
       if (ack.type !== 'ring.ack' || ack.channel !== channel || ack.ring_id !== ringId || !accept(ack)) return;
-      if (ack.delivered) return finish({ delivered: true, answered: answered + 1, timedOut: false, ...(ack.simulated ? { simulated: true as const } : {}) });
+      if (ack.delivered)
+        return finish({ delivered: true, answered: answered + 1, timedOut: false, ...(ack.simulated ? { simulated: true as const } : {}) });
       if (seen.has(ack.target)) return;
       seen.add(ack.target);
       answered++;

@@ -22,15 +22,35 @@ export type SharedState = {
   close(): Promise<void>;
 };
 
-export function createSharedState(config: Pick<Config, 'redisUrl' | 'redisPrefix'>, log: FastifyBaseLogger, onLimiterFailure: () => void = () => {}): SharedState {
+export function createSharedState(
+  config: Pick<Config, 'redisUrl' | 'redisPrefix'>,
+  log: FastifyBaseLogger,
+  onLimiterFailure: () => void = () => {},
+): SharedState {
   if (config.redisUrl === null) {
     const bus = new MemoryBus();
     const limiter = new MemoryRateLimiter();
-    return { bus, limiter, presence: undefined, redis: null, ping: async () => {}, close: async () => { await limiter.close(); await bus.close(); } };
+    return {
+      bus,
+      limiter,
+      presence: undefined,
+      redis: null,
+      ping: async () => {},
+      close: async () => {
+        await limiter.close();
+        await bus.close();
+      },
+    };
   }
   // Auto-pipelining: commands issued in one turn of the event loop (every request's bucket, every
   // commit's publish) go to Redis in one write, not one each.
-  const options = { maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false, connectionName: 'readybell', enableAutoPipelining: true };
+  const options = {
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: true,
+    lazyConnect: false,
+    connectionName: 'readybell',
+    enableAutoPipelining: true,
+  };
   const redis = new Redis(config.redisUrl, options);
   const pub = new Redis(config.redisUrl, options);
   const sub = new Redis(config.redisUrl, { ...options, maxRetriesPerRequest: null });
@@ -39,13 +59,17 @@ export function createSharedState(config: Pick<Config, 'redisUrl' | 'redisPrefix
   const prefix = config.redisPrefix;
   const bus = new RedisBus(pub, sub, `${prefix}bus:`);
   let lastWarn = 0;
-  const limiter = new RedisRateLimiter(redis, (err) => {
-    onLimiterFailure();
-    if (Date.now() - lastWarn > 10_000) {
-      lastWarn = Date.now();
-      log.warn({ err: err.message }, 'rate limiter cannot reach Redis; failing open');
-    }
-  }, prefix);
+  const limiter = new RedisRateLimiter(
+    redis,
+    (err) => {
+      onLimiterFailure();
+      if (Date.now() - lastWarn > 10_000) {
+        lastWarn = Date.now();
+        log.warn({ err: err.message }, 'rate limiter cannot reach Redis; failing open');
+      }
+    },
+    prefix,
+  );
   return {
     bus,
     limiter,

@@ -79,7 +79,9 @@ export class SimulatedClients {
     const { services } = this.deps;
     const stream = this.start(`page:${ticket.id}`, minutes, (event, data) => {
       if (event !== 'ring' || typeof data.ring_id !== 'string') return;
-      confirmPageRing(services, ticket, data.ring_id, { simulated: true }).catch((err: unknown) => services.log.warn({ err }, 'simulated page failed to confirm a ring'));
+      confirmPageRing(services, ticket, data.ring_id, { simulated: true }).catch((err: unknown) =>
+        services.log.warn({ err }, 'simulated page failed to confirm a ring'),
+      );
     });
     const lang = branch.settings.customer_page.language;
     await attachPageStream(this.deps, ticket, isLanguage(lang) ? lang : 'en', stream);
@@ -94,7 +96,9 @@ export class SimulatedClients {
     const { services } = this.deps;
     const stream = this.start(`board:${display.id}`, minutes, (event, data) => {
       if (event !== 'announce' || typeof data.ring_id !== 'string') return;
-      confirmBoardRing(services, display, data.ring_id, true, { simulated: true }).catch((err: unknown) => services.log.warn({ err }, 'simulated board failed to confirm a call-out'));
+      confirmBoardRing(services, display, data.ring_id, true, { simulated: true }).catch((err: unknown) =>
+        services.log.warn({ err }, 'simulated board failed to confirm a call-out'),
+      );
     });
     await attachBoardStream(this.deps, display, branch, stream);
   }

@@ -6,18 +6,41 @@ import type { Mode } from './tenancy.ts';
 import { credentialsChanged } from './credential-changes.ts';
 
 export type ApiKeyRecord = {
-  id: string; accountId: string; branchId: string; mode: Mode; name: string | null;
-  hash: string; last4: string; createdAt: number; revokedAt: number | null; lastUsedAt: number | null;
+  id: string;
+  accountId: string;
+  branchId: string;
+  mode: Mode;
+  name: string | null;
+  hash: string;
+  last4: string;
+  createdAt: number;
+  revokedAt: number | null;
+  lastUsedAt: number | null;
 };
 
 type KeyRow = {
-  id: string; account_id: string; branch_id: string; mode: Mode; name: string | null; hash: string;
-  last4: string; created_at: number; revoked_at: number | null; last_used_at: number | null;
+  id: string;
+  account_id: string;
+  branch_id: string;
+  mode: Mode;
+  name: string | null;
+  hash: string;
+  last4: string;
+  created_at: number;
+  revoked_at: number | null;
+  last_used_at: number | null;
 };
 
 const toKey = (r: KeyRow): ApiKeyRecord => ({
-  id: r.id, accountId: r.account_id, branchId: r.branch_id, mode: r.mode, name: r.name, hash: r.hash,
-  last4: r.last4, createdAt: Number(r.created_at), revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
+  id: r.id,
+  accountId: r.account_id,
+  branchId: r.branch_id,
+  mode: r.mode,
+  name: r.name,
+  hash: r.hash,
+  last4: r.last4,
+  createdAt: Number(r.created_at),
+  revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
   lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
 });
 
@@ -70,14 +93,33 @@ export type Role = 'owner' | 'manager' | 'staff';
 export const ROLES: readonly Role[] = ['owner', 'manager', 'staff'];
 
 export type UserRecord = {
-  id: string; accountId: string; email: string; role: Role; passwordHash: string; createdAt: number; removedAt: number | null;
+  id: string;
+  accountId: string;
+  email: string;
+  role: Role;
+  passwordHash: string;
+  createdAt: number;
+  removedAt: number | null;
 };
 
-type UserRow = { id: string; account_id: string; email: string; role: Role; password_hash: string; created_at: number; removed_at: number | null };
+type UserRow = {
+  id: string;
+  account_id: string;
+  email: string;
+  role: Role;
+  password_hash: string;
+  created_at: number;
+  removed_at: number | null;
+};
 
 const toUser = (r: UserRow): UserRecord => ({
-  id: r.id, accountId: r.account_id, email: r.email, role: r.role, passwordHash: r.password_hash,
-  createdAt: Number(r.created_at), removedAt: r.removed_at === null ? null : Number(r.removed_at),
+  id: r.id,
+  accountId: r.account_id,
+  email: r.email,
+  role: r.role,
+  passwordHash: r.password_hash,
+  createdAt: Number(r.created_at),
+  removedAt: r.removed_at === null ? null : Number(r.removed_at),
 });
 
 const USER_COLUMNS = 'id, account_id, email, role, password_hash, created_at, removed_at';
@@ -100,7 +142,9 @@ export async function getUser(q: Queryable, id: string): Promise<UserRecord | un
 }
 
 export async function listUsers(q: Queryable, accountId: string): Promise<UserRecord[]> {
-  const rows = await q.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE account_id = $1 AND removed_at IS NULL ORDER BY id`, [accountId]);
+  const rows = await q.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE account_id = $1 AND removed_at IS NULL ORDER BY id`, [
+    accountId,
+  ]);
   return rows.map(toUser);
 }
 
@@ -110,7 +154,9 @@ export async function listUsers(q: Queryable, accountId: string): Promise<UserRe
  */
 export async function lockedOwners(tx: Tx, accountId: string): Promise<string[]> {
   await tx.query(`SELECT id FROM accounts WHERE id = $1 ${tx.forUpdate}`, [accountId]);
-  const rows = await tx.query<{ id: string }>("SELECT id FROM users WHERE account_id = $1 AND removed_at IS NULL AND role = 'owner'", [accountId]);
+  const rows = await tx.query<{ id: string }>("SELECT id FROM users WHERE account_id = $1 AND removed_at IS NULL AND role = 'owner'", [
+    accountId,
+  ]);
   return rows.map((r) => r.id);
 }
 

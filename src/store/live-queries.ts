@@ -34,7 +34,14 @@ export async function recentPrepTimes(q: Queryable, branchId: string, mode: Mode
   return out;
 }
 
-export type BoardTicket = { id: string; queue: string; displayNumber: string; status: 'created' | 'ready'; readyAt: number | null; rings: number };
+export type BoardTicket = {
+  id: string;
+  queue: string;
+  displayNumber: string;
+  status: 'created' | 'ready';
+  readyAt: number | null;
+  rings: number;
+};
 
 const OPEN_OF_STATUS = (status: string): string =>
   `SELECT id, queue, display_number, status, ready_at, rings FROM tickets WHERE branch_id = $1 AND mode = $2 AND status = '${status}'`;
@@ -44,12 +51,21 @@ const OPEN_TICKETS = `${OPEN_OF_STATUS('created')} UNION ALL ${OPEN_OF_STATUS('r
 
 /** Every open ticket of a branch and mode (what its boards show). */
 export async function openTickets(q: Queryable, branchId: string, mode: Mode): Promise<BoardTicket[]> {
-  const rows = await q.query<{ id: string; queue: string; display_number: string; status: 'created' | 'ready'; ready_at: number | null; rings: number }>(
-    OPEN_TICKETS,
-    [branchId, mode],
-  );
+  const rows = await q.query<{
+    id: string;
+    queue: string;
+    display_number: string;
+    status: 'created' | 'ready';
+    ready_at: number | null;
+    rings: number;
+  }>(OPEN_TICKETS, [branchId, mode]);
   return rows.map((r) => ({
-    id: r.id, queue: r.queue, displayNumber: r.display_number, status: r.status, readyAt: r.ready_at === null ? null : Number(r.ready_at), rings: Number(r.rings),
+    id: r.id,
+    queue: r.queue,
+    displayNumber: r.display_number,
+    status: r.status,
+    readyAt: r.ready_at === null ? null : Number(r.ready_at),
+    rings: Number(r.rings),
   }));
 }
 

@@ -21,21 +21,47 @@ export async function getEventBody(q: Queryable, branchId: string, mode: Mode, i
 
 export type EventFilter = { types?: string[]; createdAfter?: number; startingAfter?: string; limit: number };
 
-export async function listEventBodies(q: Queryable, branchId: string, mode: Mode, f: EventFilter): Promise<{ data: string[]; hasMore: boolean }> {
+export async function listEventBodies(
+  q: Queryable,
+  branchId: string,
+  mode: Mode,
+  f: EventFilter,
+): Promise<{ data: string[]; hasMore: boolean }> {
   const where = ['branch_id = $1', 'mode = $2'];
   const values: unknown[] = [branchId, mode];
   if (f.types !== undefined && f.types.length > 0) {
-    where.push(`type IN (${f.types.map((t) => { values.push(t); return `$${values.length}`; }).join(', ')})`);
+    where.push(
+      `type IN (${f.types
+        .map((t) => {
+          values.push(t);
+          return `$${values.length}`;
+        })
+        .join(', ')})`,
+    );
   }
-  if (f.createdAfter !== undefined) { values.push(f.createdAfter); where.push(`created_at > $${values.length}`); }
-  if (f.startingAfter !== undefined) { values.push(f.startingAfter); where.push(`id < $${values.length}`); }
+  if (f.createdAfter !== undefined) {
+    values.push(f.createdAfter);
+    where.push(`created_at > $${values.length}`);
+  }
+  if (f.startingAfter !== undefined) {
+    values.push(f.startingAfter);
+    where.push(`id < $${values.length}`);
+  }
   values.push(f.limit + 1);
-  const rows = await q.query<{ body: string }>(`SELECT body FROM events WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${values.length}`, values);
+  const rows = await q.query<{ body: string }>(
+    `SELECT body FROM events WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${values.length}`,
+    values,
+  );
   return { data: rows.slice(0, f.limit).map((r) => r.body), hasMore: rows.length > f.limit };
 }
 
 export type JobRecord = {
-  id: string; kind: string; key: string; payload: unknown; runAt: number; createdAt: number;
+  id: string;
+  kind: string;
+  key: string;
+  payload: unknown;
+  runAt: number;
+  createdAt: number;
   /** Written already claimed by this worker (a hand-off to the local runner after the commit). */
   lease?: { workerId: string; until: number };
 };
@@ -45,15 +71,16 @@ export const jobPayloadJson = (payload: unknown): string | null => toJson(withTr
 
 /** Enqueues a job unless one with the same key exists: the key is what makes effects happen once. */
 export async function enqueueJob(tx: Tx, j: JobRecord): Promise<boolean> {
-  const n = j.lease === undefined
-    ? await tx.run(
-      'INSERT INTO jobs (id, kind, key, payload, run_at, attempts, created_at) VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (key) DO NOTHING',
-      [j.id, j.kind, j.key, jobPayloadJson(j.payload), j.runAt, j.createdAt],
-    )
-    : await tx.run(
-      'INSERT INTO jobs (id, kind, key, payload, run_at, attempts, locked_until, locked_by, created_at) VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8) ON CONFLICT (key) DO NOTHING',
-      [j.id, j.kind, j.key, jobPayloadJson(j.payload), j.runAt, j.lease.until, j.lease.workerId, j.createdAt],
-    );
+  const n =
+    j.lease === undefined
+      ? await tx.run(
+          'INSERT INTO jobs (id, kind, key, payload, run_at, attempts, created_at) VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (key) DO NOTHING',
+          [j.id, j.kind, j.key, jobPayloadJson(j.payload), j.runAt, j.createdAt],
+        )
+      : await tx.run(
+          'INSERT INTO jobs (id, kind, key, payload, run_at, attempts, locked_until, locked_by, created_at) VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8) ON CONFLICT (key) DO NOTHING',
+          [j.id, j.kind, j.key, jobPayloadJson(j.payload), j.runAt, j.lease.until, j.lease.workerId, j.createdAt],
+        );
   return n === 1;
 }
 
@@ -68,7 +95,13 @@ export type ClaimedJob = { id: string; kind: string; key: string; payload: strin
  * different rows at once; on SQLite the single writer makes the UPDATE atomic. A node that dies
  * mid-job simply lets its lease expire, and another node claims the job again.
  */
-export async function claimJobs(db: { write: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T> }, worker: string, now: number, leaseMs: number, limit: number): Promise<ClaimedJob[]> {
+export async function claimJobs(
+  db: { write: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T> },
+  worker: string,
+  now: number,
+  leaseMs: number,
+  limit: number,
+): Promise<ClaimedJob[]> {
   return db.write(async (tx) => {
     const skip = tx.dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
     const due = await tx.query<{ id: string }>(

@@ -4,15 +4,38 @@ import type { Queryable, Tx } from './db.ts';
 import type { Mode } from './tenancy.ts';
 
 export type PushSubscriptionRecord = {
-  id: string; ticketId: string; branchId: string; mode: Mode; endpoint: string; p256dh: string; auth: string; createdAt: number;
+  id: string;
+  ticketId: string;
+  branchId: string;
+  mode: Mode;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  createdAt: number;
 };
 
 /** A ticket keeps at most this many (a phone and a tablet, a reinstalled browser…). */
 export const MAX_SUBSCRIPTIONS_PER_TICKET = 5;
 
-type Row = { id: string; ticket_id: string; branch_id: string; mode: Mode; endpoint: string; p256dh: string; auth: string; created_at: number };
+type Row = {
+  id: string;
+  ticket_id: string;
+  branch_id: string;
+  mode: Mode;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: number;
+};
 const toRecord = (r: Row): PushSubscriptionRecord => ({
-  id: r.id, ticketId: r.ticket_id, branchId: r.branch_id, mode: r.mode, endpoint: r.endpoint, p256dh: r.p256dh, auth: r.auth, createdAt: Number(r.created_at),
+  id: r.id,
+  ticketId: r.ticket_id,
+  branchId: r.branch_id,
+  mode: r.mode,
+  endpoint: r.endpoint,
+  p256dh: r.p256dh,
+  auth: r.auth,
+  createdAt: Number(r.created_at),
 });
 
 /**
@@ -34,7 +57,12 @@ export async function upsertPushSubscription(tx: Tx, s: PushSubscriptionRecord):
   return rows[0]!.id;
 }
 
-export async function listPushSubscriptions(q: Queryable, branchId: string, mode: Mode, ticketId: string): Promise<PushSubscriptionRecord[]> {
+export async function listPushSubscriptions(
+  q: Queryable,
+  branchId: string,
+  mode: Mode,
+  ticketId: string,
+): Promise<PushSubscriptionRecord[]> {
   const rows = await q.query<Row>(
     'SELECT id, ticket_id, branch_id, mode, endpoint, p256dh, auth, created_at FROM push_subscriptions WHERE ticket_id = $1 AND branch_id = $2 AND mode = $3 ORDER BY id',
     [ticketId, branchId, mode],
@@ -43,7 +71,10 @@ export async function listPushSubscriptions(q: Queryable, branchId: string, mode
 }
 
 export async function countPushSubscriptions(q: Queryable, branchId: string, mode: Mode, ticketId: string): Promise<number> {
-  const rows = await q.query<{ n: number }>('SELECT COUNT(*) AS n FROM push_subscriptions WHERE ticket_id = $1 AND branch_id = $2 AND mode = $3', [ticketId, branchId, mode]);
+  const rows = await q.query<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM push_subscriptions WHERE ticket_id = $1 AND branch_id = $2 AND mode = $3',
+    [ticketId, branchId, mode],
+  );
   return Number(rows[0]?.n ?? 0);
 }
 

@@ -11,7 +11,14 @@ export async function wasDelivered(q: Queryable, ringId: string, channel: string
 }
 
 /** Records a page's confirmation; false when the ring is not one of this ticket's. */
-export async function recordTicketDelivery(q: Queryable, ringId: string, ticketId: string, channel: string, target: string, now: number): Promise<boolean> {
+export async function recordTicketDelivery(
+  q: Queryable,
+  ringId: string,
+  ticketId: string,
+  channel: string,
+  target: string,
+  now: number,
+): Promise<boolean> {
   const n = await q.run(
     `INSERT INTO ring_deliveries (ring_id, channel, target, delivered_at)
      SELECT id, $3, $4, $5 FROM rings WHERE id = $1 AND ticket_id = $2
@@ -22,7 +29,15 @@ export async function recordTicketDelivery(q: Queryable, ringId: string, ticketI
 }
 
 /** Records a board's confirmation; only for a ring of the board's own branch and mode. */
-export async function recordBranchDelivery(q: Queryable, ringId: string, branchId: string, mode: Mode, channel: string, target: string, now: number): Promise<boolean> {
+export async function recordBranchDelivery(
+  q: Queryable,
+  ringId: string,
+  branchId: string,
+  mode: Mode,
+  channel: string,
+  target: string,
+  now: number,
+): Promise<boolean> {
   const n = await q.run(
     `INSERT INTO ring_deliveries (ring_id, channel, target, delivered_at)
      SELECT id, $4, $5, $6 FROM rings WHERE id = $1 AND branch_id = $2 AND mode = $3

@@ -13,7 +13,10 @@ export type SendRecord = { status: SendStatus; detail: string | null; claimedAt:
 
 type Row = { status: SendStatus; detail: string | null; claimed_at: number; settled_at: number | null };
 const toRecord = (r: Row): SendRecord => ({
-  status: r.status, detail: r.detail, claimedAt: Number(r.claimed_at), settledAt: r.settled_at === null ? null : Number(r.settled_at),
+  status: r.status,
+  detail: r.detail,
+  claimedAt: Number(r.claimed_at),
+  settledAt: r.settled_at === null ? null : Number(r.settled_at),
 });
 
 /** Returns null when this caller now owns the send; otherwise the existing claim. */
@@ -30,7 +33,11 @@ export async function claimSend(db: Db, key: SendKey, ticketId: string, now: num
 }
 
 export async function getSend(q: Queryable, key: SendKey): Promise<SendRecord | undefined> {
-  const r = await one<Row>(q, 'SELECT status, detail, claimed_at, settled_at FROM ring_sends WHERE ring_id = $1 AND channel = $2 AND target = $3', [key.ringId, key.channel, key.target]);
+  const r = await one<Row>(
+    q,
+    'SELECT status, detail, claimed_at, settled_at FROM ring_sends WHERE ring_id = $1 AND channel = $2 AND target = $3',
+    [key.ringId, key.channel, key.target],
+  );
   return r && toRecord(r);
 }
 
@@ -39,11 +46,13 @@ export async function getSend(q: Queryable, key: SendKey): Promise<SendRecord | 
  * as stale) settles nothing, except that a delivery always sticks: the customer was reached.
  */
 export async function settleSend(db: Db, key: SendKey, claimedAt: number, delivered: boolean, detail: string, now: number): Promise<void> {
-  await db.write((tx) => tx.run(
-    `UPDATE ring_sends SET status = $4, detail = $5, settled_at = $6 WHERE ring_id = $1 AND channel = $2 AND target = $3
+  await db.write((tx) =>
+    tx.run(
+      `UPDATE ring_sends SET status = $4, detail = $5, settled_at = $6 WHERE ring_id = $1 AND channel = $2 AND target = $3
        AND ((status = 'sending' AND claimed_at = $7) OR ($4 = 'delivered' AND status <> 'delivered'))`,
-    [key.ringId, key.channel, key.target, delivered ? 'delivered' : 'undelivered', detail.slice(0, 200), now, claimedAt],
-  ));
+      [key.ringId, key.channel, key.target, delivered ? 'delivered' : 'undelivered', detail.slice(0, 200), now, claimedAt],
+    ),
+  );
 }
 
 /**
@@ -51,15 +60,17 @@ export async function settleSend(db: Db, key: SendKey, claimedAt: number, delive
  * now owns it, claimed at `now`. With `unknownDetail` the claim is settled as unknown instead.
  */
 export async function takeOverSend(db: Db, key: SendKey, claimedAt: number, now: number, unknownDetail?: string): Promise<boolean> {
-  const n = await db.write((tx) => (unknownDetail === undefined
-    ? tx.run(
-      "UPDATE ring_sends SET claimed_at = $5 WHERE ring_id = $1 AND channel = $2 AND target = $3 AND status = 'sending' AND claimed_at = $4",
-      [key.ringId, key.channel, key.target, claimedAt, now],
-    )
-    : tx.run(
-      "UPDATE ring_sends SET status = 'unknown', detail = $6, settled_at = $5 WHERE ring_id = $1 AND channel = $2 AND target = $3 AND status = 'sending' AND claimed_at = $4",
-      [key.ringId, key.channel, key.target, claimedAt, now, unknownDetail.slice(0, 200)],
-    )));
+  const n = await db.write((tx) =>
+    unknownDetail === undefined
+      ? tx.run(
+          "UPDATE ring_sends SET claimed_at = $5 WHERE ring_id = $1 AND channel = $2 AND target = $3 AND status = 'sending' AND claimed_at = $4",
+          [key.ringId, key.channel, key.target, claimedAt, now],
+        )
+      : tx.run(
+          "UPDATE ring_sends SET status = 'unknown', detail = $6, settled_at = $5 WHERE ring_id = $1 AND channel = $2 AND target = $3 AND status = 'sending' AND claimed_at = $4",
+          [key.ringId, key.channel, key.target, claimedAt, now, unknownDetail.slice(0, 200)],
+        ),
+  );
   return n === 1;
 }
 

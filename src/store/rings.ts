@@ -57,7 +57,8 @@ export async function startTicketRing(tx: Tx, s: RingStart): Promise<RingingTick
   };
 }
 
-const RING_INSERT = 'INSERT INTO rings (id, ticket_id, branch_id, mode, seq, reason, created_at, completed_at, result) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)';
+const RING_INSERT =
+  'INSERT INTO rings (id, ticket_id, branch_id, mode, seq, reason, created_at, completed_at, result) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)';
 
 /**
  * Inserts the ring and its jobs (its outbox job, a first reminder); a job whose key exists is
@@ -105,14 +106,22 @@ const COMPLETE_RING_PG = `WITH r AS (UPDATE rings SET completed_at = $2, result 
  * PostgreSQL. `ticket` is undefined only if the ticket row is gone.
  */
 export async function completeRingWithJob(
-  tx: Tx, ring: RingRecord, result: Record<string, unknown>, now: number,
+  tx: Tx,
+  ring: RingRecord,
+  result: Record<string, unknown>,
+  now: number,
 ): Promise<{ completed: boolean; ticket: Ticket | undefined }> {
   const jobKey = ringJobKey(ring.ticketId, ring.seq);
   if (tx.dialect === 'postgres') {
     const row = await one(tx, COMPLETE_RING_PG, [ring.id, now, toJson(result), jobKey, ring.ticketId, ring.branchId, ring.mode]);
     return { completed: Number(row?.ring_completed ?? 0) === 1, ticket: row?.id == null ? undefined : toTicket(row) };
   }
-  const completed = (await tx.run('UPDATE rings SET completed_at = $2, result = $3 WHERE id = $1 AND completed_at IS NULL', [ring.id, now, toJson(result)])) === 1;
+  const completed =
+    (await tx.run('UPDATE rings SET completed_at = $2, result = $3 WHERE id = $1 AND completed_at IS NULL', [
+      ring.id,
+      now,
+      toJson(result),
+    ])) === 1;
   if (completed) await completeJobByKey(tx, jobKey, now);
   return { completed, ticket: await getTicket(tx, ring.branchId, ring.mode, ring.ticketId) };
 }

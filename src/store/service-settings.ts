@@ -11,7 +11,11 @@ export async function getServiceSetting(q: Queryable, name: string): Promise<str
 /** Stores `value` unless a value exists already; returns whichever is stored. */
 export async function ensureServiceSetting(db: Db, name: string, value: string, now: number): Promise<string> {
   return db.write(async (tx) => {
-    await tx.run('INSERT INTO service_settings (name, value, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING', [name, value, now]);
+    await tx.run('INSERT INTO service_settings (name, value, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING', [
+      name,
+      value,
+      now,
+    ]);
     return (await getServiceSetting(tx, name))!;
   });
 }

@@ -7,8 +7,16 @@ import type { Plan } from './tenancy.ts';
 import type { Role } from './credentials.ts';
 
 export type SessionRecord = {
-  id: string; tokenHash: string; userId: string; accountId: string; branchId: string; passwordStamp: string;
-  createdAt: number; lastSeenAt: number; expiresAt: number; revokedAt: number | null;
+  id: string;
+  tokenHash: string;
+  userId: string;
+  accountId: string;
+  branchId: string;
+  passwordStamp: string;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  revokedAt: number | null;
 };
 
 export type SessionView = SessionRecord & {
@@ -17,9 +25,22 @@ export type SessionView = SessionRecord & {
 };
 
 type Row = {
-  id: string; token_hash: string; user_id: string; account_id: string; branch_id: string; password_stamp: string;
-  created_at: number; last_seen_at: number; expires_at: number; revoked_at: number | null;
-  email: string; role: Role; removed_at: number | null; password_hash: string; account_name: string; plan: Plan;
+  id: string;
+  token_hash: string;
+  user_id: string;
+  account_id: string;
+  branch_id: string;
+  password_stamp: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  email: string;
+  role: Role;
+  removed_at: number | null;
+  password_hash: string;
+  account_name: string;
+  plan: Plan;
 };
 
 const n = (v: number | null): number | null => (v === null ? null : Number(v));
@@ -43,8 +64,16 @@ export async function findSessionByTokenHash(q: Queryable, tokenHash: string): P
   );
   if (r === undefined) return undefined;
   return {
-    id: r.id, tokenHash: r.token_hash, userId: r.user_id, accountId: r.account_id, branchId: r.branch_id, passwordStamp: r.password_stamp,
-    createdAt: Number(r.created_at), lastSeenAt: Number(r.last_seen_at), expiresAt: Number(r.expires_at), revokedAt: n(r.revoked_at),
+    id: r.id,
+    tokenHash: r.token_hash,
+    userId: r.user_id,
+    accountId: r.account_id,
+    branchId: r.branch_id,
+    passwordStamp: r.password_stamp,
+    createdAt: Number(r.created_at),
+    lastSeenAt: Number(r.last_seen_at),
+    expiresAt: Number(r.expires_at),
+    revokedAt: n(r.revoked_at),
     user: { id: r.user_id, email: r.email, role: r.role, removedAt: n(r.removed_at), passwordHash: r.password_hash },
     account: { id: r.account_id, name: r.account_name, plan: r.plan },
   };
@@ -64,7 +93,11 @@ export async function revokeUserSessions(tx: Tx, userId: string, now: number): P
 
 /** The same password under a new hash: sessions stamped with the old hash stay valid. */
 export async function restampSessions(tx: Tx, userId: string, from: string, to: string): Promise<void> {
-  await tx.run('UPDATE sessions SET password_stamp = $3 WHERE user_id = $1 AND password_stamp = $2 AND revoked_at IS NULL', [userId, from, to]);
+  await tx.run('UPDATE sessions SET password_stamp = $3 WHERE user_id = $1 AND password_stamp = $2 AND revoked_at IS NULL', [
+    userId,
+    from,
+    to,
+  ]);
 }
 
 export async function setSessionBranch(tx: Tx, id: string, branchId: string): Promise<void> {

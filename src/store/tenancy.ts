@@ -22,8 +22,14 @@ export type Branch = {
 export type Queue = { branchId: string; name: string; createdAt: number };
 
 type BranchRow = {
-  id: string; account_id: string; name: string; timezone: string; default_queue: string;
-  settings: string; created_at: number; updated_at: number;
+  id: string;
+  account_id: string;
+  name: string;
+  timezone: string;
+  default_queue: string;
+  settings: string;
+  created_at: number;
+  updated_at: number;
 };
 
 const toBranch = (r: BranchRow): Branch => ({
@@ -42,12 +48,18 @@ export async function insertAccount(tx: Tx, a: Account): Promise<void> {
 }
 
 export async function getAccount(q: Queryable, id: string): Promise<Account | undefined> {
-  const r = await one<{ id: string; name: string; plan: Plan; created_at: number }>(q, 'SELECT id, name, plan, created_at FROM accounts WHERE id = $1', [id]);
+  const r = await one<{ id: string; name: string; plan: Plan; created_at: number }>(
+    q,
+    'SELECT id, name, plan, created_at FROM accounts WHERE id = $1',
+    [id],
+  );
   return r && { id: r.id, name: r.name, plan: r.plan, createdAt: Number(r.created_at) };
 }
 
 export async function listAccounts(q: Queryable): Promise<Account[]> {
-  const rows = await q.query<{ id: string; name: string; plan: Plan; created_at: number }>('SELECT id, name, plan, created_at FROM accounts ORDER BY id');
+  const rows = await q.query<{ id: string; name: string; plan: Plan; created_at: number }>(
+    'SELECT id, name, plan, created_at FROM accounts ORDER BY id',
+  );
   return rows.map((r) => ({ id: r.id, name: r.name, plan: r.plan, createdAt: Number(r.created_at) }));
 }
 
@@ -75,7 +87,11 @@ export async function getBranch(q: Queryable, id: string): Promise<Branch | unde
  * The branch and whether `queue` (its default queue when null) exists, in one query: a create
  * needs both, and on PostgreSQL each query is a round trip.
  */
-export async function getBranchAndQueue(q: Queryable, id: string, queue: string | null): Promise<{ branch: Branch; queue: string; queueExists: boolean } | undefined> {
+export async function getBranchAndQueue(
+  q: Queryable,
+  id: string,
+  queue: string | null,
+): Promise<{ branch: Branch; queue: string; queueExists: boolean } | undefined> {
   const r = await one<BranchRow & { queue_created_at: number | null }>(
     q,
     `SELECT ${BRANCH_COLUMNS},
@@ -99,10 +115,14 @@ export async function listBranches(q: Queryable, accountId: string): Promise<Bra
 }
 
 export async function updateBranch(tx: Tx, b: Branch): Promise<void> {
-  await tx.run(
-    'UPDATE branches SET name = $2, timezone = $3, default_queue = $4, settings = $5, updated_at = $6 WHERE id = $1',
-    [b.id, b.name, b.timezone, b.defaultQueue, toJson(b.settings), b.updatedAt],
-  );
+  await tx.run('UPDATE branches SET name = $2, timezone = $3, default_queue = $4, settings = $5, updated_at = $6 WHERE id = $1', [
+    b.id,
+    b.name,
+    b.timezone,
+    b.defaultQueue,
+    toJson(b.settings),
+    b.updatedAt,
+  ]);
 }
 
 export async function countBranches(q: Queryable, accountId: string): Promise<number> {
@@ -125,7 +145,11 @@ export async function getQueue(q: Queryable, branchId: string, name: string): Pr
 
 /** Returns false when the queue already exists. */
 export async function insertQueue(tx: Tx, queue: Queue): Promise<boolean> {
-  const n = await tx.run('INSERT INTO queues (branch_id, name, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [queue.branchId, queue.name, queue.createdAt]);
+  const n = await tx.run('INSERT INTO queues (branch_id, name, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [
+    queue.branchId,
+    queue.name,
+    queue.createdAt,
+  ]);
   return n === 1;
 }
 
@@ -134,6 +158,9 @@ export async function deleteQueue(tx: Tx, branchId: string, name: string): Promi
 }
 
 export async function countOpenTicketsInQueue(q: Queryable, branchId: string, name: string): Promise<number> {
-  const r = await one<{ n: number }>(q, 'SELECT COUNT(*) AS n FROM tickets WHERE branch_id = $1 AND queue = $2 AND closed_at IS NULL', [branchId, name]);
+  const r = await one<{ n: number }>(q, 'SELECT COUNT(*) AS n FROM tickets WHERE branch_id = $1 AND queue = $2 AND closed_at IS NULL', [
+    branchId,
+    name,
+  ]);
   return Number(r?.n ?? 0);
 }

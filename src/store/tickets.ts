@@ -35,16 +35,50 @@ export type Ticket = {
 };
 
 const COLUMNS: Array<[keyof Ticket, string]> = [
-  ['id', 'id'], ['branchId', 'branch_id'], ['mode', 'mode'], ['queue', 'queue'], ['number', 'number'],
-  ['displayNumber', 'display_number'], ['status', 'status'], ['token', 'token'], ['externalRef', 'external_ref'],
-  ['customerPhone', 'customer_phone'], ['metadata', 'metadata'], ['createdAt', 'created_at'], ['readyAt', 'ready_at'],
-  ['collectedAt', 'collected_at'], ['cancelledAt', 'cancelled_at'], ['expiredAt', 'expired_at'], ['closedAt', 'closed_at'],
-  ['cancelReason', 'cancel_reason'], ['viewedAt', 'viewed_at'], ['notifications', 'notifications'],
-  ['acknowledgedAt', 'acknowledged_at'], ['snoozedUntil', 'snoozed_until'], ['rings', 'rings'],
-  ['lastRingAt', 'last_ring_at'], ['expiresAt', 'expires_at'], ['updatedAt', 'updated_at'],
+  ['id', 'id'],
+  ['branchId', 'branch_id'],
+  ['mode', 'mode'],
+  ['queue', 'queue'],
+  ['number', 'number'],
+  ['displayNumber', 'display_number'],
+  ['status', 'status'],
+  ['token', 'token'],
+  ['externalRef', 'external_ref'],
+  ['customerPhone', 'customer_phone'],
+  ['metadata', 'metadata'],
+  ['createdAt', 'created_at'],
+  ['readyAt', 'ready_at'],
+  ['collectedAt', 'collected_at'],
+  ['cancelledAt', 'cancelled_at'],
+  ['expiredAt', 'expired_at'],
+  ['closedAt', 'closed_at'],
+  ['cancelReason', 'cancel_reason'],
+  ['viewedAt', 'viewed_at'],
+  ['notifications', 'notifications'],
+  ['acknowledgedAt', 'acknowledged_at'],
+  ['snoozedUntil', 'snoozed_until'],
+  ['rings', 'rings'],
+  ['lastRingAt', 'last_ring_at'],
+  ['expiresAt', 'expires_at'],
+  ['updatedAt', 'updated_at'],
 ];
 export const TICKET_COLUMNS = COLUMNS.map(([, c]) => c).join(', ');
-const NUMERIC = new Set(['number', 'created_at', 'ready_at', 'collected_at', 'cancelled_at', 'expired_at', 'closed_at', 'viewed_at', 'acknowledged_at', 'snoozed_until', 'rings', 'last_ring_at', 'expires_at', 'updated_at']);
+const NUMERIC = new Set([
+  'number',
+  'created_at',
+  'ready_at',
+  'collected_at',
+  'cancelled_at',
+  'expired_at',
+  'closed_at',
+  'viewed_at',
+  'acknowledged_at',
+  'snoozed_until',
+  'rings',
+  'last_ring_at',
+  'expires_at',
+  'updated_at',
+]);
 
 export function toTicket(row: Record<string, unknown>): Ticket {
   const t: Record<string, unknown> = {};
@@ -60,7 +94,9 @@ const UNNUMBERED = COLUMNS.filter(([prop]) => prop !== 'number' && prop !== 'dis
 /** Every ticket column but number and display_number, which the statement that numbers it fills. */
 export const UNNUMBERED_COLUMNS = UNNUMBERED.map(([, c]) => c).join(', ');
 /** The SQL type of each of UNNUMBERED_COLUMNS, for statements that take them as arrays. */
-export const UNNUMBERED_TYPES: readonly string[] = UNNUMBERED.map(([, c]) => (c === 'rings' ? 'integer' : NUMERIC.has(c) ? 'bigint' : 'text'));
+export const UNNUMBERED_TYPES: readonly string[] = UNNUMBERED.map(([, c]) =>
+  c === 'rings' ? 'integer' : NUMERIC.has(c) ? 'bigint' : 'text',
+);
 /** Values for UNNUMBERED_COLUMNS, in that order. */
 export function unnumberedValues(t: Ticket): unknown[] {
   return UNNUMBERED.map(([prop]) => (prop === 'metadata' ? toJson(t.metadata) : t[prop]));
@@ -145,7 +181,12 @@ export type TicketChange = Partial<Omit<Ticket, 'id' | 'branchId' | 'mode' | 'to
  * write are one statement, so two concurrent transitions cannot both succeed.
  */
 export async function transitionTicket(
-  tx: Tx, branchId: string, mode: Mode, id: string, from: readonly TicketStatus[], change: TicketChange,
+  tx: Tx,
+  branchId: string,
+  mode: Mode,
+  id: string,
+  from: readonly TicketStatus[],
+  change: TicketChange,
 ): Promise<Ticket | undefined> {
   const sets: string[] = [];
   const values: unknown[] = [id, branchId, mode];
@@ -187,7 +228,12 @@ export type TicketFilter = {
  * range is a range of ids (an id starts with its created_at), and several statuses, or a queue
  * without a status, are read as one index range per status merged newest first.
  */
-export async function listTickets(q: Queryable, branchId: string, mode: Mode, f: TicketFilter): Promise<{ data: Ticket[]; hasMore: boolean }> {
+export async function listTickets(
+  q: Queryable,
+  branchId: string,
+  mode: Mode,
+  f: TicketFilter,
+): Promise<{ data: Ticket[]; hasMore: boolean }> {
   const values: unknown[] = [branchId, mode];
   const param = (v: unknown): string => {
     values.push(v);
@@ -226,27 +272,55 @@ export async function listTickets(q: Queryable, branchId: string, mode: Mode, f:
   // the generic plan of the prepared statement cost what it will read. (With a parameter it
   // assumes a tenth of the table, so a large store planned every request afresh, 0.1 to 0.2 ms
   // of CPU each, where a small one used the generic plan.) A single part is written the same way.
-  const sql = q.dialect === 'postgres'
-    ? `SELECT * FROM (${parts.map((p) => `(${select(p)} ORDER BY id DESC LIMIT ${Math.max(f.limit, LIST_LIMIT_MAX) + 1})`).join(' UNION ALL ')}) AS page ${newest}`
-    : `${parts.map(select).join(' UNION ALL ')} ${newest}`;
+  const sql =
+    q.dialect === 'postgres'
+      ? `SELECT * FROM (${parts.map((p) => `(${select(p)} ORDER BY id DESC LIMIT ${Math.max(f.limit, LIST_LIMIT_MAX) + 1})`).join(' UNION ALL ')}) AS page ${newest}`
+      : `${parts.map(select).join(' UNION ALL ')} ${newest}`;
   const rows = await q.query(sql, values);
   const data = rows.slice(0, f.limit).map(toTicket);
   return { data, hasMore: rows.length > f.limit };
 }
 
 export type RingRecord = {
-  id: string; ticketId: string; branchId: string; mode: Mode; seq: number; reason: string;
-  createdAt: number; completedAt: number | null; result: Record<string, unknown> | null;
+  id: string;
+  ticketId: string;
+  branchId: string;
+  mode: Mode;
+  seq: number;
+  reason: string;
+  createdAt: number;
+  completedAt: number | null;
+  result: Record<string, unknown> | null;
 };
 
-type RingRow = { id: string; ticket_id: string; branch_id: string; mode: Mode; seq: number; reason: string; created_at: number; completed_at: number | null; result: string | null };
+type RingRow = {
+  id: string;
+  ticket_id: string;
+  branch_id: string;
+  mode: Mode;
+  seq: number;
+  reason: string;
+  created_at: number;
+  completed_at: number | null;
+  result: string | null;
+};
 const toRing = (r: RingRow): RingRecord => ({
-  id: r.id, ticketId: r.ticket_id, branchId: r.branch_id, mode: r.mode, seq: Number(r.seq), reason: r.reason,
-  createdAt: Number(r.created_at), completedAt: r.completed_at === null ? null : Number(r.completed_at), result: fromJson(r.result, null),
+  id: r.id,
+  ticketId: r.ticket_id,
+  branchId: r.branch_id,
+  mode: r.mode,
+  seq: Number(r.seq),
+  reason: r.reason,
+  createdAt: Number(r.created_at),
+  completedAt: r.completed_at === null ? null : Number(r.completed_at),
+  result: fromJson(r.result, null),
 });
 
 export async function getRing(q: Queryable, id: string): Promise<RingRecord | undefined> {
-  const r = await one<RingRow>(q, 'SELECT id, ticket_id, branch_id, mode, seq, reason, created_at, completed_at, result FROM rings WHERE id = $1', [id]);
+  const r = await one<RingRow>(
+    q,
+    'SELECT id, ticket_id, branch_id, mode, seq, reason, created_at, completed_at, result FROM rings WHERE id = $1',
+    [id],
+  );
   return r && toRing(r);
 }
-

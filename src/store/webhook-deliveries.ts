@@ -36,24 +36,52 @@ export type WebhookAttempt = {
 };
 
 export type DeliveryRow = {
-  id: string; endpoint_id: string; branch_id: string; mode: Mode; event_id: string; event_type: string; status: DeliveryStatus;
-  attempts: number; auto_attempts: number; next_attempt_at: number | null; last_attempt_at: number | null;
-  last_status_code: number | null; last_error: string | null; created_at: number; updated_at: number;
+  id: string;
+  endpoint_id: string;
+  branch_id: string;
+  mode: Mode;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: number;
+  auto_attempts: number;
+  next_attempt_at: number | null;
+  last_attempt_at: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
 };
 
-export const DELIVERY_COLUMNS = 'id, endpoint_id, branch_id, mode, event_id, event_type, status, attempts, auto_attempts, next_attempt_at, last_attempt_at, last_status_code, last_error, created_at, updated_at';
+export const DELIVERY_COLUMNS =
+  'id, endpoint_id, branch_id, mode, event_id, event_type, status, attempts, auto_attempts, next_attempt_at, last_attempt_at, last_status_code, last_error, created_at, updated_at';
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 export function deliveryFromRow(r: DeliveryRow): WebhookDelivery {
   return {
-    id: r.id, endpointId: r.endpoint_id, branchId: r.branch_id, mode: r.mode, eventId: r.event_id, eventType: r.event_type, status: r.status,
-    attempts: Number(r.attempts), autoAttempts: Number(r.auto_attempts), nextAttemptAt: num(r.next_attempt_at), lastAttemptAt: num(r.last_attempt_at),
-    lastStatusCode: num(r.last_status_code), lastError: r.last_error, createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
+    id: r.id,
+    endpointId: r.endpoint_id,
+    branchId: r.branch_id,
+    mode: r.mode,
+    eventId: r.event_id,
+    eventType: r.event_type,
+    status: r.status,
+    attempts: Number(r.attempts),
+    autoAttempts: Number(r.auto_attempts),
+    nextAttemptAt: num(r.next_attempt_at),
+    lastAttemptAt: num(r.last_attempt_at),
+    lastStatusCode: num(r.last_status_code),
+    lastError: r.last_error,
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
   };
 }
 
-export async function insertDelivery(tx: Tx, d: { id: string; endpointId: string; branchId: string; mode: Mode; eventId: string; eventType: string; createdAt: number }): Promise<boolean> {
+export async function insertDelivery(
+  tx: Tx,
+  d: { id: string; endpointId: string; branchId: string; mode: Mode; eventId: string; eventType: string; createdAt: number },
+): Promise<boolean> {
   const n = await tx.run(
     `INSERT INTO webhook_deliveries (id, endpoint_id, branch_id, mode, event_id, event_type, status, attempts, auto_attempts, next_attempt_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, 0, $7, $7, $7) ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
@@ -63,14 +91,24 @@ export async function insertDelivery(tx: Tx, d: { id: string; endpointId: string
 }
 
 export async function getDelivery(q: Queryable, branchId: string, mode: Mode, id: string): Promise<WebhookDelivery | undefined> {
-  const r = await one<DeliveryRow>(q, `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1 AND branch_id = $2 AND mode = $3`, [id, branchId, mode]);
+  const r = await one<DeliveryRow>(q, `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1 AND branch_id = $2 AND mode = $3`, [
+    id,
+    branchId,
+    mode,
+  ]);
   return r && deliveryFromRow(r);
 }
 
 export type DeliveryFilter = { status?: DeliveryStatus; eventId?: string; startingAfter?: string; limit: number };
 
 /** Newest first, keyset-paginated on the id (ids sort by creation time). */
-export async function listDeliveries(q: Queryable, branchId: string, mode: Mode, endpointId: string, f: DeliveryFilter): Promise<{ data: WebhookDelivery[]; hasMore: boolean }> {
+export async function listDeliveries(
+  q: Queryable,
+  branchId: string,
+  mode: Mode,
+  endpointId: string,
+  f: DeliveryFilter,
+): Promise<{ data: WebhookDelivery[]; hasMore: boolean }> {
   const where = ['endpoint_id = $1', 'branch_id = $2', 'mode = $3'];
   const values: unknown[] = [endpointId, branchId, mode];
   const add = (sql: string, v: unknown): void => {
@@ -81,7 +119,10 @@ export async function listDeliveries(q: Queryable, branchId: string, mode: Mode,
   if (f.eventId !== undefined) add('event_id = ?', f.eventId);
   if (f.startingAfter !== undefined) add('id < ?', f.startingAfter);
   values.push(f.limit + 1);
-  const rows = await q.query<DeliveryRow>(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${values.length}`, values);
+  const rows = await q.query<DeliveryRow>(
+    `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${values.length}`,
+    values,
+  );
   return { data: rows.slice(0, f.limit).map(deliveryFromRow), hasMore: rows.length > f.limit };
 }
 
@@ -90,14 +131,29 @@ export async function listAttempts(q: Queryable, deliveryIds: readonly string[],
   const out = new Map<string, WebhookAttempt[]>(deliveryIds.map((id) => [id, []]));
   if (deliveryIds.length === 0) return out;
   const placeholders = deliveryIds.map((_, i) => `$${i + 1}`).join(', ');
-  const rows = await q.query<{ delivery_id: string; seq: number; attempted_at: number; status_code: number | null; duration_ms: number; response_body: string | null; error: string | null; manual: number }>(
+  const rows = await q.query<{
+    delivery_id: string;
+    seq: number;
+    attempted_at: number;
+    status_code: number | null;
+    duration_ms: number;
+    response_body: string | null;
+    error: string | null;
+    manual: number;
+  }>(
     `SELECT delivery_id, seq, attempted_at, status_code, duration_ms, response_body, error, manual FROM webhook_attempts WHERE delivery_id IN (${placeholders}) ORDER BY delivery_id, seq`,
     deliveryIds,
   );
   for (const r of rows) {
     out.get(r.delivery_id)?.push({
-      deliveryId: r.delivery_id, seq: Number(r.seq), attemptedAt: Number(r.attempted_at), statusCode: num(r.status_code),
-      durationMs: Number(r.duration_ms), responseBody: r.response_body, error: r.error, manual: Number(r.manual) === 1,
+      deliveryId: r.delivery_id,
+      seq: Number(r.seq),
+      attemptedAt: Number(r.attempted_at),
+      statusCode: num(r.status_code),
+      durationMs: Number(r.duration_ms),
+      responseBody: r.response_body,
+      error: r.error,
+      manual: Number(r.manual) === 1,
     });
   }
   for (const [id, list] of out) if (list.length > perDelivery) out.set(id, list.slice(-perDelivery));
@@ -113,11 +169,17 @@ export type AttemptOutcome = Omit<WebhookAttempt, 'deliveryId' | 'seq'> & {
 export async function recordAttempt(tx: Tx, deliveryId: string, a: AttemptOutcome): Promise<void> {
   // The counter is bumped and read in one statement, so concurrent attempts (a manual retry
   // racing an automatic one) still get distinct sequence numbers.
-  const common = 'attempts = attempts + 1, auto_attempts = auto_attempts + $2, last_attempt_at = $3, last_status_code = $4, last_error = $5, updated_at = $3';
+  const common =
+    'attempts = attempts + 1, auto_attempts = auto_attempts + $2, last_attempt_at = $3, last_status_code = $4, last_error = $5, updated_at = $3';
   const values = [deliveryId, a.manual ? 0 : 1, a.attemptedAt, a.statusCode, a.error];
-  const r = a.next === null
-    ? await one<{ attempts: number }>(tx, `UPDATE webhook_deliveries SET ${common} WHERE id = $1 RETURNING attempts`, values)
-    : await one<{ attempts: number }>(tx, `UPDATE webhook_deliveries SET ${common}, status = $6, next_attempt_at = $7 WHERE id = $1 RETURNING attempts`, [...values, a.next.status, a.next.at]);
+  const r =
+    a.next === null
+      ? await one<{ attempts: number }>(tx, `UPDATE webhook_deliveries SET ${common} WHERE id = $1 RETURNING attempts`, values)
+      : await one<{ attempts: number }>(
+          tx,
+          `UPDATE webhook_deliveries SET ${common}, status = $6, next_attempt_at = $7 WHERE id = $1 RETURNING attempts`,
+          [...values, a.next.status, a.next.at],
+        );
   if (r === undefined) return; // deleted with its endpoint meanwhile: nothing left to log against
   await tx.run(
     'INSERT INTO webhook_attempts (delivery_id, seq, attempted_at, status_code, duration_ms, response_body, error, manual) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)',
@@ -125,8 +187,18 @@ export async function recordAttempt(tx: Tx, deliveryId: string, a: AttemptOutcom
   );
 }
 
-export async function setDeliveryState(tx: Tx, id: string, status: DeliveryStatus, nextAttemptAt: number | null, lastError: string | null, now: number): Promise<void> {
-  await tx.run('UPDATE webhook_deliveries SET status = $2, next_attempt_at = $3, last_error = COALESCE($4, last_error), updated_at = $5 WHERE id = $1', [id, status, nextAttemptAt, lastError, now]);
+export async function setDeliveryState(
+  tx: Tx,
+  id: string,
+  status: DeliveryStatus,
+  nextAttemptAt: number | null,
+  lastError: string | null,
+  now: number,
+): Promise<void> {
+  await tx.run(
+    'UPDATE webhook_deliveries SET status = $2, next_attempt_at = $3, last_error = COALESCE($4, last_error), updated_at = $5 WHERE id = $1',
+    [id, status, nextAttemptAt, lastError, now],
+  );
 }
 
 /** Retention: deliveries live as long as their events (30 days). */

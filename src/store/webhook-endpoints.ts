@@ -25,45 +25,95 @@ export type WebhookEndpoint = {
 };
 
 export type EndpointRow = {
-  id: string; branch_id: string; mode: Mode; url: string; enabled_events: string; description: string | null;
-  disabled: number; disabled_reason: string | null; disabled_at: number | null; secret: string; previous_secret: string | null;
-  previous_secret_expires_at: number | null; failing_since: number | null; created_at: number; updated_at: number;
+  id: string;
+  branch_id: string;
+  mode: Mode;
+  url: string;
+  enabled_events: string;
+  description: string | null;
+  disabled: number;
+  disabled_reason: string | null;
+  disabled_at: number | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: number | null;
+  failing_since: number | null;
+  created_at: number;
+  updated_at: number;
 };
 
-export const ENDPOINT_COLUMNS = 'id, branch_id, mode, url, enabled_events, description, disabled, disabled_reason, disabled_at, secret, previous_secret, previous_secret_expires_at, failing_since, created_at, updated_at';
+export const ENDPOINT_COLUMNS =
+  'id, branch_id, mode, url, enabled_events, description, disabled, disabled_reason, disabled_at, secret, previous_secret, previous_secret_expires_at, failing_since, created_at, updated_at';
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 export function endpointFromRow(r: EndpointRow): WebhookEndpoint {
   return {
-    id: r.id, branchId: r.branch_id, mode: r.mode, url: r.url, enabledEvents: fromJson<string[]>(r.enabled_events, ['*']),
-    description: r.description, disabled: Number(r.disabled) === 1, disabledReason: r.disabled_reason, disabledAt: num(r.disabled_at),
-    secret: r.secret, previousSecret: r.previous_secret, previousSecretExpiresAt: num(r.previous_secret_expires_at),
-    failingSince: num(r.failing_since), createdAt: Number(r.created_at), updatedAt: Number(r.updated_at),
+    id: r.id,
+    branchId: r.branch_id,
+    mode: r.mode,
+    url: r.url,
+    enabledEvents: fromJson<string[]>(r.enabled_events, ['*']),
+    description: r.description,
+    disabled: Number(r.disabled) === 1,
+    disabledReason: r.disabled_reason,
+    disabledAt: num(r.disabled_at),
+    secret: r.secret,
+    previousSecret: r.previous_secret,
+    previousSecretExpiresAt: num(r.previous_secret_expires_at),
+    failingSince: num(r.failing_since),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
   };
 }
 
 export async function insertEndpoint(tx: Tx, e: WebhookEndpoint): Promise<void> {
   await tx.run(
     `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-    [e.id, e.branchId, e.mode, e.url, JSON.stringify(e.enabledEvents), e.description, e.disabled ? 1 : 0, e.disabledReason, e.disabledAt,
-      e.secret, e.previousSecret, e.previousSecretExpiresAt, e.failingSince, e.createdAt, e.updatedAt],
+    [
+      e.id,
+      e.branchId,
+      e.mode,
+      e.url,
+      JSON.stringify(e.enabledEvents),
+      e.description,
+      e.disabled ? 1 : 0,
+      e.disabledReason,
+      e.disabledAt,
+      e.secret,
+      e.previousSecret,
+      e.previousSecretExpiresAt,
+      e.failingSince,
+      e.createdAt,
+      e.updatedAt,
+    ],
   );
 }
 
 export async function getEndpoint(q: Queryable, branchId: string, mode: Mode, id: string): Promise<WebhookEndpoint | undefined> {
-  const r = await one<EndpointRow>(q, `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND branch_id = $2 AND mode = $3`, [id, branchId, mode]);
+  const r = await one<EndpointRow>(q, `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND branch_id = $2 AND mode = $3`, [
+    id,
+    branchId,
+    mode,
+  ]);
   return r && endpointFromRow(r);
 }
 
 /** Locks the row on PostgreSQL, so concurrent rotations or edits of one endpoint serialise. */
 export async function getEndpointForUpdate(tx: Tx, branchId: string, mode: Mode, id: string): Promise<WebhookEndpoint | undefined> {
-  const r = await one<EndpointRow>(tx, `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND branch_id = $2 AND mode = $3 ${tx.forUpdate}`, [id, branchId, mode]);
+  const r = await one<EndpointRow>(
+    tx,
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE id = $1 AND branch_id = $2 AND mode = $3 ${tx.forUpdate}`,
+    [id, branchId, mode],
+  );
   return r && endpointFromRow(r);
 }
 
 export async function listEndpoints(q: Queryable, branchId: string, mode: Mode): Promise<WebhookEndpoint[]> {
-  const rows = await q.query<EndpointRow>(`SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE branch_id = $1 AND mode = $2 ORDER BY id DESC`, [branchId, mode]);
+  const rows = await q.query<EndpointRow>(
+    `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE branch_id = $1 AND mode = $2 ORDER BY id DESC`,
+    [branchId, mode],
+  );
   return rows.map(endpointFromRow);
 }
 
@@ -105,8 +155,20 @@ export async function updateEndpoint(tx: Tx, e: WebhookEndpoint): Promise<void> 
   await tx.run(
     `UPDATE webhook_endpoints SET url = $2, enabled_events = $3, description = $4, disabled = $5, disabled_reason = $6, disabled_at = $7,
        secret = $8, previous_secret = $9, previous_secret_expires_at = $10, failing_since = $11, updated_at = $12 WHERE id = $1`,
-    [e.id, e.url, JSON.stringify(e.enabledEvents), e.description, e.disabled ? 1 : 0, e.disabledReason, e.disabledAt,
-      e.secret, e.previousSecret, e.previousSecretExpiresAt, e.failingSince, e.updatedAt],
+    [
+      e.id,
+      e.url,
+      JSON.stringify(e.enabledEvents),
+      e.description,
+      e.disabled ? 1 : 0,
+      e.disabledReason,
+      e.disabledAt,
+      e.secret,
+      e.previousSecret,
+      e.previousSecretExpiresAt,
+      e.failingSince,
+      e.updatedAt,
+    ],
   );
 }
 
@@ -140,7 +202,11 @@ export async function failPendingDeliveries(tx: Tx, endpointId: string, now: num
 
 /** Notes a failed attempt; returns since when the endpoint has failed without a success. */
 export async function noteEndpointFailure(tx: Tx, id: string, now: number): Promise<number> {
-  const r = await one<{ failing_since: number | null }>(tx, 'UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since', [id, now]);
+  const r = await one<{ failing_since: number | null }>(
+    tx,
+    'UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since',
+    [id, now],
+  );
   return num(r?.failing_since) ?? now;
 }
 

@@ -8,7 +8,10 @@ import { DELIVERY_COLUMNS, deliveryFromRow, type DeliveryRow, type WebhookDelive
 import { ENDPOINT_COLUMNS, endpointFromRow, type EndpointRow, type WebhookEndpoint } from './webhook-endpoints.ts';
 
 const aliased = (columns: string, table: string, prefix: string): string =>
-  columns.split(', ').map((c) => `${table}.${c} AS ${prefix}${c}`).join(', ');
+  columns
+    .split(', ')
+    .map((c) => `${table}.${c} AS ${prefix}${c}`)
+    .join(', ');
 
 const SQL = `SELECT ${aliased(DELIVERY_COLUMNS, 'd', 'd_')}, ${aliased(ENDPOINT_COLUMNS, 'w', 'w_')}, e.body AS event_body
   FROM webhook_deliveries d

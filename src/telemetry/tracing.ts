@@ -38,7 +38,12 @@ export type SpanOptions<T> = {
  * Runs `fn` in a span named `name`, the active one meanwhile; without tracing just runs `fn`.
  * `attributes` may be a function when they cost something to work out.
  */
-export function inSpan<T>(name: string, attributes: Attributes | (() => Attributes), fn: () => Promise<T>, opts: SpanOptions<T> = {}): Promise<T> {
+export function inSpan<T>(
+  name: string,
+  attributes: Attributes | (() => Attributes),
+  fn: () => Promise<T>,
+  opts: SpanOptions<T> = {},
+): Promise<T> {
   if (sdk === null) return fn();
   const { context, trace, SpanKind, SpanStatusCode } = sdk.api;
   if (opts.inTraceOnly === true && trace.getActiveSpan() === undefined) return fn();

@@ -104,8 +104,8 @@ const V4_RANGES: readonly V4Range[] = [
 
 function inV4(ip: number, r: V4Range): boolean {
   if (r.bits === 0) return true;
-  const mask = r.bits === 32 ? 0xffffffff : (~((1 << (32 - r.bits)) - 1)) >>> 0;
-  return ((ip & mask) >>> 0) === ((r.base & mask) >>> 0);
+  const mask = r.bits === 32 ? 0xffffffff : ~((1 << (32 - r.bits)) - 1) >>> 0;
+  return (ip & mask) >>> 0 === (r.base & mask) >>> 0;
 }
 
 function classifyV4(ip: number): AddressKind {

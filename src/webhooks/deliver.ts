@@ -78,15 +78,21 @@ export function webhookDeliveryTask(client: WebhookHttpClient, box: SecretBox): 
       outcome = notSent('the signing secret cannot be read (WEBHOOK_SECRETS_KEY)');
       ours = true;
     } else {
-      const post = (): Promise<PostOutcome> => client.post(endpoint.url, {
-        'Content-Type': 'application/json',
-        'User-Agent': USER_AGENT,
-        ...signed,
-        'Service-Event-Id': delivery.eventId,
-        'Service-Event-Type': delivery.eventType,
-        // W3C traceparent of this delivery's span, so the receiver can continue the trace.
-        ...traceHeaders(),
-      }, body, { allowPrivate: privateTargetsAllowed(services.config, endpoint.mode), timeoutMs: DELIVERY_TIMEOUT_MS });
+      const post = (): Promise<PostOutcome> =>
+        client.post(
+          endpoint.url,
+          {
+            'Content-Type': 'application/json',
+            'User-Agent': USER_AGENT,
+            ...signed,
+            'Service-Event-Id': delivery.eventId,
+            'Service-Event-Type': delivery.eventType,
+            // W3C traceparent of this delivery's span, so the receiver can continue the trace.
+            ...traceHeaders(),
+          },
+          body,
+          { allowPrivate: privateTargetsAllowed(services.config, endpoint.mode), timeoutMs: DELIVERY_TIMEOUT_MS },
+        );
       outcome = await inSpan('webhook.deliver', () => deliverySpan(delivery, endpoint), post, { kind: 'client', outcome: attemptSpan });
     }
     observeWebhookAttempt(services.metrics, outcome, ours, delivery.eventId, clock.now());
@@ -102,7 +108,12 @@ function deliverySpan(delivery: WebhookDelivery, endpoint: WebhookEndpoint): Rec
   } catch {
     // reported by the attempt itself
   }
-  return { 'http.request.method': 'POST', 'server.address': host, 'readybell.event.type': delivery.eventType, 'readybell.webhook.endpoint': endpoint.id };
+  return {
+    'http.request.method': 'POST',
+    'server.address': host,
+    'readybell.event.type': delivery.eventType,
+    'readybell.webhook.endpoint': endpoint.id,
+  };
 }
 
 function attemptSpan(o: PostOutcome): Record<string, string | number> {
@@ -111,7 +122,16 @@ function attemptSpan(o: PostOutcome): Record<string, string | number> {
   return o.statusCode === null ? { 'readybell.webhook.error': o.error ?? 'error' } : { 'http.response.status_code': o.statusCode };
 }
 
-type Attempt = { delivery: WebhookDelivery; endpoint: WebhookEndpoint; job: ClaimedJob; manual: boolean; attemptedAt: number; outcome: PostOutcome; final: boolean; ours: boolean };
+type Attempt = {
+  delivery: WebhookDelivery;
+  endpoint: WebhookEndpoint;
+  job: ClaimedJob;
+  manual: boolean;
+  attemptedAt: number;
+  outcome: PostOutcome;
+  final: boolean;
+  ours: boolean;
+};
 
 async function settle(services: Services, tx: Tx, a: Attempt): Promise<TaskResult> {
   const { delivery, endpoint, job, manual, outcome } = a;
@@ -134,18 +154,26 @@ async function settle(services: Services, tx: Tx, a: Attempt): Promise<TaskResul
     }
     const failingSince = a.ours ? now : await noteEndpointFailure(tx, endpoint.id, now);
     if (code === 410) disableReason = `The receiver answered 410 Gone on ${iso(now)}.`;
-    else if (now - failingSince >= FAILING_ENDPOINT_DISABLE_MS) disableReason = `Every delivery attempt failed for 3 days (since ${iso(failingSince)}).`;
+    else if (now - failingSince >= FAILING_ENDPOINT_DISABLE_MS)
+      disableReason = `Every delivery attempt failed for 3 days (since ${iso(failingSince)}).`;
     if (disableReason !== null && next !== null) next = { status: 'failed', at: null };
   }
   await recordAttempt(tx, delivery.id, {
-    attemptedAt: a.attemptedAt, statusCode: code, durationMs: outcome.durationMs, responseBody: outcome.body, error: outcome.error, manual, next,
+    attemptedAt: a.attemptedAt,
+    statusCode: code,
+    durationMs: outcome.durationMs,
+    responseBody: outcome.body,
+    error: outcome.error,
+    manual,
+    next,
   });
   if (disableReason !== null) {
     // Also fails the endpoint's other pending deliveries (and this one, after a manual attempt).
     await disableEndpoint(tx, endpoint.id, disableReason, now);
     services.log.warn({ endpoint: endpoint.id, branch: endpoint.branchId, reason: disableReason }, 'webhook endpoint disabled');
   }
-  if (!manual && next !== null && next.status === 'pending' && next.at !== null) await retryJob(tx, job.id, next.at, outcome.error ?? `HTTP ${code}`);
+  if (!manual && next !== null && next.status === 'pending' && next.at !== null)
+    await retryJob(tx, job.id, next.at, outcome.error ?? `HTTP ${code}`);
   else await finishJob(tx, job.id, now);
   return { settled: true };
 }

@@ -30,11 +30,28 @@ export async function enqueueDelivery(
   lease: Lease | null = null,
 ): Promise<{ deliveryId: string; job: ClaimedJob | null } | null> {
   const id = newId('webhookDelivery', d.now);
-  if (!(await insertDelivery(tx, { id, endpointId: d.endpointId, branchId: d.branchId, mode: d.mode, eventId: d.eventId, eventType: d.eventType, createdAt: d.now }))) {
+  if (
+    !(await insertDelivery(tx, {
+      id,
+      endpointId: d.endpointId,
+      branchId: d.branchId,
+      mode: d.mode,
+      eventId: d.eventId,
+      eventType: d.eventType,
+      createdAt: d.now,
+    }))
+  ) {
     return null;
   }
   const payload: DeliveryJobPayload = { delivery_id: id };
-  const job = { id: newId('job', d.now), kind: WEBHOOK_JOB_KIND, key: deliveryJobKey(d.eventId, d.endpointId), payload, runAt: d.now, createdAt: d.now };
+  const job = {
+    id: newId('job', d.now),
+    kind: WEBHOOK_JOB_KIND,
+    key: deliveryJobKey(d.eventId, d.endpointId),
+    payload,
+    runAt: d.now,
+    createdAt: d.now,
+  };
   if (!(await enqueueJob(tx, lease === null ? job : { ...job, lease })) || lease === null) return { deliveryId: id, job: null };
   return { deliveryId: id, job: { id: job.id, kind: job.kind, key: job.key, payload: jobPayloadJson(payload)!, attempts: 1 } };
 }
@@ -77,9 +94,18 @@ export function webhookFanOut(): EventHook {
     const adopted: ClaimedJob[] = [];
     let queued = 0;
     for (const endpoint of wanted) {
-      const made = await enqueueDelivery(ctx.tx, {
-        endpointId: endpoint.id, branchId: ctx.branchId, mode: ctx.mode, eventId: event.id, eventType: event.type, now: event.createdAt,
-      }, lease);
+      const made = await enqueueDelivery(
+        ctx.tx,
+        {
+          endpointId: endpoint.id,
+          branchId: ctx.branchId,
+          mode: ctx.mode,
+          eventId: event.id,
+          eventType: event.type,
+          now: event.createdAt,
+        },
+        lease,
+      );
       if (made === null) continue;
       queued++;
       if (made.job !== null) adopted.push(made.job);

@@ -44,11 +44,19 @@ function guardedLookup(resolve: HostLookup, allowPrivate: boolean): LookupFuncti
         for (const a of candidates) {
           const verdict = isAddressAllowed(a.address, { allowPrivate });
           if (!verdict.allowed) {
-            callback(new RefusedAddress(`refused: ${hostname} resolves to ${verdict.reason.replace(/^\S+ is /, '')} (${a.address})`), '', 0);
+            callback(
+              new RefusedAddress(`refused: ${hostname} resolves to ${verdict.reason.replace(/^\S+ is /, '')} (${a.address})`),
+              '',
+              0,
+            );
             return;
           }
         }
-        if (options.all) callback(null, candidates.map((a): LookupAddress => ({ address: a.address, family: a.family })));
+        if (options.all)
+          callback(
+            null,
+            candidates.map((a): LookupAddress => ({ address: a.address, family: a.family })),
+          );
         else callback(null, candidates[0]!.address, candidates[0]!.family);
       },
       (err: NodeJS.ErrnoException) => callback(err, '', 0),
@@ -76,7 +84,12 @@ export class WebhookHttpClient {
     return agent;
   }
 
-  post(target: string, headers: Record<string, string>, body: string, opts: { allowPrivate: boolean; timeoutMs: number }): Promise<PostOutcome> {
+  post(
+    target: string,
+    headers: Record<string, string>,
+    body: string,
+    opts: { allowPrivate: boolean; timeoutMs: number },
+  ): Promise<PostOutcome> {
     const started = performance.now();
     const elapsed = (): number => performance.now() - started;
     const fail = (error: string): PostOutcome => ({ statusCode: null, retryAfter: null, body: null, durationMs: elapsed(), error });

@@ -34,9 +34,7 @@ export function computeSignature(secret: string, timestampSeconds: number, rawBo
   if (secret.length === 0) throw new TypeError('webhook secret must not be empty');
   // A string key is hashed as its UTF-8 bytes, exactly as Buffer.from(secret, 'utf8') would be,
   // but skips the key-object preparation a Buffer goes through: ~6 µs per signature instead of ~23.
-  return createHmac('sha256', secret)
-    .update(`${timestampSeconds}.${rawBody}`, 'utf8')
-    .digest('hex');
+  return createHmac('sha256', secret).update(`${timestampSeconds}.${rawBody}`, 'utf8').digest('hex');
 }
 
 /**
@@ -75,7 +73,12 @@ export function standardSignatureHeader(secrets: readonly string[], msgId: strin
  * Every signature header of one delivery of `rawBody` (an event envelope whose id is `eventId`):
  * what a webhook delivery sends and what `readybell listen` sends to a local receiver.
  */
-export function signedHeaders(secrets: readonly string[], eventId: string, timestampSeconds: number, rawBody: string): Record<string, string> {
+export function signedHeaders(
+  secrets: readonly string[],
+  eventId: string,
+  timestampSeconds: number,
+  rawBody: string,
+): Record<string, string> {
   return {
     [SIGNATURE_HEADER]: signatureHeader(secrets, timestampSeconds, rawBody),
     'webhook-id': eventId,

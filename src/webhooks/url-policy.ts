@@ -50,7 +50,8 @@ export function checkWebhookUrlSyntax(raw: string, mode: Mode, allowPrivate: boo
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') bad('url must use https (or http in test mode).');
   if (mode === 'live' && url.protocol !== 'https:') bad('Live-mode webhook URLs must use https.');
-  if (url.username !== '' || url.password !== '') bad('url must not contain a user name or password; authenticate deliveries with the signature instead.');
+  if (url.username !== '' || url.password !== '')
+    bad('url must not contain a user name or password; authenticate deliveries with the signature instead.');
   if (url.hash !== '') bad('url must not contain a #fragment.');
   const host = bareHost(url);
   if (host === '') bad('url must name a host.');
@@ -74,7 +75,12 @@ export function refusal(mode: Mode, reason: string): string {
  * store's writer). A name that does not resolve now is accepted: DNS may not be set up yet, and
  * the delivery-time check guards every connection anyway.
  */
-export async function checkWebhookUrl(raw: string, mode: Mode, config: Pick<Config, 'webhookAllowPrivate'>, lookup: HostLookup): Promise<string> {
+export async function checkWebhookUrl(
+  raw: string,
+  mode: Mode,
+  config: Pick<Config, 'webhookAllowPrivate'>,
+  lookup: HostLookup,
+): Promise<string> {
   const allowPrivate = privateTargetsAllowed(config, mode);
   const href = checkWebhookUrlSyntax(raw, mode, allowPrivate);
   const host = bareHost(new URL(href));
@@ -95,7 +101,8 @@ export async function checkWebhookUrl(raw: string, mode: Mode, config: Pick<Conf
   }
   for (const a of addresses) {
     const verdict = isAddressAllowed(a.address, { allowPrivate });
-    if (!verdict.allowed) throw invalid('/url', refusal(mode, `${host} resolves to ${verdict.reason.replace(/^\S+ is /, '')} (${a.address})`));
+    if (!verdict.allowed)
+      throw invalid('/url', refusal(mode, `${host} resolves to ${verdict.reason.replace(/^\S+ is /, '')} (${a.address})`));
   }
   return href;
 }

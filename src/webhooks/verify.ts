@@ -123,7 +123,9 @@ function parseEvent(body: Buffer): WebhookEvent {
     throw new WebhookSignatureError('invalid_payload', 'webhook body is not valid UTF-8 JSON');
   }
   if (
-    typeof parsed !== 'object' || parsed === null || Array.isArray(parsed) ||
+    typeof parsed !== 'object' ||
+    parsed === null ||
+    Array.isArray(parsed) ||
     typeof (parsed as { id?: unknown }).id !== 'string' ||
     typeof (parsed as { type?: unknown }).type !== 'string'
   ) {
@@ -151,10 +153,7 @@ export function verifyWebhook(
   }
   checkTimestamp(timestamp, now, tolerance, 'Service-Signature');
 
-  const expected = createHmac('sha256', Buffer.from(secret, 'utf8'))
-    .update(`${timestamp}.`, 'utf8')
-    .update(body)
-    .digest();
+  const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${timestamp}.`, 'utf8').update(body).digest();
   let matched = false;
   // No early exit: every candidate is compared, so timing reveals nothing about which one matched.
   for (const candidate of signatures) {
@@ -186,7 +185,9 @@ function headerValue(headers: WebhookHeaders | undefined | null, name: string): 
  */
 export function standardWebhookKey(secret: string): Buffer {
   const encoded = (secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret)
-    .replace(/-/g, '+').replace(/_/g, '/').replace(/=+$/, '');
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .replace(/=+$/, '');
   const key = /^[A-Za-z0-9+/]+$/.test(encoded) ? Buffer.from(encoded, 'base64') : Buffer.alloc(0);
   if (key.length === 0) throw new TypeError('a webhook secret must be whsec_ followed by base64');
   return key;
@@ -210,7 +211,11 @@ export function verifyStandardWebhook(
   const id = headerValue(headers, 'webhook-id');
   const rawTimestamp = headerValue(headers, 'webhook-timestamp');
   const signatureList = headerValue(headers, 'webhook-signature');
-  for (const [name, value] of [['webhook-id', id], ['webhook-timestamp', rawTimestamp], ['webhook-signature', signatureList]] as const) {
+  for (const [name, value] of [
+    ['webhook-id', id],
+    ['webhook-timestamp', rawTimestamp],
+    ['webhook-signature', signatureList],
+  ] as const) {
     if (value === undefined || value.trim() === '') throw new WebhookSignatureError('missing_header', `${name} header is missing`);
   }
   if (!/^\d{1,15}$/.test(rawTimestamp!.trim())) {
@@ -218,7 +223,9 @@ export function verifyStandardWebhook(
   }
   const timestamp = Number(rawTimestamp!.trim());
   // Space-separated `version,signature` entries; versions other than v1 (v1a, …) are skipped.
-  const signatures = signatureList!.trim().split(/\s+/)
+  const signatures = signatureList!
+    .trim()
+    .split(/\s+/)
     .filter((entry) => entry.startsWith('v1,'))
     .map((entry) => entry.slice('v1,'.length));
   if (signatures.length === 0) {
@@ -226,10 +233,7 @@ export function verifyStandardWebhook(
   }
   checkTimestamp(timestamp, now, tolerance, 'webhook-timestamp');
 
-  const expected = createHmac('sha256', key)
-    .update(`${id!}.${timestamp}.`, 'utf8')
-    .update(body)
-    .digest();
+  const expected = createHmac('sha256', key).update(`${id!}.${timestamp}.`, 'utf8').update(body).digest();
   let matched = false;
   for (const candidate of signatures) {
     // Validated first so that a bad value is a mismatch, never a decoding error.

@@ -27,8 +27,15 @@ test('create one: 201 with its expiry; listed while active; deleted once', async
 
 test('bad input is 422: too long, empty, blank, bad expires_in, unknown fields', async () => {
   const cases: unknown[] = [
-    { message: 'x'.repeat(281) }, { message: '' }, { message: '   ' }, {}, { message: 5 },
-    { message: 'ok', expires_in: 0 }, { message: 'ok', expires_in: 'soon' }, { message: 'ok', expires_in: 10 ** 9 }, { message: 'ok', colour: 'red' },
+    { message: 'x'.repeat(281) },
+    { message: '' },
+    { message: '   ' },
+    {},
+    { message: 5 },
+    { message: 'ok', expires_in: 0 },
+    { message: 'ok', expires_in: 'soon' },
+    { message: 'ok', expires_in: 10 ** 9 },
+    { message: 'ok', colour: 'red' },
   ];
   for (const body of cases) {
     const r = await t.request('POST', '/v1/announcements', { body });

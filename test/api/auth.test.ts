@@ -37,7 +37,15 @@ test('no Authorization header: 401 unauthenticated with a Bearer challenge', asy
 });
 
 test('malformed or empty Authorization headers: 401 unauthenticated with a Bearer challenge', async () => {
-  const headers = ['Bearer', 'Bearer ', 'Basic dXNlcjpwYXNz', 'rk_test_aaaaaaaaaaaaaaaaaaaaaaaaaaaa', 'Bearer sk_test_aaaaaaaaaaaaaaaaaaaaaaaa', 'Bearer rk_prod_aaaaaaaaaaaaaaaaaaaaaaaaaaaa', `Bearer ${t.tenant.testKey} extra`];
+  const headers = [
+    'Bearer',
+    'Bearer ',
+    'Basic dXNlcjpwYXNz',
+    'rk_test_aaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+    'Bearer sk_test_aaaaaaaaaaaaaaaaaaaaaaaa',
+    'Bearer rk_prod_aaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+    `Bearer ${t.tenant.testKey} extra`,
+  ];
   for (const authorization of headers) {
     const res = await t.request('GET', '/v1/branch', { key: null, headers: { authorization } });
     assertProblem(res, 401, 'unauthenticated');
@@ -62,7 +70,10 @@ test('a key with the right prefix but cut short, too long or mangled: 401 invali
     assert.doesNotMatch(res.body.detail, /malformed/, key);
   }
   // A full-length key that is not known keeps the plain answer.
-  assert.equal((await t.request('GET', '/v1/branch', { key: `rk_test_${'A'.repeat(32)}` })).body.detail, 'This API key is unknown or has been revoked.');
+  assert.equal(
+    (await t.request('GET', '/v1/branch', { key: `rk_test_${'A'.repeat(32)}` })).body.detail,
+    'This API key is unknown or has been revoked.',
+  );
 });
 
 test('writes are refused before anything happens when unauthenticated', async () => {
@@ -81,10 +92,20 @@ test('a key issued in the earlier base64url form, with - and _, still authentica
   const key = 'rk_test_Ab-_9zQ-x_Y2kL7m-Np_Rs4tUv-W';
   assert.match(key, /[-_].*[-_]/);
   const now = Date.now();
-  await t.app.services.db.write((tx) => insertApiKey(tx, {
-    id: newId('key', now), accountId: t.tenant.accountId, branchId: t.tenant.branchId, mode: 'test', name: 'old format', hash: hashApiKey(key),
-    last4: key.slice(-4), createdAt: now, revokedAt: null, lastUsedAt: null,
-  }));
+  await t.app.services.db.write((tx) =>
+    insertApiKey(tx, {
+      id: newId('key', now),
+      accountId: t.tenant.accountId,
+      branchId: t.tenant.branchId,
+      mode: 'test',
+      name: 'old format',
+      hash: hashApiKey(key),
+      last4: key.slice(-4),
+      createdAt: now,
+      revokedAt: null,
+      lastUsedAt: null,
+    }),
+  );
   const res = await t.request('GET', '/v1/branch', { key });
   assert.equal(res.status, 200, res.text);
   assert.equal(res.body.id, t.tenant.branchId);
@@ -144,11 +165,14 @@ test('test and live keys of one branch see separate data', async () => {
   // Numbering is per mode too: the live ticket is A-1 although a test ticket exists.
   assert.equal(live.body.display_number, 'A-1');
   const testList = await t.request('GET', '/v1/tickets', { key: tenant.testKey });
-  assert.deepEqual(testList.body.data.map((x: { id: string }) => x.id), [created.body.id]);
+  assert.deepEqual(
+    testList.body.data.map((x: { id: string }) => x.id),
+    [created.body.id],
+  );
   assert.equal((await t.request('GET', `/v1/tickets/${created.body.id}`, { key: tenant.testKey })).body.status, 'created');
 });
 
-test('another branch\'s key sees neither the branch nor its tickets', async () => {
+test("another branch's key sees neither the branch nor its tickets", async () => {
   const a = await t.newTenant();
   const b = await t.newTenant();
   const ticket = await t.request('POST', '/v1/tickets', { key: a.testKey, body: {} });
@@ -181,7 +205,7 @@ test('no log line holds an API key, whatever was sent and however it failed', as
   assert.ok(parsed.some((l) => typeof l.reqId === 'string' && l.reqId.startsWith('req_')));
 });
 
-test('last_used_at records a key\'s use once the background flush runs, not the keys left unused', async () => {
+test("last_used_at records a key's use once the background flush runs, not the keys left unused", async () => {
   const tenant = await t.newTenant();
   const db = t.app.services.db;
   const live = await findApiKeyByHash(db, hashApiKey(tenant.liveKey));

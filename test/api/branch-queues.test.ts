@@ -15,12 +15,16 @@ function assertProblem(res: Res, status: number, code: string, pointer?: string)
   assert.equal(res.status, status, res.text);
   assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
   assert.equal(res.body.code, code);
-  if (pointer !== undefined) assert.ok(res.body.errors?.some((e: { pointer: string }) => e.pointer === pointer), res.text);
+  if (pointer !== undefined)
+    assert.ok(
+      res.body.errors?.some((e: { pointer: string }) => e.pointer === pointer),
+      res.text,
+    );
 }
 
 const names = (res: Res): string[] => res.body.data.map((q: { name: string }) => q.name);
 
-test('GET /v1/branch answers the key\'s branch with its settings', async () => {
+test("GET /v1/branch answers the key's branch with its settings", async () => {
   const res = await t.request('GET', '/v1/branch');
   assert.equal(res.status, 200);
   const b = res.body;
@@ -57,8 +61,18 @@ test('PATCH /v1/branch refuses what is not an IANA time zone', async () => {
 
 test('PATCH /v1/branch: default_queue must be an existing queue of this branch', async () => {
   const tenant = await t.newTenant();
-  assertProblem(await t.request('PATCH', '/v1/branch', { key: tenant.testKey, body: { default_queue: 'NOPE' } }), 422, 'validation-failed', '/default_queue');
-  assertProblem(await t.request('PATCH', '/v1/branch', { key: tenant.testKey, body: { default_queue: 'bad-name' } }), 422, 'validation-failed', '/default_queue');
+  assertProblem(
+    await t.request('PATCH', '/v1/branch', { key: tenant.testKey, body: { default_queue: 'NOPE' } }),
+    422,
+    'validation-failed',
+    '/default_queue',
+  );
+  assertProblem(
+    await t.request('PATCH', '/v1/branch', { key: tenant.testKey, body: { default_queue: 'bad-name' } }),
+    422,
+    'validation-failed',
+    '/default_queue',
+  );
   assert.equal((await t.request('POST', '/v1/queues', { key: tenant.testKey, body: { name: 'Drinks' } })).status, 201);
   const res = await t.request('PATCH', '/v1/branch', { key: tenant.testKey, body: { default_queue: 'Drinks' } });
   assert.equal(res.status, 200);
@@ -68,8 +82,18 @@ test('PATCH /v1/branch: default_queue must be an existing queue of this branch',
 });
 
 test('PATCH /v1/branch: voice and customer page languages must be supported ones', async () => {
-  assertProblem(await t.request('PATCH', '/v1/branch', { body: { voice: { language: 'xx' } } }), 422, 'validation-failed', '/voice/language');
-  assertProblem(await t.request('PATCH', '/v1/branch', { body: { customer_page: { language: 'klingon' } } }), 422, 'validation-failed', '/customer_page/language');
+  assertProblem(
+    await t.request('PATCH', '/v1/branch', { body: { voice: { language: 'xx' } } }),
+    422,
+    'validation-failed',
+    '/voice/language',
+  );
+  assertProblem(
+    await t.request('PATCH', '/v1/branch', { body: { customer_page: { language: 'klingon' } } }),
+    422,
+    'validation-failed',
+    '/customer_page/language',
+  );
   const res = await t.request('PATCH', '/v1/branch', { body: { voice: { language: 'fr' }, customer_page: { language: 'de' } } });
   assert.equal(res.status, 200, res.text);
   assert.equal(res.body.voice.language, 'fr');
@@ -79,8 +103,14 @@ test('PATCH /v1/branch: voice and customer page languages must be supported ones
 test('PATCH /v1/branch merges nested settings instead of replacing them', async () => {
   const tenant = await t.newTenant();
   const k = { key: tenant.testKey };
-  await t.request('PATCH', '/v1/branch', { ...k, body: { voice: { enabled: false }, customer_page: { messages: { waiting: 'Thanks!', ready: 'Come get it' } } } });
-  const res = await t.request('PATCH', '/v1/branch', { ...k, body: { voice: { language: 'es' }, customer_page: { messages: { ready: null } }, expiry_hours: 6 } });
+  await t.request('PATCH', '/v1/branch', {
+    ...k,
+    body: { voice: { enabled: false }, customer_page: { messages: { waiting: 'Thanks!', ready: 'Come get it' } } },
+  });
+  const res = await t.request('PATCH', '/v1/branch', {
+    ...k,
+    body: { voice: { language: 'es' }, customer_page: { messages: { ready: null } }, expiry_hours: 6 },
+  });
   assert.equal(res.status, 200, res.text);
   assert.deepEqual(res.body.voice, { enabled: false, language: 'es' });
   assert.deepEqual(res.body.customer_page.messages, { waiting: 'Thanks!', ready: null, closed: null });
@@ -94,14 +124,29 @@ test('PATCH /v1/branch validates ranges and types, and changes nothing when refu
   const before = (await t.request('GET', '/v1/branch', k)).body;
   assertProblem(await t.request('PATCH', '/v1/branch', { ...k, body: { name: '' } }), 422, 'validation-failed', '/name');
   assertProblem(await t.request('PATCH', '/v1/branch', { ...k, body: { expiry_hours: 0 } }), 422, 'validation-failed', '/expiry_hours');
-  assertProblem(await t.request('PATCH', '/v1/branch', { ...k, body: { voice: { enabled: 'yes' } } }), 422, 'validation-failed', '/voice/enabled');
-  assertProblem(await t.request('PATCH', '/v1/branch', { ...k, body: { customer_page: { messages: { waiting: 'x'.repeat(281) } } } }), 422, 'validation-failed', '/customer_page/messages/waiting');
+  assertProblem(
+    await t.request('PATCH', '/v1/branch', { ...k, body: { voice: { enabled: 'yes' } } }),
+    422,
+    'validation-failed',
+    '/voice/enabled',
+  );
+  assertProblem(
+    await t.request('PATCH', '/v1/branch', { ...k, body: { customer_page: { messages: { waiting: 'x'.repeat(281) } } } }),
+    422,
+    'validation-failed',
+    '/customer_page/messages/waiting',
+  );
   // One bad field refuses the whole patch: the valid name is not applied either.
-  assertProblem(await t.request('PATCH', '/v1/branch', { ...k, body: { name: 'New name', timezone: 'Nowhere/Land' } }), 422, 'validation-failed', '/timezone');
+  assertProblem(
+    await t.request('PATCH', '/v1/branch', { ...k, body: { name: 'New name', timezone: 'Nowhere/Land' } }),
+    422,
+    'validation-failed',
+    '/timezone',
+  );
   assert.deepEqual((await t.request('GET', '/v1/branch', k)).body, before);
 });
 
-test('another branch\'s key cannot see or change this branch', async () => {
+test("another branch's key cannot see or change this branch", async () => {
   const a = await t.newTenant();
   const b = await t.newTenant();
   await t.request('PATCH', '/v1/branch', { key: b.testKey, body: { name: 'B only' } });
@@ -117,7 +162,10 @@ test('GET /v1/queues lists the queues with the default marked', async () => {
   assert.equal(res.body.has_more, false);
   assert.equal(res.body.data.length, 1);
   const q = res.body.data[0];
-  assert.deepEqual({ ...q, created_at: undefined }, { object: 'queue', name: 'A', is_default: true, open_tickets: 0, created_at: undefined });
+  assert.deepEqual(
+    { ...q, created_at: undefined },
+    { object: 'queue', name: 'A', is_default: true, open_tickets: 0, created_at: undefined },
+  );
 });
 
 test('POST /v1/queues creates a queue shared by both modes; open_tickets counts per mode', async () => {
@@ -128,8 +176,12 @@ test('POST /v1/queues creates a queue shared by both modes; open_tickets counts 
   assert.deepEqual(names(await t.request('GET', '/v1/queues', { key: tenant.liveKey })), ['A', 'Pizza_2']);
 
   await t.request('POST', '/v1/tickets', { key: tenant.liveKey, body: { queue: 'Pizza_2' } });
-  const live = (await t.request('GET', '/v1/queues', { key: tenant.liveKey })).body.data.find((q: { name: string }) => q.name === 'Pizza_2');
-  const test2 = (await t.request('GET', '/v1/queues', { key: tenant.testKey })).body.data.find((q: { name: string }) => q.name === 'Pizza_2');
+  const live = (await t.request('GET', '/v1/queues', { key: tenant.liveKey })).body.data.find(
+    (q: { name: string }) => q.name === 'Pizza_2',
+  );
+  const test2 = (await t.request('GET', '/v1/queues', { key: tenant.testKey })).body.data.find(
+    (q: { name: string }) => q.name === 'Pizza_2',
+  );
   assert.equal(live.open_tickets, 1);
   assert.equal(test2.open_tickets, 0);
 });
@@ -200,7 +252,7 @@ test('DELETE /v1/queues/{name}: only a non-default queue with no open ticket in 
   assert.equal((await t.request('DELETE', '/v1/queues/Busy', k)).status, 200);
 });
 
-test('another branch\'s key cannot see, change or delete this branch\'s queues', async () => {
+test("another branch's key cannot see, change or delete this branch's queues", async () => {
   const a: Tenant = await t.newTenant();
   const b: Tenant = await t.newTenant();
   await t.request('POST', '/v1/queues', { key: a.testKey, body: { name: 'Secret' } });
@@ -208,7 +260,12 @@ test('another branch\'s key cannot see, change or delete this branch\'s queues',
   assertProblem(await t.request('PATCH', '/v1/queues/Secret', { key: b.testKey, body: { name: 'Mine' } }), 404, 'not-found');
   assertProblem(await t.request('PATCH', '/v1/queues/Secret', { key: b.liveKey, body: { is_default: true } }), 404, 'not-found');
   assertProblem(await t.request('DELETE', '/v1/queues/Secret', { key: b.liveKey }), 404, 'not-found');
-  assertProblem(await t.request('PATCH', '/v1/branch', { key: b.testKey, body: { default_queue: 'Secret' } }), 422, 'validation-failed', '/default_queue');
+  assertProblem(
+    await t.request('PATCH', '/v1/branch', { key: b.testKey, body: { default_queue: 'Secret' } }),
+    422,
+    'validation-failed',
+    '/default_queue',
+  );
   assertProblem(await t.request('POST', '/v1/tickets', { key: b.testKey, body: { queue: 'Secret' } }), 422, 'validation-failed');
   // B may have its own queue of the same name: names are per branch.
   assert.equal((await t.request('POST', '/v1/queues', { key: b.testKey, body: { name: 'Secret' } })).status, 201);

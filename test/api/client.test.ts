@@ -40,7 +40,11 @@ function recordingClient(key: string): { client: Client; sent: Sent[] } {
 }
 
 test('the committed schema.d.ts is what scripts/build-client.ts generates from the served document now', async () => {
-  assert.equal(readFileSync(SCHEMA_FILE, 'utf8'), await generateClientTypes(), 'run `node scripts/build-client.ts` and commit packages/client/src/schema.d.ts');
+  assert.equal(
+    readFileSync(SCHEMA_FILE, 'utf8'),
+    await generateClientTypes(),
+    'run `node scripts/build-client.ts` and commit packages/client/src/schema.d.ts',
+  );
 });
 
 test('create, ready, ring again and collect through the client, each write with its own fresh Idempotency-Key', async () => {
@@ -61,38 +65,54 @@ test('create, ready, ring again and collect through the client, each write with 
   const { data: read } = await client.GET('/v1/tickets/{id}', { params: { path: { id } } });
   assert.equal(read.status, 'collected');
 
-  assert.deepEqual(sent.map((s) => `${s.method} ${new URL(s.url).pathname}`), [
-    'POST /v1/tickets', `POST /v1/tickets/${id}/ready`, `POST /v1/tickets/${id}/ring`, `POST /v1/tickets/${id}/collect`, `GET /v1/tickets/${id}`,
-  ]);
+  assert.deepEqual(
+    sent.map((s) => `${s.method} ${new URL(s.url).pathname}`),
+    [
+      'POST /v1/tickets',
+      `POST /v1/tickets/${id}/ready`,
+      `POST /v1/tickets/${id}/ring`,
+      `POST /v1/tickets/${id}/collect`,
+      `GET /v1/tickets/${id}`,
+    ],
+  );
   const keys = sent.filter((s) => s.method === 'POST').map((s) => s.idempotencyKey);
   for (const key of keys) assert.match(key ?? '', /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   assert.equal(new Set(keys).size, 4, 'a fresh key per write');
   assert.equal(sent.at(-1)?.idempotencyKey, null, 'no key on a read');
 });
 
-test('a refusal surfaces as ReadybellError with the problem\'s code: collecting twice is ticket-state-conflict', async () => {
+test("a refusal surfaces as ReadybellError with the problem's code: collecting twice is ticket-state-conflict", async () => {
   const { client } = recordingClient(t.tenant.testKey);
   const { data: ticket } = await client.POST('/v1/tickets');
   await client.POST('/v1/tickets/{id}/collect', { params: { path: { id: ticket.id } } });
-  const err = await client.POST('/v1/tickets/{id}/collect', { params: { path: { id: ticket.id } } }).then(() => null, (e: unknown) => e);
+  const err = await client.POST('/v1/tickets/{id}/collect', { params: { path: { id: ticket.id } } }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.ok(err instanceof ReadybellError, String(err));
   assert.equal(err.status, 409);
   assert.equal(err.code, 'ticket-state-conflict');
   assert.match(err.detail ?? '', /collected/);
   assert.match(err.requestId ?? '', /\S/);
 
-  const missing = await client.GET('/v1/tickets/{id}', { params: { path: { id: 'tk_01m81j19a75aagw39z4av2ch96' } } }).then(() => null, (e: unknown) => e);
+  const missing = await client.GET('/v1/tickets/{id}', { params: { path: { id: 'tk_01m81j19a75aagw39z4av2ch96' } } }).then(
+    () => null,
+    (e: unknown) => e,
+  );
   assert.ok(missing instanceof ReadybellError);
   assert.equal(missing.code, 'not-found');
 });
 
-test('the real ring cooldown\'s 429 is waited out (its Retry-After) and retried with the same Idempotency-Key', async () => {
+test("the real ring cooldown's 429 is waited out (its Retry-After) and retried with the same Idempotency-Key", async () => {
   const waits: number[] = [];
   const sent: Sent[] = [];
   const client = createClient({
     baseUrl: t.url,
     apiKey: t.tenant.testKey,
-    sleep: async (ms) => { waits.push(ms); clock.advance(ms); },
+    sleep: async (ms) => {
+      waits.push(ms);
+      clock.advance(ms);
+    },
     fetch: async (input, init) => {
       sent.push({ method: init?.method ?? 'GET', url: String(input), idempotencyKey: new Headers(init?.headers).get('idempotency-key') });
       return fetch(input, init);
@@ -110,12 +130,17 @@ test('the real ring cooldown\'s 429 is waited out (its Retry-After) and retried 
 });
 
 /** A local server answering each request with the next of `answers`, recording what came. */
-async function scripted(answers: Array<{ status: number; headers?: Record<string, string>; body: unknown }>): Promise<{ url: string; keys: Array<string | undefined>; server: Server }> {
+async function scripted(
+  answers: Array<{ status: number; headers?: Record<string, string>; body: unknown }>,
+): Promise<{ url: string; keys: Array<string | undefined>; server: Server }> {
   const keys: Array<string | undefined> = [];
   const server = createServer((req, res) => {
     keys.push(req.headers['idempotency-key'] as string | undefined);
     const answer = answers[Math.min(keys.length - 1, answers.length - 1)]!;
-    res.writeHead(answer.status, { 'content-type': answer.status >= 400 ? 'application/problem+json' : 'application/json', ...answer.headers });
+    res.writeHead(answer.status, {
+      'content-type': answer.status >= 400 ? 'application/problem+json' : 'application/json',
+      ...answer.headers,
+    });
     req.resume();
     res.end(JSON.stringify(answer.body));
   });
@@ -124,7 +149,14 @@ async function scripted(answers: Array<{ status: number; headers?: Record<string
   return { url: `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`, keys, server };
 }
 
-const problem = (status: number, code: string) => ({ type: `/problems/${code}`, title: code, status, detail: code, code, request_id: 'req_1' });
+const problem = (status: number, code: string) => ({
+  type: `/problems/${code}`,
+  title: code,
+  status,
+  detail: code,
+  code,
+  request_id: 'req_1',
+});
 
 test('a 429 is retried after its Retry-After with the same Idempotency-Key, and so are idempotency-key-in-use and a 5xx', async () => {
   const created = { object: 'ticket', id: 'tk_01m81j19a75aagw39z4av2ch96', status: 'created' };
@@ -141,7 +173,7 @@ test('a 429 is retried after its Retry-After with the same Idempotency-Key, and 
     assert.deepEqual(data, created);
     assert.equal(s.keys.length, 4);
     assert.match(s.keys[0] ?? '', /^[0-9a-f-]{36}$/);
-    assert.deepEqual(new Set(s.keys).size, 1, 'every attempt carries the first attempt\'s key');
+    assert.deepEqual(new Set(s.keys).size, 1, "every attempt carries the first attempt's key");
     assert.equal(waits[0], 7000, 'waited as long as Retry-After said');
     assert.equal(waits.length, 3);
   } finally {
@@ -154,11 +186,21 @@ test('retries are bounded, and a refusal that a retry cannot fix is not retried'
   const refused = await scripted([{ status: 400, body: problem(400, 'validation-failed') }]);
   try {
     const sleep = async () => {};
-    const err = await createClient({ baseUrl: busy.url, maxAttempts: 3, sleep }).POST('/v1/tickets').then(() => null, (e: unknown) => e);
+    const err = await createClient({ baseUrl: busy.url, maxAttempts: 3, sleep })
+      .POST('/v1/tickets')
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     assert.ok(err instanceof ReadybellError);
     assert.equal(err.code, 'unavailable');
     assert.equal(busy.keys.length, 3);
-    const bad = await createClient({ baseUrl: refused.url, sleep }).POST('/v1/tickets').then(() => null, (e: unknown) => e);
+    const bad = await createClient({ baseUrl: refused.url, sleep })
+      .POST('/v1/tickets')
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     assert.ok(bad instanceof ReadybellError);
     assert.equal(bad.code, 'validation-failed');
     assert.equal(refused.keys.length, 1);
@@ -183,7 +225,7 @@ test('a network failure or timeout is retried with the same key', async () => {
     const sentKey = 'order-1001-create';
     await client.POST('/v1/tickets', { headers: { 'Idempotency-Key': sentKey } });
     assert.equal(calls, 2);
-    assert.deepEqual(s.keys, [sentKey], 'the caller\'s own key is kept');
+    assert.deepEqual(s.keys, [sentKey], "the caller's own key is kept");
   } finally {
     s.server.close();
   }
@@ -198,14 +240,17 @@ test('the package installs offline from `npm pack` and works from node_modules',
     writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'pos', private: true, type: 'module' }));
     await run('npm', ['pack', './packages/client', '--pack-destination', project], { cwd: ROOT });
     await run('npm', ['install', `./readybell-client-${pkg.version}.tgz`, '--offline', '--no-audit', '--no-fund'], { cwd: project });
-    writeFileSync(path.join(project, 'pos.mjs'), `
+    writeFileSync(
+      path.join(project, 'pos.mjs'),
+      `
 import { createClient, ReadybellError } from '@readybell/client';
 const client = createClient({ baseUrl: process.argv[2], apiKey: process.argv[3] });
 const { data } = await client.POST('/v1/tickets', { body: { external_ref: '1001' } });
 await client.POST('/v1/tickets/{id}/cancel', { params: { path: { id: data.id } } });
 const err = await client.POST('/v1/tickets/{id}/ready', { params: { path: { id: data.id } } }).catch((e) => e);
 console.log(JSON.stringify({ status: data.status, error: err instanceof ReadybellError ? err.code : String(err) }));
-`);
+`,
+    );
     const out = await run(process.execPath, ['pos.mjs', t.url, t.tenant.testKey], { cwd: project });
     assert.deepEqual(JSON.parse(out.stdout), { status: 'created', error: 'ticket-state-conflict' });
   } finally {

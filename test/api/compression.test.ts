@@ -23,12 +23,16 @@ type RawAnswer = { status: number; headers: http.IncomingHttpHeaders; body: Buff
 /** One request with node:http, which (unlike fetch) neither asks for nor undoes compression by itself. */
 function raw(method: string, p: string, headers: Record<string, string> = {}, body?: string): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const req = http.request(t.url + p, { method, headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      t.url + p,
+      { method, headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -51,7 +55,9 @@ function assertCompressed(a: RawAnswer, encoding: 'gzip' | 'br'): void {
 
 test('a 32-ticket list is gzipped for a client that accepts it, far smaller, and decodes to the same JSON', async (tc) => {
   for (let i = 0; i < 32; i++) {
-    const created = await t.request('POST', '/v1/tickets', { body: { external_ref: `order-${1000 + i}`, metadata: { table: String(i % 12), channel: 'counter' } } });
+    const created = await t.request('POST', '/v1/tickets', {
+      body: { external_ref: `order-${1000 + i}`, metadata: { table: String(i % 12), channel: 'counter' } },
+    });
     assert.equal(created.status, 201);
   }
   const list = '/v1/tickets?limit=32';
@@ -84,7 +90,9 @@ test('a small answer (a created ticket) is sent as it is: compressing it would c
 
 test('an idempotent replay is compressed like the first answer, and decodes to the same body', async () => {
   // Metadata makes the answer large enough to compress.
-  const body = JSON.stringify({ metadata: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`note${i}`, `extra napkins and a long note ${i} `.repeat(8)])) });
+  const body = JSON.stringify({
+    metadata: Object.fromEntries(Array.from({ length: 6 }, (_, i) => [`note${i}`, `extra napkins and a long note ${i} `.repeat(8)])),
+  });
   const headers = { ...auth(), 'accept-encoding': 'gzip', 'idempotency-key': `compress-${Date.now()}` };
   const first = await raw('POST', '/v1/tickets', headers, body);
   assert.equal(first.status, 201);

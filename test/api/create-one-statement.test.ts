@@ -79,9 +79,12 @@ async function stored(ticketId: string) {
   const deliveries = await rows('SELECT * FROM webhook_deliveries WHERE event_id = $1 ORDER BY endpoint_id', [event!.id]);
   const jobs = await rows('SELECT * FROM jobs WHERE key LIKE $1 ORDER BY key', [`deliver:${event!.id}:%`]);
   const names = new Map<string, string>([
-    [String(ticket!.id), 'TICKET'], [String(ticket!.token), 'TOKEN'], [String(event!.id), 'EVENT'],
+    [String(ticket!.id), 'TICKET'],
+    [String(ticket!.token), 'TOKEN'],
+    [String(event!.id), 'EVENT'],
     // The display number as a JSON string, within the body (escaped once more) and outside it.
-    [`\\"${ticket!.display_number}\\"`, '\\"DISPLAY\\"'], [`"${ticket!.display_number}"`, '"DISPLAY"'],
+    [`\\"${ticket!.display_number}\\"`, '\\"DISPLAY\\"'],
+    [`"${ticket!.display_number}"`, '"DISPLAY"'],
     [JSON.parse(String(event!.body)).request.id, 'REQUEST'],
   ]);
   deliveries.forEach((d, i) => names.set(String(d.id), `DELIVERY${i}`));
@@ -92,7 +95,15 @@ async function stored(ticketId: string) {
     return JSON.parse(s);
   };
   const { number, display_number, ...rest } = ticket!;
-  return { ticket: anonymous(rest), number, display_number, event: anonymous(event), deliveries: anonymous(deliveries), jobs: anonymous(jobs), body: String(event!.body) };
+  return {
+    ticket: anonymous(rest),
+    number,
+    display_number,
+    event: anonymous(event),
+    deliveries: anonymous(deliveries),
+    jobs: anonymous(jobs),
+    body: String(event!.body),
+  };
 }
 
 postgresTest('a create without Idempotency-Key stores what the transactional path stores, row for row', async () => {
@@ -106,7 +117,12 @@ postgresTest('a create without Idempotency-Key stores what the transactional pat
   assert.equal((await t.request('PATCH', `/v1/webhook_endpoints/${off.id}`, { key, body: { disabled: true } })).status, 200);
   await createEndpoint(t, { url: 'https://hooks.example.com/readybell' }, tenant.liveKey);
 
-  const body = { queue: 'A', external_ref: 'order-7', customer_phone: '+33612345678', metadata: { table: '12', note: 'é "quoted" \u2028' } };
+  const body = {
+    queue: 'A',
+    external_ref: 'order-7',
+    customer_phone: '+33612345678',
+    metadata: { table: '12', note: 'é "quoted" \u2028' },
+  };
   const fast = await create(tenant, body);
   const slow = await transactional(() => create(tenant, body));
   assert.equal(fast.res.status, 201);
@@ -126,54 +142,77 @@ postgresTest('a create without Idempotency-Key stores what the transactional pat
   // The body is the answer's ticket in the envelope, byte for byte as recordEvent writes it.
   const envelope = JSON.parse(a.body);
   assert.equal(a.body, JSON.stringify({ ...envelope, data: { object: fast.res.body } }));
-  const anonymous = (res: typeof fast.res, n: string) => res.text.replaceAll(res.body.id, 'TICKET').replace(res.body.url, 'URL').replace(`"${n}"`, '"DISPLAY"');
+  const anonymous = (res: typeof fast.res, n: string) =>
+    res.text.replaceAll(res.body.id, 'TICKET').replace(res.body.url, 'URL').replace(`"${n}"`, '"DISPLAY"');
   assert.equal(anonymous(fast.res, 'A-1'), anonymous(slow.res, 'A-2'));
 });
 
 postgresTest('200 concurrent creates on one queue, each one statement, are numbered 1 to 200', async () => {
   const tenant = await t.newTenant();
   const before = transactions;
-  const results = await Promise.all(Array.from({ length: 200 }, () => t.request('POST', '/v1/tickets', { key: tenant.testKey, body: { queue: 'A' } })));
+  const results = await Promise.all(
+    Array.from({ length: 200 }, () => t.request('POST', '/v1/tickets', { key: tenant.testKey, body: { queue: 'A' } })),
+  );
   assert.deepEqual([...new Set(results.map((r) => r.status))], [201]);
   assert.equal(transactions - before, 0);
   const numbers = results.map((r) => Number(r.body.display_number.slice(2))).sort((x, y) => x - y);
-  assert.deepEqual(numbers, Array.from({ length: 200 }, (_, i) => i + 1));
-  assert.deepEqual(await rows("SELECT COUNT(*)::int AS n FROM events WHERE branch_id = $1 AND type = 'ticket.created'", [tenant.branchId]), [{ n: 200 }]);
+  assert.deepEqual(
+    numbers,
+    Array.from({ length: 200 }, (_, i) => i + 1),
+  );
+  assert.deepEqual(
+    await rows("SELECT COUNT(*)::int AS n FROM events WHERE branch_id = $1 AND type = 'ticket.created'", [tenant.branchId]),
+    [{ n: 200 }],
+  );
 });
 
-postgresTest('concurrent creates of several branches, modes and queues share statements and each gets its own number, event and deliveries', async () => {
-  const tenants = [await t.newTenant(), await t.newTenant()];
-  for (const tenant of tenants) {
-    await createEndpoint(t, { url: 'http://127.0.0.1:9/hook' }, tenant.testKey);
-    assert.equal((await t.request('POST', '/v1/queues', { key: tenant.testKey, body: { name: 'B' } })).status, 201);
-  }
-  const statements = countStatements();
-  const calls = Array.from({ length: 120 }, (_, i) => ({ tenant: tenants[i % 2]!, key: i % 3 === 0 ? 'liveKey' as const : 'testKey' as const, queue: i % 4 < 2 ? 'A' : 'B' }));
-  let results;
-  try {
-    results = await Promise.all(calls.map((c) => t.request('POST', '/v1/tickets', { key: c.tenant[c.key], body: { queue: c.queue } })));
-  } finally {
-    statements.stop();
-  }
-  assert.deepEqual([...new Set(results.map((r) => r.status))], [201]);
-  assert.ok(statements.n < calls.length, `${statements.n} statements for ${calls.length} creates`);
-  const numbers = new Map<string, number[]>();
-  results.forEach((r, i) => {
-    const group = `${calls[i]!.tenant.branchId} ${calls[i]!.key} ${calls[i]!.queue}`;
-    numbers.set(group, [...(numbers.get(group) ?? []), Number(r.body.display_number.split('-')[1])]);
-    assert.equal(r.body.livemode, calls[i]!.key === 'liveKey');
-    assert.equal(r.body.branch, calls[i]!.tenant.branchId);
-  });
-  for (const [, ns] of numbers) assert.deepEqual(ns.sort((x, y) => x - y), ns.map((_, i) => i + 1));
-  for (const [i, r] of results.entries()) {
-    const [event] = await rows('SELECT id, branch_id, mode, body FROM events WHERE body LIKE $1', [`%${r.body.id}%`]);
-    assert.deepEqual(JSON.parse(String(event!.body)).data.object, r.body);
-    assert.equal(event!.branch_id, calls[i]!.tenant.branchId);
-    const deliveries = await rows('SELECT d.mode, j.payload FROM webhook_deliveries d JOIN jobs j ON j.key = $2 || d.endpoint_id WHERE d.event_id = $1', [event!.id, `deliver:${event!.id}:`]);
-    // Only the test endpoint wants events, and only test events.
-    assert.equal(deliveries.length, calls[i]!.key === 'testKey' ? 1 : 0);
-  }
-});
+postgresTest(
+  'concurrent creates of several branches, modes and queues share statements and each gets its own number, event and deliveries',
+  async () => {
+    const tenants = [await t.newTenant(), await t.newTenant()];
+    for (const tenant of tenants) {
+      await createEndpoint(t, { url: 'http://127.0.0.1:9/hook' }, tenant.testKey);
+      assert.equal((await t.request('POST', '/v1/queues', { key: tenant.testKey, body: { name: 'B' } })).status, 201);
+    }
+    const statements = countStatements();
+    const calls = Array.from({ length: 120 }, (_, i) => ({
+      tenant: tenants[i % 2]!,
+      key: i % 3 === 0 ? ('liveKey' as const) : ('testKey' as const),
+      queue: i % 4 < 2 ? 'A' : 'B',
+    }));
+    let results;
+    try {
+      results = await Promise.all(calls.map((c) => t.request('POST', '/v1/tickets', { key: c.tenant[c.key], body: { queue: c.queue } })));
+    } finally {
+      statements.stop();
+    }
+    assert.deepEqual([...new Set(results.map((r) => r.status))], [201]);
+    assert.ok(statements.n < calls.length, `${statements.n} statements for ${calls.length} creates`);
+    const numbers = new Map<string, number[]>();
+    results.forEach((r, i) => {
+      const group = `${calls[i]!.tenant.branchId} ${calls[i]!.key} ${calls[i]!.queue}`;
+      numbers.set(group, [...(numbers.get(group) ?? []), Number(r.body.display_number.split('-')[1])]);
+      assert.equal(r.body.livemode, calls[i]!.key === 'liveKey');
+      assert.equal(r.body.branch, calls[i]!.tenant.branchId);
+    });
+    for (const [, ns] of numbers)
+      assert.deepEqual(
+        ns.sort((x, y) => x - y),
+        ns.map((_, i) => i + 1),
+      );
+    for (const [i, r] of results.entries()) {
+      const [event] = await rows('SELECT id, branch_id, mode, body FROM events WHERE body LIKE $1', [`%${r.body.id}%`]);
+      assert.deepEqual(JSON.parse(String(event!.body)).data.object, r.body);
+      assert.equal(event!.branch_id, calls[i]!.tenant.branchId);
+      const deliveries = await rows(
+        'SELECT d.mode, j.payload FROM webhook_deliveries d JOIN jobs j ON j.key = $2 || d.endpoint_id WHERE d.event_id = $1',
+        [event!.id, `deliver:${event!.id}:`],
+      );
+      // Only the test endpoint wants events, and only test events.
+      assert.equal(deliveries.length, calls[i]!.key === 'testKey' ? 1 : 0);
+    }
+  },
+);
 
 postgresTest('creates sharing a statement with numbers held since yesterday: the held ones take the next numbers', async () => {
   const tenant = await t.newTenant({ timezone: 'Europe/Paris' });
@@ -242,15 +281,26 @@ test('branch changes, made here or by another node, are honoured by the next cre
   assert.equal(b3.display_number, 'B-3');
   assert.equal(await expiresAt(b3.id), clock.now() + 3 * 3600_000);
   // Closed, so that the new day's numbers are free: only the zone decides what comes next.
-  for (const id of [second.res.body.id, b2.id, b3.id]) assert.equal((await t.request('POST', `/v1/tickets/${id}/collect`, { key })).status, 200);
-  await t.app.services.db.write((tx) => tx.run("UPDATE branches SET timezone = 'Asia/Tokyo', settings = $2 WHERE id = $1", [tenant.branchId, JSON.stringify({ expiry_hours: 5 })]));
+  for (const id of [second.res.body.id, b2.id, b3.id])
+    assert.equal((await t.request('POST', `/v1/tickets/${id}/collect`, { key })).status, 200);
+  await t.app.services.db.write((tx) =>
+    tx.run("UPDATE branches SET timezone = 'Asia/Tokyo', settings = $2 WHERE id = $1", [
+      tenant.branchId,
+      JSON.stringify({ expiry_hours: 5 }),
+    ]),
+  );
   const third = await create(tenant);
   assert.equal(third.res.body.display_number, 'B-1');
   if (onPostgres) assert.equal(third.transactions, 0);
   assert.equal(await expiresAt(third.res.body.id), clock.now() + 5 * 3600_000);
   assert.deepEqual(
-    (await rows('SELECT day, last_number FROM queue_counters WHERE branch_id = $1 AND queue = $2 ORDER BY day', [tenant.branchId, 'B'])).map((r) => [r.day, Number(r.last_number)]),
-    [['2026-11-22', 3], ['2026-11-23', 1]],
+    (
+      await rows('SELECT day, last_number FROM queue_counters WHERE branch_id = $1 AND queue = $2 ORDER BY day', [tenant.branchId, 'B'])
+    ).map((r) => [r.day, Number(r.last_number)]),
+    [
+      ['2026-11-22', 3],
+      ['2026-11-23', 1],
+    ],
   );
   clock.set(Date.parse('2026-11-22T12:00:00.000Z'));
 });
@@ -262,7 +312,15 @@ test('a branch with more endpoints than the statement first brings ids for still
     const made = await create(tenant);
     assert.equal(made.res.status, 201);
     if (onPostgres) assert.equal(made.transactions, 0);
-    assert.equal((await rows('SELECT id FROM webhook_deliveries WHERE branch_id = $1 AND event_id = (SELECT id FROM events WHERE body LIKE $2)', [tenant.branchId, `%${made.res.body.id}%`])).length, 5);
+    assert.equal(
+      (
+        await rows('SELECT id FROM webhook_deliveries WHERE branch_id = $1 AND event_id = (SELECT id FROM events WHERE body LIKE $2)', [
+          tenant.branchId,
+          `%${made.res.body.id}%`,
+        ])
+      ).length,
+      5,
+    );
   }
 });
 
@@ -277,7 +335,7 @@ postgresTest('with an Idempotency-Key, or another event hook installed, the crea
   assert.equal(hooked.res.body.display_number, 'A-2');
 });
 
-test('with the workers running, the jobs go to this node\'s runner with the answer and are delivered once', async () => {
+test("with the workers running, the jobs go to this node's runner with the answer and are delivered once", async () => {
   const receiver = await new WebhookReceiver().start();
   receiver.nowSeconds = () => Math.floor(clock.now() / 1000);
   t.app.startWorkers();

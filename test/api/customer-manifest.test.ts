@@ -27,7 +27,7 @@ async function image(url: string) {
   return { type: res.headers.get('content-type'), format: meta.format, width: meta.width, height: meta.height, hasAlpha: meta.hasAlpha };
 }
 
-test('the page links a valid web app manifest: the shop\'s name, standalone, reopening this ticket within its scope', async () => {
+test("the page links a valid web app manifest: the shop's name, standalone, reopening this ticket within its scope", async () => {
   const tk = (await t.request('POST', '/v1/tickets', { body: {} })).body;
   const base = pathOf(tk.url);
   const page = await get(base, { 'accept-language': 'en' });
@@ -56,10 +56,10 @@ test('the page links a valid web app manifest: the shop\'s name, standalone, reo
   assert.match(await reopened.text(), new RegExp(`<p class="num" id="num">${tk.display_number}</p>`));
 
   const fr = await (await get(`${base}/manifest.webmanifest?lang=fr`)).json();
-  assert.equal(fr.name, `Commande ${tk.display_number} · ${SHOP}`, 'named in the page\'s language');
+  assert.equal(fr.name, `Commande ${tk.display_number} · ${SHOP}`, "named in the page's language");
 });
 
-test('the manifest\'s PNG icons, 192 and 512, are fetchable in the sizes and types it declares', async () => {
+test("the manifest's PNG icons, 192 and 512, are fetchable in the sizes and types it declares", async () => {
   const tk = (await t.request('POST', '/v1/tickets', { body: {} })).body;
   const m = await (await get(`${pathOf(tk.url)}/manifest.webmanifest`)).json();
   const pngs = m.icons.filter((i: { type: string }) => i.type === 'image/png');

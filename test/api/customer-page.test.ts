@@ -40,7 +40,10 @@ test('the first response is the whole page: number, status, security headers, on
   assert.match(body, /We’re preparing your order/);
   assert.match(body, /<html lang="en" data-state="created">/);
   const scripts = [...body.matchAll(/<script([^>]*)>/g)].map((m) => m[1]!);
-  assert.ok(scripts.length >= 1 && scripts.every((s) => /src="\/[^"]+" defer/.test(s)), 'only external, deferred scripts (CSP without inline script)');
+  assert.ok(
+    scripts.length >= 1 && scripts.every((s) => /src="\/[^"]+" defer/.test(s)),
+    'only external, deferred scripts (CSP without inline script)',
+  );
   assert.match(body, /<noscript><meta http-equiv="refresh" content="30"><\/noscript>/, 'refreshes itself without JavaScript');
   assert.match(body, /aria-live="assertive"/);
 });
@@ -51,7 +54,9 @@ test('opening the link records the first view once (ticket.customer_viewed)', as
   await html(tk.url);
   const got = (await t.request('GET', `/v1/tickets/${tk.id}`)).body;
   assert.ok(got.customer.viewed_at);
-  const events = (await t.request('GET', '/v1/events?type=ticket.customer_viewed&limit=100')).body.data.filter((e: any) => e.data.object.id === tk.id);
+  const events = (await t.request('GET', '/v1/events?type=ticket.customer_viewed&limit=100')).body.data.filter(
+    (e: any) => e.data.object.id === tk.id,
+  );
   assert.equal(events.length, 1);
 });
 
@@ -105,7 +110,10 @@ test('without JavaScript: "On my way" and "Need 5 more minutes" are plain forms 
   const base = pathOf(tk.url);
   const ready = await html(tk.url);
   assert.match(ready, new RegExp(`<form method="post" action="${base}/acknowledge">`));
-  assert.match(ready, new RegExp(`<form method="post" action="${base}/snooze" class="snooze"><input type="hidden" name="minutes" value="5">`));
+  assert.match(
+    ready,
+    new RegExp(`<form method="post" action="${base}/snooze" class="snooze"><input type="hidden" name="minutes" value="5">`),
+  );
   const snooze = await form(`${base}/snooze`, 'minutes=5');
   assert.equal(snooze.status, 303);
   assert.equal(snooze.headers.get('location'), base);
@@ -125,10 +133,18 @@ test('with JavaScript the buttons answer JSON; bad input is a problem, not a cra
   assert.equal((await early.json()).ticket_status, 'created');
   await t.request('POST', `/v1/tickets/${tk.id}/ready`);
   for (const minutes of [0, 600, 'soon']) {
-    const bad = await fetch(`${t.url}${base}/snooze`, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify({ minutes }) });
+    const bad = await fetch(`${t.url}${base}/snooze`, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/json' },
+      body: JSON.stringify({ minutes }),
+    });
     assert.equal(bad.status, 422, String(minutes));
   }
-  const ok = await fetch(`${t.url}${base}/snooze`, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: JSON.stringify({ minutes: 5 }) });
+  const ok = await fetch(`${t.url}${base}/snooze`, {
+    method: 'POST',
+    headers: { accept: 'application/json', 'content-type': 'application/json' },
+    body: JSON.stringify({ minutes: 5 }),
+  });
   assert.equal(ok.status, 200);
   assert.equal((await ok.json()).state, 'snoozed');
 });
@@ -188,9 +204,13 @@ test('the whole first load (HTML, script, icon, manifest, service worker) is und
   const tk = await create();
   const res = await get(pathOf(tk.url));
   const page = await res.text();
-  const size = (r: Response, body: ArrayBuffer | string) => (typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) + [...r.headers].reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
+  const size = (r: Response, body: ArrayBuffer | string) =>
+    (typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength) +
+    [...r.headers].reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
   let total = size(res, page);
-  const refs = [...page.matchAll(/(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]!).filter((p) => !p.includes('/acknowledge') && !p.includes('/snooze') && p !== pathOf(tk.url));
+  const refs = [...page.matchAll(/(?:src|href)="(\/[^"]+)"/g)]
+    .map((m) => m[1]!)
+    .filter((p) => !p.includes('/acknowledge') && !p.includes('/snooze') && p !== pathOf(tk.url));
   refs.push('/sw.js');
   assert.ok(refs.some((r) => r.startsWith('/assets/customer.js')));
   for (const ref of new Set(refs)) {
@@ -229,7 +249,7 @@ test('each link has its own generous bucket: 429 with Retry-After past it, other
   assert.equal((await get(pathOf(other.url))).status, 200);
 });
 
-test('a ring confirmation from another ticket\'s page does not count for this one', async () => {
+test("a ring confirmation from another ticket's page does not count for this one", async () => {
   const victim = await create();
   const attacker = await create();
   const page = await openPage(t, victim.url, { ack: false });

@@ -16,7 +16,10 @@ const logLines: string[] = [];
 
 before(async () => {
   sms = await new FakeSmsProvider().start();
-  t = await startTestApp({ env: { ...sms.env(), LOG_LEVEL: 'trace' }, logDestination: { write: (line: string) => void logLines.push(line) } });
+  t = await startTestApp({
+    env: { ...sms.env(), LOG_LEVEL: 'trace' },
+    logDestination: { write: (line: string) => void logLines.push(line) },
+  });
   biz = await t.newTenant({ plan: 'business' });
 });
 after(async () => {
@@ -24,7 +27,8 @@ after(async () => {
   await sms?.close();
 });
 
-const patch = (key: string, customerPage: Record<string, unknown>) => t.request('PATCH', '/v1/branch', { key, body: { customer_page: customerPage } });
+const patch = (key: string, customerPage: Record<string, unknown>) =>
+  t.request('PATCH', '/v1/branch', { key, body: { customer_page: customerPage } });
 
 async function setting(tenant: Tenant, customerPage: Record<string, unknown>): Promise<void> {
   const res = await patch(tenant.liveKey, customerPage);
@@ -40,13 +44,21 @@ async function ticketOf(key: string): Promise<{ id: string; url: string; base: s
 }
 
 const page = async (path: string, lang = 'en') => (await fetch(t.url + path, { headers: { 'accept-language': lang } })).text();
-const postForm = (base: string, phone: string) => fetch(`${t.url}${base}/phone`, {
-  method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ phone }).toString(), redirect: 'manual',
-});
-const postJson = (base: string, body: unknown, lang = 'en') => fetch(`${t.url}${base}/phone`, {
-  method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', 'accept-language': lang }, body: JSON.stringify(body),
-});
-const storedPhone = async (id: string) => (await t.app.services.db.query<{ p: string | null }>('SELECT customer_phone AS p FROM tickets WHERE id = $1', [id]))[0]!.p;
+const postForm = (base: string, phone: string) =>
+  fetch(`${t.url}${base}/phone`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ phone }).toString(),
+    redirect: 'manual',
+  });
+const postJson = (base: string, body: unknown, lang = 'en') =>
+  fetch(`${t.url}${base}/phone`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', 'accept-language': lang },
+    body: JSON.stringify(body),
+  });
+const storedPhone = async (id: string) =>
+  (await t.app.services.db.query<{ p: string | null }>('SELECT customer_phone AS p FROM tickets WHERE id = $1', [id]))[0]!.p;
 const ready = async (key: string, id: string) => (await t.request('POST', `/v1/tickets/${id}/ready`, { key })).body;
 
 test('off by default: the page has no form, and a number posted anyway is refused and kept nowhere', async () => {
@@ -110,7 +122,7 @@ test('on, without script: a valid number is kept, shown back masked, and an SMS 
   assert.ok(sms.messages.at(-1)!.body.includes(tk.display_number));
 });
 
-test('on, with script: the answer is the page view with the number masked; a national number is read in the branch\'s country', async () => {
+test("on, with script: the answer is the page view with the number masked; a national number is read in the branch's country", async () => {
   await setting(biz, { phone_entry: true, phone_country: 'GB' });
   const tk = await ticketOf(biz.liveKey);
   assert.ok(!(await page(tk.base)).includes('Start with +'), 'a branch country: national numbers are fine');
@@ -155,7 +167,7 @@ test('a number that cannot be texted gets a clear error on the page (and in the 
   assert.equal(fr.status, 422);
   assert.match(fr.headers.get('content-type') ?? '', /application\/problem\+json/);
   const problem = await fr.json();
-  assert.equal(problem.detail, 'Ce numéro de mobile n’est pas valide. Veuillez le vérifier.', 'said in the page\'s language');
+  assert.equal(problem.detail, 'Ce numéro de mobile n’est pas valide. Veuillez le vérifier.', "said in the page's language");
   assert.deepEqual([problem.errors[0].pointer, problem.phone_problem], ['/phone', 'invalid']);
   for (const body of [{}, { phone: 447400123456 }, { phone: '+44'.padEnd(60, '7') }]) {
     assert.equal((await postJson(tk.base, body)).status, 422, JSON.stringify(body));
@@ -178,7 +190,7 @@ test('erased when the ticket is collected; a closed ticket takes no number', asy
   assert.equal(await storedPhone(tk.id), null);
 });
 
-test('a token sets its own ticket only: another branch\'s setting does not carry over, and a test ticket\'s number stays in test mode', async () => {
+test("a token sets its own ticket only: another branch's setting does not carry over, and a test ticket's number stays in test mode", async () => {
   await setting(biz, { phone_entry: true });
   const other = await t.newTenant({ plan: 'business' });
   const theirs = await ticketOf(other.liveKey);
@@ -206,7 +218,7 @@ test('a branch whose account left the business plan takes no more numbers', asyn
   assert.equal(await storedPhone(tk.id), null);
 });
 
-test('rate-limited like the page\'s other buttons: 429 with Retry-After, other links unaffected', async () => {
+test("rate-limited like the page's other buttons: 429 with Retry-After, other links unaffected", async () => {
   await setting(biz, { phone_entry: true });
   const tk = await ticketOf(biz.liveKey);
   const other = await ticketOf(biz.liveKey);

@@ -26,16 +26,23 @@ async function openDuplicates(branchId: string): Promise<unknown[]> {
 test('200 concurrent creates on one queue get 200 distinct numbers, 1 to 200', async () => {
   const tenant = await t.newTenant();
   const started = performance.now();
-  const results = await Promise.all(Array.from({ length: 200 }, () => t.request('POST', '/v1/tickets', { key: tenant.testKey, body: { queue: 'A' } })));
+  const results = await Promise.all(
+    Array.from({ length: 200 }, () => t.request('POST', '/v1/tickets', { key: tenant.testKey, body: { queue: 'A' } })),
+  );
   const ms = performance.now() - started;
   assert.deepEqual([...new Set(results.map((r) => r.status))], [201]);
   const numbers = results.map((r) => Number(r.body.display_number.slice(2))).sort((a, b) => a - b);
-  assert.deepEqual(numbers, Array.from({ length: 200 }, (_, i) => i + 1));
+  assert.deepEqual(
+    numbers,
+    Array.from({ length: 200 }, (_, i) => i + 1),
+  );
   assert.deepEqual(await openDuplicates(tenant.branchId), []);
-  console.log(`# display numbers [${storeName}]: 200 concurrent creates on one queue in ${ms.toFixed(0)} ms, numbers 1..200, no duplicates`);
+  console.log(
+    `# display numbers [${storeName}]: 200 concurrent creates on one queue in ${ms.toFixed(0)} ms, numbers 1..200, no duplicates`,
+  );
 });
 
-test('numbers restart at the branch\'s local midnight, not at UTC midnight', async () => {
+test("numbers restart at the branch's local midnight, not at UTC midnight", async () => {
   const tenant = await t.newTenant({ timezone: 'Europe/Paris' });
   const key = tenant.testKey;
   const num = async () => (await createTicket(t, { key })).display_number;
@@ -80,7 +87,14 @@ test('numbers count per queue and per mode', async () => {
   const num = async (key: string, queue: string) => (await createTicket(t, { key, body: { queue } })).display_number;
   const { testKey, liveKey } = tenant;
   assert.deepEqual(
-    [await num(testKey, 'A'), await num(testKey, 'B'), await num(liveKey, 'A'), await num(testKey, 'A'), await num(liveKey, 'B'), await num(liveKey, 'A')],
+    [
+      await num(testKey, 'A'),
+      await num(testKey, 'B'),
+      await num(liveKey, 'A'),
+      await num(testKey, 'A'),
+      await num(liveKey, 'B'),
+      await num(liveKey, 'A'),
+    ],
     ['A-1', 'B-1', 'A-1', 'A-2', 'B-1', 'A-2'],
   );
   // Another branch counts on its own.
@@ -94,7 +108,9 @@ test('the store itself refuses two open tickets with one number', async () => {
   const copy = (await t.app.services.db.query<Record<string, unknown>>('SELECT * FROM tickets WHERE id = $1', [a.id]))[0]!;
   const cols = Object.keys(copy);
   const values = cols.map((c) => (c === 'id' ? newId('ticket') : c === 'token' ? 'DUPLICATETOKEN' : copy[c]));
-  await assert.rejects(t.app.services.db.write((tx) => tx.run(
-    `INSERT INTO tickets (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`, values,
-  )));
+  await assert.rejects(
+    t.app.services.db.write((tx) =>
+      tx.run(`INSERT INTO tickets (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')})`, values),
+    ),
+  );
 });

@@ -46,7 +46,11 @@ test('bad input is 422 with a pointer, and creates nothing', async () => {
     const r = await t.request('POST', '/v1/displays', { body });
     assert.equal(r.status, 422, JSON.stringify(body));
     assert.equal(r.body.code, 'validation-failed');
-    if (pointer !== '') assert.ok(r.body.errors.some((e: any) => e.pointer.endsWith(pointer)), `${JSON.stringify(body)} → ${JSON.stringify(r.body.errors)}`);
+    if (pointer !== '')
+      assert.ok(
+        r.body.errors.some((e: any) => e.pointer.endsWith(pointer)),
+        `${JSON.stringify(body)} → ${JSON.stringify(r.body.errors)}`,
+      );
   }
   assert.equal((await t.request('GET', '/v1/displays')).body.data.length, before);
 });

@@ -91,7 +91,11 @@ test('HEAD on an event stream answers its headers at once (API stream, customer 
   const tk = await createTicket(t);
   const display = await t.request('POST', '/v1/displays', { body: { name: 'Counter' } });
   assert.equal(display.status, 201, display.text);
-  for (const [path, auth] of [['/v1/stream', true], [`${pathOf(tk.url)}/events`, false], [`${pathOf(display.body.url)}/events`, false]] as const) {
+  for (const [path, auth] of [
+    ['/v1/stream', true],
+    [`${pathOf(tk.url)}/events`, false],
+    [`${pathOf(display.body.url)}/events`, false],
+  ] as const) {
     const res = await fetch(t.url + path, {
       method: 'HEAD',
       headers: auth ? { authorization: `Bearer ${t.tenant.testKey}` } : {},
@@ -112,7 +116,13 @@ test('/v1 unknown routes (404) and wrong methods (405) carry the RateLimit field
   const t = await startTestApp({ clock: new FakeClock() });
   ctx.after(() => t.close());
   const { testKey } = await t.newTenant();
-  const cases = [['GET', '/v1/nothing-here', 404, 'reads'], ['POST', '/v1/nothing-here', 404, 'writes'], ['PUT', '/v1/branch', 405, 'writes'], ['DELETE', '/v1/tickets', 405, 'writes'], ['GET', '/v1', 404, 'reads']] as const;
+  const cases = [
+    ['GET', '/v1/nothing-here', 404, 'reads'],
+    ['POST', '/v1/nothing-here', 404, 'writes'],
+    ['PUT', '/v1/branch', 405, 'writes'],
+    ['DELETE', '/v1/tickets', 405, 'writes'],
+    ['GET', '/v1', 404, 'reads'],
+  ] as const;
   const left = { reads: 600, writes: 120 };
   for (const [method, path, status, bucket] of cases) {
     const res = await t.request(method, path, { key: testKey, body: method === 'GET' ? undefined : {} });

@@ -30,7 +30,7 @@ const setLanguages = async (page: string, voice: string) => {
   return r;
 };
 
-test('the customer page names the shop: on the page, in the tab\'s title and in every live snapshot', async () => {
+test("the customer page names the shop: on the page, in the tab's title and in every live snapshot", async () => {
   const tk = await create();
   const body = await html(tk.url);
   assert.match(body, new RegExp(`<span id="shop">${esc(SHOP)}</span>`));
@@ -51,7 +51,7 @@ test('the customer page in each of the eight languages, Arabic laid out right to
   }
 });
 
-test('the board shows the shop\'s name, a clock in the shop\'s time zone, and its sound control in the header', async () => {
+test("the board shows the shop's name, a clock in the shop's time zone, and its sound control in the header", async () => {
   const d = (await t.request('POST', '/v1/displays', { body: { name: 'Counter TV', voice: true } })).body;
   const body = await html(d.url);
   const header = /<header class="bar">([\s\S]*?)<\/header>/.exec(body)?.[1] ?? '';
@@ -76,7 +76,10 @@ test('the board has room for 30 ready numbers, newest first', async () => {
     numbers.push(tk.display_number);
   }
   const board = await openBoard(t, d.url);
-  assert.deepEqual(board.snapshot.ready.map((r: { number: string }) => r.number), numbers.reverse().slice(0, 30));
+  assert.deepEqual(
+    board.snapshot.ready.map((r: { number: string }) => r.number),
+    numbers.reverse().slice(0, 30),
+  );
   board.close();
 });
 
@@ -85,18 +88,32 @@ test('a branch may choose any of the eight languages; the board reads and speaks
     const bad = await setLanguages('xx', 'en');
     assert.equal(bad.status, 422);
     assert.match(bad.body.detail ?? JSON.stringify(bad.body), /en, fr, es, de, it, pt, nl, ar/);
-    for (const [lang, speech] of [['it', 'it-IT'], ['pt', 'pt-PT'], ['nl', 'nl-NL'], ['ar', 'ar-SA']] as const) {
+    for (const [lang, speech] of [
+      ['it', 'it-IT'],
+      ['pt', 'pt-PT'],
+      ['nl', 'nl-NL'],
+      ['ar', 'ar-SA'],
+    ] as const) {
       assert.equal((await setLanguages(lang, lang)).status, 200, lang);
       const d = (await t.request('POST', '/v1/displays', { body: { name: `TV ${lang}`, voice: true } })).body;
       const body = await html(d.url, 'en');
-      assert.match(body, new RegExp(`<html lang="${lang}"${lang === 'ar' ? ' dir="rtl"' : ''}>`), 'the board follows the branch, not the TV browser');
+      assert.match(
+        body,
+        new RegExp(`<html lang="${lang}"${lang === 'ar' ? ' dir="rtl"' : ''}>`),
+        'the board follows the branch, not the TV browser',
+      );
       assert.ok(body.includes(`<h2 id="t-ready">${esc(boardTexts(lang).t('ready'))}</h2>`));
       const board = await openBoard(t, d.url);
       const tk = await create();
       await t.request('POST', `/v1/tickets/${tk.id}/ready`);
       const a = await board.next('announce');
       assert.equal(a.data.speech_lang, speech);
-      assert.equal(a.data.speech, boardTexts(lang).t('callout', { number: tk.display_number.replace('-', ' ') }).replace(/[\u2068\u2069]/g, ''));
+      assert.equal(
+        a.data.speech,
+        boardTexts(lang)
+          .t('callout', { number: tk.display_number.replace('-', ' ') })
+          .replace(/[\u2068\u2069]/g, ''),
+      );
       board.close();
       assert.match(await html(tk.url, 'ja'), new RegExp(`<html lang="${lang}"`), 'the customer page falls back to the branch language');
     }

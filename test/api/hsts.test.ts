@@ -23,7 +23,27 @@ before(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'readybell-hsts-'));
   certFile = path.join(dir, 'cert.pem');
   const keyFile = path.join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-keyout', keyFile, '-out', certFile], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-keyout',
+      keyFile,
+      '-out',
+      certFile,
+    ],
+    { stdio: 'ignore' },
+  );
   tls = await startTestApp({ env: { TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile } });
   proxied = await startTestApp({ env: { TRUST_PROXY: '127.0.0.1' } });
   plain = await startTestApp();
@@ -34,20 +54,34 @@ after(async () => {
 });
 
 /** One HTTPS request to the TLS app; only the status and headers are read (a stream is left open otherwise). */
-function overTls(method: string, path: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+function overTls(
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: IncomingHttpHeaders }> {
   const { port } = new URL(tls.url);
   return new Promise((resolve, reject) => {
-    const req = httpsRequest({ host: '127.0.0.1', port, path, method, headers, ca: readFileSync(certFile), servername: 'localhost', agent: false }, (res) => {
-      resolve({ status: res.statusCode ?? 0, headers: res.headers });
-      res.destroy();
-    });
+    const req = httpsRequest(
+      { host: '127.0.0.1', port, path, method, headers, ca: readFileSync(certFile), servername: 'localhost', agent: false },
+      (res) => {
+        resolve({ status: res.statusCode ?? 0, headers: res.headers });
+        res.destroy();
+      },
+    );
     req.on('error', reject);
     req.end();
   });
 }
 
 test('served over its own TLS: HSTS on API answers, errors, pages and live streams', async () => {
-  const tk = (await tls.app.server.inject({ method: 'POST', url: '/v1/tickets', headers: { authorization: `Bearer ${tls.tenant.testKey}`, 'content-type': 'application/json' }, payload: '{}' })).json();
+  const tk = (
+    await tls.app.server.inject({
+      method: 'POST',
+      url: '/v1/tickets',
+      headers: { authorization: `Bearer ${tls.tenant.testKey}`, 'content-type': 'application/json' },
+      payload: '{}',
+    })
+  ).json();
   const bearer = { authorization: `Bearer ${tls.tenant.testKey}` };
   const answers = {
     health: await overTls('GET', '/healthz'),
@@ -58,8 +92,15 @@ test('served over its own TLS: HSTS on API answers, errors, pages and live strea
     stream: await overTls('GET', `${pathOf(tk.url)}/events`, { accept: 'text/event-stream' }),
     docs: await overTls('GET', '/docs/'),
   };
-  assert.deepEqual(Object.fromEntries(Object.entries(answers).map(([k, v]) => [k, v.status])),
-    { health: 200, api: 200, unauthenticated: 401, unknownRoute: 404, page: 200, stream: 200, docs: 200 });
+  assert.deepEqual(Object.fromEntries(Object.entries(answers).map(([k, v]) => [k, v.status])), {
+    health: 200,
+    api: 200,
+    unauthenticated: 401,
+    unknownRoute: 404,
+    page: 200,
+    stream: 200,
+    docs: 200,
+  });
   for (const [what, res] of Object.entries(answers)) assert.match(String(res.headers['strict-transport-security']), HSTS, what);
   // The page's own policy is untouched.
   assert.match(String(answers.page.headers['content-security-policy']), /^default-src 'none'; script-src 'self'/);
@@ -68,8 +109,9 @@ test('served over its own TLS: HSTS on API answers, errors, pages and live strea
 });
 
 test('behind a trusted proxy: HSTS when the proxy says https, not when it says http', async () => {
-  const ask = async (headers: Record<string, string>) => (await fetch(`${proxied.url}/healthz`, { headers })).headers.get('strict-transport-security');
-  assert.match(await ask({ 'x-forwarded-proto': 'https' }) ?? '', HSTS);
+  const ask = async (headers: Record<string, string>) =>
+    (await fetch(`${proxied.url}/healthz`, { headers })).headers.get('strict-transport-security');
+  assert.match((await ask({ 'x-forwarded-proto': 'https' })) ?? '', HSTS);
   assert.equal(await ask({ 'x-forwarded-proto': 'http' }), null);
   assert.equal(await ask({}), null);
   const page = await fetch(`${proxied.url}/t/${'A'.repeat(32)}`, { headers: { 'x-forwarded-proto': 'https' } });

@@ -32,9 +32,16 @@ async function events(key: string, type: string): Promise<number> {
 test('50 concurrent identical creates with one key: one ticket, 50 identical bodies', async () => {
   const { branchId, testKey } = await t.newTenant();
   const started = performance.now();
-  const results = await Promise.all(Array.from({ length: N }, () => t.request('POST', '/v1/tickets', { key: testKey, body: { external_ref: 'pos-42' }, headers: idem('create-once') })));
+  const results = await Promise.all(
+    Array.from({ length: N }, () =>
+      t.request('POST', '/v1/tickets', { key: testKey, body: { external_ref: 'pos-42' }, headers: idem('create-once') }),
+    ),
+  );
   report('50 identical creates, one key', started, results);
-  assert.deepEqual(results.map((r) => r.status), Array(N).fill(201));
+  assert.deepEqual(
+    results.map((r) => r.status),
+    Array(N).fill(201),
+  );
   assert.equal(new Set(results.map((r) => r.text)).size, 1, 'byte-identical bodies');
   assert.equal(results.filter((r) => r.headers.get('idempotent-replayed') === 'true').length, N - 1);
   assert.equal(await countRows(t, 'tickets', branchId), 1);
@@ -46,9 +53,14 @@ test('50 concurrent readies with one key: one transition, one ring, identical bo
   const tk = await createTicket(t, { key: testKey });
   const calls = ringer.calls;
   const started = performance.now();
-  const results = await Promise.all(Array.from({ length: N }, () => t.request('POST', `/v1/tickets/${tk.id}/ready`, { key: testKey, headers: idem('ready-once') })));
+  const results = await Promise.all(
+    Array.from({ length: N }, () => t.request('POST', `/v1/tickets/${tk.id}/ready`, { key: testKey, headers: idem('ready-once') })),
+  );
   report('50 readies, one key', started, results);
-  assert.deepEqual(results.map((r) => r.status), Array(N).fill(200));
+  assert.deepEqual(
+    results.map((r) => r.status),
+    Array(N).fill(200),
+  );
   assert.equal(new Set(results.map((r) => r.text)).size, 1, 'byte-identical bodies');
   assert.equal(results[0]!.body.ticket.rings, 1);
   assert.equal(ringer.calls - calls, 1, 'one ring attempt');
@@ -63,7 +75,9 @@ test('50 concurrent readies with 50 keys: exactly one 200 and 49 409', async () 
   const tk = await createTicket(t, { key: testKey });
   const calls = ringer.calls;
   const started = performance.now();
-  const results = await Promise.all(Array.from({ length: N }, (_, i) => t.request('POST', `/v1/tickets/${tk.id}/ready`, { key: testKey, headers: idem(`ready-${i}`) })));
+  const results = await Promise.all(
+    Array.from({ length: N }, (_, i) => t.request('POST', `/v1/tickets/${tk.id}/ready`, { key: testKey, headers: idem(`ready-${i}`) })),
+  );
   report('50 readies, 50 keys', started, results);
   assert.equal(results.filter((r) => r.status === 200).length, 1);
   const conflicts = results.filter((r) => r.status === 409);
@@ -113,8 +127,12 @@ test('two nodes on one store: the same key sent to both at once has one effect',
       return { status: res.status, headers: res.headers, text, body: JSON.parse(text) };
     };
     const started = performance.now();
-    const creates = await Promise.all(Array.from({ length: 20 }, (_, i) => send(i % 2 ? url2 : t.url, '/v1/tickets', 'two-nodes-create', { external_ref: 'n' })));
-    const readies = await Promise.all(Array.from({ length: 20 }, (_, i) => send(i % 2 ? url2 : t.url, `/v1/tickets/${tk.id}/ready`, 'two-nodes-ready')));
+    const creates = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => send(i % 2 ? url2 : t.url, '/v1/tickets', 'two-nodes-create', { external_ref: 'n' })),
+    );
+    const readies = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => send(i % 2 ? url2 : t.url, `/v1/tickets/${tk.id}/ready`, 'two-nodes-ready')),
+    );
     report('two nodes, 20 creates + 20 readies, one key each', started, [...creates, ...readies]);
     for (const batch of [creates, readies]) {
       assert.deepEqual([...new Set(batch.map((r) => r.status))], [batch === creates ? 201 : 200]);

@@ -16,7 +16,8 @@ before(async () => {
 after(() => t.close());
 
 const idem = (key: string) => ({ 'idempotency-key': key });
-const post = (path: string, key: string, body?: unknown, apiKey?: string) => t.request('POST', path, { key: apiKey, body, headers: idem(key) });
+const post = (path: string, key: string, body?: unknown, apiKey?: string) =>
+  t.request('POST', path, { key: apiKey, body, headers: idem(key) });
 
 test('a replay returns the same status and body, marked replayed, with no second effect', async () => {
   const { branchId, testKey } = await t.newTenant();
@@ -28,7 +29,11 @@ test('a replay returns the same status and body, marked replayed, with no second
   assert.equal(again.headers.get('idempotent-replayed'), 'true');
   assert.equal(again.text, first.text);
   // The same JSON with its members in another order is the same request.
-  const reordered = await t.request('POST', '/v1/tickets', { key: testKey, raw: '{ "external_ref" : "o-1" }', headers: { ...idem('order-1'), 'content-type': 'application/json' } });
+  const reordered = await t.request('POST', '/v1/tickets', {
+    key: testKey,
+    raw: '{ "external_ref" : "o-1" }',
+    headers: { ...idem('order-1'), 'content-type': 'application/json' },
+  });
   assert.equal(reordered.text, first.text);
   assert.equal(await countRows(t, 'tickets', branchId), 1);
   assert.equal(await countRows(t, 'events', branchId), 1);
@@ -71,14 +76,19 @@ test('same key, other method on the same path is a reuse too', async () => {
 test('keys are scoped to branch and mode', async () => {
   const tenant = await t.newTenant();
   const sibling = await t.newTenant({ accountId: tenant.accountId });
-  const bodies = await Promise.all([tenant.testKey, tenant.liveKey, sibling.testKey].map(async (k) => {
-    const res = await post('/v1/tickets', 'shared-key', {}, k);
-    assert.equal(res.status, 201);
-    assert.equal(res.headers.get('idempotent-replayed'), null);
-    return res.body;
-  }));
+  const bodies = await Promise.all(
+    [tenant.testKey, tenant.liveKey, sibling.testKey].map(async (k) => {
+      const res = await post('/v1/tickets', 'shared-key', {}, k);
+      assert.equal(res.status, 201);
+      assert.equal(res.headers.get('idempotent-replayed'), null);
+      return res.body;
+    }),
+  );
   assert.equal(new Set(bodies.map((b) => b.id)).size, 3);
-  assert.deepEqual(bodies.map((b) => b.livemode), [false, true, false]);
+  assert.deepEqual(
+    bodies.map((b) => b.livemode),
+    [false, true, false],
+  );
 });
 
 test('the quoted form "abc" names the same key as abc', async () => {
@@ -98,7 +108,10 @@ test('a malformed key is 400 and changes nothing', async () => {
       const res = await t.request('POST', path, { key: testKey, body: {}, headers: idem(bad) });
       assert.equal(res.status, 400, `${JSON.stringify(bad)} on ${path}: ${res.text}`);
       assert.equal(res.body.code, 'bad-request');
-      assert.deepEqual(res.body.errors.map((e: { pointer: string }) => e.pointer), ['/headers/idempotency-key']);
+      assert.deepEqual(
+        res.body.errors.map((e: { pointer: string }) => e.pointer),
+        ['/headers/idempotency-key'],
+      );
     }
   }
   assert.deepEqual(await snapshot(t, branchId), before);

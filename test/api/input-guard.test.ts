@@ -31,7 +31,11 @@ test("the probe's requests: 422 for a body or a query, 404 for a path, on this s
   assert.match(signIn.body.detail, /NUL/);
 
   assertRefused(await t.request('DELETE', '/v1/queues/%00'), 404, 'not-found', 'DELETE /v1/queues/%00');
-  for (const [path, pointer] of [['/v1/events?type=%00', '/query/type'], ['/v1/tickets?external_ref=%00', '/query/external_ref'], ['/v1/tickets?status=ready&external_ref=a&external_ref=b%00', '/query/external_ref/1']]) {
+  for (const [path, pointer] of [
+    ['/v1/events?type=%00', '/query/type'],
+    ['/v1/tickets?external_ref=%00', '/query/external_ref'],
+    ['/v1/tickets?status=ready&external_ref=a&external_ref=b%00', '/query/external_ref/1'],
+  ]) {
     const res = await t.request('GET', path!);
     assertRefused(res, 422, 'validation-failed', path!);
     assert.deepEqual(pointers(res), [pointer]);
@@ -42,7 +46,11 @@ test("the probe's requests: 422 for a body or a query, 404 for a path, on this s
     ['/v1/tickets', '{"external_ref":"\\ud800"}', ['/external_ref']],
     ['/v1/tickets', '{"external_ref":"x\\udc00y"}', ['/external_ref']],
     // Member names too, pointed at their object; and every flaw at once, in order.
-    ['/v1/tickets', '{"metadata":{"a/b":"\\ud83d","t\\u0000":"x","ok":"\\ud83d\\ude00"},"external_ref":"\\u0000"}', ['/metadata/a~1b', '/metadata', '/external_ref']],
+    [
+      '/v1/tickets',
+      '{"metadata":{"a/b":"\\ud83d","t\\u0000":"x","ok":"\\ud83d\\ude00"},"external_ref":"\\u0000"}',
+      ['/metadata/a~1b', '/metadata', '/external_ref'],
+    ],
   ] as const) {
     const res = await t.request('POST', path, { raw, headers: json });
     assertRefused(res, 422, 'validation-failed', raw);
@@ -103,7 +111,11 @@ const nested = (levels: number): string => '{"a":'.repeat(levels - 1) + '{}' + '
 
 test('a body nested 5,000 levels deep on a keyed write is 400 invalid-json, and the key stays free', async () => {
   const tk = await createTicket(t);
-  for (const [method, path] of [['POST', '/v1/tickets'], ['DELETE', '/v1/queues/A'], ['POST', `/v1/tickets/${tk.id}/cancel`]] as const) {
+  for (const [method, path] of [
+    ['POST', '/v1/tickets'],
+    ['DELETE', '/v1/queues/A'],
+    ['POST', `/v1/tickets/${tk.id}/cancel`],
+  ] as const) {
     for (const raw of [nested(5_000), '['.repeat(5_000) + ']'.repeat(5_000)]) {
       const res = await t.request(method, path, { raw, headers: { ...json, 'idempotency-key': `deep-${method}-${path}` } });
       assertRefused(res, 400, 'invalid-json', `${method} ${path}`);
@@ -111,7 +123,10 @@ test('a body nested 5,000 levels deep on a keyed write is 400 invalid-json, and 
     }
   }
   // Nothing was stored under the key: the same key with a body of sane depth does the work.
-  const cancelled = await t.request('POST', `/v1/tickets/${tk.id}/cancel`, { body: {}, headers: { 'idempotency-key': `deep-POST-/v1/tickets/${tk.id}/cancel` } });
+  const cancelled = await t.request('POST', `/v1/tickets/${tk.id}/cancel`, {
+    body: {},
+    headers: { 'idempotency-key': `deep-POST-/v1/tickets/${tk.id}/cancel` },
+  });
   assert.equal(cancelled.status, 200, cancelled.text);
   assert.equal(cancelled.body.status, 'cancelled');
 });

@@ -80,7 +80,15 @@ test('a test ticket is invisible to another branch, the live key and another acc
   const sibling = await t.newTenant({ accountId: owner.accountId });
   const stranger = await t.newTenant();
   for (const state of ['created', 'ready'] as const) {
-    await walk(owner.testKey, { 'another branch of the account': sibling.testKey, 'the live key of the branch': owner.liveKey, 'another account': stranger.testKey }, state);
+    await walk(
+      owner.testKey,
+      {
+        'another branch of the account': sibling.testKey,
+        'the live key of the branch': owner.liveKey,
+        'another account': stranger.testKey,
+      },
+      state,
+    );
   }
 });
 
@@ -89,6 +97,14 @@ test('a live ticket is invisible to another branch, the test key and another acc
   const sibling = await t.newTenant({ accountId: owner.accountId });
   const stranger = await t.newTenant();
   for (const state of ['created', 'ready'] as const) {
-    await walk(owner.liveKey, { 'another branch of the account': sibling.liveKey, 'the test key of the branch': owner.testKey, 'another account': stranger.liveKey }, state);
+    await walk(
+      owner.liveKey,
+      {
+        'another branch of the account': sibling.liveKey,
+        'the test key of the branch': owner.testKey,
+        'another account': stranger.liveKey,
+      },
+      state,
+    );
   }
 });

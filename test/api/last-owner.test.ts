@@ -17,13 +17,17 @@ async function ownerOf(tenant: Tenant): Promise<Signed> {
 }
 
 async function inviteOwner(owner: Signed): Promise<Signed> {
-  const res = await asSession(t, owner)('POST', '/v1/users', { body: { email: `owner-${Math.random().toString(36).slice(2)}@example.test`, role: 'owner' } });
+  const res = await asSession(t, owner)('POST', '/v1/users', {
+    body: { email: `owner-${Math.random().toString(36).slice(2)}@example.test`, role: 'owner' },
+  });
   assert.equal(res.status, 201, res.text);
   return signInOk(t, res.body.email, res.body.password);
 }
 
 const owners = async (s: Signed): Promise<string[]> =>
-  (await asSession(t, s)('GET', '/v1/users')).body.data.filter((u: { role: string }) => u.role === 'owner').map((u: { id: string }) => u.id);
+  (await asSession(t, s)('GET', '/v1/users')).body.data
+    .filter((u: { role: string }) => u.role === 'owner')
+    .map((u: { id: string }) => u.id);
 
 test('the only owner cannot demote or remove themselves: 409 last-owner, at the role field, and nothing changes', async () => {
   const owner = await ownerOf(await t.newTenant());
@@ -35,7 +39,10 @@ test('the only owner cannot demote or remove themselves: 409 last-owner, at the 
     assert.equal(res.body.code, 'last-owner');
     assert.equal(res.body.type, '/problems/last-owner');
     assert.match(res.body.detail, /last owner/);
-    assert.deepEqual(res.body.errors.map((e: { pointer: string }) => e.pointer), ['/role']);
+    assert.deepEqual(
+      res.body.errors.map((e: { pointer: string }) => e.pointer),
+      ['/role'],
+    );
   }
   const removed = await asSession(t, owner)('DELETE', `/v1/users/${me}`);
   assert.equal(removed.status, 409);

@@ -21,7 +21,11 @@ after(() => t.close());
 
 const newAddress = (): string => `203.0.113.${++addresses}`;
 const open = (path: string, address: string, headers: Record<string, string> = {}) =>
-  fetch(t.url + path, { headers: { 'x-forwarded-for': address, ...headers } }).then(async (r) => ({ status: r.status, retryAfter: r.headers.get('retry-after'), text: await r.text() }));
+  fetch(t.url + path, { headers: { 'x-forwarded-for': address, ...headers } }).then(async (r) => ({
+    status: r.status,
+    retryAfter: r.headers.get('retry-after'),
+    text: await r.text(),
+  }));
 
 async function statusesOf(paths: string[], address: string): Promise<number[]> {
   const out: number[] = [];

@@ -52,7 +52,10 @@ test('Last-Event-ID: a reconnect gets a fresh snapshot of what changed while awa
   const first = await openPage(t, tk.url);
   const lastId = first.all.find((e) => e.event === 'snapshot')!.id!;
   first.close();
-  await eventually(async () => (await t.app.live.presence.members(presenceScopes.page(tk.id))).length === 0, 'the server to see the page go');
+  await eventually(
+    async () => (await t.app.live.presence.members(presenceScopes.page(tk.id))).length === 0,
+    'the server to see the page go',
+  );
   await t.request('POST', `/v1/tickets/${tk.id}/ready`);
   const again = await openSse(`${t.url}${pathOf(tk.url)}/events`, { 'last-event-id': lastId });
   const snap = await again.next();
@@ -98,7 +101,7 @@ test('the board follows tickets live: preparing, then ready, then gone; missed a
   board.close();
 });
 
-test('a closed ticket\'s stream says so and is not counted as an open page', async () => {
+test("a closed ticket's stream says so and is not counted as an open page", async () => {
   const tk = await create();
   await t.request('POST', `/v1/tickets/${tk.id}/collect`);
   const page = await openPage(t, tk.url);

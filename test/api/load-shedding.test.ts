@@ -15,7 +15,9 @@ const LIMIT_MS = 50;
 let t: TestApp;
 before(async () => {
   // RING_DEADLINE_MS 0: ready answers at once and leaves the page's ring to be confirmed later.
-  t = await startTestApp({ env: { SHED_EVENT_LOOP_DELAY_MS: String(LIMIT_MS), SHED_SAMPLE_INTERVAL_MS: String(SAMPLE_MS), RING_DEADLINE_MS: '0' } });
+  t = await startTestApp({
+    env: { SHED_EVENT_LOOP_DELAY_MS: String(LIMIT_MS), SHED_SAMPLE_INTERVAL_MS: String(SAMPLE_MS), RING_DEADLINE_MS: '0' },
+  });
 });
 after(() => t.close());
 
@@ -100,5 +102,8 @@ test('while it sheds, a node still answers health and readiness, opens live stre
   } finally {
     stop();
   }
-  await eventually(async () => (await t.request('GET', '/readyz', { key: null })).body.load === 'ok', 'readiness to report the node recovered');
+  await eventually(
+    async () => (await t.request('GET', '/readyz', { key: null })).body.load === 'ok',
+    'readiness to report the node recovered',
+  );
 });

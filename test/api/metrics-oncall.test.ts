@@ -41,7 +41,7 @@ async function ticket(body: Record<string, unknown> = {}): Promise<any> {
   return r.body;
 }
 
-test('a ring confirmed 1.5 s after the ready: its latency by channel, and each channel\'s outcome once the ring completes', async () => {
+test("a ring confirmed 1.5 s after the ready: its latency by channel, and each channel's outcome once the ring completes", async () => {
   const tk = await ticket();
   const page = await openPage(t, tk.url, { ack: false });
   const ready = await t.request('POST', `/v1/tickets/${tk.id}/ready`);
@@ -155,9 +155,15 @@ test('rate-limit refusals by policy', async () => {
   }
 });
 
-test('Node\'s process metrics keep their standard names, so community Node.js dashboards work', async () => {
+test("Node's process metrics keep their standard names, so community Node.js dashboards work", async () => {
   const text = await scrape();
-  for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_eventloop_lag_p99_seconds', 'nodejs_heap_size_used_bytes', 'nodejs_gc_duration_seconds']) {
+  for (const name of [
+    'process_cpu_seconds_total',
+    'process_resident_memory_bytes',
+    'nodejs_eventloop_lag_p99_seconds',
+    'nodejs_heap_size_used_bytes',
+    'nodejs_gc_duration_seconds',
+  ]) {
     assert.match(text, new RegExp(`^# TYPE ${name} `, 'm'), name);
   }
   assert.doesNotMatch(text, /^readybell_(process|nodejs)_/m);
@@ -171,7 +177,9 @@ test('every metric the Grafana dashboard and the alert rules in deploy/ name exi
     const base = name.replace(/_(bucket|sum|count)$/, '');
     return base !== name && types.get(base) === 'histogram';
   };
-  const dashboard = JSON.parse(readFileSync(new URL('../../deploy/grafana-dashboard.json', import.meta.url), 'utf8')) as { panels: Array<{ targets?: Array<{ expr: string }> }> };
+  const dashboard = JSON.parse(readFileSync(new URL('../../deploy/grafana-dashboard.json', import.meta.url), 'utf8')) as {
+    panels: Array<{ targets?: Array<{ expr: string }> }>;
+  };
   const exprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((target) => target.expr));
   const rules = readFileSync(new URL('../../deploy/prometheus-alerts.yaml', import.meta.url), 'utf8');
   const named = new Set([...`${exprs.join('\n')}\n${rules}`.matchAll(/\b(?:readybell|process|nodejs)_[a-z0-9_]+/g)].map((m) => m[0]));

@@ -34,8 +34,11 @@ test('@redocly/cli lint with the recommended rules finds no error in the served 
   const cli = path.join(path.dirname(require.resolve('@redocly/cli/package.json')), 'bin/cli.js');
   // Offline and quiet: no telemetry, no update check.
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
-  const run = await promisify(execFile)(process.execPath, [cli, 'lint', file, '--extends', 'recommended', '--format', 'json', '--max-problems', '1000'], { env, cwd: dir })
-    .catch((err: { stdout: string; stderr: string }) => err);
+  const run = await promisify(execFile)(
+    process.execPath,
+    [cli, 'lint', file, '--extends', 'recommended', '--format', 'json', '--max-problems', '1000'],
+    { env, cwd: dir },
+  ).catch((err: { stdout: string; stderr: string }) => err);
   const report = JSON.parse(run.stdout) as { totals: { errors: number; warnings: number }; problems: LintProblem[] };
   const describe = (p: LintProblem) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`;
   for (const warning of report.problems.filter((p) => p.severity === 'warn')) ctx.diagnostic(`warning: ${describe(warning)}`);
@@ -48,7 +51,7 @@ test('@redocly/cli lint with the recommended rules finds no error in the served 
 });
 
 test('openapi-typescript generates typed operations and webhooks from it, usable by a client', async () => {
-  const types = astToString(await openapiTS(await served() as never));
+  const types = astToString(await openapiTS((await served()) as never));
   const block = (name: string) => new RegExp(`export interface ${name} \\{\\n([\\s\\S]*?)\\n\\}`).exec(types)?.[1] ?? '';
   assert.match(block('operations'), /\bcreateTicket: \{/);
   assert.match(block('operations'), /\bmarkTicketReady: \{/);
@@ -78,8 +81,14 @@ test('openapi-typescript generates typed operations and webhooks from it, usable
   writeFileSync(path.join(dir, 'api.ts'), types);
   writeFileSync(path.join(dir, 'usage.ts'), usage);
   const program = ts.createProgram([path.join(dir, 'usage.ts')], {
-    strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    allowImportingTsExtensions: true, skipLibCheck: true, types: [],
+    strict: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    allowImportingTsExtensions: true,
+    skipLibCheck: true,
+    types: [],
   });
   const errors = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
   assert.deepEqual(errors, []);

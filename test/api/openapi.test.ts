@@ -35,8 +35,9 @@ test('GET /v1/openapi.json is an OpenAPI 3.1 document, public, with bearer auth 
 
 test('every /v1 route is in the document with a response schema for its success status', async () => {
   const doc = (await t.request('GET', '/v1/openapi.json', { key: null })).body as { paths: Record<string, Record<string, Operation>> };
-  const routes = registeredRoutes(t.app.server.printRoutes({ commonPrefix: false }))
-    .filter((r) => r.path.startsWith('/v1/') && r.path !== '/v1/openapi.json' && r.method !== 'HEAD');
+  const routes = registeredRoutes(t.app.server.printRoutes({ commonPrefix: false })).filter(
+    (r) => r.path.startsWith('/v1/') && r.path !== '/v1/openapi.json' && r.method !== 'HEAD',
+  );
   assert.ok(routes.length >= 10, `found only ${routes.length} /v1 routes; is the route tree still parsed right?`);
   assert.ok(routes.some((r) => r.method === 'DELETE' && r.path === '/v1/queues/:name'));
 
@@ -52,7 +53,10 @@ test('every /v1 route is in the document with a response schema for its success 
     if (success.length === 0) missing.push(`${label}: no 2xx response`);
     for (const [status, response] of success) {
       const schemas = Object.values(response.content ?? {}).map((c) => c.schema);
-      if (schemas.length === 0 || schemas.some((s) => s === undefined || (typeof s === 'object' && s !== null && Object.keys(s).length === 0))) {
+      if (
+        schemas.length === 0 ||
+        schemas.some((s) => s === undefined || (typeof s === 'object' && s !== null && Object.keys(s).length === 0))
+      ) {
         missing.push(`${label}: ${status} has no response schema`);
       }
     }
@@ -84,7 +88,7 @@ test('/docs is an HTML API reference whose assets are all served by readybell it
   // page's configuration: both served by readybell.
   const refs = [...html.matchAll(/\b(?:src|href)\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1]!);
   const documentUrl = /"url":\s*"([^"]+)"/.exec(html)?.[1];
-  assert.equal(documentUrl, '/v1/openapi.json', 'the page renders readybell\'s own document');
+  assert.equal(documentUrl, '/v1/openapi.json', "the page renders readybell's own document");
   refs.push(documentUrl);
   assert.ok(refs.length >= 2, 'the page loads its script and the document');
   for (const ref of refs) {
@@ -92,7 +96,8 @@ test('/docs is an HTML API reference whose assets are all served by readybell it
     assert.equal(url.origin, new URL(t.url).origin, `${ref} is loaded from another host`);
     const asset = await fetch(url);
     assert.equal(asset.status, 200, `${ref} is not served`);
-    if (ref.endsWith('.js')) assert.match(asset.headers.get('cache-control') ?? '', /max-age=[1-9]/, 'the 5 MB script is not fetched again on every visit');
+    if (ref.endsWith('.js'))
+      assert.match(asset.headers.get('cache-control') ?? '', /max-age=[1-9]/, 'the 5 MB script is not fetched again on every visit');
     await asset.arrayBuffer();
   }
   for (const m of html.matchAll(/https?:\/\/[^\s"'<>)]+/gi)) {
@@ -102,7 +107,10 @@ test('/docs is an HTML API reference whose assets are all served by readybell it
   // The document the page renders is readybell's own.
   const json = await fetch(new URL(documentUrl, base));
   assert.equal(json.status, 200);
-  assert.equal(((await json.json()) as { info: { title: string } }).info.title, (await t.request('GET', '/v1/openapi.json', { key: null })).body.info.title);
+  assert.equal(
+    ((await json.json()) as { info: { title: string } }).info.title,
+    (await t.request('GET', '/v1/openapi.json', { key: null })).body.info.title,
+  );
 
   // Its one inline script is allowed by hash, nothing by 'unsafe-inline' or 'unsafe-eval'.
   const csp = res.headers.get('content-security-policy') ?? '';
@@ -119,31 +127,59 @@ type Json = Record<string, any>;
 const document = async (): Promise<Json> => (await t.request('GET', '/v1/openapi.json', { key: null })).body;
 const operations = (doc: Json): Array<{ label: string; method: string; path: string; op: Json }> =>
   Object.entries(doc.paths as Record<string, Record<string, Json>>).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => ({ label: `${method.toUpperCase()} ${path}`, method, path, op })));
+    Object.entries(item).map(([method, op]) => ({ label: `${method.toUpperCase()} ${path}`, method, path, op })),
+  );
 const WRITE = new Set(['post', 'patch', 'delete']);
 
 /** Stable: a generated client names its methods after these, so renaming one breaks integrations. */
 const OPERATION_IDS: Record<string, string> = {
-  'GET /v1/branch': 'getBranch', 'PATCH /v1/branch': 'updateBranch',
-  'GET /v1/queues': 'listQueues', 'POST /v1/queues': 'createQueue', 'PATCH /v1/queues/{name}': 'updateQueue', 'DELETE /v1/queues/{name}': 'deleteQueue',
-  'POST /v1/tickets': 'createTicket', 'GET /v1/tickets': 'listTickets', 'GET /v1/tickets/{id}': 'getTicket',
-  'GET /v1/tickets/{id}/qr.svg': 'getTicketQrSvg', 'GET /v1/tickets/{id}/qr.png': 'getTicketQrPng',
-  'POST /v1/tickets/{id}/ready': 'markTicketReady', 'POST /v1/tickets/{id}/ring': 'ringTicket',
-  'POST /v1/tickets/{id}/collect': 'collectTicket', 'POST /v1/tickets/{id}/cancel': 'cancelTicket',
-  'GET /v1/events': 'listEvents', 'GET /v1/events/{id}': 'getEvent',
-  'GET /v1/webhook_endpoints': 'listWebhookEndpoints', 'POST /v1/webhook_endpoints': 'createWebhookEndpoint',
-  'GET /v1/webhook_endpoints/{id}': 'getWebhookEndpoint', 'PATCH /v1/webhook_endpoints/{id}': 'updateWebhookEndpoint',
-  'DELETE /v1/webhook_endpoints/{id}': 'deleteWebhookEndpoint', 'POST /v1/webhook_endpoints/{id}/rotate_secret': 'rotateWebhookEndpointSecret',
-  'GET /v1/webhook_endpoints/{id}/secret': 'getWebhookEndpointSecret', 'POST /v1/webhook_endpoints/{id}/test': 'testWebhookEndpoint',
+  'GET /v1/branch': 'getBranch',
+  'PATCH /v1/branch': 'updateBranch',
+  'GET /v1/queues': 'listQueues',
+  'POST /v1/queues': 'createQueue',
+  'PATCH /v1/queues/{name}': 'updateQueue',
+  'DELETE /v1/queues/{name}': 'deleteQueue',
+  'POST /v1/tickets': 'createTicket',
+  'GET /v1/tickets': 'listTickets',
+  'GET /v1/tickets/{id}': 'getTicket',
+  'GET /v1/tickets/{id}/qr.svg': 'getTicketQrSvg',
+  'GET /v1/tickets/{id}/qr.png': 'getTicketQrPng',
+  'POST /v1/tickets/{id}/ready': 'markTicketReady',
+  'POST /v1/tickets/{id}/ring': 'ringTicket',
+  'POST /v1/tickets/{id}/collect': 'collectTicket',
+  'POST /v1/tickets/{id}/cancel': 'cancelTicket',
+  'GET /v1/events': 'listEvents',
+  'GET /v1/events/{id}': 'getEvent',
+  'GET /v1/webhook_endpoints': 'listWebhookEndpoints',
+  'POST /v1/webhook_endpoints': 'createWebhookEndpoint',
+  'GET /v1/webhook_endpoints/{id}': 'getWebhookEndpoint',
+  'PATCH /v1/webhook_endpoints/{id}': 'updateWebhookEndpoint',
+  'DELETE /v1/webhook_endpoints/{id}': 'deleteWebhookEndpoint',
+  'POST /v1/webhook_endpoints/{id}/rotate_secret': 'rotateWebhookEndpointSecret',
+  'GET /v1/webhook_endpoints/{id}/secret': 'getWebhookEndpointSecret',
+  'POST /v1/webhook_endpoints/{id}/test': 'testWebhookEndpoint',
   'GET /v1/webhook_endpoints/{id}/deliveries': 'listWebhookEndpointDeliveries',
-  'GET /v1/webhook_deliveries/{id}': 'getWebhookDelivery', 'POST /v1/webhook_deliveries/{id}/retry': 'retryWebhookDelivery',
-  'POST /v1/sessions': 'createSession', 'GET /v1/session': 'getSession', 'DELETE /v1/session': 'deleteSession',
-  'POST /v1/session/branch': 'switchSessionBranch', 'POST /v1/session/password': 'changePassword',
-  'GET /v1/api_keys': 'listApiKeys', 'POST /v1/api_keys': 'createApiKey', 'DELETE /v1/api_keys/{id}': 'revokeApiKey',
-  'GET /v1/users': 'listUsers', 'POST /v1/users': 'inviteUser', 'PATCH /v1/users/{id}': 'updateUser', 'DELETE /v1/users/{id}': 'removeUser',
+  'GET /v1/webhook_deliveries/{id}': 'getWebhookDelivery',
+  'POST /v1/webhook_deliveries/{id}/retry': 'retryWebhookDelivery',
+  'POST /v1/sessions': 'createSession',
+  'GET /v1/session': 'getSession',
+  'DELETE /v1/session': 'deleteSession',
+  'POST /v1/session/branch': 'switchSessionBranch',
+  'POST /v1/session/password': 'changePassword',
+  'GET /v1/api_keys': 'listApiKeys',
+  'POST /v1/api_keys': 'createApiKey',
+  'DELETE /v1/api_keys/{id}': 'revokeApiKey',
+  'GET /v1/users': 'listUsers',
+  'POST /v1/users': 'inviteUser',
+  'PATCH /v1/users/{id}': 'updateUser',
+  'DELETE /v1/users/{id}': 'removeUser',
   'GET /v1/stream': 'streamLiveUpdates',
-  'GET /v1/displays': 'listDisplays', 'POST /v1/displays': 'createDisplay', 'DELETE /v1/displays/{id}': 'deleteDisplay',
-  'GET /v1/announcements': 'listAnnouncements', 'POST /v1/announcements': 'createAnnouncement', 'DELETE /v1/announcements/{id}': 'deleteAnnouncement',
+  'GET /v1/displays': 'listDisplays',
+  'POST /v1/displays': 'createDisplay',
+  'DELETE /v1/displays/{id}': 'deleteDisplay',
+  'GET /v1/announcements': 'listAnnouncements',
+  'POST /v1/announcements': 'createAnnouncement',
+  'DELETE /v1/announcements/{id}': 'deleteAnnouncement',
   'POST /v1/test_helpers/displays/{id}/connect': 'connectTestDisplay',
   'POST /v1/test_helpers/tickets/{id}/customer/{action}': 'actAsCustomer',
 };
@@ -168,16 +204,22 @@ test('every answer has its own description and schema; every problem is applicat
   const wrong: string[] = [];
   for (const { label, op } of operations(doc)) {
     for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {
-      if (typeof answer.description !== 'string' || answer.description.length < 5 || answer.description === 'Default Response') wrong.push(`${label} ${status}: no description`);
+      if (typeof answer.description !== 'string' || answer.description.length < 5 || answer.description === 'Default Response')
+        wrong.push(`${label} ${status}: no description`);
       const content = Object.entries((answer.content ?? {}) as Record<string, Json>);
       if (content.length === 0 || content.some(([, media]) => media.schema === undefined)) wrong.push(`${label} ${status}: no schema`);
       if (Number(status) >= 400) {
-        if (content.length !== 1 || content[0]![0] !== 'application/problem+json' || content[0]![1].schema.$ref !== '#/components/schemas/Problem') {
+        if (
+          content.length !== 1 ||
+          content[0]![0] !== 'application/problem+json' ||
+          content[0]![1].schema.$ref !== '#/components/schemas/Problem'
+        ) {
           wrong.push(`${label} ${status}: not an application/problem+json Problem`);
         }
       }
     }
-    for (const status of ['400', '401', '403', '429', '500']) if (op.responses[status] === undefined && op.security?.length !== 0) wrong.push(`${label}: ${status} not documented`);
+    for (const status of ['400', '401', '403', '429', '500'])
+      if (op.responses[status] === undefined && op.security?.length !== 0) wrong.push(`${label}: ${status} not documented`);
   }
   assert.deepEqual(wrong, []);
 });
@@ -186,10 +228,28 @@ test('the Problem code is an enum of the problem catalogue, which has every slug
   const doc = await document();
   const code = doc.components.schemas.Problem.properties.code;
   assert.deepEqual(code.enum, Object.keys(PROBLEM_CATALOGUE));
-  const product = ['invalid-json', 'unsupported-media-type', 'validation-failed', 'unauthenticated', 'invalid-api-key', 'plan-required', 'forbidden',
-    'not-found', 'method-not-allowed', 'payload-too-large', 'ticket-state-conflict', 'idempotency-key-in-use', 'idempotency-key-reuse', 'rate-limited',
-    'internal', 'unavailable'];
-  assert.deepEqual(product.filter((slug) => !code.enum.includes(slug)), []);
+  const product = [
+    'invalid-json',
+    'unsupported-media-type',
+    'validation-failed',
+    'unauthenticated',
+    'invalid-api-key',
+    'plan-required',
+    'forbidden',
+    'not-found',
+    'method-not-allowed',
+    'payload-too-large',
+    'ticket-state-conflict',
+    'idempotency-key-in-use',
+    'idempotency-key-reuse',
+    'rate-limited',
+    'internal',
+    'unavailable',
+  ];
+  assert.deepEqual(
+    product.filter((slug) => !code.enum.includes(slug)),
+    [],
+  );
   // And a real problem answer is what the document says.
   const res = await t.request('POST', '/v1/tickets/tk_01m81j19a75aagw39z4av2ch96/ready');
   assert.equal(res.status, 404);
@@ -240,7 +300,8 @@ test('an optional body is optional: POST /v1/tickets without one answers 201', a
     if (op.requestBody === undefined) continue;
     const schema = op.requestBody.content['application/json'].schema;
     const required = Array.isArray(schema.required) && schema.required.length > 0;
-    if (op.requestBody.required !== required) wrong.push(`${label}: requestBody.required is ${op.requestBody.required}, its schema requires ${schema.required ?? 'nothing'}`);
+    if (op.requestBody.required !== required)
+      wrong.push(`${label}: requestBody.required is ${op.requestBody.required}, its schema requires ${schema.required ?? 'nothing'}`);
   }
   assert.deepEqual(wrong, []);
   assert.equal(doc.paths['/v1/tickets'].post.requestBody.required, false);
@@ -250,7 +311,9 @@ test('an optional body is optional: POST /v1/tickets without one answers 201', a
 });
 
 test('enums: ticket status, channel_used (with unknown), ring reason, event type', async () => {
-  const { components: { schemas } } = await document();
+  const {
+    components: { schemas },
+  } = await document();
   assert.deepEqual(schemas.Ticket.properties.status.enum, [...TICKET_STATUSES]);
   assert.deepEqual(schemas.RingResult.properties.channel_used.enum, ['push', 'page', 'sms', 'none', 'unknown']);
   const ring = schemas.TicketRungEvent.properties.data.properties.ring;
@@ -262,7 +325,7 @@ test('enums: ticket status, channel_used (with unknown), ring reason, event type
 });
 
 test('examples are realistic and valid: nothing a renderer would fill with random text', async () => {
-  const doc = await document() as Doc;
+  const doc = (await document()) as Doc;
   const ajv = addFormats(new Ajv2020({ strict: false, allErrors: true }));
   const missing: string[] = [];
   const invalid: string[] = [];
@@ -285,10 +348,18 @@ test('examples are realistic and valid: nothing a renderer would fill with rando
       }
     }
     for (const p of (op.parameters ?? []) as Json[]) {
-      if (p.$ref === undefined && p.example === undefined && p.schema?.examples === undefined && p.schema?.enum === undefined && p.schema?.type === 'string') missing.push(`${label}: parameter ${p.name}`);
+      if (
+        p.$ref === undefined &&
+        p.example === undefined &&
+        p.schema?.examples === undefined &&
+        p.schema?.enum === undefined &&
+        p.schema?.type === 'string'
+      )
+        missing.push(`${label}: parameter ${p.name}`);
     }
   }
-  for (const [type, item] of Object.entries(doc.webhooks as Record<string, Json>)) check(`webhook ${type}`, item.post.requestBody.content['application/json'].schema);
+  for (const [type, item] of Object.entries(doc.webhooks as Record<string, Json>))
+    check(`webhook ${type}`, item.post.requestBody.content['application/json'].schema);
   assert.deepEqual(missing, []);
   assert.deepEqual(invalid, []);
 
@@ -310,7 +381,10 @@ test('bearer and session security schemes; a staff session writes with its CSRF 
   assert.deepEqual(ops['GET /v1/tickets'], [{ apiKey: [] }, { staffSession: [] }]);
   assert.deepEqual(ops['POST /v1/api_keys'], [{ staffSession: [], csrfToken: [] }]);
   assert.deepEqual(ops['POST /v1/sessions'], []);
-  assert.deepEqual(doc.servers.map((s: Json) => s.url), [t.app.services.config.publicUrl]);
+  assert.deepEqual(
+    doc.servers.map((s: Json) => s.url),
+    [t.app.services.config.publicUrl],
+  );
 });
 
 test('a webhooks section has every event type with its typed envelope and data', async () => {
@@ -322,7 +396,10 @@ test('a webhooks section has every event type with its typed envelope and data',
     assert.deepEqual(event.properties.type.enum, [type], type);
     assert.ok(event.required.includes('data'), `${type}: data is required`);
     assert.ok(Object.keys(event.properties.data.properties).length >= 1, `${type}: data is typed`);
-    assert.ok((item.post.parameters as Json[]).some((p) => p.name === 'Service-Signature' && p.in === 'header'), `${type}: the signature header`);
+    assert.ok(
+      (item.post.parameters as Json[]).some((p) => p.name === 'Service-Signature' && p.in === 'header'),
+      `${type}: the signature header`,
+    );
   }
   const rung = doc.components.schemas.TicketRungEvent.properties.data.properties;
   assert.equal(rung.object.$ref, '#/components/schemas/Ticket');
@@ -336,7 +413,7 @@ test('GET /v1/events serves each event byte for byte as webhooks deliver it, typ
   assert.equal(list.body.data[0].data.object.id, tk.id);
   const one = await t.request('GET', `/v1/events/${list.body.data[0].id}`);
   assert.equal(one.text, JSON.stringify(list.body.data[0]));
-  const doc = await document() as Doc;
+  const doc = (await document()) as Doc;
   const ajv = addFormats(new Ajv2020({ strict: false }));
   const validate = ajv.compile({ $ref: '#/components/schemas/Event', components: doc.components });
   assert.ok(validate(one.body), ajv.errorsText(validate.errors));

@@ -16,7 +16,11 @@ const logLines: string[] = [];
 let t: TestApp;
 before(async () => {
   // A still clock: buckets do not refill behind the test's back.
-  t = await startTestApp({ clock: new FakeClock(), env: { LOG_LEVEL: 'info' }, logDestination: { write: (line: string) => void logLines.push(line) } });
+  t = await startTestApp({
+    clock: new FakeClock(),
+    env: { LOG_LEVEL: 'info' },
+    logDestination: { write: (line: string) => void logLines.push(line) },
+  });
 });
 after(() => t.close());
 
@@ -112,14 +116,38 @@ test('every /v1 answer has RateLimit-Policy and the RateLimit of the bucket it c
 
   const before = Number(/r=(\d+)/.exec(read.headers.get('ratelimit')!)![1]);
   const again = await t.request('GET', '/v1/queues', { key: tenant.testKey });
-  assert.equal(Number(/r=(\d+)/.exec(again.headers.get('ratelimit')!)![1]), before - 2, 'each read takes one token, the refused GET included');
+  assert.equal(
+    Number(/r=(\d+)/.exec(again.headers.get('ratelimit')!)![1]),
+    before - 2,
+    'each read takes one token, the refused GET included',
+  );
 });
 
 test('with TLS_CERT_FILE and TLS_KEY_FILE the server speaks HTTPS itself', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'readybell-tls-'));
   const cert = path.join(dir, 'cert.pem');
   const key = path.join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=localhost', '-keyout', key, '-out', cert], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore' },
+  );
   const tls = await startTestApp({ env: { TLS_CERT_FILE: cert, TLS_KEY_FILE: key } });
   try {
     const port = new URL(tls.url).port;

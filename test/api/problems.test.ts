@@ -56,7 +56,10 @@ test('a 2 MB body: 413 payload-too-large, announced or streamed', async () => {
     },
   });
   const res = await fetch(`${t.url}/v1/tickets`, {
-    method: 'POST', body: stream, duplex: 'half', headers: { ...json, authorization: `Bearer ${t.tenant.testKey}` },
+    method: 'POST',
+    body: stream,
+    duplex: 'half',
+    headers: { ...json, authorization: `Bearer ${t.tenant.testKey}` },
   } as RequestInit);
   const text = await res.text();
   assertProblem({ status: res.status, headers: res.headers, text, body: JSON.parse(text) }, 413, 'payload-too-large', '/v1/tickets');
@@ -78,7 +81,10 @@ test('an unknown field: 422 validation-failed pointing at it', async () => {
 
   const nested = await t.request('PATCH', '/v1/branch', { body: { voice: { enabled: true, volume: 11 } } });
   assertProblem(nested, 422, 'validation-failed', '/v1/branch');
-  assert.deepEqual(nested.body.errors.map((e: { pointer: string }) => e.pointer), ['/voice/volume']);
+  assert.deepEqual(
+    nested.body.errors.map((e: { pointer: string }) => e.pointer),
+    ['/voice/volume'],
+  );
 });
 
 test('wrong types: 422 with one error per field (no coercion of "12" into 12)', async () => {
@@ -125,7 +131,12 @@ test('an empty key and a key of another mode', async () => {
   // A live ticket asked for with the test key is simply not there.
   const live = await t.request('POST', '/v1/tickets', { key: t.tenant.liveKey, body: {} });
   assert.equal(live.status, 201);
-  assertProblem(await t.request('POST', `/v1/tickets/${live.body.id}/cancel`, { body: {} }), 404, 'not-found', `/v1/tickets/${live.body.id}/cancel`);
+  assertProblem(
+    await t.request('POST', `/v1/tickets/${live.body.id}/cancel`, { body: {} }),
+    404,
+    'not-found',
+    `/v1/tickets/${live.body.id}/cancel`,
+  );
   assert.equal((await t.request('GET', `/v1/tickets/${live.body.id}`, { key: t.tenant.liveKey })).body.status, 'created');
 });
 
@@ -153,7 +164,10 @@ test('nothing was written by any of the refused creates', async () => {
   assert.equal(list.status, 200);
   assert.deepEqual(list.body.data, []);
   const queues = await t.request('GET', '/v1/queues');
-  assert.deepEqual(queues.body.data.map((q: { name: string }) => q.name), ['A']);
+  assert.deepEqual(
+    queues.body.data.map((q: { name: string }) => q.name),
+    ['A'],
+  );
   const events = await t.request('GET', '/v1/events');
   assert.deepEqual(events.body.data, []);
 });

@@ -20,19 +20,28 @@ const p256dh = (): string => {
   e.generateKeys();
   return e.getPublicKey().toString('base64url');
 };
-const good = () => ({ endpoint: `https://fcm.googleapis.com/fcm/send/${randomBytes(8).toString('hex')}`, expirationTime: null, keys: { p256dh: p256dh(), auth: randomBytes(16).toString('base64url') } });
+const good = () => ({
+  endpoint: `https://fcm.googleapis.com/fcm/send/${randomBytes(8).toString('hex')}`,
+  expirationTime: null,
+  keys: { p256dh: p256dh(), auth: randomBytes(16).toString('base64url') },
+});
 
 async function newTicket(): Promise<{ id: string; path: string }> {
   const res = await t.request('POST', '/v1/tickets', { body: {} });
   return { id: res.body.id, path: new URL(res.body.url).pathname };
 }
 
-const post = (path: string, body: unknown, raw?: string) => fetch(`${t.url}${path}/push`, {
-  method: 'POST', headers: { 'content-type': 'application/json' }, body: raw ?? JSON.stringify(body),
-});
+const post = (path: string, body: unknown, raw?: string) =>
+  fetch(`${t.url}${path}/push`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: raw ?? JSON.stringify(body),
+  });
 
 async function stored(ticketId: string): Promise<number> {
-  const rows = await t.app.services.db.query<{ n: number }>('SELECT COUNT(*) AS n FROM push_subscriptions WHERE ticket_id = $1', [ticketId]);
+  const rows = await t.app.services.db.query<{ n: number }>('SELECT COUNT(*) AS n FROM push_subscriptions WHERE ticket_id = $1', [
+    ticketId,
+  ]);
   return Number(rows[0]!.n);
 }
 
@@ -73,13 +82,16 @@ test('bad subscriptions get a 422 problem naming the field, and nothing is store
     const res = await post(ticket.path, body);
     assert.equal(res.status, 422, name);
     assert.match(res.headers.get('content-type') ?? '', /application\/problem\+json/, name);
-    const problem = await res.json() as any;
+    const problem = (await res.json()) as any;
     assert.equal(problem.code, 'validation-failed', name);
-    assert.ok(problem.errors.some((e: any) => e.pointer === pointer), `${name}: ${JSON.stringify(problem.errors)}`);
+    assert.ok(
+      problem.errors.some((e: any) => e.pointer === pointer),
+      `${name}: ${JSON.stringify(problem.errors)}`,
+    );
   }
   const broken = await post(ticket.path, null, '{"endpoint": ');
   assert.equal(broken.status, 400);
-  assert.equal((await broken.json() as any).code, 'invalid-json');
+  assert.equal(((await broken.json()) as any).code, 'invalid-json');
   assert.equal(await stored(ticket.id), 0);
   const after = await t.request('GET', `/v1/tickets/${ticket.id}`);
   assert.equal(after.body.customer.notifications, 'none');
@@ -88,12 +100,12 @@ test('bad subscriptions get a 422 problem naming the field, and nothing is store
 test('an unknown link is 404 and a closed ticket 409, both as problems', async () => {
   const unknown = await post('/t/AAAAAAAAAAAAAAAAAAAAAAAAAA', good());
   assert.equal(unknown.status, 404);
-  assert.equal((await unknown.json() as any).code, 'not-found');
+  assert.equal(((await unknown.json()) as any).code, 'not-found');
   const ticket = await newTicket();
   await t.request('POST', `/v1/tickets/${ticket.id}/cancel`);
   const closed = await post(ticket.path, good());
   assert.equal(closed.status, 409);
-  assert.equal((await closed.json() as any).ticket_status, 'cancelled');
+  assert.equal(((await closed.json()) as any).ticket_status, 'cancelled');
   assert.equal(await stored(ticket.id), 0);
 });
 
@@ -108,7 +120,7 @@ test('a ticket keeps at most five subscriptions; the same endpoint twice is one'
 });
 
 test('the VAPID key pair is generated once and every node on the store signs with it', async () => {
-  const first = (await (await fetch(`${t.url}/push/vapid.json`)).json() as any).public_key;
+  const first = ((await (await fetch(`${t.url}/push/vapid.json`)).json()) as any).public_key;
   const node2 = await createApp(t.app.services.config);
   try {
     const keys = await node2.services.db.query<{ value: string }>("SELECT value FROM service_settings WHERE name = 'vapid_keys'");
@@ -121,13 +133,21 @@ test('the VAPID key pair is generated once and every node on the store signs wit
 
 test('VAPID keys from the configuration are used as given, and checked at start', async () => {
   const keys = webpush.generateVAPIDKeys();
-  const env = { ...process.env, VAPID_PUBLIC_KEY: keys.publicKey, VAPID_PRIVATE_KEY: keys.privateKey, VAPID_SUBJECT: 'mailto:ops@example.com' };
+  const env = {
+    ...process.env,
+    VAPID_PUBLIC_KEY: keys.publicKey,
+    VAPID_PRIVATE_KEY: keys.privateKey,
+    VAPID_SUBJECT: 'mailto:ops@example.com',
+  };
   assert.deepEqual(loadConfig(env).push.vapid, { publicKey: keys.publicKey, privateKey: keys.privateKey });
   const other = webpush.generateVAPIDKeys();
   assert.throws(() => loadConfig({ ...env, VAPID_PRIVATE_KEY: other.privateKey }), /does not belong/);
   assert.throws(() => loadConfig({ ...env, VAPID_PRIVATE_KEY: '' }), /must be set together/);
   assert.throws(() => loadConfig({ ...env, VAPID_SUBJECT: 'ops@example.com' }), /VAPID_SUBJECT/);
   assert.throws(() => loadConfig({ SMS_ACCOUNT_SID: 'AC1' }), /must be set together/);
-  assert.throws(() => loadConfig({ SMS_ACCOUNT_SID: 'AC1', SMS_AUTH_TOKEN: 'x', SMS_FROM: '+1', SMS_PROVIDER_URL: 'http://sms.example.com' }), /SMS_PROVIDER_URL/);
+  assert.throws(
+    () => loadConfig({ SMS_ACCOUNT_SID: 'AC1', SMS_AUTH_TOKEN: 'x', SMS_FROM: '+1', SMS_PROVIDER_URL: 'http://sms.example.com' }),
+    /SMS_PROVIDER_URL/,
+  );
   assert.equal(loadConfig({}).sms, null);
 });

@@ -29,12 +29,16 @@ async function newTicket(): Promise<any> {
 
 async function subscribe(ticket: any, sub: TestSubscription): Promise<Response> {
   return fetch(`${ticket.url.replace('http://localhost:3000', t.url)}/push`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sub.json),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(sub.json),
   });
 }
 
 async function subscriptionCount(ticketId: string): Promise<number> {
-  const rows = await t.app.services.db.query<{ n: number }>('SELECT COUNT(*) AS n FROM push_subscriptions WHERE ticket_id = $1', [ticketId]);
+  const rows = await t.app.services.db.query<{ n: number }>('SELECT COUNT(*) AS n FROM push_subscriptions WHERE ticket_id = $1', [
+    ticketId,
+  ]);
   return Number(rows[0]!.n);
 }
 

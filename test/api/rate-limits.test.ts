@@ -94,7 +94,10 @@ test('errors, replays and refusals count', async () => {
   assert.equal(replay.headers.get('idempotent-replayed'), 'true');
   assert.equal(remaining(replay), 118);
   assert.equal(remaining(await write(testKey, { nope: 1 })), 117); // 422 unknown field
-  assert.equal(remaining(await t.request('POST', '/v1/tickets', { key: testKey, raw: '{', headers: { 'content-type': 'application/json' } })), 116); // 400
+  assert.equal(
+    remaining(await t.request('POST', '/v1/tickets', { key: testKey, raw: '{', headers: { 'content-type': 'application/json' } })),
+    116,
+  ); // 400
   assert.equal(remaining(await t.request('POST', '/v1/tickets', { key: testKey, body: {}, headers: { 'idempotency-key': '' } })), 115); // 400
   for (let i = 0; i < 115; i++) await write(testKey, { nope: 1 });
   const denied = await write(testKey);

@@ -30,7 +30,10 @@ async function rungEvents(key: string, id: string): Promise<any[]> {
   return events.body.data.filter((e: any) => e.data.object.id === id);
 }
 
-const ringJobs = (id: string) => t.app.services.db.query<{ key: string; done_at: number | null }>("SELECT key, done_at FROM jobs WHERE kind = 'ring' AND key LIKE $1", [`ring:${id}:%`]);
+const ringJobs = (id: string) =>
+  t.app.services.db.query<{ key: string; done_at: number | null }>("SELECT key, done_at FROM jobs WHERE kind = 'ring' AND key LIKE $1", [
+    `ring:${id}:%`,
+  ]);
 
 /** Runs `fn` while a voice-on board showing every queue of the branch is connected (test mode). */
 async function withBoard(branchId: string, fn: () => Promise<void>): Promise<void> {
@@ -48,7 +51,10 @@ test('nobody to reach: the answer, one ticket.rung with what each channel found,
   const id = await created(testKey);
   const res = await t.request('POST', `/v1/tickets/${id}/ready`, { key: testKey });
   assert.equal(res.status, 200, res.text);
-  assert.deepEqual({ rang: res.body.rang, channel_used: res.body.channel_used, call_out_loud: res.body.call_out_loud }, { rang: false, channel_used: 'none', call_out_loud: false });
+  assert.deepEqual(
+    { rang: res.body.rang, channel_used: res.body.channel_used, call_out_loud: res.body.call_out_loud },
+    { rang: false, channel_used: 'none', call_out_loud: false },
+  );
   assert.equal(res.body.ticket.status, 'ready');
   assert.equal(res.body.ticket.rings, 1);
 
@@ -59,10 +65,15 @@ test('nobody to reach: the answer, one ticket.rung with what each channel found,
     { channel: 'display', delivered: false, detail: 'no connected board with voice on shows this queue' },
   ]);
   assert.deepEqual(rung[0].data.object, res.body.ticket);
-  const ready = (await t.request('GET', '/v1/events?type=ticket.ready&limit=100', { key: testKey })).body.data.filter((e: any) => e.data.object.id === id);
+  const ready = (await t.request('GET', '/v1/events?type=ticket.ready&limit=100', { key: testKey })).body.data.filter(
+    (e: any) => e.data.object.id === id,
+  );
   assert.deepEqual(ready[0].data.object, res.body.ticket);
 
-  const rings = await t.app.services.db.query<{ completed_at: number | null; result: string }>('SELECT completed_at, result FROM rings WHERE ticket_id = $1', [id]);
+  const rings = await t.app.services.db.query<{ completed_at: number | null; result: string }>(
+    'SELECT completed_at, result FROM rings WHERE ticket_id = $1',
+    [id],
+  );
   assert.equal(rings.length, 1);
   assert.notEqual(rings[0]!.completed_at, null);
   assert.equal(JSON.parse(rings[0]!.result).channel_used, 'none');
@@ -70,7 +81,9 @@ test('nobody to reach: the answer, one ticket.rung with what each channel found,
 
   // Long after the deadline nothing finishes it again.
   clock.advance(60_000);
-  while ((await t.app.runner.runOnce()) > 0) { /* drain */ }
+  while ((await t.app.runner.runOnce()) > 0) {
+    /* drain */
+  }
   assert.equal((await rungEvents(testKey, id)).length, 1);
 });
 
@@ -95,7 +108,11 @@ test('a page open: the ring is attempted after the commit, with its job, and the
   assert.equal(res.body.channel_used, 'none');
   const rung = await rungEvents(testKey, id);
   assert.equal(rung.length, 1);
-  assert.deepEqual(rung[0].data.ring.channels[0], { channel: 'page', delivered: false, detail: 'no confirmation from the page before the deadline' });
+  assert.deepEqual(rung[0].data.ring.channels[0], {
+    channel: 'page',
+    delivered: false,
+    detail: 'no confirmation from the page before the deadline',
+  });
   const jobs = await ringJobs(id);
   assert.equal(jobs.length, 1);
   assert.notEqual(jobs[0]!.done_at, null, 'the in-line attempt completed the ring and its job');

@@ -26,19 +26,36 @@ async function start(): Promise<Counted> {
     const branch = await createBranch(tx, { accountId: account.id, name: 'Counted' }, now);
     return (await createApiKey(tx, { branchId: branch.id, mode: 'test' }, now)).key;
   });
-  return { app, db, key, close: async () => { await app.close(); await store.drop(); } };
+  return {
+    app,
+    db,
+    key,
+    close: async () => {
+      await app.close();
+      await store.drop();
+    },
+  };
 }
 
 async function ready(c: Counted, id: string, headers: Record<string, string> = {}): Promise<Statement[]> {
   c.db.log.length = 0;
-  const res = await c.app.server.inject({ method: 'POST', url: `/v1/tickets/${id}/ready`, headers: { authorization: `Bearer ${c.key}`, ...headers } });
+  const res = await c.app.server.inject({
+    method: 'POST',
+    url: `/v1/tickets/${id}/ready`,
+    headers: { authorization: `Bearer ${c.key}`, ...headers },
+  });
   assert.equal(res.statusCode, 200, res.body);
   // The API key's lookup is the auth layer's, not ready's.
   return c.db.log.filter((s) => !s.sql.includes('FROM api_keys'));
 }
 
 async function newTicket(c: Counted): Promise<string> {
-  const res = await c.app.server.inject({ method: 'POST', url: '/v1/tickets', headers: { authorization: `Bearer ${c.key}`, 'content-type': 'application/json' }, payload: { queue: 'A' } });
+  const res = await c.app.server.inject({
+    method: 'POST',
+    url: '/v1/tickets',
+    headers: { authorization: `Bearer ${c.key}`, 'content-type': 'application/json' },
+    payload: { queue: 'A' },
+  });
   return (JSON.parse(res.body) as { id: string }).id;
 }
 
@@ -46,8 +63,16 @@ const touching = (log: Statement[], table: RegExp): Statement[] => log.filter((s
 const show = (log: Statement[]): string => log.map((s) => `[${s.tx}]${s.later ? ' (later)' : ''} ${s.sql.slice(0, 120)}`).join('\n');
 
 /** What both kinds of ready promise: every statement in `transactions` transactions, and no read beside its write. */
-function assertLean(c: Counted, log: Statement[], want: { transactions: number; ticketStatements: number; atMost: { postgres: number; sqlite: number }; waitedOnPostgres: number }): void {
-  assert.deepEqual(log.filter((s) => s.tx === 0), [], `outside the transactions:\n${show(log)}`);
+function assertLean(
+  c: Counted,
+  log: Statement[],
+  want: { transactions: number; ticketStatements: number; atMost: { postgres: number; sqlite: number }; waitedOnPostgres: number },
+): void {
+  assert.deepEqual(
+    log.filter((s) => s.tx === 0),
+    [],
+    `outside the transactions:\n${show(log)}`,
+  );
   assert.equal(new Set(log.map((s) => s.tx)).size, want.transactions, show(log));
   assert.equal(touching(log, /\btickets\b/).length, want.ticketStatements, `ticket statements:\n${show(log)}`);
   // The branch and push subscriptions are read inside the ticket's UPDATE, not on their own.
@@ -93,7 +118,7 @@ test('a ready with a page open: nothing read between the transactions, the ticke
   }
 });
 
-test('an Idempotency-Key adds only the key\'s claim and its answer (and, with a page open, its kept first phase)', async () => {
+test("an Idempotency-Key adds only the key's claim and its answer (and, with a page open, its kept first phase)", async () => {
   const c = await start();
   try {
     await ready(c, await newTicket(c));

@@ -33,7 +33,10 @@ async function readyTicket(key: string): Promise<string> {
 /** The reasons of the ticket's rings, oldest first, from its ticket.rung events. */
 async function ringReasons(key: string, id: string): Promise<string[]> {
   const events = await t.request('GET', '/v1/events?type=ticket.rung&limit=100', { key });
-  return events.body.data.filter((e: any) => e.data.object.id === id).map((e: any) => e.data.ring.reason).reverse();
+  return events.body.data
+    .filter((e: any) => e.data.object.id === id)
+    .map((e: any) => e.data.ring.reason)
+    .reverse();
 }
 
 const customer = (key: string, id: string, action: string, body?: unknown) =>
@@ -42,7 +45,9 @@ const customer = (key: string, id: string, action: string, body?: unknown) =>
 /** Moves the clock and runs every due job, as the worker would. */
 async function at(ms: number, runner: App['runner'] = t.app.runner): Promise<void> {
   clock.advance(ms);
-  while ((await runner.runOnce()) > 0) { /* jobs that became due while others ran */ }
+  while ((await runner.runOnce()) > 0) {
+    /* jobs that became due while others ran */
+  }
 }
 
 test('a reminder rings after the delay and stops at the reminder count', async () => {
@@ -104,13 +109,16 @@ test('a snooze rings once when it ends; a reminder waits for it', async () => {
   assert.deepEqual(await ringReasons(reminding.testKey, other), ['ready', 'snooze_end', 'reminder']);
 });
 
-test('a reminder falling due with the snooze\'s end waits for the snooze\'s ring, even while another worker holds that job', async () => {
+test("a reminder falling due with the snooze's end waits for the snooze's ring, even while another worker holds that job", async () => {
   const tenant = await tenantWith({ reminder_delay_seconds: DELAY_S, reminder_count: 1 });
   const id = await readyTicket(tenant.testKey);
   assert.equal((await customer(tenant.testKey, id, 'snooze', { minutes: 2 })).status, 200);
   // Another worker has taken the snooze's job and not committed its ring yet.
   const { db } = t.app.services;
-  const held = await db.run("UPDATE jobs SET locked_by = 'other-worker', locked_until = $2 WHERE kind = 'snooze_end' AND key LIKE $1", [`snooze:${id}:%`, clock.now() + 3600_000]);
+  const held = await db.run("UPDATE jobs SET locked_by = 'other-worker', locked_until = $2 WHERE kind = 'snooze_end' AND key LIKE $1", [
+    `snooze:${id}:%`,
+    clock.now() + 3600_000,
+  ]);
   assert.equal(held, 1);
   await at(2 * 60_000 + DELAY_S * 1000); // both due: the snooze's end, and a delay after it
   assert.deepEqual(await ringReasons(tenant.testKey, id), ['ready'], 'the reminder does not ring ahead of the snooze');
@@ -167,7 +175,9 @@ test('a restart neither loses nor repeats reminders and snooze rings', async () 
 async function countRings(config: App['services']['config']): Promise<Map<string, string[]>> {
   const app = await createApp(config, { clock });
   try {
-    const rows = await app.services.db.query<{ ticket_id: string; reason: string }>('SELECT ticket_id, reason FROM rings ORDER BY ticket_id, seq');
+    const rows = await app.services.db.query<{ ticket_id: string; reason: string }>(
+      'SELECT ticket_id, reason FROM rings ORDER BY ticket_id, seq',
+    );
     const out = new Map<string, string[]>();
     for (const r of rows) out.set(r.ticket_id, [...(out.get(r.ticket_id) ?? []), r.reason]);
     return out;

@@ -42,7 +42,9 @@ async function ticketWithPush(reply: PushReply): Promise<{ ticket: any; sub: Tes
   const ticket = (await t.request('POST', '/v1/tickets', { body: {} })).body;
   const sub = push.subscribe(reply);
   const res = await fetch(`${ticket.url.replace(t.app.services.config.publicUrl, t.url)}/push`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sub.json),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(sub.json),
   });
   assert.equal(res.status, 201);
   return { ticket, sub };
@@ -50,18 +52,25 @@ async function ticketWithPush(reply: PushReply): Promise<{ ticket: any; sub: Tes
 
 /** Marks the ticket ready on `s` and kills `s` as soon as its push reaches the push service. */
 async function readyThenKill(s: ServerProcess, ticket: any, sub: TestSubscription): Promise<void> {
-  void fetch(`${s.url}/v1/tickets/${ticket.id}/ready`, { method: 'POST', headers: { authorization: `Bearer ${t.tenant.testKey}` } }).catch(() => {});
+  void fetch(`${s.url}/v1/tickets/${ticket.id}/ready`, { method: 'POST', headers: { authorization: `Bearer ${t.tenant.testKey}` } }).catch(
+    () => {},
+  );
   await push.waitForRequests(sub, 1);
   await s.kill('SIGKILL');
 }
 
 async function sendClaims(ticketId: string): Promise<string[]> {
-  const rows = await t.app.services.db.query<{ status: string }>("SELECT status FROM ring_sends WHERE ticket_id = $1 AND channel = 'push'", [ticketId]);
+  const rows = await t.app.services.db.query<{ status: string }>(
+    "SELECT status FROM ring_sends WHERE ticket_id = $1 AND channel = 'push'",
+    [ticketId],
+  );
   return rows.map((r) => r.status);
 }
 
 async function ringCompleted(ticketId: string): Promise<boolean> {
-  const rows = await t.app.services.db.query<{ completed_at: number | null }>('SELECT completed_at FROM rings WHERE ticket_id = $1', [ticketId]);
+  const rows = await t.app.services.db.query<{ completed_at: number | null }>('SELECT completed_at FROM rings WHERE ticket_id = $1', [
+    ticketId,
+  ]);
   return rows.length === 1 && rows[0]!.completed_at !== null;
 }
 
@@ -74,7 +83,7 @@ async function rungEvents(ticketId: string): Promise<any[]> {
 async function afterRestart(ticket: any, sub: TestSubscription) {
   const restarted = await server();
   try {
-    await eventually(async () => (await ringCompleted(ticket.id)), 'the ring to be recorded after the restart', 20_000);
+    await eventually(async () => await ringCompleted(ticket.id), 'the ring to be recorded after the restart', 20_000);
   } finally {
     await restarted.kill('SIGTERM');
   }
@@ -101,7 +110,10 @@ test('the push service accepted the ring and the server died before recording it
   assert.deepEqual(await sendClaims(ticket.id), ['delivered']);
   // Sent again, because nobody could know the first one arrived; the repeat is the same ring.
   assert.equal(pushes.length, 2);
-  assert.ok(pushes.every((p) => p.payload.ring_id === ring.id && p.headers.topic === ticket.id), 'same ring id and Topic both times');
+  assert.ok(
+    pushes.every((p) => p.payload.ring_id === ring.id && p.headers.topic === ticket.id),
+    'same ring id and Topic both times',
+  );
   assert.equal(device.shown.length, 2);
   assert.equal(device.alerts.length, 1, 'the phone alerted once');
   assert.deepEqual([shown.status, shown.rings, shown.customer.notifications], ['ready', 1, 'push']);

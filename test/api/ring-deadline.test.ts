@@ -27,7 +27,9 @@ class OpenPage implements Channel {
   readonly shown = new Map<string, number>();
   async ring(request: RingRequest, signal: AbortSignal): Promise<ChannelAttempt> {
     if (this.asleep.has(request.ticket.id)) {
-      return new Promise((resolve) => signal.addEventListener('abort', () => resolve({ channel: 'page', delivered: false, detail: 'no confirmation' }), { once: true }));
+      return new Promise((resolve) =>
+        signal.addEventListener('abort', () => resolve({ channel: 'page', delivered: false, detail: 'no confirmation' }), { once: true }),
+      );
     }
     if (!this.open.has(request.ticket.id)) return { channel: 'page', delivered: false, detail: 'no open page' };
     if (!this.shown.has(request.ringId)) this.shown.set(request.ringId, 1);
@@ -59,14 +61,19 @@ async function ticketWithHangingPush(key: string, body: Record<string, unknown> 
   const ticket = (await t.request('POST', '/v1/tickets', { key, body })).body;
   const sub = push.subscribe('hang');
   const res = await fetch(`${ticket.url.replace('http://localhost:3000', t.url)}/push`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sub.json),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(sub.json),
   });
   assert.equal(res.status, 201);
   return { ticket, sub };
 }
 
 async function ringRow(ticketId: string) {
-  const rows = await t.app.services.db.query<{ completed_at: number | null; result: string | null }>('SELECT completed_at, result FROM rings WHERE ticket_id = $1 ORDER BY seq', [ticketId]);
+  const rows = await t.app.services.db.query<{ completed_at: number | null; result: string | null }>(
+    'SELECT completed_at, result FROM rings WHERE ticket_id = $1 ORDER BY seq',
+    [ticketId],
+  );
   return rows.at(-1)!;
 }
 
@@ -96,7 +103,11 @@ test('a hanging push service: ready answers at the deadline with the page, the j
   assert.notEqual(row.completed_at, null);
   const result = JSON.parse(row.result!);
   assert.equal(result.channel_used, 'push', 'the push service accepted it after the deadline');
-  assert.deepEqual(result.channels.map((c: any) => [c.channel, c.delivered]).sort(), [['display', false], ['page', true], ['push', true]]);
+  assert.deepEqual(result.channels.map((c: any) => [c.channel, c.delivered]).sort(), [
+    ['display', false],
+    ['page', true],
+    ['push', true],
+  ]);
   assert.equal(push.requests.get(sub.id), 1, 'one push, not two');
   assert.equal(push.pushesFor(sub).length, 1);
   const events = await t.request('GET', '/v1/events?type=ticket.rung');
@@ -183,15 +194,16 @@ test('a node that died mid-SMS: the next node never sends it again, and the ring
   sms.release();
 });
 
-test('the ring job\'s last try does not record a ring while a send is still in flight', async () => {
+test("the ring job's last try does not record a ring while a send is still in flight", async () => {
   const ticket = (await t.request('POST', '/v1/tickets', { body: {} })).body;
   const real = t.app.services.ringer;
   let sending = true;
   const attempt: ChannelAttempt = { channel: 'push', delivered: true, detail: 'accepted' };
   t.app.services.ringer = {
-    ring: async () => (sending
-      ? { rang: false, channel_used: 'none', call_out_loud: false, attempts: [], complete: false, sending: true }
-      : { rang: true, channel_used: 'push', call_out_loud: false, attempts: [attempt], complete: true }),
+    ring: async () =>
+      sending
+        ? { rang: false, channel_used: 'none', call_out_loud: false, attempts: [], complete: false, sending: true }
+        : { rang: true, channel_used: 'push', call_out_loud: false, attempts: [attempt], complete: true },
   };
   try {
     await t.request('POST', `/v1/tickets/${ticket.id}/ready`);

@@ -80,7 +80,10 @@ test('a page closed before ready no longer counts', async () => {
   const tk = await ticket();
   const page = await openPage(t, tk.url);
   page.close();
-  await eventually(async () => (await t.app.live.presence.members(presenceScopes.page(tk.id))).length === 0, 'the server to see the page go');
+  await eventually(
+    async () => (await t.app.live.presence.members(presenceScopes.page(tk.id))).length === 0,
+    'the server to see the page go',
+  );
   const body = await ready(tk.id);
   assert.deepEqual([body.rang, body.channel_used], [false, 'none']);
 });
@@ -163,8 +166,15 @@ test('the hourly sweep forgets ring confirmations a week old, and only those', a
   const page = await openPage(t, tk.url);
   assert.equal((await ready(tk.id)).channel_used, 'page');
   page.close();
-  const confirmations = async (): Promise<number> => Number((await t.app.services.db.query<{ n: number }>(
-    'SELECT COUNT(*) AS n FROM ring_deliveries d JOIN rings r ON r.id = d.ring_id WHERE r.ticket_id = $1', [tk.id]))[0]!.n);
+  const confirmations = async (): Promise<number> =>
+    Number(
+      (
+        await t.app.services.db.query<{ n: number }>(
+          'SELECT COUNT(*) AS n FROM ring_deliveries d JOIN rings r ON r.id = d.ring_id WHERE r.ticket_id = $1',
+          [tk.id],
+        )
+      )[0]!.n,
+    );
   assert.equal(await confirmations(), 1);
   clock.advance(6 * 24 * 3600_000);
   await t.app.maintenance.sweep();

@@ -19,7 +19,8 @@ after(() => t.close());
 
 const TEST = { 'readybell-mode': 'test' };
 const LIVE = { 'readybell-mode': 'live' };
-const session = (method: string, path: string, o: { body?: unknown; headers?: Record<string, string> } = {}) => asSession(t, owner)(method, path, o);
+const session = (method: string, path: string, o: { body?: unknown; headers?: Record<string, string> } = {}) =>
+  asSession(t, owner)(method, path, o);
 const ids = (list: { body: { data: Array<{ id: string }> } }): string[] => list.body.data.map((x) => x.id);
 
 test('a session in test mode sees test tickets and not live ones; without the header (or with live) the reverse', async () => {
@@ -31,7 +32,11 @@ test('a session in test mode sees test tickets and not live ones; without the he
   assert.ok(ids(inTest).includes(testTicket.id));
   assert.ok(!ids(inTest).includes(liveTicket.id));
   assert.equal((await session('GET', `/v1/tickets/${testTicket.id}`, { headers: TEST })).status, 200);
-  assert.equal((await session('GET', `/v1/tickets/${liveTicket.id}`, { headers: TEST })).status, 404, 'a live ticket does not exist in test mode');
+  assert.equal(
+    (await session('GET', `/v1/tickets/${liveTicket.id}`, { headers: TEST })).status,
+    404,
+    'a live ticket does not exist in test mode',
+  );
   assert.equal((await session('POST', `/v1/tickets/${liveTicket.id}/ready`, { headers: TEST, body: {} })).status, 404);
 
   for (const headers of [{}, LIVE]) {
@@ -41,7 +46,11 @@ test('a session in test mode sees test tickets and not live ones; without the he
     assert.equal((await session('GET', `/v1/tickets/${testTicket.id}`, { headers })).status, 404);
     assert.equal((await session('POST', `/v1/tickets/${testTicket.id}/cancel`, { headers, body: {} })).status, 404);
   }
-  assert.equal((await t.request('GET', `/v1/tickets/${testTicket.id}`, { key: t.tenant.testKey })).body.status, 'created', 'nothing was changed across modes');
+  assert.equal(
+    (await t.request('GET', `/v1/tickets/${testTicket.id}`, { key: t.tenant.testKey })).body.status,
+    'created',
+    'nothing was changed across modes',
+  );
 });
 
 test('what a session makes in test mode is test data: the test key sees it, the live key does not', async () => {
@@ -59,7 +68,9 @@ test('what a session makes in test mode is test data: the test key sees it, the 
 });
 
 test('webhook endpoints and displays made with a test key show in test mode only', async () => {
-  const endpoint = (await t.request('POST', '/v1/webhook_endpoints', { key: t.tenant.testKey, body: { url: 'https://pos.example.com/hook' } })).body;
+  const endpoint = (
+    await t.request('POST', '/v1/webhook_endpoints', { key: t.tenant.testKey, body: { url: 'https://pos.example.com/hook' } })
+  ).body;
   const display = (await t.request('POST', '/v1/displays', { key: t.tenant.testKey, body: { name: 'Test TV' } })).body;
   assert.ok(ids(await session('GET', '/v1/webhook_endpoints', { headers: TEST })).includes(endpoint.id));
   assert.ok(!ids(await session('GET', '/v1/webhook_endpoints')).includes(endpoint.id));
@@ -72,7 +83,11 @@ test('webhook endpoints and displays made with a test key show in test mode only
 test('the session says which mode each request acted in', async () => {
   assert.equal((await session('GET', '/v1/session')).body.mode, 'live');
   assert.equal((await session('GET', '/v1/session', { headers: TEST })).body.mode, 'test');
-  const signed = await t.request('POST', '/v1/sessions', { key: null, body: { email: t.tenant.ownerEmail, password: t.tenant.ownerPassword }, headers: TEST });
+  const signed = await t.request('POST', '/v1/sessions', {
+    key: null,
+    body: { email: t.tenant.ownerEmail, password: t.tenant.ownerPassword },
+    headers: TEST,
+  });
   assert.equal(signed.body.mode, 'test');
 });
 
@@ -83,7 +98,12 @@ test('the live stream follows the mode of the request that opened it', async () 
     assert.equal((await testStream.next('ready')).data.livemode, false);
     assert.equal((await liveStream.next('ready')).data.livemode, true);
     const make = async (key: string) => (await t.request('POST', '/v1/tickets', { key, body: {} })).body.id as string;
-    const [live1, test1, live2, test2] = [await make(t.tenant.liveKey), await make(t.tenant.testKey), await make(t.tenant.liveKey), await make(t.tenant.testKey)];
+    const [live1, test1, live2, test2] = [
+      await make(t.tenant.liveKey),
+      await make(t.tenant.testKey),
+      await make(t.tenant.liveKey),
+      await make(t.tenant.testKey),
+    ];
     // Each stream's events arrive in order: once the last one is in, any leaked one would be too.
     await testStream.next('message', (d) => d.ticket_id === test2);
     await liveStream.next('message', (d) => d.ticket_id === live2);
@@ -100,11 +120,18 @@ test('an API key cannot choose its mode: a request with the header is refused (4
   const before = (await t.request('GET', '/v1/tickets', { key: t.tenant.liveKey })).body.data.length;
   for (const key of [t.tenant.liveKey, t.tenant.testKey]) {
     for (const value of ['test', 'live']) {
-      for (const [method, path, body] of [['GET', '/v1/tickets'], ['POST', '/v1/tickets', {}], ['GET', '/v1/stream']] as const) {
+      for (const [method, path, body] of [
+        ['GET', '/v1/tickets'],
+        ['POST', '/v1/tickets', {}],
+        ['GET', '/v1/stream'],
+      ] as const) {
         const res = await t.request(method, path, { key, body, headers: { 'readybell-mode': value } });
         assert.equal(res.status, 400, `${method} ${path} with ${key.slice(0, 8)} and ${value}`);
         assert.equal(res.body.code, 'bad-request');
-        assert.deepEqual(res.body.errors.map((e: { pointer: string }) => e.pointer), ['/headers/readybell-mode']);
+        assert.deepEqual(
+          res.body.errors.map((e: { pointer: string }) => e.pointer),
+          ['/headers/readybell-mode'],
+        );
         assert.match(res.body.detail, /staff sessions only/);
       }
     }

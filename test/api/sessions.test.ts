@@ -31,7 +31,10 @@ test('signing in sets an HttpOnly, SameSite=Lax session cookie and returns the u
   assert.equal(s.body.user.email, t.tenant.ownerEmail);
   assert.equal(s.body.user.role, 'owner');
   assert.equal(s.body.branch.id, t.tenant.branchId);
-  assert.deepEqual(s.body.branches.map((b: { id: string }) => b.id), [t.tenant.branchId]);
+  assert.deepEqual(
+    s.body.branches.map((b: { id: string }) => b.id),
+    [t.tenant.branchId],
+  );
   assert.equal(s.body.account.api_access, true);
   assert.equal(typeof s.body.csrf_token, 'string');
 
@@ -149,10 +152,14 @@ test('changing the password ends every session of the user; the new password wor
   const tenant = await t.newTenant();
   const a = await signInOk(t, tenant.ownerEmail, tenant.ownerPassword);
   const b = await signInOk(t, tenant.ownerEmail, tenant.ownerPassword);
-  const wrong = await asSession(t, a)('POST', '/v1/session/password', { body: { current_password: 'nope nope nope', new_password: 'a brand new password' } });
+  const wrong = await asSession(t, a)('POST', '/v1/session/password', {
+    body: { current_password: 'nope nope nope', new_password: 'a brand new password' },
+  });
   assert.equal(wrong.status, 422);
   assert.equal((await asSession(t, a)('GET', '/v1/session')).status, 200, 'a failed change ends nothing');
-  const changed = await asSession(t, a)('POST', '/v1/session/password', { body: { current_password: tenant.ownerPassword, new_password: 'a brand new password' } });
+  const changed = await asSession(t, a)('POST', '/v1/session/password', {
+    body: { current_password: tenant.ownerPassword, new_password: 'a brand new password' },
+  });
   assert.equal(changed.status, 200);
   assert.equal((await asSession(t, a)('GET', '/v1/session')).status, 401);
   assert.equal((await asSession(t, b)('GET', '/v1/session')).status, 401);
@@ -179,7 +186,8 @@ test('wrong passwords from one address never keep the owner out: the per-email b
   const proxied = await startTestApp({ clock, env: { TRUST_PROXY: '127.0.0.1' } });
   try {
     const { ownerEmail, ownerPassword } = proxied.tenant;
-    const from = (address: string, password: string, email = ownerEmail) => signIn(proxied, email, password, { 'x-forwarded-for': address });
+    const from = (address: string, password: string, email = ownerEmail) =>
+      signIn(proxied, email, password, { 'x-forwarded-for': address });
     const attacker = '203.0.113.7';
     const counter = '198.51.100.20';
     for (let i = 0; i < 6; i++) assert.equal((await from(attacker, `wrong ${i}`)).status, 401);
@@ -244,8 +252,15 @@ test('the hourly sweep deletes sessions a day past their end, and only those', a
   await asSession(t, old)('DELETE', '/v1/session');
   clock.advance(25 * 3600_000);
   await signInOk(t, tenant.ownerEmail, tenant.ownerPassword);
-  const count = async () => Number((await t.app.services.db.query<{ n: number }>(
-    'SELECT COUNT(*) AS n FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = $1', [tenant.ownerEmail]))[0]!.n);
+  const count = async () =>
+    Number(
+      (
+        await t.app.services.db.query<{ n: number }>(
+          'SELECT COUNT(*) AS n FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = $1',
+          [tenant.ownerEmail],
+        )
+      )[0]!.n,
+    );
   assert.equal(await count(), 2);
   await t.app.maintenance.sweep();
   assert.equal(await count(), 1, 'the signed-out one went; the live one stays');
@@ -254,7 +269,8 @@ test('the hourly sweep deletes sessions a day past their end, and only those', a
 test("a session has its own rate-limit buckets: an API key's exhausted bucket does not stop the counter", async () => {
   const small = await startTestApp({ env: { RATE_LIMIT_WRITES_BURST: '2', RATE_LIMIT_WRITES_PER_SECOND: '0.001' } });
   try {
-    for (let i = 0; i < 2; i++) assert.equal((await small.request('POST', '/v1/tickets', { key: small.tenant.liveKey, body: {} })).status, 201);
+    for (let i = 0; i < 2; i++)
+      assert.equal((await small.request('POST', '/v1/tickets', { key: small.tenant.liveKey, body: {} })).status, 201);
     assert.equal((await small.request('POST', '/v1/tickets', { key: small.tenant.liveKey, body: {} })).status, 429);
     const s = await signInOk(small, small.tenant.ownerEmail, small.tenant.ownerPassword);
     const created = await asSession(small, s)('POST', '/v1/tickets', { body: {} });
@@ -282,7 +298,9 @@ test('new passwords are stored as argon2id with OWASP parameters', async () => {
   const tenant = await t.newTenant();
   assert.match(await storedHash(tenant.ownerEmail), ARGON2ID_OWASP);
   const s = await signInOk(t, tenant.ownerEmail, tenant.ownerPassword);
-  const changed = await asSession(t, s)('POST', '/v1/session/password', { body: { current_password: tenant.ownerPassword, new_password: 'another fine password' } });
+  const changed = await asSession(t, s)('POST', '/v1/session/password', {
+    body: { current_password: tenant.ownerPassword, new_password: 'another fine password' },
+  });
   assert.equal(changed.status, 200);
   assert.match(await storedHash(tenant.ownerEmail), ARGON2ID_OWASP);
 });
@@ -298,11 +316,26 @@ test('a password stored with scrypt still signs in and is replaced by argon2id; 
   await t.app.services.db.write(async (tx) => {
     await tx.run('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, legacy]);
     await insertSession(tx, {
-      id: `ses_legacy${userId.slice(-16)}`, tokenHash: hashSessionToken(token), userId, accountId: tenant.accountId, branchId: tenant.branchId,
-      passwordStamp: passwordStamp(legacy), createdAt: now, lastSeenAt: now, expiresAt: now + 3600_000, revokedAt: null,
+      id: `ses_legacy${userId.slice(-16)}`,
+      tokenHash: hashSessionToken(token),
+      userId,
+      accountId: tenant.accountId,
+      branchId: tenant.branchId,
+      passwordStamp: passwordStamp(legacy),
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: now + 3600_000,
+      revokedAt: null,
     });
   });
-  const earlier = asSession(t, { status: 201, headers: new Headers(), cookie: `readybell_session=${token}`, setCookie: '', csrf: csrfTokenFor(token), body: null });
+  const earlier = asSession(t, {
+    status: 201,
+    headers: new Headers(),
+    cookie: `readybell_session=${token}`,
+    setCookie: '',
+    csrf: csrfTokenFor(token),
+    body: null,
+  });
   assert.equal((await earlier('GET', '/v1/session')).status, 200);
 
   assert.equal((await signIn(t, tenant.ownerEmail, 'not the password')).status, 401);

@@ -41,7 +41,9 @@ async function stall(bytes: string): Promise<{ answer: string; ms: number } | nu
 
 /** A POST announcing `body`'s length and sending only its first half. */
 function halfBody(path: string, body: string, headers: Record<string, string>): string {
-  const head = Object.entries({ host: '127.0.0.1', 'content-length': String(Buffer.byteLength(body)), ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  const head = Object.entries({ host: '127.0.0.1', 'content-length': String(Buffer.byteLength(body)), ...headers })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
   return `POST ${path} HTTP/1.1\r\n${head}\r\n${body.slice(0, Math.floor(body.length / 2))}`;
 }
 
@@ -60,15 +62,31 @@ test('a body that never finishes is answered 408 and closed: sign-in, customer b
   const tk = (await t.request('POST', '/v1/tickets', { body: {} })).body;
   const json = { 'content-type': 'application/json' };
   const cases: Array<[string, string]> = [
-    ['unauthenticated sign-in', halfBody('/v1/sessions', JSON.stringify({ email: 'owner@example.test', password: 'correct horse battery' }), json)],
-    ['customer page button', halfBody(`${pathOf(tk.url)}/acknowledge`, 'unused=1&more=2', { 'content-type': 'application/x-www-form-urlencoded' })],
-    ['keyed create', halfBody('/v1/tickets', JSON.stringify({ queue: 'A', external_ref: 'slow-1' }), { ...json, authorization: `Bearer ${t.tenant.testKey}`, 'idempotency-key': 'slow-create' })],
+    [
+      'unauthenticated sign-in',
+      halfBody('/v1/sessions', JSON.stringify({ email: 'owner@example.test', password: 'correct horse battery' }), json),
+    ],
+    [
+      'customer page button',
+      halfBody(`${pathOf(tk.url)}/acknowledge`, 'unused=1&more=2', { 'content-type': 'application/x-www-form-urlencoded' }),
+    ],
+    [
+      'keyed create',
+      halfBody('/v1/tickets', JSON.stringify({ queue: 'A', external_ref: 'slow-1' }), {
+        ...json,
+        authorization: `Bearer ${t.tenant.testKey}`,
+        'idempotency-key': 'slow-create',
+      }),
+    ],
   ];
   const answers = await Promise.all(cases.map(([, bytes]) => stall(bytes)));
   cases.forEach(([what], i) => assertTimedOut(answers[i]!, what));
 
   // The stalled create did nothing and left its key free: sent in full, it creates the ticket.
-  const retry = await t.request('POST', '/v1/tickets', { body: { queue: 'A', external_ref: 'slow-1' }, headers: { 'idempotency-key': 'slow-create' } });
+  const retry = await t.request('POST', '/v1/tickets', {
+    body: { queue: 'A', external_ref: 'slow-1' },
+    headers: { 'idempotency-key': 'slow-create' },
+  });
   assert.equal(retry.status, 201, retry.text);
   assert.equal(retry.headers.get('idempotent-replayed'), null);
 });

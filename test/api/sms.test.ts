@@ -52,7 +52,10 @@ test('business plan, phone given, nothing else reached: the provider takes an SM
   assert.ok(msg.body.includes(ticket.display_number), msg.body);
   assert.ok(msg.body.includes(ticket.url), msg.body);
   const event = await rungEvent(biz.liveKey, ticket.id);
-  assert.deepEqual(event.data.ring.channels.find((c: any) => c.channel === 'sms'), { channel: 'sms', delivered: true, detail: 'accepted' });
+  assert.deepEqual(
+    event.data.ring.channels.find((c: any) => c.channel === 'sms'),
+    { channel: 'sms', delivered: true, detail: 'accepted' },
+  );
 });
 
 test('pro plan: no SMS, the ready answer is "none"', async () => {
@@ -88,7 +91,9 @@ test('a customer reached by push gets no SMS', async () => {
   const ticket = await ticketFor(biz.liveKey);
   const sub = push.subscribe();
   const res = await fetch(`${ticket.url.replace('http://localhost:3000', t.url)}/push`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sub.json),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(sub.json),
   });
   assert.equal(res.status, 201);
   const before = sms.requests;
@@ -106,7 +111,10 @@ test('the provider refusing is reported, not counted as reached', async () => {
     sms.reply = 201;
   }
   const event = await rungEvent(biz.liveKey, ticket.id);
-  assert.deepEqual(event.data.ring.channels.find((c: any) => c.channel === 'sms'), { channel: 'sms', delivered: false, detail: 'rejected (500 code 30500)' });
+  assert.deepEqual(
+    event.data.ring.channels.find((c: any) => c.channel === 'sms'),
+    { channel: 'sms', delivered: false, detail: 'rejected (500 code 30500)' },
+  );
 });
 
 test('the text follows the branch language', async () => {
@@ -114,12 +122,16 @@ test('the text follows the branch language', async () => {
   await t.request('PATCH', '/v1/branch', { key: fr.liveKey, body: { name: 'Chez Paul', customer_page: { language: 'fr' } } });
   const ticket = await ticketFor(fr.liveKey);
   await ready(fr.liveKey, ticket.id);
-  assert.equal(sms.messages.at(-1)!.body, `Chez Paul : votre commande ${ticket.display_number} est prête. Merci de venir au comptoir. ${ticket.url}`);
+  assert.equal(
+    sms.messages.at(-1)!.body,
+    `Chez Paul : votre commande ${ticket.display_number} est prête. Merci de venir au comptoir. ${ticket.url}`,
+  );
 });
 
 test('the phone number is erased when the ticket closes', async () => {
   const ticket = await ticketFor(biz.liveKey);
-  const phone = async () => (await t.app.services.db.query<{ p: string | null }>('SELECT customer_phone AS p FROM tickets WHERE id = $1', [ticket.id]))[0]!.p;
+  const phone = async () =>
+    (await t.app.services.db.query<{ p: string | null }>('SELECT customer_phone AS p FROM tickets WHERE id = $1', [ticket.id]))[0]!.p;
   assert.equal(await phone(), PHONE);
   assert.equal((await t.request('POST', `/v1/tickets/${ticket.id}/cancel`, { key: biz.liveKey })).status, 200);
   assert.equal(await phone(), null);

@@ -15,22 +15,32 @@ before(async () => {
 after(() => t.close());
 
 async function invite(role: 'owner' | 'manager' | 'staff'): Promise<{ id: string; session: Signed }> {
-  const res = await asSession(t, owner)('POST', '/v1/users', { body: { email: `${role}-${Math.random().toString(36).slice(2)}@example.test`, role } });
+  const res = await asSession(t, owner)('POST', '/v1/users', {
+    body: { email: `${role}-${Math.random().toString(36).slice(2)}@example.test`, role },
+  });
   assert.equal(res.status, 201, res.text);
   return { id: res.body.id, session: await signInOk(t, res.body.email, res.body.password) };
 }
 
 test('an owner creates an API key: the full key is shown once, works at once, and stops working when revoked', async () => {
   const req = asSession(t, owner);
-  const created = await req('POST', '/v1/api_keys', { body: { mode: 'live', name: 'Till 2' }, headers: { 'idempotency-key': 'key-create-1' } });
+  const created = await req('POST', '/v1/api_keys', {
+    body: { mode: 'live', name: 'Till 2' },
+    headers: { 'idempotency-key': 'key-create-1' },
+  });
   assert.equal(created.status, 201);
   assert.match(created.body.secret, /^rk_live_/);
   assert.equal(created.body.redacted, `rk_live_…${created.body.secret.slice(-4)}`);
-  const replay = await req('POST', '/v1/api_keys', { body: { mode: 'live', name: 'Till 2' }, headers: { 'idempotency-key': 'key-create-1' } });
+  const replay = await req('POST', '/v1/api_keys', {
+    body: { mode: 'live', name: 'Till 2' },
+    headers: { 'idempotency-key': 'key-create-1' },
+  });
   assert.equal(replay.headers.get('idempotent-replayed'), 'true');
   assert.equal(replay.body.id, created.body.id, 'no second key');
   assert.equal(replay.body.secret, null, 'shown once: not even a replay shows it again');
-  const stored = await t.app.services.db.query<{ response_body: string }>('SELECT response_body FROM idempotency_keys WHERE key = $1', ['key-create-1']);
+  const stored = await t.app.services.db.query<{ response_body: string }>('SELECT response_body FROM idempotency_keys WHERE key = $1', [
+    'key-create-1',
+  ]);
   assert.ok(!stored[0]!.response_body.includes(created.body.secret), 'the secret is not at rest in the idempotency store');
 
   const listed = await req('GET', '/v1/api_keys');
@@ -49,7 +59,12 @@ test('an owner creates an API key: the full key is shown once, works at once, an
 
 test('API keys cannot manage keys or users (403), whatever their mode', async () => {
   for (const key of [t.tenant.liveKey, t.tenant.testKey]) {
-    for (const [method, path, body] of [['GET', '/v1/api_keys'], ['POST', '/v1/api_keys', { mode: 'live' }], ['GET', '/v1/users'], ['POST', '/v1/users', { email: 'x@example.test', role: 'owner' }]] as const) {
+    for (const [method, path, body] of [
+      ['GET', '/v1/api_keys'],
+      ['POST', '/v1/api_keys', { mode: 'live' }],
+      ['GET', '/v1/users'],
+      ['POST', '/v1/users', { email: 'x@example.test', role: 'owner' }],
+    ] as const) {
       const res = await t.request(method, path, { key, body });
       assert.equal(res.status, 403, `${method} ${path}`);
       assert.equal(res.body.code, 'forbidden');
@@ -60,7 +75,13 @@ test('API keys cannot manage keys or users (403), whatever their mode', async ()
 test('a staff user runs tickets but cannot create keys or users; a manager changes settings but not keys', async () => {
   const staff = asSession(t, (await invite('staff')).session);
   assert.equal((await staff('POST', '/v1/tickets', { body: {} })).status, 201);
-  for (const [method, path, body] of [['POST', '/v1/api_keys', { mode: 'test' }], ['GET', '/v1/api_keys'], ['POST', '/v1/users', { email: 'y@example.test', role: 'staff' }], ['PATCH', '/v1/branch', { expiry_hours: 4 }], ['POST', '/v1/queues', { name: 'S' }]] as const) {
+  for (const [method, path, body] of [
+    ['POST', '/v1/api_keys', { mode: 'test' }],
+    ['GET', '/v1/api_keys'],
+    ['POST', '/v1/users', { email: 'y@example.test', role: 'staff' }],
+    ['PATCH', '/v1/branch', { expiry_hours: 4 }],
+    ['POST', '/v1/queues', { name: 'S' }],
+  ] as const) {
     const res = await staff(method, path, { body });
     assert.equal(res.status, 403, `staff ${method} ${path}`);
   }

@@ -37,7 +37,10 @@ test('hashed assets are cached for a year, immutable, and gzipped when the brows
   const html = await (await get('/staff')).text();
   const js = /src="(\/staff\/assets\/[^"]+\.js)"/.exec(html)![1]!;
   const css = /href="(\/staff\/assets\/[^"]+\.css)"/.exec(html)![1]!;
-  for (const [p, type] of [[js, /^text\/javascript/], [css, /^text\/css/]] as const) {
+  for (const [p, type] of [
+    [js, /^text\/javascript/],
+    [css, /^text\/css/],
+  ] as const) {
     const res = await get(p, { 'accept-encoding': 'gzip' });
     assert.equal(res.status, 200, p);
     assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
@@ -45,11 +48,18 @@ test('hashed assets are cached for a year, immutable, and gzipped when the brows
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
   }
   const raw = await new Promise<Buffer>((resolve, reject) => {
-    import('node:http').then(({ get: httpGet }) => httpGet(t.url + js, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
-      assert.equal(res.headers['content-encoding'], 'gzip');
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks))).on('error', reject);
-    }).on('error', reject), reject);
+    import('node:http').then(
+      ({ get: httpGet }) =>
+        httpGet(t.url + js, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+          assert.equal(res.headers['content-encoding'], 'gzip');
+          const chunks: Buffer[] = [];
+          res
+            .on('data', (c: Buffer) => chunks.push(c))
+            .on('end', () => resolve(Buffer.concat(chunks)))
+            .on('error', reject);
+        }).on('error', reject),
+      reject,
+    );
   });
   assert.match(gunzipSync(raw).toString('utf8').slice(0, 2000), /\S/);
   assert.equal((await get('/staff/assets/missing-abc123.js')).status, 404);

@@ -11,7 +11,7 @@ before(async () => {
 });
 after(() => t.close());
 
-test('an API key streams its branch\'s changes in its own mode, as the guide shows', async () => {
+test("an API key streams its branch's changes in its own mode, as the guide shows", async () => {
   const sse = await openSse(`${t.url}/v1/stream`, { authorization: `Bearer ${t.tenant.testKey}` });
   try {
     assert.equal(sse.status, 200);
@@ -23,10 +23,11 @@ test('an API key streams its branch\'s changes in its own mode, as the guide sho
     const types: string[] = [];
     for (;;) {
       const e = await sse.next('message');
-      assert.equal(e.data.ticket_id, tk.id, 'only the key\'s mode: the live ticket is not streamed to a test key');
+      assert.equal(e.data.ticket_id, tk.id, "only the key's mode: the live ticket is not streamed to a test key");
       assert.equal(e.data.display_number, tk.display_number);
       types.push(e.data.type);
-      if (e.data.type === 'ticket.rung') assert.deepEqual(Object.keys(e.data.ring).sort(), ['call_out_loud', 'channel_used', 'channels', 'id', 'rang', 'reason', 'seq']);
+      if (e.data.type === 'ticket.rung')
+        assert.deepEqual(Object.keys(e.data.ring).sort(), ['call_out_loud', 'channel_used', 'channels', 'id', 'rang', 'reason', 'seq']);
       if (e.data.type === 'ticket.collected') break;
     }
     assert.deepEqual(types, ['ticket.created', 'ticket.ringing', 'ticket.rung', 'ticket.collected']);

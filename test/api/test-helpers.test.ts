@@ -20,13 +20,20 @@ before(async () => {
 after(() => t.close());
 
 const create = async (key?: string) => (await t.request('POST', '/v1/tickets', { key, body: {} })).body;
-const helper = (id: string, action: string, body?: unknown, key?: string) => t.request('POST', `/v1/test_helpers/tickets/${id}/customer/${action}`, { body, key });
+const helper = (id: string, action: string, body?: unknown, key?: string) =>
+  t.request('POST', `/v1/test_helpers/tickets/${id}/customer/${action}`, { body, key });
 const eventsOf = async (id: string, type: string) =>
   (await t.request('GET', `/v1/events?type=${type}&limit=100`)).body.data.filter((e: any) => e.data.object.id === id);
 
 test('a live key gets 403 forbidden, whatever it sends, and nothing changes', async () => {
   const tk = await create(t.tenant.liveKey);
-  for (const [action, body] of [['view', undefined], ['snooze', { minutes: 600 }], ['nonsense', { x: 1 }], ['subscribe', undefined], ['open_page', { minutes: 5 }]] as const) {
+  for (const [action, body] of [
+    ['view', undefined],
+    ['snooze', { minutes: 600 }],
+    ['nonsense', { x: 1 }],
+    ['subscribe', undefined],
+    ['open_page', { minutes: 5 }],
+  ] as const) {
     const r = await helper(tk.id, action, body, t.tenant.liveKey);
     assert.equal(r.status, 403);
     assert.equal(r.body.code, 'forbidden');
@@ -148,7 +155,9 @@ const ready = async (id: string, key?: string) => {
   return r.body;
 };
 const rungChannels = async (id: string, key?: string) => {
-  const [ev] = (await t.request('GET', '/v1/events?type=ticket.rung&limit=100', { key })).body.data.filter((e: any) => e.data.object.id === id);
+  const [ev] = (await t.request('GET', '/v1/events?type=ticket.rung&limit=100', { key })).body.data.filter(
+    (e: any) => e.data.object.id === id,
+  );
   return ev.data.ring.channels as Array<{ channel: string; delivered: boolean | null; detail?: string }>;
 };
 const answer = (r: any) => [r.rang, r.channel_used, r.call_out_loud];
@@ -175,7 +184,10 @@ test('open_page keeps a simulated page open: ready answers "page", and the first
   assert.equal((await eventsOf(tk.id, 'ticket.customer_viewed')).length, 1);
   const r = await ready(tk.id);
   assert.deepEqual(answer(r), [true, 'page', false]);
-  assert.deepEqual((await rungChannels(tk.id)).find((c) => c.channel === 'page'), { channel: 'page', delivered: true, detail: 'simulated (test mode)' });
+  assert.deepEqual(
+    (await rungChannels(tk.id)).find((c) => c.channel === 'page'),
+    { channel: 'page', delivered: true, detail: 'simulated (test mode)' },
+  );
 });
 
 test('a test ticket with a phone on a business-plan branch: ready answers "sms" (simulated, no provider)', async () => {
@@ -183,7 +195,10 @@ test('a test ticket with a phone on a business-plan branch: ready answers "sms" 
   const tk = (await t.request('POST', '/v1/tickets', { key: biz.testKey, body: { customer_phone: '+33612345678' } })).body;
   const r = await ready(tk.id, biz.testKey);
   assert.deepEqual(answer(r), [true, 'sms', false]);
-  assert.deepEqual((await rungChannels(tk.id, biz.testKey)).find((c) => c.channel === 'sms'), { channel: 'sms', delivered: true, detail: 'simulated (test mode)' });
+  assert.deepEqual(
+    (await rungChannels(tk.id, biz.testKey)).find((c) => c.channel === 'sms'),
+    { channel: 'sms', delivered: true, detail: 'simulated (test mode)' },
+  );
 });
 
 test('nobody to reach: ready answers "none"', async () => {
@@ -200,7 +215,10 @@ test('a connected simulated board with voice calls the number out: call_out_loud
   assert.equal(connected.body.id, board.id);
   const a = (await t.request('POST', '/v1/tickets', { key: tenant.testKey, body: { queue: 'A' } })).body;
   assert.deepEqual(answer(await ready(a.id, tenant.testKey)), [false, 'none', true]);
-  assert.deepEqual((await rungChannels(a.id, tenant.testKey)).find((c) => c.channel === 'display'), { channel: 'display', delivered: true, detail: 'simulated (test mode)' });
+  assert.deepEqual(
+    (await rungChannels(a.id, tenant.testKey)).find((c) => c.channel === 'display'),
+    { channel: 'display', delivered: true, detail: 'simulated (test mode)' },
+  );
   const b = (await t.request('POST', '/v1/tickets', { key: tenant.testKey, body: { queue: 'B' } })).body;
   assert.deepEqual(answer(await ready(b.id, tenant.testKey)), [false, 'none', false]);
   // With the customer subscribed too: both at once, as the guide's sample answer shows.
@@ -217,7 +235,7 @@ test('a simulated board of a display with voice off is connected but calls nothi
   assert.deepEqual(answer(await ready(tk.id, tenant.testKey)), [false, 'none', false]);
 });
 
-test('the helpers refuse what is not theirs: another branch\'s display, a deleted one, minutes out of range', async () => {
+test("the helpers refuse what is not theirs: another branch's display, a deleted one, minutes out of range", async () => {
   const board = (await t.request('POST', '/v1/displays', { body: {} })).body;
   const other = await t.newTenant();
   assert.equal((await t.request('POST', `/v1/test_helpers/displays/${board.id}/connect`, { key: other.testKey })).status, 404);
@@ -248,12 +266,17 @@ test('the simulated push service never serves live mode, and no browser can subs
   assert.throws(() => simulatedPushSubscription({ id: live.id, branchId: t.tenant.branchId, mode: 'live' }, now));
 
   const tk = await create();
-  const keys = { p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64url'), auth: Buffer.alloc(16, 2).toString('base64url') };
+  const keys = {
+    p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64url'),
+    auth: Buffer.alloc(16, 2).toString('base64url'),
+  };
   const res = await fetch(`${t.url}${new URL(tk.url).pathname}/push`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ endpoint: SIMULATED_PUSH_ENDPOINT, keys }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ endpoint: SIMULATED_PUSH_ENDPOINT, keys }),
   });
   assert.equal(res.status, 422);
-  const body = await res.json() as any;
+  const body = (await res.json()) as any;
   assert.ok(body.errors.some((e: any) => e.pointer === '/endpoint'));
   assert.equal(endpointProblem(SIMULATED_PUSH_ENDPOINT, true), 'endpoint must use https.');
 });
@@ -278,5 +301,8 @@ test('a node keeps a bounded number of simulated pages: opening one more closes 
   await assert.rejects(clients.openPage({ ...tickets[0]!, mode: 'live' }, branch, 5), /test mode only/);
   clients.close();
   assert.equal(clients.size, 0);
-  await eventually(async () => (await presence.members(presenceScopes.page(tickets[2]!.id))).length === 0, 'the closed page to leave presence');
+  await eventually(
+    async () => (await presence.members(presenceScopes.page(tickets[2]!.id))).length === 0,
+    'the closed page to leave presence',
+  );
 });

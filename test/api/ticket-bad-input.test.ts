@@ -32,8 +32,23 @@ const UNKNOWN = 'tk_00000000000000000000000000';
 const metadata = (n: number, value = 'v') => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, value]));
 
 function cases(): Case[] {
-  const create = (name: string, body: unknown, pointer: string): Case => ({ name, method: 'POST', path: '/v1/tickets', body, status: 422, code: 'validation-failed', pointer });
-  const list = (name: string, qs: string, pointer: string): Case => ({ name, method: 'GET', path: `/v1/tickets?${qs}`, status: 422, code: 'validation-failed', pointer });
+  const create = (name: string, body: unknown, pointer: string): Case => ({
+    name,
+    method: 'POST',
+    path: '/v1/tickets',
+    body,
+    status: 422,
+    code: 'validation-failed',
+    pointer,
+  });
+  const list = (name: string, qs: string, pointer: string): Case => ({
+    name,
+    method: 'GET',
+    path: `/v1/tickets?${qs}`,
+    status: 422,
+    code: 'validation-failed',
+    pointer,
+  });
   const out: Case[] = [
     create('unknown queue', { queue: 'Z' }, '/queue'),
     create('queue name with a space', { queue: 'A B' }, '/queue'),
@@ -57,22 +72,105 @@ function cases(): Case[] {
     list('an unknown filter', 'colour=red', '/query/colour'),
     list('a cursor from another branch', `starting_after=${foreignId}`, '/query/starting_after'),
     list('a cursor that is no ticket id', 'starting_after=abc', '/query/starting_after'),
-    { name: 'non-JSON body on ready', method: 'POST', path: `/v1/tickets/${id}/ready`, raw: 'ready!', headers: json, status: 400, code: 'invalid-json' },
-    { name: 'a text body on ready', method: 'POST', path: `/v1/tickets/${id}/ready`, raw: 'ready', headers: { 'content-type': 'text/plain' }, status: 415, code: 'unsupported-media-type' },
-    { name: 'a field in the ready body', method: 'POST', path: `/v1/tickets/${id}/ready`, body: { force: true }, status: 422, code: 'validation-failed', pointer: '/force' },
-    { name: 'a cancel reason over 200', method: 'POST', path: `/v1/tickets/${id}/cancel`, body: { reason: 'r'.repeat(201) }, status: 422, code: 'validation-failed', pointer: '/reason' },
-    { name: 'an empty Idempotency-Key', method: 'POST', path: '/v1/tickets', body: {}, headers: { 'idempotency-key': '' }, status: 400, code: 'bad-request', pointer: '/headers/idempotency-key' },
-    { name: 'a malformed Idempotency-Key', method: 'POST', path: `/v1/tickets/${id}/ready`, headers: { 'idempotency-key': '"a"b' }, status: 400, code: 'bad-request', pointer: '/headers/idempotency-key' },
-    { name: 'an Idempotency-Key of 256', method: 'POST', path: '/v1/tickets', body: {}, headers: { 'idempotency-key': 'k'.repeat(256) }, status: 400, code: 'bad-request', pointer: '/headers/idempotency-key' },
+    {
+      name: 'non-JSON body on ready',
+      method: 'POST',
+      path: `/v1/tickets/${id}/ready`,
+      raw: 'ready!',
+      headers: json,
+      status: 400,
+      code: 'invalid-json',
+    },
+    {
+      name: 'a text body on ready',
+      method: 'POST',
+      path: `/v1/tickets/${id}/ready`,
+      raw: 'ready',
+      headers: { 'content-type': 'text/plain' },
+      status: 415,
+      code: 'unsupported-media-type',
+    },
+    {
+      name: 'a field in the ready body',
+      method: 'POST',
+      path: `/v1/tickets/${id}/ready`,
+      body: { force: true },
+      status: 422,
+      code: 'validation-failed',
+      pointer: '/force',
+    },
+    {
+      name: 'a cancel reason over 200',
+      method: 'POST',
+      path: `/v1/tickets/${id}/cancel`,
+      body: { reason: 'r'.repeat(201) },
+      status: 422,
+      code: 'validation-failed',
+      pointer: '/reason',
+    },
+    {
+      name: 'an empty Idempotency-Key',
+      method: 'POST',
+      path: '/v1/tickets',
+      body: {},
+      headers: { 'idempotency-key': '' },
+      status: 400,
+      code: 'bad-request',
+      pointer: '/headers/idempotency-key',
+    },
+    {
+      name: 'a malformed Idempotency-Key',
+      method: 'POST',
+      path: `/v1/tickets/${id}/ready`,
+      headers: { 'idempotency-key': '"a"b' },
+      status: 400,
+      code: 'bad-request',
+      pointer: '/headers/idempotency-key',
+    },
+    {
+      name: 'an Idempotency-Key of 256',
+      method: 'POST',
+      path: '/v1/tickets',
+      body: {},
+      headers: { 'idempotency-key': 'k'.repeat(256) },
+      status: 400,
+      code: 'bad-request',
+      pointer: '/headers/idempotency-key',
+    },
   ];
   for (const route of ['', '/qr.svg', '/qr.png']) {
-    out.push({ name: `unknown ticket id: GET${route}`, method: 'GET', path: `/v1/tickets/${UNKNOWN}${route}`, status: 404, code: 'not-found' });
-    out.push({ name: `id of the wrong shape: GET${route}`, method: 'GET', path: `/v1/tickets/12345${route}`, status: 404, code: 'not-found' });
+    out.push({
+      name: `unknown ticket id: GET${route}`,
+      method: 'GET',
+      path: `/v1/tickets/${UNKNOWN}${route}`,
+      status: 404,
+      code: 'not-found',
+    });
+    out.push({
+      name: `id of the wrong shape: GET${route}`,
+      method: 'GET',
+      path: `/v1/tickets/12345${route}`,
+      status: 404,
+      code: 'not-found',
+    });
   }
   for (const op of ['ready', 'ring', 'collect', 'cancel']) {
     out.push({ name: `unknown ticket id: ${op}`, method: 'POST', path: `/v1/tickets/${UNKNOWN}/${op}`, status: 404, code: 'not-found' });
-    out.push({ name: `an event id as ticket id: ${op}`, method: 'POST', path: `/v1/tickets/evt_00000000000000000000000000/${op}`, status: 404, code: 'not-found' });
-    out.push({ name: `unknown ticket id with a key: ${op}`, method: 'POST', path: `/v1/tickets/${UNKNOWN}/${op}`, headers: { 'idempotency-key': `${op}-unknown` }, status: 404, code: 'not-found' });
+    out.push({
+      name: `an event id as ticket id: ${op}`,
+      method: 'POST',
+      path: `/v1/tickets/evt_00000000000000000000000000/${op}`,
+      status: 404,
+      code: 'not-found',
+    });
+    out.push({
+      name: `unknown ticket id with a key: ${op}`,
+      method: 'POST',
+      path: `/v1/tickets/${UNKNOWN}/${op}`,
+      headers: { 'idempotency-key': `${op}-unknown` },
+      status: 404,
+      code: 'not-found',
+    });
   }
   return out;
 }
@@ -89,7 +187,10 @@ test('each bad input gets its documented problem and changes nothing', async () 
     assert.equal(typeof res.body.detail, 'string', c.name);
     assert.match(res.body.request_id, /^req_/, c.name);
     if (c.pointer !== undefined) {
-      assert.ok(res.body.errors.some((e: { pointer: string }) => e.pointer === c.pointer), `${c.name}: ${JSON.stringify(res.body.errors)}`);
+      assert.ok(
+        res.body.errors.some((e: { pointer: string }) => e.pointer === c.pointer),
+        `${c.name}: ${JSON.stringify(res.body.errors)}`,
+      );
     }
   }
   assert.deepEqual(await snapshot(t, t.tenant.branchId), before);

@@ -33,7 +33,10 @@ test('create answers 201 with the full ticket object', async () => {
   assert.match(tk.created_at, ISO_MS);
   assert.equal(tk.created_at, new Date(clock.now()).toISOString());
   for (const k of ['ready_at', 'collected_at', 'cancelled_at', 'expired_at']) assert.equal(tk[k], null, k);
-  assert.deepEqual({ viewed_at: tk.customer.viewed_at, notifications: tk.customer.notifications, acknowledged_at: tk.customer.acknowledged_at }, { viewed_at: null, notifications: 'none', acknowledged_at: null });
+  assert.deepEqual(
+    { viewed_at: tk.customer.viewed_at, notifications: tk.customer.notifications, acknowledged_at: tk.customer.acknowledged_at },
+    { viewed_at: null, notifications: 'none', acknowledged_at: null },
+  );
   assert.equal(tk.rings, 0);
   assert.equal('customer_phone' in tk, false, 'the phone number never leaves through the API');
 
@@ -53,7 +56,10 @@ test('queue defaults to the branch default; an unknown queue is 422', async () =
   const bad = await t.request('POST', '/v1/tickets', { body: { queue: 'Nope' } });
   assert.equal(bad.status, 422);
   assert.equal(bad.body.code, 'validation-failed');
-  assert.deepEqual(bad.body.errors.map((e: { pointer: string }) => e.pointer), ['/queue']);
+  assert.deepEqual(
+    bad.body.errors.map((e: { pointer: string }) => e.pointer),
+    ['/queue'],
+  );
 });
 
 test('metadata is stored and returned', async () => {
@@ -200,7 +206,9 @@ test('QR codes: SVG and PNG of the customer link, small enough to print', async 
 });
 
 test('the customer phone is erased from the store when the ticket closes', async () => {
-  const stored = async (id: string) => (await t.app.services.db.query<{ customer_phone: string | null }>('SELECT customer_phone FROM tickets WHERE id = $1', [id]))[0]!.customer_phone;
+  const stored = async (id: string) =>
+    (await t.app.services.db.query<{ customer_phone: string | null }>('SELECT customer_phone FROM tickets WHERE id = $1', [id]))[0]!
+      .customer_phone;
   const a = await createTicket(t, { body: { customer_phone: '+33612345678' } });
   const b = await createTicket(t, { body: { customer_phone: '+14155550123' } });
   assert.equal(await stored(a.id), '+33612345678');
@@ -228,11 +236,28 @@ test('every lifecycle step writes its event', async () => {
   const events = [...res.body.data].reverse();
   assert.deepEqual(
     events.map((e: any) => `${e.type}:${e.data.object.id === a.id ? 'a' : 'b'}`),
-    ['ticket.created:a', 'ticket.ready:a', 'ticket.rung:a', 'ticket.rung:a', 'ticket.collected:a', 'ticket.created:b', 'ticket.cancelled:b'],
+    [
+      'ticket.created:a',
+      'ticket.ready:a',
+      'ticket.rung:a',
+      'ticket.rung:a',
+      'ticket.collected:a',
+      'ticket.created:b',
+      'ticket.cancelled:b',
+    ],
   );
   const rungs = events.filter((e: any) => e.type === 'ticket.rung');
-  assert.deepEqual(rungs.map((e: any) => e.data.ring.reason), ['ready', 'manual']);
-  assert.deepEqual(rungs.map((e: any) => [e.data.ring.rang, e.data.ring.channel_used]), [[false, 'none'], [false, 'none']]);
+  assert.deepEqual(
+    rungs.map((e: any) => e.data.ring.reason),
+    ['ready', 'manual'],
+  );
+  assert.deepEqual(
+    rungs.map((e: any) => [e.data.ring.rang, e.data.ring.channel_used]),
+    [
+      [false, 'none'],
+      [false, 'none'],
+    ],
+  );
   for (const e of events) {
     assert.match(e.id, /^evt_/);
     assert.equal(e.object, 'event');
@@ -240,13 +265,20 @@ test('every lifecycle step writes its event', async () => {
     assert.equal(e.branch, tenant.branchId);
   }
   const filtered = await t.request('GET', '/v1/events?type=ticket.cancelled', { key });
-  assert.deepEqual(filtered.body.data.map((e: any) => e.data.object.id), [b.id]);
+  assert.deepEqual(
+    filtered.body.data.map((e: any) => e.data.object.id),
+    [b.id],
+  );
   assert.equal(filtered.body.data[0].data.object.cancellation_reason, 'sold out');
 });
 
 test('a display number or other non-id in the path: 404 saying what an id looks like and how to find the ticket', async () => {
   const tk = await createTicket(t, { body: { queue: 'A' } });
-  for (const path of [`/v1/tickets/${tk.display_number}`, `/v1/tickets/${tk.display_number}/ready`, `/v1/tickets/${tk.display_number}/qr.svg`]) {
+  for (const path of [
+    `/v1/tickets/${tk.display_number}`,
+    `/v1/tickets/${tk.display_number}/ready`,
+    `/v1/tickets/${tk.display_number}/qr.svg`,
+  ]) {
     const res = await t.request(path.endsWith('/ready') ? 'POST' : 'GET', path);
     assert.equal(res.status, 404, path);
     assert.equal(res.body.code, 'not-found');

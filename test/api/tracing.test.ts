@@ -36,7 +36,9 @@ before(async () => {
   });
   // The test's requests go to the traced process; `t` only seeded the store.
   node = { ...t, url: proc.url, request: requester(proc.url, t.tenant.testKey) };
-  const endpoint = await node.request('POST', '/v1/webhook_endpoints', { body: { url: `${hooks.url}/hook`, enabled_events: ['ticket.ready'] } });
+  const endpoint = await node.request('POST', '/v1/webhook_endpoints', {
+    body: { url: `${hooks.url}/hook`, enabled_events: ['ticket.ready'] },
+  });
   assert.equal(endpoint.status, 201, endpoint.text);
   hooks.secrets = [endpoint.body.secret];
 });
@@ -73,7 +75,7 @@ const one = (spans: ReceivedSpan[], what: string, pick: (s: ReceivedSpan) => boo
   return found[0]!;
 };
 
-test('a ready continues the caller\'s trace through the store, Redis, the ring, its channels and the webhook it sends', async () => {
+test("a ready continues the caller's trace through the store, Redis, the ring, its channels and the webhook it sends", async () => {
   const created = await node.request('POST', '/v1/tickets', { body: {} });
   assert.equal(created.status, 201, created.text);
   const ticket = created.body;
@@ -82,7 +84,9 @@ test('a ready continues the caller\'s trace through the store, Redis, the ring, 
 
   const traceId = randomBytes(16).toString('hex');
   const callerSpan = randomBytes(8).toString('hex');
-  const ready = await node.request('POST', `/v1/tickets/${ticket.id}/ready`, { headers: { traceparent: `00-${traceId}-${callerSpan}-01` } });
+  const ready = await node.request('POST', `/v1/tickets/${ticket.id}/ready`, {
+    headers: { traceparent: `00-${traceId}-${callerSpan}-01` },
+  });
   assert.equal(ready.status, 200, ready.text);
   assert.equal(ready.body.channel_used, 'page');
   page.close();
@@ -107,7 +111,10 @@ test('a ready continues the caller\'s trace through the store, Redis, the ring, 
   }, 'every span of the trace and its parent to be exported').catch(() => {});
   const spans = otlp.trace(traceId);
   assert.deepEqual(otlp.refused, []);
-  assert.ok(spans.every((s) => s.service === 'readybell'), 'the service is named readybell unless OTEL_SERVICE_NAME says otherwise');
+  assert.ok(
+    spans.every((s) => s.service === 'readybell'),
+    'the service is named readybell unless OTEL_SERVICE_NAME says otherwise',
+  );
 
   // The request: a server span under the caller's, by route pattern (never the ticket's own path).
   const request = one(spans, 'request span', (s) => s.name === 'request');
@@ -126,7 +133,11 @@ test('a ready continues the caller\'s trace through the store, Redis, the ring, 
   assert.equal(ring.parentSpanId, request.spanId);
   assert.equal(ring.attributes['readybell.ring.reason'], 'ready');
   assert.equal(ring.attributes['readybell.ring.channel_used'], 'page');
-  const pageAttempt = one(spans, 'page channel span', (s) => s.name === 'ring.channel' && s.attributes['readybell.ring.channel'] === 'page');
+  const pageAttempt = one(
+    spans,
+    'page channel span',
+    (s) => s.name === 'ring.channel' && s.attributes['readybell.ring.channel'] === 'page',
+  );
   assert.equal(pageAttempt.parentSpanId, ring.spanId);
   assert.equal(pageAttempt.attributes['readybell.ring.outcome'], 'delivered');
 
@@ -135,7 +146,11 @@ test('a ready continues the caller\'s trace through the store, Redis, the ring, 
   assert.ok(writes.length >= 2, 'the ready commits its change, then the ring outcome');
   assert.ok(writes.some((w) => w.parentSpanId === request.spanId));
   assert.equal(writes[0]!.attributes['db.system.name'], storeName === 'postgres' ? 'postgresql' : 'sqlite');
-  if (storeName === 'postgres') assert.ok(spans.some((s) => s.attributes['db.system.name'] === 'postgresql' && s.name.startsWith('pg.query')), 'pg statements');
+  if (storeName === 'postgres')
+    assert.ok(
+      spans.some((s) => s.attributes['db.system.name'] === 'postgresql' && s.name.startsWith('pg.query')),
+      'pg statements',
+    );
 
   // Redis, when nodes share one: command names only, never keys (a link's bucket holds its token).
   if (TEST_REDIS_URL !== null) {
@@ -163,7 +178,10 @@ test('a request without a traceparent starts a trace of its own; health checks s
   assert.equal((await node.request('GET', '/readyz', { key: null })).status, 200);
   const list = await node.request('GET', '/v1/tickets');
   assert.equal(list.status, 200);
-  await eventually(() => otlp.spans.some((s) => !before.has(s.traceId) && s.name === 'request' && s.attributes['http.route'] === '/v1/tickets'), 'the list request span');
+  await eventually(
+    () => otlp.spans.some((s) => !before.has(s.traceId) && s.name === 'request' && s.attributes['http.route'] === '/v1/tickets'),
+    'the list request span',
+  );
   const fresh = otlp.spans.filter((s) => !before.has(s.traceId) && s.name === 'request');
   assert.equal(fresh.length, 1, `only the list request: ${fresh.map((s) => s.attributes['http.route']).join(', ')}`);
   assert.equal(fresh[0]!.parentSpanId, '');

@@ -32,10 +32,16 @@ test('a receiver that takes its time does not hold back deliveries to the others
   await slow.waitFor(1);
   await createTicket(t);
   await fast.waitFor(2);
-  assert.deepEqual(fast.deliveries.map((d) => d.verifiedBy), [[b.secret], [b.secret]]);
+  assert.deepEqual(
+    fast.deliveries.map((d) => d.verifiedBy),
+    [[b.secret], [b.secret]],
+  );
   await slow.waitFor(2); // the second event reaches the slow receiver too, beside the held request
   // The worker records each success just after the receiver answered.
-  await eventually(async () => (await deliveriesOf(t, b.id)).filter((d) => d.status === 'succeeded').length === 2, 'both deliveries recorded');
+  await eventually(
+    async () => (await deliveriesOf(t, b.id)).filter((d) => d.status === 'succeeded').length === 2,
+    'both deliveries recorded',
+  );
 });
 
 test('with WEBHOOK_SECRETS_KEY the stored secret is sealed, and deliveries still verify with the whsec_ secret', async () => {

@@ -68,10 +68,18 @@ test('a customer action played with the test helpers reaches the test endpoint, 
   const viewed = await w.t.request('POST', `/v1/test_helpers/tickets/${ticketId}/customer/view`, { key: tenant.testKey });
   assert.equal(viewed.status, 200, viewed.text);
   assert.equal((await w.t.request('POST', `/v1/tickets/${ticketId}/ready`, { key: tenant.testKey })).status, 200);
-  const snoozed = await w.t.request('POST', `/v1/test_helpers/tickets/${ticketId}/customer/snooze`, { key: tenant.testKey, body: { minutes: 7 } });
+  const snoozed = await w.t.request('POST', `/v1/test_helpers/tickets/${ticketId}/customer/snooze`, {
+    key: tenant.testKey,
+    body: { minutes: 7 },
+  });
   assert.equal(snoozed.status, 200, snoozed.text);
   await run();
-  assert.deepEqual(mine().map((d) => d.event!.type).sort(), ['ticket.customer_snoozed', 'ticket.customer_viewed']);
+  assert.deepEqual(
+    mine()
+      .map((d) => d.event!.type)
+      .sort(),
+    ['ticket.customer_snoozed', 'ticket.customer_viewed'],
+  );
   assert.ok(mine().every((d) => d.verifiedBy[0] === testEndpoint.secret && d.event!.livemode === false));
   const snooze = mine().find((d) => d.event!.type === 'ticket.customer_snoozed')!;
   assert.equal(snooze.event!.data.minutes, 7);
@@ -81,7 +89,10 @@ test('a customer action played with the test helpers reaches the test endpoint, 
 
 test("a delivery verifies unchanged with the Standard Webhooks library and Stripe's constructEvent, with either secret while a rotated one lives", async () => {
   const e = await endpoint();
-  const rotated = await w.t.request('POST', `/v1/webhook_endpoints/${e.id}/rotate_secret`, { key: tenant.testKey, body: { expires_in: 3600 } });
+  const rotated = await w.t.request('POST', `/v1/webhook_endpoints/${e.id}/rotate_secret`, {
+    key: tenant.testKey,
+    body: { expires_in: 3600 },
+  });
   assert.equal(rotated.status, 200, rotated.text);
   w.receiver.secrets = [e.secret, rotated.body.secret];
   await createTicket(w.t, tenant.testKey);
@@ -129,7 +140,10 @@ test('500, 500, 500, then 200: four deliveries of the same event, each with a ne
   const [delivery] = await deliveriesOf(w.t, e.id, tenant.testKey);
   assert.equal(delivery.status, 'succeeded');
   assert.equal(delivery.attempt_count, 4);
-  assert.deepEqual(delivery.attempts.map((a: { response_status: number }) => a.response_status), [500, 500, 500, 200]);
+  assert.deepEqual(
+    delivery.attempts.map((a: { response_status: number }) => a.response_status),
+    [500, 500, 500, 200],
+  );
   assert.equal(delivery.attempts[0].response_body, 'kitchen on fire');
   assert.equal(delivery.next_attempt_at, null);
 });
@@ -186,7 +200,10 @@ test('410 Gone disables the endpoint at once; it gets nothing more until re-enab
 
 test('rotation: two v1 values, each verifying with its own secret; after the overlap only the new one', async () => {
   const e = await endpoint();
-  const rotated = await w.t.request('POST', `/v1/webhook_endpoints/${e.id}/rotate_secret`, { key: tenant.testKey, body: { expires_in: 3600 } });
+  const rotated = await w.t.request('POST', `/v1/webhook_endpoints/${e.id}/rotate_secret`, {
+    key: tenant.testKey,
+    body: { expires_in: 3600 },
+  });
   assert.equal(rotated.status, 200, rotated.text);
   const fresh = rotated.body.secret as string;
   assert.match(fresh, /^whsec_/);
@@ -205,14 +222,15 @@ test('rotation: two v1 values, each verifying with its own secret; after the ove
   const { verifyWebhook } = await import('readybell/webhooks');
   const opts = { nowSeconds: during.t };
   const alone = (v: string) => `t=${during.t},v1=${v}`;
-  const matches = (v: string) => [e.secret, fresh].filter((s) => {
-    try {
-      verifyWebhook(during.body, alone(v), s, opts);
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  const matches = (v: string) =>
+    [e.secret, fresh].filter((s) => {
+      try {
+        verifyWebhook(during.body, alone(v), s, opts);
+        return true;
+      } catch {
+        return false;
+      }
+    });
   assert.deepEqual(during.v1.map(matches), [[fresh], [e.secret]]);
 
   w.clock.advance(3600_000 + 1000);
@@ -235,7 +253,10 @@ test('only enabled_events are sent; a test ping goes to the endpoint whatever it
   const ready = await w.t.request('POST', `/v1/tickets/${ticketId}/ready`, { key: tenant.testKey });
   assert.equal(ready.status, 200, ready.text);
   await run();
-  assert.deepEqual(mine().map((d) => d.event!.type), ['ticket.ready']);
+  assert.deepEqual(
+    mine().map((d) => d.event!.type),
+    ['ticket.ready'],
+  );
 
   const ping = await w.t.request('POST', `/v1/webhook_endpoints/${e.id}/test`, { key: tenant.testKey });
   assert.equal(ping.status, 202, ping.text);
@@ -271,7 +292,13 @@ test('the delivery log lists every attempt, and a manual retry delivers at once 
   assert.equal(mine().length, 2);
   [delivery] = await deliveriesOf(w.t, e.id, tenant.testKey);
   assert.equal(delivery.status, 'succeeded');
-  assert.deepEqual(delivery.attempts.map((a: { manual: boolean; response_status: number }) => [a.manual, a.response_status]), [[false, 502], [true, 200]]);
+  assert.deepEqual(
+    delivery.attempts.map((a: { manual: boolean; response_status: number }) => [a.manual, a.response_status]),
+    [
+      [false, 502],
+      [true, 200],
+    ],
+  );
   w.clock.advance(10_000);
   await run();
   assert.equal(mine().length, 2, 'the automatic retry finds the delivery done');

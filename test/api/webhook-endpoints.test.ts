@@ -21,8 +21,22 @@ test('create answers 201 with the secret once; reads never show it; list, change
   // 44 letters and digits: canonical base64 too, so one secret serves both signature schemes (decision 0005).
   assert.match(e.secret, /^whsec_[A-Za-z0-9]{44}$/);
   assert.deepEqual(
-    { url: e.url, enabled_events: e.enabled_events, description: e.description, disabled: e.disabled, livemode: e.livemode, branch: e.branch },
-    { url: 'http://127.0.0.1:9/hook', enabled_events: ['*'], description: 'POS', disabled: false, livemode: false, branch: t.tenant.branchId },
+    {
+      url: e.url,
+      enabled_events: e.enabled_events,
+      description: e.description,
+      disabled: e.disabled,
+      livemode: e.livemode,
+      branch: e.branch,
+    },
+    {
+      url: 'http://127.0.0.1:9/hook',
+      enabled_events: ['*'],
+      description: 'POS',
+      disabled: false,
+      livemode: false,
+      branch: t.tenant.branchId,
+    },
   );
 
   const got = await t.request('GET', `/v1/webhook_endpoints/${e.id}`);
@@ -36,9 +50,14 @@ test('create answers 201 with the secret once; reads never show it; list, change
   assert.equal(revealed.body.secret, e.secret);
   assert.equal(revealed.headers.get('cache-control'), 'no-store');
 
-  const patched = await t.request('PATCH', `/v1/webhook_endpoints/${e.id}`, { body: { url: 'https://pos.example.com/rb', enabled_events: ['ticket.ready', 'ticket.ready', 'ticket.rung'], description: null } });
+  const patched = await t.request('PATCH', `/v1/webhook_endpoints/${e.id}`, {
+    body: { url: 'https://pos.example.com/rb', enabled_events: ['ticket.ready', 'ticket.ready', 'ticket.rung'], description: null },
+  });
   assert.equal(patched.status, 200, patched.text);
-  assert.deepEqual([patched.body.url, patched.body.enabled_events, patched.body.description], ['https://pos.example.com/rb', ['ticket.ready', 'ticket.rung'], null]);
+  assert.deepEqual(
+    [patched.body.url, patched.body.enabled_events, patched.body.description],
+    ['https://pos.example.com/rb', ['ticket.ready', 'ticket.rung'], null],
+  );
 
   const disabled = await t.request('PATCH', `/v1/webhook_endpoints/${e.id}`, { body: { disabled: true } });
   assert.equal(disabled.body.disabled, true);
@@ -68,7 +87,10 @@ test('bad input gets a 422 problem naming the field', async () => {
     const res = await t.request('POST', '/v1/webhook_endpoints', { body });
     assert.equal(res.status, 422, `${JSON.stringify(body).slice(0, 80)}: ${res.text}`);
     assert.match(String(res.headers.get('content-type')), /^application\/problem\+json/);
-    assert.ok(res.body.errors.some((x: { pointer: string }) => x.pointer === pointer), `${pointer} in ${res.text}`);
+    assert.ok(
+      res.body.errors.some((x: { pointer: string }) => x.pointer === pointer),
+      `${pointer} in ${res.text}`,
+    );
   }
   const e = await createEndpoint(t, { url: 'https://pos.example.com/' });
   const rotate = await t.request('POST', `/v1/webhook_endpoints/${e.id}/rotate_secret`, { body: { expires_in: 8 * 86400 } });
@@ -121,7 +143,10 @@ test('at most 16 endpoints per branch and mode', async () => {
   for (let i = 0; i < 16; i++) await createEndpoint(t, { url: `https://pos.example.com/${i}` }, tenant.testKey);
   const over = await t.request('POST', '/v1/webhook_endpoints', { key: tenant.testKey, body: { url: 'https://pos.example.com/17' } });
   assert.equal(over.status, 409);
-  assert.equal((await t.request('POST', '/v1/webhook_endpoints', { key: tenant.liveKey, body: { url: 'https://pos.example.com/live' } })).status, 201);
+  assert.equal(
+    (await t.request('POST', '/v1/webhook_endpoints', { key: tenant.liveKey, body: { url: 'https://pos.example.com/live' } })).status,
+    201,
+  );
 });
 
 test('an idempotent create replays the same endpoint instead of making a second; the secret is not kept for replays', async () => {
@@ -132,7 +157,9 @@ test('an idempotent create replays the same endpoint instead of making a second;
   assert.equal(again.headers.get('idempotent-replayed'), 'true');
   const { secret, ...rest } = first.body;
   assert.deepEqual(again.body, rest);
-  const stored = await t.app.services.db.query<{ response_body: string }>('SELECT response_body FROM idempotency_keys WHERE key = $1', ['create-endpoint-1']);
+  const stored = await t.app.services.db.query<{ response_body: string }>('SELECT response_body FROM idempotency_keys WHERE key = $1', [
+    'create-endpoint-1',
+  ]);
   assert.ok(!stored[0]!.response_body.includes(secret), 'the secret is not at rest in the idempotency store');
   const revealed = await t.request('GET', `/v1/webhook_endpoints/${first.body.id}/secret`, { key: tenant.testKey });
   assert.equal(revealed.body.secret, secret);
@@ -157,7 +184,11 @@ test('in the staff page only the owner manages webhooks, and a free account has 
   const invited = await owner('POST', '/v1/users', { body: { email: `mgr-${Date.now()}@example.test`, role: 'manager' } });
   assert.equal(invited.status, 201, invited.text);
   const manager = asSession(t, await signInOk(t, invited.body.email, invited.body.password));
-  for (const [method, path] of [['GET', '/v1/webhook_endpoints'], ['GET', `/v1/webhook_endpoints/${created.body.id}/secret`], ['POST', '/v1/webhook_endpoints']] as const) {
+  for (const [method, path] of [
+    ['GET', '/v1/webhook_endpoints'],
+    ['GET', `/v1/webhook_endpoints/${created.body.id}/secret`],
+    ['POST', '/v1/webhook_endpoints'],
+  ] as const) {
     const res = await manager(method, path, { body: method === 'POST' ? { url: 'https://pos.example.com/m' } : undefined });
     assert.equal(res.status, 403, `${method} ${path}: ${res.text}`);
     assert.equal(res.body.code, 'forbidden');

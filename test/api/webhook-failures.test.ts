@@ -71,7 +71,10 @@ test('an endpoint that failed every attempt for 3 days is disabled, with the rea
   assert.equal(got.disabled, true);
   assert.equal(got.disabled_reason, `Every delivery attempt failed for 3 days (since ${new Date(started).toISOString()}).`);
   const deliveries = await deliveriesOf(w.t, e.id, tenant.testKey);
-  assert.ok(deliveries.every((d) => d.status === 'failed'), 'pending deliveries fail with the endpoint');
+  assert.ok(
+    deliveries.every((d) => d.status === 'failed'),
+    'pending deliveries fail with the endpoint',
+  );
   const before = mine().length;
   w.clock.advance(24 * H);
   await run();
@@ -114,7 +117,9 @@ test('disabling by hand fails pending deliveries; deleting removes the log and p
   w.clock.advance(H);
   await run();
   assert.equal(mine().length, count);
-  const [job] = await w.t.app.services.db.query<{ done_at: number | null }>('SELECT done_at FROM jobs WHERE key = $1', [`deliver:${pending.event}:${other.id}`]);
+  const [job] = await w.t.app.services.db.query<{ done_at: number | null }>('SELECT done_at FROM jobs WHERE key = $1', [
+    `deliver:${pending.event}:${other.id}`,
+  ]);
   assert.notEqual(job!.done_at, null);
 });
 
@@ -141,7 +146,10 @@ test('a delivery whose event has been swept (30 days) fails at once, without cou
   assert.equal(gone.status, 'failed');
   assert.equal(gone.next_attempt_at, null);
   assert.match(gone.attempts.at(-1).error, /event no longer exists/);
-  const [row] = await w.t.app.services.db.query<{ failing_since: number | null }>('SELECT failing_since FROM webhook_endpoints WHERE id = $1', [e.id]);
+  const [row] = await w.t.app.services.db.query<{ failing_since: number | null }>(
+    'SELECT failing_since FROM webhook_endpoints WHERE id = $1',
+    [e.id],
+  );
   assert.equal(row!.failing_since, null);
   assert.equal(mine().length, 1, 'nothing was sent');
 });

@@ -16,7 +16,11 @@ import { signedHeaders } from '../../src/webhooks/signature.ts';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const PKG = JSON.parse(readFileSync(path.join(ROOT, 'packages/webhooks/package.json'), 'utf8')) as { name: string; version: string; license: string };
+const PKG = JSON.parse(readFileSync(path.join(ROOT, 'packages/webhooks/package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  license: string;
+};
 const TARBALL = `readybell-webhooks-${PKG.version}.tgz`;
 // Before secrets were canonical base64 they were 43 base64url characters: such an endpoint's
 // deliveries must keep verifying.
@@ -55,7 +59,10 @@ async function deliverOne(tenant: Tenant): Promise<string> {
 }
 
 async function rotate(tenant: Tenant, endpointId: string, expiresIn: number): Promise<void> {
-  const res = await t.request('POST', `/v1/webhook_endpoints/${endpointId}/rotate_secret`, { key: tenant.testKey, body: { expires_in: expiresIn } });
+  const res = await t.request('POST', `/v1/webhook_endpoints/${endpointId}/rotate_secret`, {
+    key: tenant.testKey,
+    body: { expires_in: expiresIn },
+  });
   assert.equal(res.status, 200, res.text);
 }
 
@@ -71,10 +78,15 @@ async function exercise(launch: Launch, printsEvent: (eventId: string) => string
   const endpointFresh = await createEndpoint(t, { url: 'http://127.0.0.1:9/placeholder' }, fresh.testKey);
   const endpointLegacy = await createEndpoint(t, { url: 'http://127.0.0.1:9/placeholder' }, legacy.testKey);
   // An endpoint created before secrets were canonical base64 (no WEBHOOK_SECRETS_KEY: stored as is).
-  await t.app.services.db.write((tx) => tx.run('UPDATE webhook_endpoints SET secret = $1 WHERE id = $2', [LEGACY_SECRET, endpointLegacy.id]));
+  await t.app.services.db.write((tx) =>
+    tx.run('UPDATE webhook_endpoints SET secret = $1 WHERE id = $2', [LEGACY_SECRET, endpointLegacy.id]),
+  );
   const [a, b] = await Promise.all([launch(endpointFresh.secret), launch(LEGACY_SECRET)]);
   try {
-    for (const [tenant, endpoint, url] of [[fresh, endpointFresh, a.url], [legacy, endpointLegacy, b.url]] as const) {
+    for (const [tenant, endpoint, url] of [
+      [fresh, endpointFresh, a.url],
+      [legacy, endpointLegacy, b.url],
+    ] as const) {
       const res = await t.request('PATCH', `/v1/webhook_endpoints/${endpoint.id}`, { key: tenant.testKey, body: { url } });
       assert.equal(res.status, 200, res.text);
     }
@@ -97,7 +109,11 @@ async function exercise(launch: Launch, printsEvent: (eventId: string) => string
     // Signed with the right secret, but the body changed on the way: refused.
     const body = JSON.stringify({ id: 'evt_forged', object: 'event', type: 'ticket.ready', data: {} });
     const headers = signedHeaders([LEGACY_SECRET], 'evt_forged', Math.floor(Date.now() / 1000), body);
-    const forged = await fetch(b.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: body.replace('ready', 'collected') });
+    const forged = await fetch(b.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: body.replace('ready', 'collected'),
+    });
     assert.equal(forged.status, 400);
     const { 'webhook-signature': _, ...onlyStripeScheme } = headers;
     const half = await fetch(b.url, { method: 'POST', headers: { 'content-type': 'application/json', ...onlyStripeScheme }, body });
@@ -120,13 +136,22 @@ test(`${PKG.name} installs from its npm pack tarball offline, MIT licensed, with
 });
 
 test('the Node receiver of the guide, on the installed package, verifies real deliveries', async () => {
-  await exercise((secret) => startReceiver(process.execPath, ['receiver.mjs'], project, secret), (id) => `ticket.created ${id}`);
+  await exercise(
+    (secret) => startReceiver(process.execPath, ['receiver.mjs'], project, secret),
+    (id) => `ticket.created ${id}`,
+  );
 });
 
 test("the Python receiver of the guide (standard library only) verifies real deliveries with the machine's python3", async () => {
-  await exercise((secret) => startReceiver('python3', ['receiver.py'], project, secret), (id) => `ticket.created ${id}`);
+  await exercise(
+    (secret) => startReceiver('python3', ['receiver.py'], project, secret),
+    (id) => `ticket.created ${id}`,
+  );
 });
 
 test('the Java receiver of the guide verifies real deliveries with `java ReadybellReceiver.java`', async () => {
-  await exercise((secret) => startReceiver('java', ['ReadybellReceiver.java'], project, secret), (id) => `verified ${id}`);
+  await exercise(
+    (secret) => startReceiver('java', ['ReadybellReceiver.java'], project, secret),
+    (id) => `verified ${id}`,
+  );
 });

@@ -63,7 +63,10 @@ test('live mode refuses private, loopback, link-local and other non-public targe
       assert.equal(res.body.errors[0].pointer, '/url');
     }
   }
-  const ok = await strict.request('POST', '/v1/webhook_endpoints', { key: strict.tenant.liveKey, body: { url: 'https://pos.example.com/hook' } });
+  const ok = await strict.request('POST', '/v1/webhook_endpoints', {
+    key: strict.tenant.liveKey,
+    body: { url: 'https://pos.example.com/hook' },
+  });
   assert.equal(ok.status, 201, ok.text);
 });
 

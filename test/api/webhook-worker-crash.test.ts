@@ -59,9 +59,13 @@ test('a worker killed mid-delivery: after its lease, another worker delivers the
   assert.equal(delivery.status, 'pending');
   assert.equal(delivery.attempt_count, 0, 'the killed attempt left no trace but its lease');
   const [job] = await t.app.services.db.query<{ locked_until: number | null; done_at: number | null; attempts: number }>(
-    'SELECT locked_until, done_at, attempts FROM jobs WHERE key = $1', [`deliver:${delivery.event}:${e.id}`],
+    'SELECT locked_until, done_at, attempts FROM jobs WHERE key = $1',
+    [`deliver:${delivery.event}:${e.id}`],
   );
-  assert.ok(job !== undefined && job.done_at === null && job.locked_until !== null && Number(job.attempts) === 1, 'the job was left leased to the dead worker');
+  assert.ok(
+    job !== undefined && job.done_at === null && job.locked_until !== null && Number(job.attempts) === 1,
+    'the job was left leased to the dead worker',
+  );
 
   const second = startWorker();
   await receiver.waitFor(2, 20_000);

@@ -37,11 +37,13 @@ async function branchStatuses(store: TestStore, keys: string[]): Promise<Array<{
   try {
     await app.server.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.server.address() as { port: number };
-    return await Promise.all(keys.map(async (key) => {
-      const res = await fetch(`http://127.0.0.1:${port}/v1/branch`, { headers: { authorization: `Bearer ${key}` } });
-      const body = (await res.json()) as { id?: string };
-      return { status: res.status, id: body.id };
-    }));
+    return await Promise.all(
+      keys.map(async (key) => {
+        const res = await fetch(`http://127.0.0.1:${port}/v1/branch`, { headers: { authorization: `Bearer ${key}` } });
+        const body = (await res.json()) as { id?: string };
+        return { status: res.status, id: body.id };
+      }),
+    );
   } finally {
     await app.close();
   }
@@ -56,12 +58,20 @@ after(() => store.drop());
 test('demo --json prints exactly the documented shape; a second call adds fresh keys and leaves the password alone; --reset-password sets one and signs the owner out, and says so', async () => {
   const first = await json(store, ['demo']);
   const shape = (o: any) => ({
-    account: Object.keys(o.account), branch: Object.keys(o.branch).sort(), keys: Object.keys(o.keys).sort(),
-    owner: Object.keys(o.owner).sort(), urls: Object.keys(o.urls).sort(), top: Object.keys(o).sort(),
+    account: Object.keys(o.account),
+    branch: Object.keys(o.branch).sort(),
+    keys: Object.keys(o.keys).sort(),
+    owner: Object.keys(o.owner).sort(),
+    urls: Object.keys(o.urls).sort(),
+    top: Object.keys(o).sort(),
   });
   assert.deepEqual(shape(first), {
-    account: ['id'], branch: ['id', 'name'], keys: ['live', 'test'], owner: ['email', 'password'],
-    urls: ['api', 'docs', 'staff'], top: ['account', 'branch', 'changes', 'keys', 'owner', 'urls'],
+    account: ['id'],
+    branch: ['id', 'name'],
+    keys: ['live', 'test'],
+    owner: ['email', 'password'],
+    urls: ['api', 'docs', 'staff'],
+    top: ['account', 'branch', 'changes', 'keys', 'owner', 'urls'],
   });
   assert.match(first.account.id, /^acct_/);
   assert.match(first.branch.id, /^br_/);
@@ -78,10 +88,20 @@ test('demo --json prints exactly the documented shape; a second call adds fresh 
     const owner = (await findUserByEmail(db, first.owner.email))!;
     const token = randomBytes(32).toString('base64url');
     const now = Date.now();
-    await db.write((tx) => insertSession(tx, {
-      id: 'ses_demo_owner_device', tokenHash: hashSessionToken(token), userId: owner.id, accountId: owner.accountId, branchId: first.branch.id,
-      passwordStamp: passwordStamp(owner.passwordHash), createdAt: now, lastSeenAt: now, expiresAt: now + 3600_000, revokedAt: null,
-    }));
+    await db.write((tx) =>
+      insertSession(tx, {
+        id: 'ses_demo_owner_device',
+        tokenHash: hashSessionToken(token),
+        userId: owner.id,
+        accountId: owner.accountId,
+        branchId: first.branch.id,
+        passwordStamp: passwordStamp(owner.passwordHash),
+        createdAt: now,
+        lastSeenAt: now,
+        expiresAt: now + 3600_000,
+        revokedAt: null,
+      }),
+    );
     const session = async () => (await findSessionByTokenHash(db, hashSessionToken(token)))!;
 
     const second = await json(store, ['demo']);
@@ -108,7 +128,10 @@ test('demo --json prints exactly the documented shape; a second call adds fresh 
     assert.equal(await verifyPassword(first.owner.password, stored.passwordHash), false);
     assert.notEqual((await session()).revokedAt, null, 'and it said so');
     assert.equal((await getAccount(db, first.account.id))?.plan, 'pro');
-    assert.deepEqual((await listQueues(db, first.branch.id)).map((q) => q.name), ['A']);
+    assert.deepEqual(
+      (await listQueues(db, first.branch.id)).map((q) => q.name),
+      ['A'],
+    );
 
     const answers = await branchStatuses(store, [first.keys.test, first.keys.live, second.keys.test, second.keys.live, third.keys.test]);
     assert.deepEqual(answers, Array(5).fill({ status: 200, id: first.branch.id }));
@@ -144,24 +167,47 @@ test('accounts, branches, keys and users: create with --json, change plans, revo
   assert.match(user.id, /^usr_/);
   assert.deepEqual([user.email, user.role], ['chef@pho24.example', 'manager']);
   assert.ok(user.password.length >= 10);
-  const chosen = await json(store, ['users', 'create', '--account', account.id, '--email', 'till@pho24.example', '--role', 'staff', '--password', 'long enough secret']);
+  const chosen = await json(store, [
+    'users',
+    'create',
+    '--account',
+    account.id,
+    '--email',
+    'till@pho24.example',
+    '--role',
+    'staff',
+    '--password',
+    'long enough secret',
+  ]);
   assert.equal(chosen.password, 'long enough secret');
 
   const db = openDb(loadConfig({ LOG_LEVEL: 'silent', ...store.env }));
   try {
-    assert.deepEqual((await listQueues(db, branch.id)).map((q) => q.name), ['A']);
+    assert.deepEqual(
+      (await listQueues(db, branch.id)).map((q) => q.name),
+      ['A'],
+    );
   } finally {
     await db.close();
   }
-  assert.deepEqual((await branchStatuses(store, [testKey.key, liveKey.key])).map((a) => a.status), [200, 200]);
+  assert.deepEqual(
+    (await branchStatuses(store, [testKey.key, liveKey.key])).map((a) => a.status),
+    [200, 200],
+  );
 
   assert.equal((await cli(store, ['accounts', 'set-plan', account.id, 'free'])).code, 0);
-  assert.deepEqual((await branchStatuses(store, [testKey.key])).map((a) => a.status), [403]);
+  assert.deepEqual(
+    (await branchStatuses(store, [testKey.key])).map((a) => a.status),
+    [403],
+  );
   assert.equal((await cli(store, ['accounts', 'set-plan', account.id, 'business'])).code, 0);
 
   const revoked = await cli(store, ['keys', 'revoke', testKey.id]);
   assert.equal(revoked.code, 0, revoked.stderr);
-  assert.deepEqual((await branchStatuses(store, [testKey.key, liveKey.key])).map((a) => a.status), [401, 200]);
+  assert.deepEqual(
+    (await branchStatuses(store, [testKey.key, liveKey.key])).map((a) => a.status),
+    [401, 200],
+  );
   const again = await cli(store, ['keys', 'revoke', testKey.id]);
   assert.notEqual(again.code, 0);
   assert.match(again.stderr, /No active key/);
@@ -170,7 +216,10 @@ test('accounts, branches, keys and users: create with --json, change plans, revo
 test('a key revoked and a plan changed with the CLI apply to a running server from its very next request', async () => {
   const account = await json(store, ['accounts', 'create', '--name', 'Counter', '--plan', 'pro']);
   const branch = await json(store, ['branches', 'create', '--account', account.id, '--name', 'Main']);
-  const [revoked, kept] = [await json(store, ['keys', 'create', '--branch', branch.id, '--mode', 'live']), await json(store, ['keys', 'create', '--branch', branch.id, '--mode', 'live'])];
+  const [revoked, kept] = [
+    await json(store, ['keys', 'create', '--branch', branch.id, '--mode', 'live']),
+    await json(store, ['keys', 'create', '--branch', branch.id, '--mode', 'live']),
+  ];
   const clock = new FakeClock(Date.now());
   const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', ...store.env });
   const app = await createApp(config, { clock });
@@ -184,7 +233,9 @@ test('a key revoked and a plan changed with the CLI apply to a running server fr
     };
     // On PostgreSQL without Redis nothing reaches the server from the CLI's process: the cached
     // key is honoured until API_KEY_CACHE_MS has passed (README), so that is when it must fail.
-    const untold = () => { if (config.databaseUrl !== null && config.redisUrl === null) clock.advance(config.apiKeyCacheMs); };
+    const untold = () => {
+      if (config.databaseUrl !== null && config.redisUrl === null) clock.advance(config.apiKeyCacheMs);
+    };
     assert.deepEqual([await status(revoked.key), await status(kept.key)], [200, 200], 'both keys verified and cached');
 
     const r = await cli(store, ['keys', 'revoke', revoked.id]);
@@ -256,7 +307,9 @@ test('serve --demo (npm start) on an empty store prints where to go, answers /re
   try {
     const port = await freePort();
     const child = spawn(NODE, ['src/cli/main.ts', 'serve', '--demo'], {
-      cwd: ROOT, env: cliEnv({ ...empty.env, PORT: String(port), LOG_LEVEL: 'info' }), stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT,
+      env: cliEnv({ ...empty.env, PORT: String(port), LOG_LEVEL: 'info' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     // A failed assertion must not leave the server running (and the test runner waiting for it).
     stop = () => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'));
@@ -288,13 +341,19 @@ test('serve --demo (npm start) on an empty store prints where to go, answers /re
 
     // Another shell, without the server's PORT: the URLs are still the running server's.
     const again = await json(empty, ['demo']);
-    assert.deepEqual(again.urls, { api: `http://localhost:${port}/v1`, staff: `http://localhost:${port}/staff`, docs: `http://localhost:${port}/docs` });
+    assert.deepEqual(again.urls, {
+      api: `http://localhost:${port}/v1`,
+      staff: `http://localhost:${port}/staff`,
+      docs: `http://localhost:${port}/docs`,
+    });
     assert.equal(again.owner.password, null);
     const fresh = await fetch(`http://127.0.0.1:${port}/v1/branch`, { headers: { authorization: `Bearer ${again.keys.live}` } });
     assert.equal(fresh.status, 200, 'its fresh key works on the running server');
     await fresh.arrayBuffer();
     const signIn = await fetch(`http://127.0.0.1:${port}/v1/sessions`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'owner@demo.readybell.test', password }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'owner@demo.readybell.test', password }),
     });
     assert.equal(signIn.status, 201, 'the password npm start printed still signs in');
     await signIn.arrayBuffer();

@@ -36,7 +36,9 @@ type Listen = { child: ChildProcess; stdout(): string; stderr(): string; secret:
 
 async function startListen(key: string, url: string, extra: string[] = []): Promise<Listen> {
   const child = spawn(NODE, ['src/cli/main.ts', 'listen', '--forward-to', `${receiver.url}/hook`, ...extra], {
-    cwd: ROOT, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', READYBELL_API_KEY: key, READYBELL_URL: url }, stdio: ['ignore', 'pipe', 'pipe'],
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', READYBELL_API_KEY: key, READYBELL_URL: url },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
@@ -84,7 +86,11 @@ test('listen forwards each new event once, signed both ways, and loses none acro
 
     // The connection drops; meanwhile the shop goes on.
     proxy.cut();
-    await eventually(() => /lost the connection|cannot read the events/.test(listen.stderr()), 'listen to notice the dropped connection', 15_000);
+    await eventually(
+      () => /lost the connection|cannot read the events/.test(listen.stderr()),
+      'listen to notice the dropped connection',
+      15_000,
+    );
     const during = [await createTicket(key), await createTicket(key)];
     assert.equal((await t.request('POST', `/v1/tickets/${first}/ready`, { key })).status, 200);
     assert.equal((await t.request('POST', `/v1/tickets/${first}/collect`, { key })).status, 200);
@@ -95,10 +101,18 @@ test('listen forwards each new event once, signed both ways, and loses none acro
     await eventually(() => mine().length >= expected.length, `all ${expected.length} events at the receiver`, 20_000);
     // One more event after the catch-up: a read that would double anything has run by then.
     const last = await createTicket(key);
-    await eventually(() => mine().some((d) => (d.event!.data.object as { id: string }).id === last && d.event!.type === 'ticket.created'), 'the last event', 15_000);
+    await eventually(
+      () => mine().some((d) => (d.event!.data.object as { id: string }).id === last && d.event!.type === 'ticket.created'),
+      'the last event',
+      15_000,
+    );
 
     const all = await eventsAfter(key, before.id);
-    assert.deepEqual(mine().map((d) => d.event!.id), all, 'every event once, oldest first, none from before listen started');
+    assert.deepEqual(
+      mine().map((d) => d.event!.id),
+      all,
+      'every event once, oldest first, none from before listen started',
+    );
     assert.ok(during.every((id) => mine().some((d) => (d.event!.data.object as { id: string }).id === id)));
     for (const d of mine()) {
       assert.deepEqual(d.verifiedBy, [listen.secret], 'Service-Signature');
@@ -108,11 +122,21 @@ test('listen forwards each new event once, signed both ways, and loses none acro
     }
     // The official libraries accept what listen sends, as they accept real deliveries.
     const sample = mine()[0]!;
-    assert.equal((new Webhook(listen.secret).verify(sample.body, sample.headers as Record<string, string>) as { id: string }).id, sample.event!.id);
-    assert.equal(Stripe.webhooks.constructEvent(sample.body, String(sample.headers['service-signature']), listen.secret).id, sample.event!.id);
+    assert.equal(
+      (new Webhook(listen.secret).verify(sample.body, sample.headers as Record<string, string>) as { id: string }).id,
+      sample.event!.id,
+    );
+    assert.equal(
+      Stripe.webhooks.constructEvent(sample.body, String(sample.headers['service-signature']), listen.secret).id,
+      sample.event!.id,
+    );
 
     // One line per event, with the receiver's answer (printed once the receiver has answered).
-    const lines = () => listen.stdout().split('\n').filter((l) => / evt_/.test(l));
+    const lines = () =>
+      listen
+        .stdout()
+        .split('\n')
+        .filter((l) => / evt_/.test(l));
     await eventually(() => lines().length >= all.length, 'a line per event');
     assert.equal(lines().length, all.length);
     all.forEach((id, i) => assert.match(lines()[i]!, new RegExp(`${id}  \\[${i === 1 ? 500 : 200}\\] POST ${receiver.url}/hook`)));
@@ -137,7 +161,10 @@ test('listen --events forwards only the types asked for', async () => {
     assert.equal((await t.request('POST', `/v1/tickets/${id}/collect`, { key })).status, 200);
     const mine = () => receiver.deliveries.filter((d) => d.event?.branch === tenant.branchId);
     await eventually(() => mine().length === 2, 'the ready and collected events', 15_000);
-    assert.deepEqual(mine().map((d) => d.event!.type), ['ticket.ready', 'ticket.collected']);
+    assert.deepEqual(
+      mine().map((d) => d.event!.type),
+      ['ticket.ready', 'ticket.collected'],
+    );
     // listen prints its line once the receiver has answered.
     await eventually(() => /ticket\.collected +evt_\w+ {2}\[204\]/.test(listen.stdout()), 'the line of the collected event');
   } finally {
@@ -162,7 +189,11 @@ test('listen says what is wrong and stops: no target, a refused key, a service i
   assert.equal(noKey.code, 2);
   assert.match(noKey.stderr, /READYBELL_API_KEY/);
 
-  const refused = await runCli({ ...env, READYBELL_API_KEY: `rk_test_${'x'.repeat(32)}` }, ['listen', '--forward-to', `${receiver.url}/hook`]);
+  const refused = await runCli({ ...env, READYBELL_API_KEY: `rk_test_${'x'.repeat(32)}` }, [
+    'listen',
+    '--forward-to',
+    `${receiver.url}/hook`,
+  ]);
   assert.equal(refused.code, 1);
   assert.match(refused.stderr, /^error: 401 from \/v1\/branch: /);
 

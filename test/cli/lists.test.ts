@@ -22,11 +22,13 @@ async function useKeys(keys: string[]): Promise<number[]> {
   try {
     await app.server.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.server.address() as { port: number };
-    return await Promise.all(keys.map(async (key) => {
-      const res = await fetch(`http://127.0.0.1:${port}/v1/branch`, { headers: { authorization: `Bearer ${key}` } });
-      await res.arrayBuffer();
-      return res.status;
-    }));
+    return await Promise.all(
+      keys.map(async (key) => {
+        const res = await fetch(`http://127.0.0.1:${port}/v1/branch`, { headers: { authorization: `Bearer ${key}` } });
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
   } finally {
     await app.close();
   }
@@ -46,15 +48,19 @@ test('accounts, branches, keys and users list what the other commands change or 
 
   const accounts = await runCliJson(env, ['accounts', 'list']);
   const mine = accounts.filter((a: any) => a.id === account.id || a.id === other.id);
-  assert.deepEqual(mine.map((a: any) => ({ ...a, created_at: ISO.test(a.created_at) })), [
-    { id: account.id, name: 'Bánh Mì Bar', plan: 'pro', created_at: true },
-    { id: other.id, name: 'Elsewhere', plan: 'free', created_at: true },
-  ]);
+  assert.deepEqual(
+    mine.map((a: any) => ({ ...a, created_at: ISO.test(a.created_at) })),
+    [
+      { id: account.id, name: 'Bánh Mì Bar', plan: 'pro', created_at: true },
+      { id: other.id, name: 'Elsewhere', plan: 'free', created_at: true },
+    ],
+  );
 
   const branches = await runCliJson(env, ['branches', 'list', '--account', account.id]);
-  assert.deepEqual(branches.map((b: any) => ({ ...b, created_at: ISO.test(b.created_at) })), [
-    { id: branch.id, account: account.id, name: 'Quay', timezone: 'Europe/Paris', created_at: true },
-  ]);
+  assert.deepEqual(
+    branches.map((b: any) => ({ ...b, created_at: ISO.test(b.created_at) })),
+    [{ id: branch.id, account: account.id, name: 'Quay', timezone: 'Europe/Paris', created_at: true }],
+  );
   assert.deepEqual(await runCliJson(env, ['branches', 'list', '--account', other.id]), []);
 
   const keys = await runCliJson(env, ['keys', 'list', '--branch', branch.id]);
@@ -72,16 +78,20 @@ test('accounts, branches, keys and users list what the other commands change or 
   assert.match(g.created_at, ISO);
 
   const users = await runCliJson(env, ['users', 'list', '--account', account.id]);
-  assert.deepEqual(users.map((x: any) => ({ ...x, created_at: ISO.test(x.created_at) })), [
-    { id: owner.id, email: 'owner@banhmi.example', role: 'owner', created_at: true },
-  ]);
+  assert.deepEqual(
+    users.map((x: any) => ({ ...x, created_at: ISO.test(x.created_at) })),
+    [{ id: owner.id, email: 'owner@banhmi.example', role: 'owner', created_at: true }],
+  );
 
   // The human tables name the same things, and neither form ever shows a key or its hash.
   const human = await runCli(env, ['keys', 'list', '--branch', branch.id]);
   assert.equal(human.code, 0, human.stderr);
   const lines = human.stdout.trim().split('\n');
   assert.match(lines[0]!, /^ID\s+MODE\s+LAST 4\s+CREATED \(UTC\)\s+LAST USED\s+REVOKED\s+NAME$/);
-  assert.match(human.stdout, new RegExp(`${used.id}\\s+live\\s+…${used.key.slice(-4)}\\s+\\S+ \\S+\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+-\\s+till 1`));
+  assert.match(
+    human.stdout,
+    new RegExp(`${used.id}\\s+live\\s+…${used.key.slice(-4)}\\s+\\S+ \\S+\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+-\\s+till 1`),
+  );
   assert.match(human.stdout, new RegExp(`${idle.id}\\s+test\\s+…${idle.key.slice(-4)}\\s+\\S+ \\S+\\s+never\\s+-`));
   assert.match(human.stdout, new RegExp(`${gone.id}\\s+test\\s+.*never\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+old till`));
   for (const key of [used.key, idle.key, gone.key]) {
@@ -91,7 +101,8 @@ test('accounts, branches, keys and users list what the other commands change or 
     }
   }
   for (const [args, shows] of [
-    [['accounts', 'list'], account.id], [['branches', 'list', '--account', account.id], 'Europe/Paris'],
+    [['accounts', 'list'], account.id],
+    [['branches', 'list', '--account', account.id], 'Europe/Paris'],
     [['users', 'list', '--account', account.id], 'owner@banhmi.example'],
   ] as Array<[string[], string]>) {
     const r = await runCli(env, args);

@@ -46,7 +46,9 @@ if (url !== undefined) {
 
   test('with Redis unreachable the limiter fails open and reports each failure', async () => {
     const failures: Error[] = [];
-    const limiter = new RedisRateLimiter(client('redis://127.0.0.1:1', { enableOfflineQueue: false, retryStrategy: () => null }), (e) => failures.push(e));
+    const limiter = new RedisRateLimiter(client('redis://127.0.0.1:1', { enableOfflineQueue: false, retryStrategy: () => null }), (e) =>
+      failures.push(e),
+    );
     const result = await limiter.take('key:x', writes, Date.now());
     assert.equal(result.allowed, true);
     assert.equal(failures.length, 1);

@@ -20,7 +20,13 @@ if (enabled) {
 
   before(async () => {
     // Writes refill at one token per 100 s here, so the burst is exactly 120 however long the test takes.
-    cluster = await startCluster(3, { RATE_LIMIT_WRITES_PER_SECOND: '0.01', JOB_LEASE_MS: '3000', JOB_POLL_MS: '100', WEBHOOK_ALLOW_PRIVATE: 'true', SSE_HEARTBEAT_MS: '1000' });
+    cluster = await startCluster(3, {
+      RATE_LIMIT_WRITES_PER_SECOND: '0.01',
+      JOB_LEASE_MS: '3000',
+      JOB_POLL_MS: '100',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      SSE_HEARTBEAT_MS: '1000',
+    });
     branchId = (await cluster.cli('demo')).branch.id;
   });
   after(() => cluster.close());
@@ -57,7 +63,10 @@ if (enabled) {
     const display = (await node(1).request('POST', '/v1/displays', { key, body: { name: 'Simulated TV' } })).body;
     assert.equal((await node(1).request('POST', `/v1/test_helpers/displays/${display.id}/connect`, { key, body: {} })).status, 200);
     const ticket = (await node(0).request('POST', '/v1/tickets', { key, body: {} })).body;
-    assert.equal((await node(2).request('POST', `/v1/test_helpers/tickets/${ticket.id}/customer/open_page`, { key, body: {} })).status, 200);
+    assert.equal(
+      (await node(2).request('POST', `/v1/test_helpers/tickets/${ticket.id}/customer/open_page`, { key, body: {} })).status,
+      200,
+    );
     const ready = await node(0).request('POST', `/v1/tickets/${ticket.id}/ready`, { key });
     assert.deepEqual([ready.body.rang, ready.body.channel_used, ready.body.call_out_loud], [true, 'page', true]);
   });
@@ -68,14 +77,22 @@ if (enabled) {
     for (let i = 0; i < 3; i++) assert.equal((await node(i).request('GET', '/v1/branch', { key })).status, 200);
     await cluster.cli('keys', 'revoke', created.id as string);
     // The nodes cache a verified key for 5 s; the CLI's message over Redis clears them long before.
-    const statuses = async (): Promise<number[]> => Promise.all([0, 1, 2].map(async (i) => (await node(i).request('GET', '/v1/branch', { key })).status));
+    const statuses = async (): Promise<number[]> =>
+      Promise.all([0, 1, 2].map(async (i) => (await node(i).request('GET', '/v1/branch', { key })).status));
     await eventually(async () => (await statuses()).every((s) => s === 401), 'the revoked key refused by all three nodes', 1000);
   });
 
   test('100 identical idempotent creates spread over the nodes make one ticket and one answer', async () => {
     const key = await newKey();
-    const answers = await Promise.all(Array.from({ length: 100 }, (_, i) =>
-      node(i % 3).request('POST', '/v1/tickets', { key, body: { external_ref: 'cluster-1' }, headers: { 'idempotency-key': 'cluster-create-1' } })));
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        node(i % 3).request('POST', '/v1/tickets', {
+          key,
+          body: { external_ref: 'cluster-1' },
+          headers: { 'idempotency-key': 'cluster-create-1' },
+        }),
+      ),
+    );
     assert.deepEqual([...new Set(answers.map((a) => a.status))], [201]);
     assert.equal(new Set(answers.map((a) => a.text)).size, 1);
     const list = await node(1).request('GET', '/v1/tickets?external_ref=cluster-1', { key });
@@ -104,9 +121,14 @@ if (enabled) {
       const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hooks`;
       const endpoint = await node(0).request('POST', '/v1/webhook_endpoints', { key, body: { url, enabled_events: ['ticket.created'] } });
       assert.equal(endpoint.status, 201, endpoint.text);
-      const created = await Promise.all(Array.from({ length: 30 }, (_, i) => node(i % 3).request('POST', '/v1/tickets', { key, body: {} })));
+      const created = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => node(i % 3).request('POST', '/v1/tickets', { key, body: {} })),
+      );
       const ours = new Set(created.map((c) => c.body.id as string));
-      const listed = (await node(0).request('GET', '/v1/events?type=ticket.created&limit=100', { key })).body.data as Array<{ id: string; data: { object: { id: string } } }>;
+      const listed = (await node(0).request('GET', '/v1/events?type=ticket.created&limit=100', { key })).body.data as Array<{
+        id: string;
+        data: { object: { id: string } };
+      }>;
       const events = listed.filter((e) => ours.has(e.data.object.id)).map((e) => e.id);
       assert.equal(events.length, created.length);
       await eventually(() => held.length === 30, '30 deliveries in flight', 15_000);
@@ -117,10 +139,14 @@ if (enabled) {
       // The killed node's claimed jobs come back when their lease (3 s) ends; nodes 1 and 3
       // deliver them and record every outcome.
       let deliveries: Array<{ event: string; status: string; attempt_count: number }> = [];
-      await eventually(async () => {
-        deliveries = (await node(2).request('GET', `/v1/webhook_endpoints/${endpoint.body.id}/deliveries?limit=100`, { key })).body.data;
-        return deliveries.length === 30 && deliveries.every((d) => d.status === 'succeeded');
-      }, 'every delivery recorded as succeeded', 20_000);
+      await eventually(
+        async () => {
+          deliveries = (await node(2).request('GET', `/v1/webhook_endpoints/${endpoint.body.id}/deliveries?limit=100`, { key })).body.data;
+          return deliveries.length === 30 && deliveries.every((d) => d.status === 'succeeded');
+        },
+        'every delivery recorded as succeeded',
+        20_000,
+      );
       // Exactly once per attempt: every request the receiver saw is an attempt some node logged,
       // except at most one per event: the attempt the killed node made and could never log.
       const logged = new Map(deliveries.map((d) => [d.event, d.attempt_count]));

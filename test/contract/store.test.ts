@@ -51,7 +51,10 @@ test('migrations apply on an empty database, then are a no-op', async () => {
   assert.ok(all.length >= 1);
   assert.deepEqual(await fresh.migrate(), all);
   const rows = await fresh.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-  assert.deepEqual(rows.map((r) => Number(r.version)), loadMigrations(fresh.dialect).map((m) => m.version));
+  assert.deepEqual(
+    rows.map((r) => Number(r.version)),
+    loadMigrations(fresh.dialect).map((m) => m.version),
+  );
   assert.deepEqual(await fresh.migrate(), []);
   assert.equal((await fresh.query('SELECT version FROM schema_migrations')).length, all.length);
   await fresh.ping();
@@ -83,15 +86,27 @@ test('three nodes migrating one database at the same moment apply each step exac
         await db.close();
       }
     })();`;
-  const workerData = { app: new URL('../../src/store/open-db.ts', import.meta.url).href, config: new URL('../../src/config.ts', import.meta.url).href, env: target.env, barrier };
-  const results = await Promise.all([0, 1, 2].map(() => new Promise<{ applied?: string[]; error?: string }>((resolve, reject) => {
-    const w = new Worker(code, { eval: true, workerData });
-    w.once('message', resolve);
-    w.once('error', reject);
-  })));
+  const workerData = {
+    app: new URL('../../src/store/open-db.ts', import.meta.url).href,
+    config: new URL('../../src/config.ts', import.meta.url).href,
+    env: target.env,
+    barrier,
+  };
+  const results = await Promise.all(
+    [0, 1, 2].map(
+      () =>
+        new Promise<{ applied?: string[]; error?: string }>((resolve, reject) => {
+          const w = new Worker(code, { eval: true, workerData });
+          w.once('message', resolve);
+          w.once('error', reject);
+        }),
+    ),
+  );
   for (const r of results) assert.equal(r.error, undefined, r.error);
   const applied = results.flatMap((r) => r.applied ?? []).sort();
-  const all = loadMigrations(db.dialect).map((m) => m.name).sort();
+  const all = loadMigrations(db.dialect)
+    .map((m) => m.name)
+    .sort();
   assert.deepEqual(applied, all, 'each migration applied by exactly one node');
 
   const check = target.open();
@@ -102,16 +117,20 @@ test('three nodes migrating one database at the same moment apply each step exac
 test('group commit: of 100 concurrent writes, the 10 that throw roll back alone', async () => {
   const ran: number[] = [];
   const visibleInHook: Array<Promise<unknown[]>> = [];
-  const outcomes = await Promise.allSettled(Array.from({ length: 100 }, (_, i) => db.write(async (tx) => {
-    const id = `acct_gc${String(i).padStart(3, '0')}`;
-    await insertAccount(tx, account(id));
-    tx.afterCommit(() => {
-      ran.push(i);
-      visibleInHook.push(db.query('SELECT id FROM accounts WHERE id = $1', [id]));
-    });
-    if (i % 10 === 9) throw new Error(`write ${i} fails`);
-    return i;
-  })));
+  const outcomes = await Promise.allSettled(
+    Array.from({ length: 100 }, (_, i) =>
+      db.write(async (tx) => {
+        const id = `acct_gc${String(i).padStart(3, '0')}`;
+        await insertAccount(tx, account(id));
+        tx.afterCommit(() => {
+          ran.push(i);
+          visibleInHook.push(db.query('SELECT id FROM accounts WHERE id = $1', [id]));
+        });
+        if (i % 10 === 9) throw new Error(`write ${i} fails`);
+        return i;
+      }),
+    ),
+  );
 
   outcomes.forEach((o, i) => {
     if (i % 10 === 9) {
@@ -123,10 +142,18 @@ test('group commit: of 100 concurrent writes, the 10 that throw roll back alone'
   });
   const committed = await accountIds('acct_gc');
   assert.equal(committed.length, 90);
-  assert.deepEqual(committed, Array.from({ length: 100 }, (_, i) => i).filter((i) => i % 10 !== 9).map((i) => `acct_gc${String(i).padStart(3, '0')}`));
+  assert.deepEqual(
+    committed,
+    Array.from({ length: 100 }, (_, i) => i)
+      .filter((i) => i % 10 !== 9)
+      .map((i) => `acct_gc${String(i).padStart(3, '0')}`),
+  );
 
   // After-commit hooks: exactly the committed writes', and each saw its row committed.
-  assert.deepEqual(ran.sort((a, b) => a - b), Array.from({ length: 100 }, (_, i) => i).filter((i) => i % 10 !== 9));
+  assert.deepEqual(
+    ran.sort((a, b) => a - b),
+    Array.from({ length: 100 }, (_, i) => i).filter((i) => i % 10 !== 9),
+  );
   for (const rows of await Promise.all(visibleInHook)) assert.equal(rows.length, 1);
 });
 
@@ -148,20 +175,25 @@ test('afterCommit runs once the write is committed and before the caller hears o
 
 test('afterCommit does not run for a write that rolls back, nor for a failed savepoint', async () => {
   const ran: string[] = [];
-  await assert.rejects(db.write(async (tx) => {
-    await insertAccount(tx, account('acct_rb1'));
-    tx.afterCommit(() => ran.push('rolled back'));
-    throw new Error('no');
-  }), /no/);
+  await assert.rejects(
+    db.write(async (tx) => {
+      await insertAccount(tx, account('acct_rb1'));
+      tx.afterCommit(() => ran.push('rolled back'));
+      throw new Error('no');
+    }),
+    /no/,
+  );
 
   await db.write(async (tx) => {
     await insertAccount(tx, account('acct_sp_kept'));
     tx.afterCommit(() => ran.push('outer'));
-    await assert.rejects(tx.savepoint(async () => {
-      await insertAccount(tx, account('acct_sp_undone'));
-      tx.afterCommit(() => ran.push('inner'));
-      throw new Error('inner fails');
-    }));
+    await assert.rejects(
+      tx.savepoint(async () => {
+        await insertAccount(tx, account('acct_sp_undone'));
+        tx.afterCommit(() => ran.push('inner'));
+        throw new Error('inner fails');
+      }),
+    );
   });
   assert.deepEqual(ran, ['outer']);
   assert.deepEqual(await accountIds('acct_rb'), []);
@@ -198,21 +230,31 @@ const isUniqueViolation = (err: unknown): boolean => /unique|duplicate/i.test((e
 test('a write sent with later that fails fails the commit with its own error, and nothing of the transaction stays', async () => {
   await db.write((tx) => tx.later(INSERT_ACCOUNT, accountValues('acct_later_dup')));
   const ran: string[] = [];
-  await assert.rejects(db.write(async (tx) => {
-    await tx.later(INSERT_ACCOUNT, accountValues('acct_later_a'));
-    await tx.later(INSERT_ACCOUNT, accountValues('acct_later_dup'));
-    await tx.later(INSERT_ACCOUNT, accountValues('acct_later_b'));
-    tx.afterCommit(() => ran.push('committed'));
-  }), (err) => isUniqueViolation(err));
+  await assert.rejects(
+    db.write(async (tx) => {
+      await tx.later(INSERT_ACCOUNT, accountValues('acct_later_a'));
+      await tx.later(INSERT_ACCOUNT, accountValues('acct_later_dup'));
+      await tx.later(INSERT_ACCOUNT, accountValues('acct_later_b'));
+      tx.afterCommit(() => ran.push('committed'));
+    }),
+    (err) => isUniqueViolation(err),
+  );
   // A statement waited for after the failed one is refused too; the caller hears the cause.
-  await assert.rejects(db.write(async (tx) => {
-    await tx.later(INSERT_ACCOUNT, accountValues('acct_later_dup'));
-    await tx.query('SELECT id FROM accounts WHERE id = $1', ['acct_later_dup']);
-  }), (err) => isUniqueViolation(err));
+  await assert.rejects(
+    db.write(async (tx) => {
+      await tx.later(INSERT_ACCOUNT, accountValues('acct_later_dup'));
+      await tx.query('SELECT id FROM accounts WHERE id = $1', ['acct_later_dup']);
+    }),
+    (err) => isUniqueViolation(err),
+  );
   assert.deepEqual(ran, []);
   assert.deepEqual(await accountIds('acct_later'), ['acct_later_dup']);
   // The connection went back to the pool usable: the next writes commit.
-  await Promise.all(Array.from({ length: 12 }, (_, i) => db.write((tx) => tx.later(INSERT_ACCOUNT, accountValues(`acct_later_n${String(i).padStart(2, '0')}`)))));
+  await Promise.all(
+    Array.from({ length: 12 }, (_, i) =>
+      db.write((tx) => tx.later(INSERT_ACCOUNT, accountValues(`acct_later_n${String(i).padStart(2, '0')}`))),
+    ),
+  );
   assert.equal((await accountIds('acct_later_n')).length, 12);
 });
 
@@ -220,10 +262,13 @@ test('a later write that fails inside a savepoint fails that savepoint only', as
   await db.write((tx) => tx.later(INSERT_ACCOUNT, accountValues('acct_lsp_dup')));
   await db.write(async (tx) => {
     await tx.later(INSERT_ACCOUNT, accountValues('acct_lsp_kept'));
-    await assert.rejects(tx.savepoint(async () => {
-      await tx.later(INSERT_ACCOUNT, accountValues('acct_lsp_undone'));
-      await tx.later(INSERT_ACCOUNT, accountValues('acct_lsp_dup'));
-    }), (err) => isUniqueViolation(err));
+    await assert.rejects(
+      tx.savepoint(async () => {
+        await tx.later(INSERT_ACCOUNT, accountValues('acct_lsp_undone'));
+        await tx.later(INSERT_ACCOUNT, accountValues('acct_lsp_dup'));
+      }),
+      (err) => isUniqueViolation(err),
+    );
     await tx.later(INSERT_ACCOUNT, accountValues('acct_lsp_after'));
   });
   assert.deepEqual(await accountIds('acct_lsp'), ['acct_lsp_after', 'acct_lsp_dup', 'acct_lsp_kept']);
@@ -231,7 +276,14 @@ test('a later write that fails inside a savepoint fails that savepoint only', as
 
 test('values round-trip with their types: BIGINT milliseconds, NULL, text, JSON text', async () => {
   const ms = Date.parse('2026-11-22T12:34:56.789Z');
-  await db.write((tx) => tx.run('INSERT INTO accounts (id, name, plan, created_at) VALUES ($1, $2, $3, $4)', ['acct_types', 'Ünïcödé "quoted" \'single\'', 'pro', ms]));
+  await db.write((tx) =>
+    tx.run('INSERT INTO accounts (id, name, plan, created_at) VALUES ($1, $2, $3, $4)', [
+      'acct_types',
+      'Ünïcödé "quoted" \'single\'',
+      'pro',
+      ms,
+    ]),
+  );
   const [row] = await db.query<{ name: string; created_at: number }>('SELECT name, created_at FROM accounts WHERE id = $1', ['acct_types']);
   assert.equal(row!.name, 'Ünïcödé "quoted" \'single\'');
   assert.equal(Number(row!.created_at), ms);

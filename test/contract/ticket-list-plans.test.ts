@@ -32,12 +32,14 @@ before(async () => {
   await db.migrate();
   const branches: string[] = [];
   for (const name of ['listed', 'neighbour']) {
-    branches.push(await db.write(async (tx) => {
-      const account = await createAccount(tx, { name, plan: 'pro' }, NOW);
-      const branch = await createBranch(tx, { accountId: account.id, name }, NOW);
-      await insertQueue(tx, { branchId: branch.id, name: 'B', createdAt: NOW });
-      return branch.id;
-    }));
+    branches.push(
+      await db.write(async (tx) => {
+        const account = await createAccount(tx, { name, plan: 'pro' }, NOW);
+        const branch = await createBranch(tx, { accountId: account.id, name }, NOW);
+        await insertQueue(tx, { branchId: branch.id, name: 'B', createdAt: NOW });
+        return branch.id;
+      }),
+    );
   }
   // A neighbour with a history of its own, so that no plan can pass by reading every branch.
   for (const [i, branchId] of branches.entries()) {
@@ -93,7 +95,8 @@ function pgPlanOf(root: PgNode): Plan {
   const problems: string[] = [];
   const walk = (n: PgNode): void => {
     if (n['Relation Name'] === 'tickets') {
-      if (n['Node Type'] === 'Index Scan' || n['Node Type'] === 'Index Only Scan') scans.push({ index: n['Index Name']!, bound: n['Index Cond'] ?? '' });
+      if (n['Node Type'] === 'Index Scan' || n['Node Type'] === 'Index Only Scan')
+        scans.push({ index: n['Index Name']!, bound: n['Index Cond'] ?? '' });
       else problems.push(`${n['Node Type']} on tickets`);
     }
     if (n['Node Type'] === 'Sort' || n['Node Type'] === 'Incremental Sort') problems.push(n['Node Type']);
@@ -125,7 +128,10 @@ async function pgPlans(s: Sent): Promise<Record<'for the values' | 'generic', Pl
  * every row of its ranges anyway (`whole`) may sort them.
  */
 async function assertBounded(
-  read: (q: Queryable) => Promise<unknown>, index: string, bound: string[], opts: { range?: boolean; arms?: number; whole?: boolean } = {},
+  read: (q: Queryable) => Promise<unknown>,
+  index: string,
+  bound: string[],
+  opts: { range?: boolean; arms?: number; whole?: boolean } = {},
 ): Promise<void> {
   const s = await statementOf(read);
   const plans = db.dialect === 'postgres' ? await pgPlans(s) : { '': await sqlitePlan(s) };
@@ -137,13 +143,15 @@ async function assertBounded(
     assert.equal(plan.scans.length, opts.arms ?? 1, `one index range per status in the ${where}`);
     for (const scan of plan.scans) {
       assert.equal(scan.index, index, where);
-      for (const col of ['branch_id', 'mode', ...bound]) assert.match(scan.bound, new RegExp(`\\b${col} ?=`), `${col} bounds the scan in the ${where}`);
+      for (const col of ['branch_id', 'mode', ...bound])
+        assert.match(scan.bound, new RegExp(`\\b${col} ?=`), `${col} bounds the scan in the ${where}`);
       if (opts.range) assert.match(scan.bound, /\bid ?[<>]/, `the id range bounds the scan in the ${where}`);
     }
   }
 }
 
-const list = (f: Omit<TicketFilter, 'limit'> & { limit?: number }) => (q: Queryable) => listTickets(q, h.branchId, h.mode, { limit: 20, ...f });
+const list = (f: Omit<TicketFilter, 'limit'> & { limit?: number }) => (q: Queryable) =>
+  listTickets(q, h.branchId, h.mode, { limit: 20, ...f });
 const at = (msAgo: number) => NOW - msAgo;
 
 test('the newest tickets, and the page after a cursor, are read from (branch, mode, id)', async () => {
@@ -157,41 +165,64 @@ test('each status alone is one range of (branch, mode, status, id)', async () =>
 });
 
 test('several statuses are one range per status, merged: the open ones, the closed ones, all of them', async () => {
-  const sets: TicketStatus[][] = [['created', 'ready'], ['collected', 'cancelled', 'expired'], [...TICKET_STATUSES], ['ready', 'created', 'ready']];
+  const sets: TicketStatus[][] = [
+    ['created', 'ready'],
+    ['collected', 'cancelled', 'expired'],
+    [...TICKET_STATUSES],
+    ['ready', 'created', 'ready'],
+  ];
   for (const statuses of sets) {
     await assertBounded(list({ statuses, limit: 100 }), 'tickets_status', ['status'], { arms: new Set(statuses).size });
   }
-  await assertBounded(list({ statuses: ['created', 'ready'], startingAfter: cursor }), 'tickets_status', ['status'], { range: true, arms: 2 });
+  await assertBounded(list({ statuses: ['created', 'ready'], startingAfter: cursor }), 'tickets_status', ['status'], {
+    range: true,
+    arms: 2,
+  });
 });
 
 test('a queue, with or without statuses, is read from (branch, mode, queue, status, id)', async () => {
   await assertBounded(list({ queue: 'B' }), 'tickets_queue_status', ['queue', 'status'], { arms: TICKET_STATUSES.length });
   await assertBounded(list({ queue: 'B', statuses: ['ready'] }), 'tickets_queue_status', ['queue', 'status']);
-  await assertBounded(list({ queue: 'A', statuses: ['created', 'ready'], limit: 100 }), 'tickets_queue_status', ['queue', 'status'], { arms: 2 });
-  await assertBounded(list({ queue: 'B', startingAfter: cursor }), 'tickets_queue_status', ['queue', 'status'], { range: true, arms: TICKET_STATUSES.length });
+  await assertBounded(list({ queue: 'A', statuses: ['created', 'ready'], limit: 100 }), 'tickets_queue_status', ['queue', 'status'], {
+    arms: 2,
+  });
+  await assertBounded(list({ queue: 'B', startingAfter: cursor }), 'tickets_queue_status', ['queue', 'status'], {
+    range: true,
+    arms: TICKET_STATUSES.length,
+  });
 });
 
 test('an external_ref is read from its own index, whatever else is asked', async () => {
   await assertBounded(list({ externalRef: 'order-5000' }), 'tickets_external_ref', ['external_ref']);
-  await assertBounded(list({ externalRef: 'order-5000', queue: 'A', statuses: ['collected', 'cancelled'] }), 'tickets_external_ref', ['external_ref']);
+  await assertBounded(list({ externalRef: 'order-5000', queue: 'A', statuses: ['collected', 'cancelled'] }), 'tickets_external_ref', [
+    'external_ref',
+  ]);
 });
 
 test('the created range is a range of ids', async () => {
   await assertBounded(list({ createdAfter: at(HOUR / 2), limit: 100 }), 'tickets_list', [], { range: true });
   await assertBounded(list({ createdAfter: at(48 * HOUR), createdBefore: at(24 * HOUR) }), 'tickets_list', [], { range: true });
   await assertBounded(list({ createdBefore: at(24 * HOUR), startingAfter: cursor }), 'tickets_list', [], { range: true });
-  await assertBounded(list({ createdAfter: at(HOUR), statuses: ['created', 'ready'] }), 'tickets_status', ['status'], { range: true, arms: 2 });
+  await assertBounded(list({ createdAfter: at(HOUR), statuses: ['created', 'ready'] }), 'tickets_status', ['status'], {
+    range: true,
+    arms: 2,
+  });
 });
 
-test('the live pages\' reads: a board\'s open tickets and a queue\'s waiting line', async () => {
+test("the live pages' reads: a board's open tickets and a queue's waiting line", async () => {
   await assertBounded((q) => openTickets(q, h.branchId, h.mode), 'tickets_status', ['status'], { arms: 2, whole: true });
   await assertBounded((q) => waitingIds(q, h.branchId, h.mode, 'A'), 'tickets_queue_status', ['queue', 'status'], { whole: true });
 });
 
 test('the merged reads answer what filtering the whole history would, page after page', async () => {
-  const all = (await db.query<{ id: string; queue: string; status: string; external_ref: string; created_at: number }>(
-    'SELECT id, queue, status, external_ref, created_at FROM tickets WHERE branch_id = $1 AND mode = $2', [h.branchId, h.mode],
-  )).map((r) => ({ ...r, created_at: Number(r.created_at) })).sort((a, b) => (a.id < b.id ? 1 : -1));
+  const all = (
+    await db.query<{ id: string; queue: string; status: string; external_ref: string; created_at: number }>(
+      'SELECT id, queue, status, external_ref, created_at FROM tickets WHERE branch_id = $1 AND mode = $2',
+      [h.branchId, h.mode],
+    )
+  )
+    .map((r) => ({ ...r, created_at: Number(r.created_at) }))
+    .sort((a, b) => (a.id < b.id ? 1 : -1));
   assert.equal(all.length, TICKETS);
   const filters: Array<Omit<TicketFilter, 'limit' | 'startingAfter'>> = [
     { statuses: ['created', 'ready'] },
@@ -203,9 +234,14 @@ test('the merged reads answer what filtering the whole history would, page after
     { externalRef: 'order-41', queue: 'A', statuses: ['collected'] },
   ];
   for (const f of filters) {
-    const expected = all.filter((t) => (f.statuses === undefined || f.statuses.includes(t.status as TicketStatus))
-      && (f.queue === undefined || t.queue === f.queue) && (f.externalRef === undefined || t.external_ref === f.externalRef)
-      && (f.createdAfter === undefined || t.created_at > f.createdAfter) && (f.createdBefore === undefined || t.created_at < f.createdBefore));
+    const expected = all.filter(
+      (t) =>
+        (f.statuses === undefined || f.statuses.includes(t.status as TicketStatus)) &&
+        (f.queue === undefined || t.queue === f.queue) &&
+        (f.externalRef === undefined || t.external_ref === f.externalRef) &&
+        (f.createdAfter === undefined || t.created_at > f.createdAfter) &&
+        (f.createdBefore === undefined || t.created_at < f.createdBefore),
+    );
     const got: string[] = [];
     let startingAfter: string | undefined;
     for (let page = 1; ; page++) {
@@ -216,6 +252,10 @@ test('the merged reads answer what filtering the whole history would, page after
       startingAfter = got.at(-1);
     }
     assert.ok(expected.length > 0, JSON.stringify(f));
-    assert.deepEqual(got, expected.map((t) => t.id), JSON.stringify(f));
+    assert.deepEqual(
+      got,
+      expected.map((t) => t.id),
+      JSON.stringify(f),
+    );
   }
 });

@@ -30,15 +30,30 @@ after(async () => {
 // Headless Chromium has no voices: this records what is said, and when the chime starts and
 // when a number starts flashing (this page's clock), to compare the two.
 const RECORD = () => {
-  const w = window as unknown as { __spoken: Array<{ text: string; lang: string }>; __chimeAt: number[]; __flashAt: Array<{ n: string; at: number }> };
+  const w = window as unknown as {
+    __spoken: Array<{ text: string; lang: string }>;
+    __chimeAt: number[];
+    __flashAt: Array<{ n: string; at: number }>;
+  };
   w.__spoken = [];
   w.__chimeAt = [];
   w.__flashAt = [];
   const synth = {
-    speak(u: SpeechSynthesisUtterance) { if (u.text) w.__spoken.push({ text: u.text, lang: u.lang }); },
-    getVoices() { return []; }, cancel() {}, pause() {}, resume() {},
-    speaking: false, pending: false, paused: false, onvoiceschanged: null,
-    addEventListener() {}, removeEventListener() {},
+    speak(u: SpeechSynthesisUtterance) {
+      if (u.text) w.__spoken.push({ text: u.text, lang: u.lang });
+    },
+    getVoices() {
+      return [];
+    },
+    cancel() {},
+    pause() {},
+    resume() {},
+    speaking: false,
+    pending: false,
+    paused: false,
+    onvoiceschanged: null,
+    addEventListener() {},
+    removeEventListener() {},
   };
   Object.defineProperty(window, 'speechSynthesis', { value: synth, configurable: true });
   const create = AudioContext.prototype.createOscillator;
@@ -49,7 +64,8 @@ const RECORD = () => {
   new MutationObserver((records) => {
     for (const r of records) {
       const el = r.target as HTMLElement;
-      if (r.attributeName === 'class' && el.tagName === 'LI' && el.classList.contains('flash')) w.__flashAt.push({ n: el.textContent!, at: performance.now() });
+      if (r.attributeName === 'class' && el.tagName === 'LI' && el.classList.contains('flash'))
+        w.__flashAt.push({ n: el.textContent!, at: performance.now() });
     }
   }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
 };
@@ -83,7 +99,12 @@ async function allFit(page: Page, list: string, count: number): Promise<void> {
   const viewport = page.viewportSize()!;
   const screen = { x: 0, y: 0, width: viewport.width, height: viewport.height };
   const panel = await box(page, list);
-  const items = await page.$$eval(`${list} li`, (els) => els.map((e) => { const r = e.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; }));
+  const items = await page.$$eval(`${list} li`, (els) =>
+    els.map((e) => {
+      const r = e.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    }),
+  );
   assert.equal(items.length, count);
   for (const [i, b] of items.entries()) {
     assert.ok(inside(b, panel), `${list} number ${i + 1} lies inside its panel`);
@@ -95,7 +116,7 @@ async function allFit(page: Page, list: string, count: number): Promise<void> {
 async function assertHeader(page: Page): Promise<void> {
   assert.ok(await page.isVisible('#shop'));
   assert.equal(await page.textContent('#shop'), SHOP);
-  assert.match(await page.textContent('#clock') ?? '', /^\d\d:\d\d/);
+  assert.match((await page.textContent('#clock')) ?? '', /^\d\d:\d\d/);
   for (const control of ['#sound', '#sound-on']) {
     if (!(await page.isVisible(control))) continue;
     const sound = await box(page, control);
@@ -117,8 +138,13 @@ test('few ready on a 1080p TV: the numbers take most of the height; shop, clock 
   const { page, close } = await openBoard(d.url, TV_1080);
   await assertHeader(page);
   assert.ok(await page.isVisible('#sound'), 'until a tap, the board offers to turn sound and voice on');
-  assert.ok(await fontPx(page, '#ready li') > 0.25 * 1080, `3 ready numbers are over a quarter of the screen high (${await fontPx(page, '#ready li')}px)`);
-  tc.diagnostic(`1080p, 3 ready: ${await fontPx(page, '#ready li')}px (${Math.round((await fontPx(page, '#ready li')) / 10.8)}% of the height)`);
+  assert.ok(
+    (await fontPx(page, '#ready li')) > 0.25 * 1080,
+    `3 ready numbers are over a quarter of the screen high (${await fontPx(page, '#ready li')}px)`,
+  );
+  tc.diagnostic(
+    `1080p, 3 ready: ${await fontPx(page, '#ready li')}px (${Math.round((await fontPx(page, '#ready li')) / 10.8)}% of the height)`,
+  );
   await allFit(page, '#ready', 3);
   await allFit(page, '#preparing', waiting.length);
   await checkScreen(page, 'board-few-1080p-sound-off');
@@ -141,14 +167,17 @@ test('few ready on a 1080p TV: the numbers take most of the height; shop, clock 
   assert.ok(Math.abs(flash.at - timing.chime!) < 100, `the flash starts with the chime (${Math.round(flash.at - timing.chime!)} ms apart)`);
   tc.diagnostic(`flash vs chime: ${(flash.at - timing.chime!).toFixed(1)} ms`);
   assert.equal(await page.textContent('#ready li:first-child'), called.display_number, 'the newest call comes first');
-  assert.deepEqual(await page.$$eval('#ready li.new', (els) => els.map((e) => e.textContent)), [called.display_number, ...done.map((x) => x.display_number).reverse()]);
-  assert.ok(await fontPx(page, '#ready li') > 0.2 * 1080, 'four ready numbers are still a fifth of the screen high');
+  assert.deepEqual(await page.$$eval('#ready li.new', (els) => els.map((e) => e.textContent)), [
+    called.display_number,
+    ...done.map((x) => x.display_number).reverse(),
+  ]);
+  assert.ok((await fontPx(page, '#ready li')) > 0.2 * 1080, 'four ready numbers are still a fifth of the screen high');
   await checkScreen(page, 'board-few-1080p');
 
   await page.setViewportSize(TV_720.viewport);
   await page.waitForFunction(() => parseFloat(getComputedStyle(document.querySelector('#ready li')!).fontSize) < 0.3 * 720);
   await assertHeader(page);
-  assert.ok(await fontPx(page, '#ready li') > 0.2 * 720);
+  assert.ok((await fontPx(page, '#ready li')) > 0.2 * 720);
   await allFit(page, '#ready', 4);
   await checkScreen(page, 'board-few-720p');
 
@@ -180,15 +209,23 @@ test('30 ready, 40 preparing, the missed list and a message: every number fits, 
   assert.ok(await page.isVisible('#missed-box'));
   assert.equal(await page.$$eval('#missed li', (els) => els.length), 2);
   assert.ok(await page.isVisible('#ann'));
-  for (const [device, name] of [[TV_1080, 'board-many-1080p'], [TV_720, 'board-many-720p']] as const) {
+  for (const [device, name] of [
+    [TV_1080, 'board-many-1080p'],
+    [TV_720, 'board-many-720p'],
+  ] as const) {
     await page.setViewportSize(device.viewport);
-    await page.waitForFunction((h) => parseFloat(getComputedStyle(document.querySelector('#ready li')!).fontSize) < 0.2 * h, device.viewport.height);
+    await page.waitForFunction(
+      (h) => parseFloat(getComputedStyle(document.querySelector('#ready li')!).fontSize) < 0.2 * h,
+      device.viewport.height,
+    );
     await allFit(page, '#ready', 30);
     await allFit(page, '#preparing', 40);
     const size = await fontPx(page, '#ready li');
     // On a 55" 1080p TV, 7% of the height is 4.8 cm: letters about 3.4 cm high, readable at 6 m.
     assert.ok(size > 0.07 * device.viewport.height, `30 ready numbers stay large (${size}px at ${device.viewport.height}px)`);
-    tc.diagnostic(`${device.viewport.height}p, 30 ready: ${size}px (${(size / device.viewport.height * 100).toFixed(1)}% of the height); preparing ${await fontPx(page, '#preparing li')}px`);
+    tc.diagnostic(
+      `${device.viewport.height}p, 30 ready: ${size}px (${((size / device.viewport.height) * 100).toFixed(1)}% of the height); preparing ${await fontPx(page, '#preparing li')}px`,
+    );
     assert.equal(await page.$$eval('#ready li.new', (els) => els.length), 3, 'only the newest calls are highlighted');
     await assertHeader(page);
     await checkScreen(page, name);
@@ -210,7 +247,9 @@ test('in Arabic, right to left, the board speaks the number in Arabic', async ()
     const tk = await create();
     await ready(tk.id);
     await page.waitForFunction(() => (window as unknown as { __spoken: unknown[] }).__spoken.length > 0);
-    assert.deepEqual(await page.evaluate(() => (window as unknown as { __spoken: unknown[] }).__spoken), [{ text: `الرقم ${tk.display_number.replace('-', ' ')}`, lang: 'ar-SA' }]);
+    assert.deepEqual(await page.evaluate(() => (window as unknown as { __spoken: unknown[] }).__spoken), [
+      { text: `الرقم ${tk.display_number.replace('-', ' ')}`, lang: 'ar-SA' },
+    ]);
     const prep = await box(page, '.prep');
     const readyPanel = await box(page, '.ready');
     assert.ok(prep.x > readyPanel.x, 'right to left: "Preparing" is read first, on the right');

@@ -27,10 +27,21 @@ const RECORD_SPEECH = () => {
   const w = window as unknown as { __spoken: Array<{ text: string; lang: string }> };
   w.__spoken = [];
   const synth = {
-    speak(u: SpeechSynthesisUtterance) { if (u.text) w.__spoken.push({ text: u.text, lang: u.lang }); },
-    getVoices() { return []; }, cancel() {}, pause() {}, resume() {},
-    speaking: false, pending: false, paused: false, onvoiceschanged: null,
-    addEventListener() {}, removeEventListener() {},
+    speak(u: SpeechSynthesisUtterance) {
+      if (u.text) w.__spoken.push({ text: u.text, lang: u.lang });
+    },
+    getVoices() {
+      return [];
+    },
+    cancel() {},
+    pause() {},
+    resume() {},
+    speaking: false,
+    pending: false,
+    paused: false,
+    onvoiceschanged: null,
+    addEventListener() {},
+    removeEventListener() {},
   };
   Object.defineProperty(window, 'speechSynthesis', { value: synth, configurable: true });
 };
@@ -53,7 +64,7 @@ test('a voice-on board speaks the ready number; the API says call_out_loud', asy
   await page.waitForFunction(() => (window as unknown as { __spoken: unknown[] }).__spoken.length > 0);
   assert.deepEqual(await spoken(page), [{ text: `Number ${tk.display_number.replace('-', ' ')}`, lang: 'en-GB' }]);
   await page.waitForSelector(`#ready li.new:text("${tk.display_number}")`);
-  assert.match(await page.textContent('#preparing') ?? '', new RegExp(waiting.display_number));
+  assert.match((await page.textContent('#preparing')) ?? '', new RegExp(waiting.display_number));
   await t.request('POST', '/v1/announcements', { body: { message: 'Kitchen running 10 minutes late' } });
   await page.waitForSelector('#ann:not([hidden])');
   await page.screenshot({ path: path.join(ARTIFACTS, 'board.png') });
@@ -76,7 +87,10 @@ test('with no board connected, call_out_loud is false', async () => {
   await page.goto(t.url + pathOf(d.url));
   await page.waitForSelector('html[data-live="on"]');
   await ctx.close();
-  await eventually(async () => (await t.app.live.presence.members(presenceScopes.board(t.tenant.branchId, 'test'))).length === 0, 'the board to leave');
+  await eventually(
+    async () => (await t.app.live.presence.members(presenceScopes.board(t.tenant.branchId, 'test'))).length === 0,
+    'the board to leave',
+  );
   const tk = (await t.request('POST', '/v1/tickets', { body: {} })).body;
   const ready = await t.request('POST', `/v1/tickets/${tk.id}/ready`);
   assert.equal(ready.body.call_out_loud, false);

@@ -29,7 +29,9 @@ test('the open page rings when the ticket is ready, and the API answers rang: tr
   const page = await ctx.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
   await page.goto(t.url + pathOf(tk.url));
   assert.equal(await page.textContent('#num'), tk.display_number);
   await page.waitForSelector('html[data-live="on"]');
@@ -43,7 +45,7 @@ test('the open page rings when the ticket is ready, and the API answers rang: tr
 
   await page.waitForSelector('html[data-ringing][data-state="ready"]');
   await page.waitForFunction(() => document.getElementById('live')!.textContent!.includes('is ready'));
-  assert.match(await page.textContent('h1') ?? '', /Your order is ready!/);
+  assert.match((await page.textContent('h1')) ?? '', /Your order is ready!/);
   await page.screenshot({ path: path.join(ARTIFACTS, 'customer-rung.png') });
 
   await page.click('text=On my way');
@@ -68,7 +70,7 @@ test('in French, and "Need 5 more minutes" snoozes from the page', async () => {
   await page.waitForSelector('html[data-ringing]');
   await page.click('text=Encore 5 minutes');
   await page.waitForSelector('html[data-state="snoozed"]');
-  assert.match(await page.textContent('#detail') ?? '', /Nous vous rappellerons à \d\d:\d\d/);
+  assert.match((await page.textContent('#detail')) ?? '', /Nous vous rappellerons à \d\d:\d\d/);
   await ctx.close();
 });
 
@@ -78,10 +80,10 @@ test('without JavaScript the page still shows the status and the buttons work', 
   const ctx = await browser.newContext({ ...PHONE, javaScriptEnabled: false });
   const page = await ctx.newPage();
   await page.goto(t.url + pathOf(tk.url));
-  assert.match(await page.textContent('h1') ?? '', /Your order is ready!/);
+  assert.match((await page.textContent('h1')) ?? '', /Your order is ready!/);
   await page.click('text=On my way');
   await page.waitForURL(t.url + pathOf(tk.url));
-  assert.match(await page.textContent('h1') ?? '', /See you at the counter/);
+  assert.match((await page.textContent('h1')) ?? '', /See you at the counter/);
   await ctx.close();
 });
 
@@ -94,7 +96,13 @@ test('installable: Chromium accepts the manifest and its icons, finds nothing ag
   const profile = mkdtempSync(path.join(tmpdir(), 'readybell-profile-'));
   let ctx: BrowserContext | null = null;
   try {
-    ctx = await chromium.launchPersistentContext(profile, { executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS, ...PHONE, locale: 'en-GB' });
+    ctx = await chromium.launchPersistentContext(profile, {
+      executablePath: chromiumPath(),
+      headless: true,
+      args: CHROMIUM_ARGS,
+      ...PHONE,
+      locale: 'en-GB',
+    });
     const page = await ctx.newPage();
     await page.goto(t.url + pathOf(tk.url));
     const sw = await page.evaluate(async () => {
@@ -104,7 +112,7 @@ test('installable: Chromium accepts the manifest and its icons, finds nothing ag
     assert.deepEqual(sw, { scope: `${t.url}/t/`, script: `${t.url}/sw.js` }, 'the service worker is active over every ticket page');
 
     const cdp = await ctx.newCDPSession(page);
-    const got = await cdp.send('Page.getAppManifest') as { url: string; errors: unknown[]; manifest?: any };
+    const got = (await cdp.send('Page.getAppManifest')) as { url: string; errors: unknown[]; manifest?: any };
     assert.deepEqual(got.errors, [], 'the manifest parses without error or warning');
     const m = got.manifest;
     assert.equal(m.name, `Order ${tk.display_number} · Kiosque du Parc`);
@@ -115,12 +123,21 @@ test('installable: Chromium accepts the manifest and its icons, finds nothing ag
     assert.deepEqual(installabilityErrors, [], 'nothing stops Chromium from installing the page');
 
     // Each icon as the browser fetches and decodes it.
-    const icons = await page.evaluate(async (list: Array<{ url: string; type: string }>) => Promise.all(list.map(async (i) => {
-      const res = await fetch(i.url);
-      const bitmap = await createImageBitmap(await res.blob());
-      return { type: res.headers.get('content-type'), size: `${bitmap.width}x${bitmap.height}` };
-    })), (m.icons as Array<{ url: string; type: string }>).filter((i) => i.type === 'image/png'));
-    assert.deepEqual(icons, [{ type: 'image/png', size: '192x192' }, { type: 'image/png', size: '512x512' }]);
+    const icons = await page.evaluate(
+      async (list: Array<{ url: string; type: string }>) =>
+        Promise.all(
+          list.map(async (i) => {
+            const res = await fetch(i.url);
+            const bitmap = await createImageBitmap(await res.blob());
+            return { type: res.headers.get('content-type'), size: `${bitmap.width}x${bitmap.height}` };
+          }),
+        ),
+      (m.icons as Array<{ url: string; type: string }>).filter((i) => i.type === 'image/png'),
+    );
+    assert.deepEqual(icons, [
+      { type: 'image/png', size: '192x192' },
+      { type: 'image/png', size: '512x512' },
+    ]);
   } finally {
     await ctx?.close();
     rmSync(profile, { recursive: true, force: true });
@@ -132,8 +149,19 @@ async function watchAlertMe(ctx: BrowserContext): Promise<void> {
   await ctx.addInitScript(() => {
     const calls = { permission: 0, wakeLock: 0 };
     (window as unknown as { calls: typeof calls }).calls = calls;
-    if ('Notification' in window) Notification.requestPermission = async () => { calls.permission++; return 'denied'; };
-    Object.defineProperty(navigator, 'wakeLock', { value: { request: async () => { calls.wakeLock++; return { release: async () => {} }; } } });
+    if ('Notification' in window)
+      Notification.requestPermission = async () => {
+        calls.permission++;
+        return 'denied';
+      };
+    Object.defineProperty(navigator, 'wakeLock', {
+      value: {
+        request: async () => {
+          calls.wakeLock++;
+          return { release: async () => {} };
+        },
+      },
+    });
   });
 }
 
@@ -144,14 +172,24 @@ test('on an iPhone in Safari, "Alert me" explains the two taps to the Home Scree
   const page = await ctx.newPage();
   const pushRequests: string[] = [];
   // The server key and the subscription's POST, not the script that defines them.
-  page.on('request', (r) => { if (/\/push(\/|$)/.test(new URL(r.url()).pathname)) pushRequests.push(r.url()); });
+  page.on('request', (r) => {
+    if (/\/push(\/|$)/.test(new URL(r.url()).pathname)) pushRequests.push(r.url());
+  });
   await page.goto(t.url + pathOf(tk.url));
   await page.waitForSelector('html[data-live="on"]');
   await page.click('#alert');
   await page.waitForSelector('#ios:not([hidden])');
-  assert.match(await page.textContent('#ios') ?? '', /Tap Share[\s\S]*Add to Home Screen[\s\S]*keep this page open/);
-  assert.equal(await page.evaluate(() => document.activeElement?.id), 'ios-h', 'the explanation takes the focus, so a screen reader reads it');
-  assert.deepEqual(await page.evaluate(() => (window as any).calls), { permission: 0, wakeLock: 1 }, 'no push prompt; the screen is kept on');
+  assert.match((await page.textContent('#ios')) ?? '', /Tap Share[\s\S]*Add to Home Screen[\s\S]*keep this page open/);
+  assert.equal(
+    await page.evaluate(() => document.activeElement?.id),
+    'ios-h',
+    'the explanation takes the focus, so a screen reader reads it',
+  );
+  assert.deepEqual(
+    await page.evaluate(() => (window as any).calls),
+    { permission: 0, wakeLock: 1 },
+    'no push prompt; the screen is kept on',
+  );
   assert.deepEqual(pushRequests, [], 'no push subscription is attempted');
 
   const ready = await t.request('POST', `/v1/tickets/${tk.id}/ready`);

@@ -168,8 +168,12 @@ test('on an iPhone, "Alert me" explains Add to Home Screen, in English and Arabi
     await page.waitForSelector('#ios:not([hidden])');
     await assertFinished(page, lang);
     assert.equal((await page.textContent('#ios-h'))?.trim(), tx.t('ios.title'));
-    assert.deepEqual(await page.$$eval('#ios li', (li) => li.map((l) => l.textContent!.trim())), [tx.t('ios.share'), tx.t('ios.add')], 'the two taps, in order');
-    assert.ok(await page.isVisible('#ios .share'), 'Safari\'s Share symbol is drawn beside its name');
+    assert.deepEqual(
+      await page.$$eval('#ios li', (li) => li.map((l) => l.textContent!.trim())),
+      [tx.t('ios.share'), tx.t('ios.add')],
+      'the two taps, in order',
+    );
+    assert.ok(await page.isVisible('#ios .share'), "Safari's Share symbol is drawn beside its name");
     assert.deepEqual(await visibleActions(page), [], '"Alert me" was answered by the explanation');
     await checkScreen(page, `customer-ios-home-screen-${lang}`);
     assert.deepEqual(errors, []);

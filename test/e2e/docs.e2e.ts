@@ -25,13 +25,18 @@ after(async () => {
 test('/docs renders the readybell reference with code samples, and no console error under its CSP', async () => {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   const errors: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console: ${m.text()}`);
+  });
   page.on('pageerror', (e) => errors.push(`page: ${e.message}`));
   const elsewhere: string[] = [];
-  await page.route((url) => url.origin !== new URL(t.url).origin && url.protocol !== 'data:', async (route) => {
-    elsewhere.push(route.request().url());
-    await route.abort();
-  });
+  await page.route(
+    (url) => url.origin !== new URL(t.url).origin && url.protocol !== 'data:',
+    async (route) => {
+      elsewhere.push(route.request().url());
+      await route.abort();
+    },
+  );
 
   const res = await page.goto(`${t.url}/docs/`);
   assert.equal(res?.status(), 200);
@@ -41,7 +46,9 @@ test('/docs renders the readybell reference with code samples, and no console er
 
   // An operation, with its description, parameters and a curl sample carrying the Idempotency-Key.
   await page.getByRole('link', { name: 'Mark a ticket ready and ring the customer' }).first().click();
-  const operation = page.locator('section', { has: page.getByRole('heading', { name: 'Mark a ticket ready and ring the customer' }) }).first();
+  const operation = page
+    .locator('section', { has: page.getByRole('heading', { name: 'Mark a ticket ready and ring the customer' }) })
+    .first();
   await operation.waitFor();
   await operation.getByText('Rings every free channel the customer has').first().waitFor();
   await operation.getByText('Idempotency-Key', { exact: true }).first().waitFor();

@@ -53,7 +53,11 @@ async function shiftThroughApi(): Promise<void> {
     assert.ok(res.status < 300, `${method} ${path}: ${res.status} ${res.text}`);
     return res.body;
   };
-  const [a, b, c] = [await call('POST', '/v1/tickets', { external_ref: REFS[0] }), await call('POST', '/v1/tickets', { external_ref: REFS[1] }), await call('POST', '/v1/tickets', { external_ref: REFS[2] })];
+  const [a, b, c] = [
+    await call('POST', '/v1/tickets', { external_ref: REFS[0] }),
+    await call('POST', '/v1/tickets', { external_ref: REFS[1] }),
+    await call('POST', '/v1/tickets', { external_ref: REFS[2] }),
+  ];
   await call('POST', `/v1/tickets/${a.id}/ready`);
   clock.advance(RING_INTERVAL_MS);
   await call('POST', `/v1/tickets/${a.id}/ring`);
@@ -69,9 +73,11 @@ const TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 function normalise(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(normalise);
   if (v !== null && typeof v === 'object') {
-    return Object.fromEntries(Object.entries(v as Record<string, unknown>)
-      .filter(([k]) => k !== 'request' && k !== 'url' && k !== 'branch')
-      .map(([k, x]) => [k, normalise(x)]));
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>)
+        .filter(([k]) => k !== 'request' && k !== 'url' && k !== 'branch')
+        .map(([k, x]) => [k, normalise(x)]),
+    );
   }
   if (typeof v === 'string' && ID.test(v)) return '<id>';
   if (typeof v === 'string' && TIME.test(v)) return '<time>';
@@ -93,7 +99,8 @@ test('one counter shift through the page and through the API leaves the same tic
   const api = await record(viaApi);
   assert.equal((page.tickets as unknown[]).length, 3);
   const types = (page.events as Array<{ type: string }>).map((e) => e.type);
-  for (const type of ['ticket.created', 'ticket.ready', 'ticket.rung', 'ticket.collected', 'ticket.cancelled']) assert.ok(types.includes(type), `${type} happened`);
+  for (const type of ['ticket.created', 'ticket.ready', 'ticket.rung', 'ticket.collected', 'ticket.cancelled'])
+    assert.ok(types.includes(type), `${type} happened`);
   assert.deepEqual(page.tickets, api.tickets);
   assert.deepEqual(page.events, api.events);
 });

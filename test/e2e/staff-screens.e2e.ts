@@ -56,17 +56,26 @@ const open = (size: keyof typeof SIZES, extra: Record<string, unknown> = {}) => 
   return openStaffPage(browser, t, owner, { ...SIZES[size], ...extra });
 };
 
-const describe = (v: AxeViolation[]) => v.map((x) => `${x.id} (${x.impact}): ${x.help}\n  ${x.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join('\n  ')}`).join('\n');
+const describe = (v: AxeViolation[]) =>
+  v
+    .map((x) => `${x.id} (${x.impact}): ${x.help}\n  ${x.nodes.map((n) => `${n.target.join(' ')} ${n.failureSummary ?? ''}`).join('\n  ')}`)
+    .join('\n');
 
 async function keep(page: Page, name: string, fullPage = true): Promise<void> {
   await page.evaluate(() => document.fonts.ready);
   const r = await keepScreen(page, name, fullPage);
   kept.push({ file: path.relative(process.cwd(), r.file), violations: r.violations.length });
-  assert.deepEqual(r.violations.map((v) => v.id), [], `${name}: axe found\n${describe(r.violations)}`);
+  assert.deepEqual(
+    r.violations.map((v) => v.id),
+    [],
+    `${name}: axe found\n${describe(r.violations)}`,
+  );
 }
 
 async function go(page: Page, hash: string, ready: string): Promise<void> {
-  await page.evaluate((h) => { location.hash = h; }, hash);
+  await page.evaluate((h) => {
+    location.hash = h;
+  }, hash);
   await page.waitForSelector(ready);
 }
 
@@ -91,7 +100,9 @@ for (const size of ['tablet', 'phone'] as const) {
     await page.keyboard.press('Escape');
 
     clock.advance(61_000);
-    await asSession(t, await signInOk(t, owner.email, owner.password))('POST', '/v1/api_keys', { body: { mode: 'live', name: `Till 2 (${size})` } });
+    await asSession(t, await signInOk(t, owner.email, owner.password))('POST', '/v1/api_keys', {
+      body: { mode: 'live', name: `Till 2 (${size})` },
+    });
     await go(page, '#/admin/keys', 'table.keys');
     await page.waitForSelector(`td:has-text("Till 2 (${size})")`);
     await keep(page, `keys-${size}`);
@@ -159,7 +170,9 @@ for (const size of ['tablet', 'phone'] as const) {
 test('test mode: the switch shows test data only, in orange, and every request the page makes is in that mode', async () => {
   const { ctx, page, errors } = await open('tablet');
   const sent: Array<{ url: string; mode: string | undefined }> = [];
-  page.on('request', (r) => { if (new URL(r.url()).pathname.startsWith('/v1/')) sent.push({ url: r.url(), mode: r.headers()['readybell-mode'] }); });
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/v1/')) sent.push({ url: r.url(), mode: r.headers()['readybell-mode'] });
+  });
   await page.waitForSelector('.connection-live');
   assert.equal(await page.locator('.test-band').count(), 0);
   assert.equal(await page.locator('.ticket .ref:has-text("test-order-1")').count(), 0, 'live mode shows no test ticket');
@@ -173,8 +186,14 @@ test('test mode: the switch shows test data only, in orange, and every request t
   const band = await page.$eval('.test-band', (el) => getComputedStyle(el).backgroundColor);
   assert.equal(band, 'rgb(249, 115, 22)', 'its own orange');
   assert.match(await page.title(), /^TEST · Board/);
-  assert.ok(sent.length > 0 && sent.every((r) => r.mode === 'test'), `every request in test mode says so: ${JSON.stringify(sent.filter((r) => r.mode !== 'test'))}`);
-  assert.ok(sent.some((r) => r.url.endsWith('/v1/stream')), 'the live stream too');
+  assert.ok(
+    sent.length > 0 && sent.every((r) => r.mode === 'test'),
+    `every request in test mode says so: ${JSON.stringify(sent.filter((r) => r.mode !== 'test'))}`,
+  );
+  assert.ok(
+    sent.some((r) => r.url.endsWith('/v1/stream')),
+    'the live stream too',
+  );
 
   // A ticket made here is test data; its slip's QR code is read in test mode too.
   await page.fill('#new-ref', 'made-in-test-mode');
@@ -218,7 +237,11 @@ test('the connection indicator says "Connected" and is not the mode; messages st
   await page.waitForSelector('#ann-title');
   // The screen clears its messages in an effect that runs just after it is drawn: wait for that
   // (2 s at most, far less than the 6 s a message would take to go by itself).
-  await page.locator('.notices .notice').first().waitFor({ state: 'detached', timeout: 2_000 }).catch(() => {});
+  await page
+    .locator('.notices .notice')
+    .first()
+    .waitFor({ state: 'detached', timeout: 2_000 })
+    .catch(() => {});
   assert.equal(await page.locator('.notices .notice').count(), 0, 'moving to another screen clears it');
   await ctx.close();
 });
@@ -227,7 +250,11 @@ test("dialogs are the page's own: labelled, focus inside, Escape cancels and foc
   const { ctx, page, errors } = await open('tablet');
   await go(page, '#/admin/keys', 'table.keys');
   clock.advance(61_000);
-  const key = (await asSession(t, await signInOk(t, owner.email, owner.password))('POST', '/v1/api_keys', { body: { mode: 'test', name: 'Dialog test' } })).body;
+  const key = (
+    await asSession(t, await signInOk(t, owner.email, owner.password))('POST', '/v1/api_keys', {
+      body: { mode: 'test', name: 'Dialog test' },
+    })
+  ).body;
   await page.reload();
   await page.waitForSelector(`button[aria-label="Revoke ${key.redacted}"]`);
   const widths = () => page.$$eval('table.keys thead th', (ths) => ths.map((th) => Math.round(th.getBoundingClientRect().width)));
@@ -239,10 +266,20 @@ test("dialogs are the page's own: labelled, focus inside, Escape cancels and foc
   assert.equal(await dialog.getAttribute('aria-labelledby'), 'confirm-title');
   assert.match((await page.textContent('#confirm-title'))!, /Revoke Dialog test\?/);
   assert.equal(await page.evaluate(() => document.activeElement?.closest('dialog') !== null), true, 'focus is inside the dialog');
-  assert.equal(await page.evaluate(() => document.querySelector('main')?.matches(':modal') === false && document.querySelector('dialog')?.matches(':modal')), true, 'modal: the rest is inert');
+  assert.equal(
+    await page.evaluate(
+      () => document.querySelector('main')?.matches(':modal') === false && document.querySelector('dialog')?.matches(':modal'),
+    ),
+    true,
+    'modal: the rest is inert',
+  );
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'detached' });
-  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), `Revoke ${key.redacted}`, 'focus returns to the button that opened it');
+  assert.equal(
+    await page.evaluate(() => document.activeElement?.getAttribute('aria-label')),
+    `Revoke ${key.redacted}`,
+    'focus returns to the button that opened it',
+  );
   assert.equal((await testKey('GET', '/v1/tickets')).status, 200);
   assert.equal((await t.request('GET', '/v1/tickets', { key: key.secret })).status, 200, 'cancelled: the key still works');
 

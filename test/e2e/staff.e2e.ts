@@ -76,7 +76,10 @@ test('a POS ticket appears live; marking it ready rings the open customer page a
   await page.waitForSelector('.connection-live');
   const tk = (await api('POST', '/v1/tickets', { external_ref: 'pos-55' })).body;
   await card(page, tk.display_number).waitFor();
-  await page.waitForFunction((n) => [...document.querySelectorAll('[aria-live="polite"]')].some((r) => r.textContent === `New ticket ${n}`), tk.display_number);
+  await page.waitForFunction(
+    (n) => [...document.querySelectorAll('[aria-live="polite"]')].some((r) => r.textContent === `New ticket ${n}`),
+    tk.display_number,
+  );
 
   const customer = await browser.newContext({ ...PHONE, locale: 'en-GB' });
   const phone = await customer.newPage();
@@ -204,7 +207,11 @@ test('the other admin screens work and are kept as screenshots', async () => {
   await page.click('button:has-text("Invite")');
   const password = (await page.locator('[data-testid=one-time-password]').textContent())!;
   await shot(page, 'admin-users');
-  for (const [hash, name] of [['#/admin/queues', 'queues'], ['#/admin/settings', 'settings'], ['#/account', 'account']] as const) {
+  for (const [hash, name] of [
+    ['#/admin/queues', 'queues'],
+    ['#/admin/settings', 'settings'],
+    ['#/account', 'account'],
+  ] as const) {
     await page.goto(`${t.url}/staff${hash}`);
     await page.waitForSelector('.admin h1');
     await shot(page, `admin-${name}`);

@@ -16,17 +16,30 @@ export type TestApp = {
   url: string;
   tenant: Tenant;
   newTenant(opts?: { plan?: 'free' | 'pro' | 'business'; accountId?: string; timezone?: string }): Promise<Tenant>;
-  request(method: string, path: string, opts?: { key?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<Res>;
+  request(
+    method: string,
+    path: string,
+    opts?: { key?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<Res>;
   close(): Promise<void>;
 };
 
 let seq = 0;
 
-export async function startTestApp(opts: { env?: Record<string, string>; clock?: Clock; workers?: boolean; logDestination?: DestinationStream } = {}): Promise<TestApp> {
+export async function startTestApp(
+  opts: { env?: Record<string, string>; clock?: Clock; workers?: boolean; logDestination?: DestinationStream } = {},
+): Promise<TestApp> {
   const store = await createTestStore();
   // Load shedding off unless a test asks for it: a test file runs several apps in one process, so
   // one app starting (compiling its routes) reads as event-loop delay to every other app there.
-  const config = loadConfig({ LOG_LEVEL: 'silent', PORT: '0', PUBLIC_URL: 'http://localhost:3000', SHED_EVENT_LOOP_DELAY_MS: '0', ...store.env, ...opts.env });
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    PUBLIC_URL: 'http://localhost:3000',
+    SHED_EVENT_LOOP_DELAY_MS: '0',
+    ...store.env,
+    ...opts.env,
+  });
   const app = await createApp(config, { clock: opts.clock, logDestination: opts.logDestination });
   await app.listen();
   const address = app.server.server.address();
@@ -40,7 +53,11 @@ export async function startTestApp(opts: { env?: Record<string, string>; clock?:
       const branch = await createBranch(tx, { accountId, name: `Branch ${seq}`, timezone: t.timezone ?? 'UTC' }, now);
       const testKey = (await createApiKey(tx, { branchId: branch.id, mode: 'test' }, now)).key;
       const liveKey = (await createApiKey(tx, { branchId: branch.id, mode: 'live' }, now)).key;
-      const owner = await createUser(tx, { accountId, email: `owner${seq}-${branch.id}@example.test`, role: 'owner', password: 'correct horse battery' }, now);
+      const owner = await createUser(
+        tx,
+        { accountId, email: `owner${seq}-${branch.id}@example.test`, role: 'owner', password: 'correct horse battery' },
+        now,
+      );
       return { accountId, branchId: branch.id, testKey, liveKey, ownerEmail: owner.email, ownerPassword: owner.password };
     });
   };
@@ -67,7 +84,11 @@ export async function startTestApp(opts: { env?: Record<string, string>; clock?:
   };
 
   return {
-    app, url, tenant, newTenant, request,
+    app,
+    url,
+    tenant,
+    newTenant,
+    request,
     async close() {
       await app.close();
       await store.drop();

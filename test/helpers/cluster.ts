@@ -38,14 +38,24 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
   const redisUrl = process.env.TEST_REDIS_URL;
   if (redisUrl === undefined) throw new Error('a cluster needs TEST_REDIS_URL');
   const store: TestStore = await createTestStore();
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), ...store.env, REDIS_URL: redisUrl, LOG_LEVEL: 'warn', ...extraEnv };
-  const cli = async (...args: string[]): Promise<any> => JSON.parse((await run(NODE, ['src/cli/main.ts', ...args, '--json'], { env })).stdout);
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    ...store.env,
+    REDIS_URL: redisUrl,
+    LOG_LEVEL: 'warn',
+    ...extraEnv,
+  };
+  const cli = async (...args: string[]): Promise<any> =>
+    JSON.parse((await run(NODE, ['src/cli/main.ts', ...args, '--json'], { env })).stdout);
   await cli('migrate');
   const nodes: ClusterNode[] = [];
   for (let i = 0; i < count; i++) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const child = spawn(NODE, ['src/cli/main.ts', 'serve'], { env: { ...env, PORT: String(port), PUBLIC_URL: url }, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(NODE, ['src/cli/main.ts', 'serve'], {
+      env: { ...env, PORT: String(port), PUBLIC_URL: url },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     nodes.push({
       name: `node${i + 1}`,
       url,

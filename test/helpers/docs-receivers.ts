@@ -26,17 +26,27 @@ export { freePort };
 export type ReceiverProcess = { url: string; output(): string; stop(): Promise<void> };
 
 /** Starts a receiver with PORT and READYBELL_WEBHOOK_SECRET; resolves once it prints `listening`. */
-export async function startReceiver(command: string, args: string[], cwd: string, secret: string, timeoutMs = 60_000): Promise<ReceiverProcess> {
+export async function startReceiver(
+  command: string,
+  args: string[],
+  cwd: string,
+  secret: string,
+  timeoutMs = 60_000,
+): Promise<ReceiverProcess> {
   const port = await freePort();
   const child: ChildProcess = spawn(command, args, {
-    cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), READYBELL_WEBHOOK_SECRET: secret },
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), READYBELL_WEBHOOK_SECRET: secret },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${command} ${args.join(' ')} did not start within ${timeoutMs} ms: ${stderr}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${command} ${args.join(' ')} did not start within ${timeoutMs} ms: ${stderr}`)),
+      timeoutMs,
+    );
     child.stdout!.on('data', (d: Buffer) => {
       stdout += d.toString();
       if (stdout.includes('listening')) {

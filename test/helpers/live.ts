@@ -8,7 +8,11 @@ export const pathOf = (url: string): string => new URL(url).pathname;
 export type LiveClient = SseClient & { base: string; snapshot: any };
 
 /** Opens `<ticket url>/events`; resolves once the first snapshot arrived (the page is in presence). */
-export async function openPage(t: TestApp, ticketUrl: string, opts: { ack?: boolean; headers?: Record<string, string> } = {}): Promise<LiveClient> {
+export async function openPage(
+  t: TestApp,
+  ticketUrl: string,
+  opts: { ack?: boolean; headers?: Record<string, string> } = {},
+): Promise<LiveClient> {
   const base = pathOf(ticketUrl);
   const sse = await openSse(`${t.url}${base}/events`, opts.headers);
   if (opts.ack !== false) {

@@ -34,7 +34,8 @@ export function exampleOf(doc: Doc, schema: Schema, where: string, missing: stri
       for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
         out[name] = exampleOf(doc, property, `${where}.${name}`, missing, depth + 1);
       }
-      if (typeof schema.additionalProperties === 'object' && Object.keys(out).length === 0) missing.push(`${where}: a map without an example`);
+      if (typeof schema.additionalProperties === 'object' && Object.keys(out).length === 0)
+        missing.push(`${where}: a map without an example`);
       return out;
     }
     case 'array':

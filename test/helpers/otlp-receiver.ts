@@ -19,12 +19,16 @@ type KeyValue = { key: string; value: AnyValue };
 type Export = {
   resourceSpans?: Array<{
     resource?: { attributes?: KeyValue[] };
-    scopeSpans?: Array<{ spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: KeyValue[] }> }>;
+    scopeSpans?: Array<{
+      spans?: Array<{ traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; attributes?: KeyValue[] }>;
+    }>;
   }>;
 };
 
-const value = (v: AnyValue): string | number | boolean => v.stringValue ?? v.boolValue ?? (v.intValue !== undefined ? Number(v.intValue) : v.doubleValue ?? '');
-const attributes = (kvs: KeyValue[] = []): Record<string, string | number | boolean> => Object.fromEntries(kvs.map((kv) => [kv.key, value(kv.value)]));
+const value = (v: AnyValue): string | number | boolean =>
+  v.stringValue ?? v.boolValue ?? (v.intValue !== undefined ? Number(v.intValue) : (v.doubleValue ?? ''));
+const attributes = (kvs: KeyValue[] = []): Record<string, string | number | boolean> =>
+  Object.fromEntries(kvs.map((kv) => [kv.key, value(kv.value)]));
 
 export class OtlpReceiver {
   readonly spans: ReceivedSpan[] = [];
@@ -44,7 +48,15 @@ export class OtlpReceiver {
         const service = String(attributes(rs.resource?.attributes)['service.name'] ?? '');
         for (const ss of rs.scopeSpans ?? []) {
           for (const s of ss.spans ?? []) {
-            this.spans.push({ traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId ?? '', name: s.name, kind: s.kind, attributes: attributes(s.attributes), service });
+            this.spans.push({
+              traceId: s.traceId,
+              spanId: s.spanId,
+              parentSpanId: s.parentSpanId ?? '',
+              name: s.name,
+              kind: s.kind,
+              attributes: attributes(s.attributes),
+              service,
+            });
           }
         }
       }

@@ -9,7 +9,13 @@ import vm from 'node:vm';
 
 const SCRIPT = readFileSync(path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/push/push-sw.js'), 'utf8');
 
-export type ShownNotification = { title: string; tag: string; silent: boolean; renotify: boolean; data: { url: string; ring_id: string | null } };
+export type ShownNotification = {
+  title: string;
+  tag: string;
+  silent: boolean;
+  renotify: boolean;
+  data: { url: string; ring_id: string | null };
+};
 
 /** Cache Storage as the handlers use it: named caches of request URL → response. */
 class FakeCaches {
@@ -37,7 +43,13 @@ export class PushDevice {
       location: { origin },
       registration: {
         showNotification: async (title: string, o: Record<string, unknown>) => {
-          this.shown.push({ title, tag: String(o.tag), silent: o.silent === true, renotify: o.renotify === true, data: o.data as ShownNotification['data'] });
+          this.shown.push({
+            title,
+            tag: String(o.tag),
+            silent: o.silent === true,
+            renotify: o.renotify === true,
+            data: o.data as ShownNotification['data'],
+          });
         },
       },
       clients: { matchAll: async () => [], openWindow: async () => null },

@@ -22,7 +22,11 @@ export type ReceivedPush = {
  */
 export type PushReply = number | 'hang' | 'lose';
 
-export type TestSubscription = { id: string; json: { endpoint: string; expirationTime: null; keys: { p256dh: string; auth: string } }; reply: PushReply };
+export type TestSubscription = {
+  id: string;
+  json: { endpoint: string; expirationTime: null; keys: { p256dh: string; auth: string } };
+  reply: PushReply;
+};
 
 type Sub = TestSubscription & { ecdh: ECDH; auth: Buffer };
 
@@ -57,8 +61,15 @@ export class TestPushService {
     const auth = randomBytes(16);
     const id = randomBytes(8).toString('hex');
     const sub: Sub = {
-      id, ecdh, auth, reply,
-      json: { endpoint: `${this.url}/wpush/${id}`, expirationTime: null, keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') } },
+      id,
+      ecdh,
+      auth,
+      reply,
+      json: {
+        endpoint: `${this.url}/wpush/${id}`,
+        expirationTime: null,
+        keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
+      },
     };
     this.subs.set(id, sub);
     return sub;
@@ -118,7 +129,7 @@ export class TestPushService {
     const auth = /^vapid t=([^,\s]+),\s*k=([A-Za-z0-9_-]+)$/.exec(String(req.headers.authorization ?? ''));
     if (auth === null) throw new Error(`Authorization is not "vapid t=…, k=…": ${req.headers.authorization}`);
     const [, jwt, k] = auth as unknown as [string, string, string];
-    if (this.expectedVapidKey !== null && k !== this.expectedVapidKey) throw new Error('k is not the service\'s VAPID public key');
+    if (this.expectedVapidKey !== null && k !== this.expectedVapidKey) throw new Error("k is not the service's VAPID public key");
     const claims = verifyEs256Jwt(jwt, k);
     if (claims.aud !== this.url) throw new Error(`aud ${claims.aud} is not ${this.url}`);
     const now = Math.floor(Date.now() / 1000);
@@ -129,7 +140,9 @@ export class TestPushService {
     return {
       subscription: sub.id,
       headers: { ttl: header(req, 'ttl'), urgency: header(req, 'urgency'), topic: header(req, 'topic') },
-      jwt: claims, vapidKey: k, payload: JSON.parse(plaintext.toString('utf8')),
+      jwt: claims,
+      vapidKey: k,
+      payload: JSON.parse(plaintext.toString('utf8')),
     };
   }
 }
@@ -147,7 +160,8 @@ function verifyEs256Jwt(jwt: string, publicKey: string): { aud: string; exp: num
   const point = Buffer.from(publicKey, 'base64url');
   if (point.length !== 65 || point[0] !== 4) throw new Error('k is not an uncompressed P-256 point');
   const key = createPublicKey({
-    key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') }, format: 'jwk',
+    key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33).toString('base64url') },
+    format: 'jwk',
   });
   const ok = verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(s, 'base64url'));
   if (!ok) throw new Error('JWT signature does not verify against k');
@@ -161,7 +175,7 @@ export function decryptAes128gcm(body: Buffer, ua: ECDH, authSecret: Buffer): Bu
   const idlen = body[20]!;
   const asPublic = body.subarray(21, 21 + idlen);
   const record = body.subarray(21 + idlen);
-  if (idlen !== 65) throw new Error('keyid is not the application server\'s P-256 public key');
+  if (idlen !== 65) throw new Error("keyid is not the application server's P-256 public key");
   if (record.length > rs) throw new Error('more than one record; a ring fits in one');
   const shared = ua.computeSecret(asPublic);
   const keyInfo = Buffer.concat([Buffer.from('WebPush: info\0'), ua.getPublicKey(), asPublic]);

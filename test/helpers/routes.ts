@@ -15,7 +15,11 @@ export function registeredRoutes(tree: string): Array<{ method: string; path: st
     stack.length = depth;
     const path = (stack[depth - 1] ?? '') + m[2]!;
     stack[depth] = path;
-    for (const method of (m[3] ?? '').split(',').map((s) => s.trim()).filter(Boolean)) out.push({ method, path });
+    for (const method of (m[3] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean))
+      out.push({ method, path });
   }
   return out;
 }

@@ -26,7 +26,12 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   return page.evaluate(async (tags) => {
     const axe = (window as unknown as { axe: { run(ctx: Document, o: unknown): Promise<{ violations: any[] }> } }).axe;
     const r = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n: { target: string[] }) => n.target.join(' ')) }));
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.map((n: { target: string[] }) => n.target.join(' ')),
+    }));
   }, WCAG_22_AA);
 }
 
@@ -74,11 +79,16 @@ export const intersects = (a: Box, b: Box): boolean =>
   a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 export const inside = (inner: Box, outer: Box): boolean =>
-  inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5 && inner.x + inner.width <= outer.x + outer.width + 0.5 && inner.y + inner.height <= outer.y + outer.height + 0.5;
+  inner.x >= outer.x - 0.5 &&
+  inner.y >= outer.y - 0.5 &&
+  inner.x + inner.width <= outer.x + outer.width + 0.5 &&
+  inner.y + inner.height <= outer.y + outer.height + 0.5;
 
 /** The texts of the buttons and button-like links a user can see. */
 export async function visibleActions(page: Page): Promise<string[]> {
-  return page.evaluate(() => [...document.querySelectorAll('button, a.button')]
-    .filter((el) => (el as HTMLElement).offsetParent !== null && el.getBoundingClientRect().height > 0)
-    .map((el) => el.textContent!.trim()));
+  return page.evaluate(() =>
+    [...document.querySelectorAll('button, a.button')]
+      .filter((el) => (el as HTMLElement).offsetParent !== null && el.getBoundingClientRect().height > 0)
+      .map((el) => el.textContent!.trim()),
+  );
 }

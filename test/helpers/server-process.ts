@@ -28,7 +28,13 @@ export async function startServerProcess(t: TestApp, env: Record<string, string>
   for (let i = 0; ; i++) {
     if (exited()) throw new Error(`readybell serve exited (${child.exitCode ?? child.signalCode}) before it was ready`);
     if (i === 400) throw new Error(`${url} was not ready within 20 s`);
-    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((r) => setTimeout(r, 50));
   }
   return {

@@ -19,7 +19,11 @@ export async function signInOk(t: TestApp, email: string, password: string): Pro
 
 /** A request with the session cookie; unsafe methods carry the CSRF token unless `csrf: null`. */
 export function asSession(t: TestApp, s: Signed) {
-  return (method: string, path: string, o: { body?: unknown; csrf?: string | null; headers?: Record<string, string> } = {}): Promise<Res> => {
+  return (
+    method: string,
+    path: string,
+    o: { body?: unknown; csrf?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<Res> => {
     const headers: Record<string, string> = { cookie: s.cookie, ...o.headers };
     const csrf = o.csrf === undefined ? s.csrf : o.csrf;
     if (method !== 'GET' && method !== 'HEAD' && csrf !== null) headers['x-csrf-token'] = csrf;

@@ -27,10 +27,13 @@ export class FakeSmsProvider {
         this.requests++;
         for (const wake of this.arrivals.splice(0)) wake();
         const expectedAuth = `Basic ${Buffer.from(`${FakeSmsProvider.SID}:${FakeSmsProvider.TOKEN}`).toString('base64')}`;
-        const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-        if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${FakeSmsProvider.SID}/Messages.json`) return json(404, { code: 20404, message: 'not found' });
+        const json = (status: number, body: unknown) =>
+          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+        if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${FakeSmsProvider.SID}/Messages.json`)
+          return json(404, { code: 20404, message: 'not found' });
         if (req.headers.authorization !== expectedAuth) return json(401, { code: 20003, message: 'Authenticate' });
-        if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded')) return json(400, { code: 20001, message: 'form expected' });
+        if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
+          return json(400, { code: 20001, message: 'form expected' });
         const form = new URLSearchParams(Buffer.concat(chunks).toString());
         const msg = { to: form.get('To') ?? '', from: form.get('From') ?? '', body: form.get('Body') ?? '' };
         const accept = () => {
@@ -50,7 +53,12 @@ export class FakeSmsProvider {
 
   /** The environment that points readybell at this fake. */
   env(): Record<string, string> {
-    return { SMS_PROVIDER_URL: this.url, SMS_ACCOUNT_SID: FakeSmsProvider.SID, SMS_AUTH_TOKEN: FakeSmsProvider.TOKEN, SMS_FROM: FakeSmsProvider.FROM };
+    return {
+      SMS_PROVIDER_URL: this.url,
+      SMS_ACCOUNT_SID: FakeSmsProvider.SID,
+      SMS_AUTH_TOKEN: FakeSmsProvider.TOKEN,
+      SMS_FROM: FakeSmsProvider.FROM,
+    };
   }
 
   /** Resolves once `n` requests have arrived in all (answered or still held). */

@@ -25,7 +25,13 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     const req = http.get(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
       const queue: SseEvent[] = [];
       const all: SseEvent[] = [];
-      const waiters: Array<{ event?: string; match: (data: any) => boolean; resolve: (e: SseEvent) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }> = [];
+      const waiters: Array<{
+        event?: string;
+        match: (data: any) => boolean;
+        resolve: (e: SseEvent) => void;
+        reject: (e: Error) => void;
+        timer: NodeJS.Timeout;
+      }> = [];
       const listeners: Array<{ event: string; fn: (e: SseEvent) => void }> = [];
       let buffer = '';
       let ended = false;
@@ -42,8 +48,19 @@ export async function openSse(url: string, headers: Record<string, string> = {})
           if (ended) return Promise.reject(new Error(`stream ended before ${event ?? 'an event'}`));
           return new Promise((res2, rej) => {
             const w = {
-              event, match, resolve: res2, reject: rej,
-              timer: setTimeout(() => rej(new Error(`no matching ${event ?? 'event'} within ${timeoutMs} ms; got ${all.map((e) => `${e.event} ${JSON.stringify(e.data).slice(0, 80)}`).join(' | ')}`)), timeoutMs),
+              event,
+              match,
+              resolve: res2,
+              reject: rej,
+              timer: setTimeout(
+                () =>
+                  rej(
+                    new Error(
+                      `no matching ${event ?? 'event'} within ${timeoutMs} ms; got ${all.map((e) => `${e.event} ${JSON.stringify(e.data).slice(0, 80)}`).join(' | ')}`,
+                    ),
+                  ),
+                timeoutMs,
+              ),
             };
             waiters.push(w);
           });

@@ -13,7 +13,12 @@ export const TABLET = { viewport: { width: 1280, height: 800 } };
 
 export type StaffPage = { ctx: BrowserContext; page: Page; errors: string[] };
 
-export async function openStaffPage(browser: Browser, t: TestApp, who: { email: string; password: string }, options: Parameters<Browser['newContext']>[0] = TABLET): Promise<StaffPage> {
+export async function openStaffPage(
+  browser: Browser,
+  t: TestApp,
+  who: { email: string; password: string },
+  options: Parameters<Browser['newContext']>[0] = TABLET,
+): Promise<StaffPage> {
   const ctx = await browser.newContext({ locale: 'en-GB', timezoneId: 'UTC', ...options });
   const page = await ctx.newPage();
   const errors: string[] = [];
@@ -85,7 +90,12 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
   return page.evaluate(async (tags) => {
     const axe = (window as unknown as { axe: { run(ctx: Document, o: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
     const r = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }));
   }, WCAG_22_AA);
 }
 

@@ -14,7 +14,10 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
       return;
     }
     const upstream = net.connect(targetPort, '127.0.0.1');
-    for (const [a, b] of [[client, upstream], [upstream, client]] as const) {
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
       sockets.add(a);
       a.on('close', () => {
         sockets.delete(a);

@@ -27,10 +27,15 @@ export async function countRows(t: TestApp, table: 'tickets' | 'events' | 'rings
 export async function snapshot(t: TestApp, branchId: string): Promise<Record<string, unknown>> {
   const db = t.app.services.db;
   return {
-    tickets: await db.query('SELECT id, status, number, rings, customer_phone, metadata, updated_at FROM tickets WHERE branch_id = $1 ORDER BY id', [branchId]),
+    tickets: await db.query(
+      'SELECT id, status, number, rings, customer_phone, metadata, updated_at FROM tickets WHERE branch_id = $1 ORDER BY id',
+      [branchId],
+    ),
     events: await countRows(t, 'events', branchId),
     rings: await countRows(t, 'rings', branchId),
-    counters: await db.query('SELECT mode, queue, day, last_number FROM queue_counters WHERE branch_id = $1 ORDER BY mode, queue, day', [branchId]),
+    counters: await db.query('SELECT mode, queue, day, last_number FROM queue_counters WHERE branch_id = $1 ORDER BY mode, queue, day', [
+      branchId,
+    ]),
   };
 }
 
@@ -60,7 +65,11 @@ export class CountingRinger implements Ringer {
 }
 
 export async function createTicket(t: TestApp, opts: { key?: string; body?: Record<string, unknown>; idem?: string } = {}): Promise<any> {
-  const res = await t.request('POST', '/v1/tickets', { key: opts.key, body: opts.body ?? {}, headers: opts.idem ? { 'idempotency-key': opts.idem } : undefined });
+  const res = await t.request('POST', '/v1/tickets', {
+    key: opts.key,
+    body: opts.body ?? {},
+    headers: opts.idem ? { 'idempotency-key': opts.idem } : undefined,
+  });
   if (res.status !== 201) throw new Error(`create failed: ${res.status} ${res.text}`);
   return res.body;
 }

@@ -15,7 +15,9 @@ export async function startWebhookWorld(env: Record<string, string> = {}): Promi
   const receiver = await new WebhookReceiver().start();
   receiver.nowSeconds = () => Math.floor(clock.now() / 1000);
   return {
-    t, clock, receiver,
+    t,
+    clock,
+    receiver,
     async close() {
       await receiver.close();
       await t.close();
@@ -32,7 +34,11 @@ export function fakeLookup(table: Record<string, string>): (host: string) => Pro
   };
 }
 
-export async function createEndpoint(t: TestApp, body: Record<string, unknown>, key?: string): Promise<{ id: string; secret: string; body: any }> {
+export async function createEndpoint(
+  t: TestApp,
+  body: Record<string, unknown>,
+  key?: string,
+): Promise<{ id: string; secret: string; body: any }> {
   const res = await t.request('POST', '/v1/webhook_endpoints', { body, key });
   assert.equal(res.status, 201, res.text);
   return { id: res.body.id, secret: res.body.secret, body: res.body };

@@ -19,14 +19,21 @@ class Stub implements Channel {
   }
   async ring(_r: RingRequest, signal: AbortSignal): Promise<ChannelAttempt> {
     this.calls++;
-    const atAbort = (a: ChannelAttempt) => new Promise<ChannelAttempt>((resolve) => signal.addEventListener('abort', () => resolve(a), { once: true }));
+    const atAbort = (a: ChannelAttempt) =>
+      new Promise<ChannelAttempt>((resolve) => signal.addEventListener('abort', () => resolve(a), { once: true }));
     switch (this.behaviour) {
-      case 'deliver': return { channel: this.name, delivered: true };
-      case 'fail': return { channel: this.name, delivered: false, detail: 'nobody' };
-      case 'throw': throw new Error('boom');
-      case 'hang': return new Promise(() => {});
-      case 'pending-at-abort': return atAbort({ channel: this.name, delivered: false, pending: true });
-      case 'answer-at-abort': return atAbort({ channel: this.name, delivered: false, detail: 'no confirmation in time' });
+      case 'deliver':
+        return { channel: this.name, delivered: true };
+      case 'fail':
+        return { channel: this.name, delivered: false, detail: 'nobody' };
+      case 'throw':
+        throw new Error('boom');
+      case 'hang':
+        return new Promise(() => {});
+      case 'pending-at-abort':
+        return atAbort({ channel: this.name, delivered: false, pending: true });
+      case 'answer-at-abort':
+        return atAbort({ channel: this.name, delivered: false, detail: 'no confirmation in time' });
     }
   }
 }
@@ -39,7 +46,14 @@ function fakeDb(plan: string, pushSubscriptions: number): Db {
 const log = { warn: () => {} } as never;
 
 function request(over: Partial<Ticket> = {}, livemode = true): RingRequest {
-  const ticket = { id: 'tk_1', branchId: 'br_1', mode: livemode ? 'live' : 'test', status: 'ready', customerPhone: '+14155550100', ...over } as Ticket;
+  const ticket = {
+    id: 'tk_1',
+    branchId: 'br_1',
+    mode: livemode ? 'live' : 'test',
+    status: 'ready',
+    customerPhone: '+14155550100',
+    ...over,
+  } as Ticket;
   return { ringId: 'rng_1', seq: 1, reason: 'ready', ticket, livemode };
 }
 
@@ -52,7 +66,10 @@ function ringer(plan: string, subs: number, behaviours: Partial<Record<ChannelNa
 test('free channels first; SMS only when neither push nor page reached', async () => {
   const a = ringer('business', 1, { push: 'fail', page: 'fail', display: 'deliver', sms: 'deliver' });
   const out = await a.ringer.ring(request(), 500);
-  assert.deepEqual(out.attempts.map((x) => x.channel), ['push', 'page', 'display', 'sms']);
+  assert.deepEqual(
+    out.attempts.map((x) => x.channel),
+    ['push', 'page', 'display', 'sms'],
+  );
   assert.deepEqual([out.rang, out.channel_used, out.call_out_loud, out.complete], [true, 'sms', true, true]);
 
   const b = ringer('business', 1, { push: 'fail', page: 'deliver', display: 'fail', sms: 'deliver' });
@@ -64,7 +81,10 @@ test('free channels first; SMS only when neither push nor page reached', async (
 test('a failing channel is a "not delivered" attempt, not a failed ring', async () => {
   const { ringer: r } = ringer('pro', 1, { push: 'throw', page: 'deliver', display: 'fail' });
   const out = await r.ring(request(), 500);
-  assert.deepEqual(out.attempts.find((x) => x.channel === 'push'), { channel: 'push', delivered: false, detail: 'error' });
+  assert.deepEqual(
+    out.attempts.find((x) => x.channel === 'push'),
+    { channel: 'push', delivered: false, detail: 'error' },
+  );
   assert.deepEqual([out.channel_used, out.complete], ['page', true]);
 });
 

@@ -45,7 +45,8 @@ test('PORT: a whole number from 0 to 65535; the default PUBLIC_URL follows it', 
   assert.equal(c.port, 8080);
   assert.equal(c.publicUrl, 'http://localhost:8080');
   assert.equal(loadConfig({ PORT: ' 0 ' }).port, 0);
-  for (const bad of ['abc', '-1', '65536', '80.5', '3000abc']) rejects({ PORT: bad }, new RegExp(`^PORT must be a whole number from 0 to 65535 \\(got "${bad}"\\)$`));
+  for (const bad of ['abc', '-1', '65536', '80.5', '3000abc'])
+    rejects({ PORT: bad }, new RegExp(`^PORT must be a whole number from 0 to 65535 \\(got "${bad}"\\)$`));
   assert.equal(loadConfig({ PORT: '' }).port, 3000, 'an empty value means unset');
 });
 
@@ -57,7 +58,8 @@ test('HOST: taken as given', () => {
 test('PUBLIC_URL: an http(s) URL, kept without a trailing slash', () => {
   assert.equal(loadConfig({ PUBLIC_URL: 'https://pickup.example.com/' }).publicUrl, 'https://pickup.example.com');
   assert.equal(loadConfig({ PUBLIC_URL: 'https://example.com/readybell//' }).publicUrl, 'https://example.com/readybell');
-  for (const bad of ['pickup.example.com', 'ftp://example.com', 'not a url']) rejects({ PUBLIC_URL: bad }, /^PUBLIC_URL must be an http\(s\) URL/);
+  for (const bad of ['pickup.example.com', 'ftp://example.com', 'not a url'])
+    rejects({ PUBLIC_URL: bad }, /^PUBLIC_URL must be an http\(s\) URL/);
 });
 
 test('DATA_DIR: resolved to an absolute path', () => {
@@ -82,7 +84,7 @@ test('REDIS_URL: accepted as redis:// or rediss://', () => {
   rejects({ REDIS_URL: 'http://127.0.0.1:6379' }, /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
 });
 
-test('LOG_LEVEL: one of pino\'s levels, any case', () => {
+test("LOG_LEVEL: one of pino's levels, any case", () => {
   assert.equal(loadConfig({ LOG_LEVEL: 'DEBUG' }).logLevel, 'debug');
   assert.equal(loadConfig({ LOG_LEVEL: 'silent' }).logLevel, 'silent');
   rejects({ LOG_LEVEL: 'verbose' }, /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(got "verbose"\)$/);
@@ -100,7 +102,10 @@ test('TLS_CERT_FILE and TLS_KEY_FILE: both or neither, and readable', () => {
     assert.equal(c.tls?.key.toString(), 'KEY');
     rejects({ TLS_CERT_FILE: cert }, /^TLS_CERT_FILE and TLS_KEY_FILE must be set together/);
     rejects({ TLS_KEY_FILE: key }, /^TLS_CERT_FILE and TLS_KEY_FILE must be set together/);
-    rejects({ TLS_CERT_FILE: cert, TLS_KEY_FILE: path.join(dir, 'missing.pem') }, /^cannot read TLS_CERT_FILE\/TLS_KEY_FILE: .*missing\.pem/);
+    rejects(
+      { TLS_CERT_FILE: cert, TLS_KEY_FILE: path.join(dir, 'missing.pem') },
+      /^cannot read TLS_CERT_FILE\/TLS_KEY_FILE: .*missing\.pem/,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -113,7 +118,15 @@ test('TRUST_PROXY: false by default, true, or a list of proxy addresses', () => 
 });
 
 test('tuning variables are bounded numbers', () => {
-  const c = loadConfig({ RATE_LIMIT_WRITES_BURST: '10', RATE_LIMIT_WRITES_PER_SECOND: '0.5', RATE_LIMIT_READS_BURST: '50', RATE_LIMIT_READS_PER_SECOND: '5', BODY_LIMIT_BYTES: '2048', GROUP_COMMIT_MAX_BATCH: '1', SQLITE_SYNCHRONOUS: 'normal' });
+  const c = loadConfig({
+    RATE_LIMIT_WRITES_BURST: '10',
+    RATE_LIMIT_WRITES_PER_SECOND: '0.5',
+    RATE_LIMIT_READS_BURST: '50',
+    RATE_LIMIT_READS_PER_SECOND: '5',
+    BODY_LIMIT_BYTES: '2048',
+    GROUP_COMMIT_MAX_BATCH: '1',
+    SQLITE_SYNCHRONOUS: 'normal',
+  });
   assert.deepEqual(c.rateLimits, { writes: { capacity: 10, refillPerSecond: 0.5 }, reads: { capacity: 50, refillPerSecond: 5 } });
   assert.equal(c.bodyLimitBytes, 2048);
   assert.equal(c.groupCommit.maxBatch, 1);

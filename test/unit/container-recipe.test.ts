@@ -51,12 +51,21 @@ test('the image only copies the release that scripts/release.sh builds, on the N
   assert.equal(readDockerfile().length, 2);
   for (const stage of [build, final]) assert.equal(stage.image, `node:${pkg.devDependencies.node}-slim`);
 
-  const release = args(build, 'RUN').map((r) => /^scripts\/release\.sh (\S+)$/.exec(r)).find((m) => m !== null);
+  const release = args(build, 'RUN')
+    .map((r) => /^scripts\/release\.sh (\S+)$/.exec(r))
+    .find((m) => m !== null);
   assert.ok(release, 'the build stage runs scripts/release.sh');
   const [workdir] = args(build, 'WORKDIR');
   const copies = args(final, 'COPY').map(copyArgs);
-  assert.deepEqual(copies.map((c) => [c.from, c.sources]), [[build.name, [path.posix.resolve(workdir!, release[1]!)]]]);
-  assert.deepEqual(args(final, 'RUN').filter((r) => !r.startsWith('install -d ')), [], 'the final stage installs or builds nothing');
+  assert.deepEqual(
+    copies.map((c) => [c.from, c.sources]),
+    [[build.name, [path.posix.resolve(workdir!, release[1]!)]]],
+  );
+  assert.deepEqual(
+    args(final, 'RUN').filter((r) => !r.startsWith('install -d ')),
+    [],
+    'the final stage installs or builds nothing',
+  );
 
   assert.deepEqual(args(final, 'USER'), ['node']);
   assert.deepEqual(args(final, 'VOLUME'), [imageEnv.DATA_DIR]);
@@ -68,14 +77,19 @@ test('the image only copies the release that scripts/release.sh builds, on the N
   assert.match(health.join(' '), /127\.0\.0\.1:.*\/readyz/);
 });
 
-test('the build context is an allow-list holding what the release script reads and none of this machine\'s state', () => {
+test("the build context is an allow-list holding what the release script reads and none of this machine's state", () => {
   const context = readContext();
-  for (const needed of ['package.json', 'package-lock.json', 'bin', 'src', 'web', 'scripts']) assert.ok(context.includes(needed), `${needed} is in the context`);
-  for (const never of ['node_modules', 'dist', 'data', '.env', '.git', 'test']) assert.ok(!context.includes(never), `${never} is not in the context`);
+  for (const needed of ['package.json', 'package-lock.json', 'bin', 'src', 'web', 'scripts'])
+    assert.ok(context.includes(needed), `${needed} is in the context`);
+  for (const never of ['node_modules', 'dist', 'data', '.env', '.git', 'test'])
+    assert.ok(!context.includes(never), `${never} is not in the context`);
 });
 
 test('compose builds the image for every readybell service, each a valid node with the same secrets key, trusting only the compose network', () => {
-  assert.deepEqual(readybell.map(([name]) => name), ['node1', 'node2', 'node3', 'worker']);
+  assert.deepEqual(
+    readybell.map(([name]) => name),
+    ['node1', 'node2', 'node3', 'worker'],
+  );
   assert.match(subnet ?? '', /^\d+\.\d+\.\d+\.\d+\/\d+$/, 'the default network has a fixed subnet');
   const key = 'a'.repeat(64);
   for (const [name, service] of readybell) {
@@ -95,14 +109,22 @@ test('compose builds the image for every readybell service, each a valid node wi
     assert.throws(() => interpolate(env.WEBHOOK_SECRETS_KEY!, {}), /compose refuses to start/);
   }
   // Nothing but the proxy is reachable from outside the network.
-  assert.deepEqual(Object.entries(compose.services).filter(([, s]) => s.ports !== undefined).map(([name]) => name), ['lb']);
+  assert.deepEqual(
+    Object.entries(compose.services)
+      .filter(([, s]) => s.ports !== undefined)
+      .map(([name]) => name),
+    ['lb'],
+  );
 });
 
 type Location = { match: string; body: string };
 
 function locations(): Location[] {
   assert.doesNotMatch(nginx, /location\s+\^~/, 'locationFor below does not model ^~ locations');
-  return [...nginx.matchAll(/location\s+((?:=|~|~\*)\s+)?(\S+)\s*\{([^}]*)\}/g)].map((m) => ({ match: `${(m[1] ?? '').trim()} ${m[2]}`.trim(), body: m[3]! }));
+  return [...nginx.matchAll(/location\s+((?:=|~|~\*)\s+)?(\S+)\s*\{([^}]*)\}/g)].map((m) => ({
+    match: `${(m[1] ?? '').trim()} ${m[2]}`.trim(),
+    body: m[3]!,
+  }));
 }
 
 /** The location nginx picks for a path: an exact match, else the first regex that matches, else the longest prefix. */
@@ -117,7 +139,7 @@ function locationFor(uri: string): Location {
   return prefixes[0];
 }
 
-test('the proxy terminates TLS with deploy/nginx.conf and forwards the client\'s address and scheme everywhere, live streams included', () => {
+test("the proxy terminates TLS with deploy/nginx.conf and forwards the client's address and scheme everywhere, live streams included", () => {
   const lb = compose.services.lb!;
   assert.match(lb.image ?? '', /^nginx:\d/);
   assert.ok(lb.volumes?.includes('./nginx.conf:/etc/nginx/nginx.conf:ro'), 'the proxy mounts deploy/nginx.conf');

@@ -19,15 +19,25 @@ function fakeStore(): { db: RunCreates; calls: Call[] } {
     await call.done.promise;
     if (call.fail !== undefined) throw call.fail;
     return days.map((_, i) => ({
-      branch: null, fresh: true, number: i + 1, endpoints: 0, deliveries: 0, jobs: [],
+      branch: null,
+      fresh: true,
+      number: i + 1,
+      endpoints: 0,
+      deliveries: 0,
+      jobs: [],
     }));
   };
   return { db, calls };
 }
 
 const input = (day: string): CreateStatementInput => ({
-  ticket: [], queueGiven: true, timezone: 'UTC', settings: '{}', day,
-  event: { id: 'evt', createdAt: 0, bodyBefore: '', bodyAfter: '' }, webhooks: null,
+  ticket: [],
+  queueGiven: true,
+  timezone: 'UTC',
+  settings: '{}',
+  day,
+  event: { id: 'evt', createdAt: 0, bodyBefore: '', bodyAfter: '' },
+  webhooks: null,
 });
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -43,12 +53,22 @@ test('a create with a free slot runs at once and alone; those arriving meanwhile
   calls[0]!.done.resolve();
   assert.equal((await first)?.number, 1);
   await tick();
-  assert.deepEqual(calls.map((c) => c.days.length), [1, 3], 'up to maxBatch together');
+  assert.deepEqual(
+    calls.map((c) => c.days.length),
+    [1, 3],
+    'up to maxBatch together',
+  );
   calls[1]!.done.resolve();
   await tick();
-  assert.deepEqual(calls.map((c) => c.days.length), [1, 3, 2]);
+  assert.deepEqual(
+    calls.map((c) => c.days.length),
+    [1, 3, 2],
+  );
   calls[2]!.done.resolve();
-  assert.deepEqual((await Promise.all(waiting)).map((r) => r?.number), [1, 2, 3, 1, 2]);
+  assert.deepEqual(
+    (await Promise.all(waiting)).map((r) => r?.number),
+    [1, 2, 3, 1, 2],
+  );
 });
 
 test('a statement takes one business day per queue: a create of another day waits for the next', async () => {
@@ -79,7 +99,10 @@ test('a statement the server refused is tried again create by create; a lost con
   calls[1]!.fail = new pg.DatabaseError('deadlock detected', 0, 'error');
   calls[1]!.done.resolve();
   await tick();
-  assert.deepEqual(calls.slice(2).map((c) => c.days.length), [1, 1]);
+  assert.deepEqual(
+    calls.slice(2).map((c) => c.days.length),
+    [1, 1],
+  );
   calls[2]!.fail = new pg.DatabaseError('bad value', 0, 'error');
   calls[2]!.done.resolve();
   calls[3]!.done.resolve();
@@ -96,6 +119,9 @@ test('a statement the server refused is tried again create by create; a lost con
   assert.equal(calls[5]!.days.length, 2);
   calls[5]!.fail = new Error('Connection terminated unexpectedly');
   calls[5]!.done.resolve();
-  assert.deepEqual((await Promise.allSettled(lost)).map((r) => r.status), ['rejected', 'rejected']);
+  assert.deepEqual(
+    (await Promise.allSettled(lost)).map((r) => r.status),
+    ['rejected', 'rejected'],
+  );
   assert.equal(calls.length, 6, 'nothing is tried again when the outcome is unknown');
 });

@@ -15,8 +15,11 @@ test('the customer page and the board speak English, French, Spanish, German, It
   assert.deepEqual(Object.keys(BOARD_CATALOGS).sort(), [...SUPPORTED_LANGUAGES].sort());
 });
 
-test('every language file has exactly the English keys, the same placeholders, and its language\'s plural forms', () => {
-  for (const [surface, catalogs] of [['customer', CUSTOMER_CATALOGS], ['board', BOARD_CATALOGS]] as const) {
+test("every language file has exactly the English keys, the same placeholders, and its language's plural forms", () => {
+  for (const [surface, catalogs] of [
+    ['customer', CUSTOMER_CATALOGS],
+    ['board', BOARD_CATALOGS],
+  ] as const) {
     for (const lang of SUPPORTED_LANGUAGES) {
       const c = catalogs[lang] as Catalog;
       assert.deepEqual(Object.keys(c).sort(), Object.keys(catalogs.en).sort(), `${surface}/${lang}.json keys`);
@@ -40,11 +43,16 @@ test('a broken translation is named: missing and unknown keys, a lost or invente
     'rung: placeholders {number}, {when} instead of {number}',
     'extra: not in the English file',
   ]);
-  assert.deepEqual(catalogProblems('de', en, { ...(CUSTOMER_CATALOGS.de as Catalog), 'action.snooze': 'Noch {count} Minuten' }), ['action.snooze: must be plural forms']);
+  assert.deepEqual(catalogProblems('de', en, { ...(CUSTOMER_CATALOGS.de as Catalog), 'action.snooze': 'Noch {count} Minuten' }), [
+    'action.snooze: must be plural forms',
+  ]);
 });
 
-test('plurals follow each language\'s rules (Intl.PluralRules)', () => {
-  const ahead = (lang: Language, count: number) => customerTexts(lang).t('position.ahead', { count }).replace(/[\u2068\u2069]/g, '');
+test("plurals follow each language's rules (Intl.PluralRules)", () => {
+  const ahead = (lang: Language, count: number) =>
+    customerTexts(lang)
+      .t('position.ahead', { count })
+      .replace(/[\u2068\u2069]/g, '');
   assert.equal(ahead('en', 1), '1 order ahead of you');
   assert.equal(ahead('en', 2), '2 orders ahead of you');
   assert.equal(ahead('fr', 1), '1 commande avant la vôtre');

@@ -14,7 +14,11 @@ import { withDefaults } from '../../src/domain/branch-settings.ts';
 
 const TICKET = 'tk_page_channel_test';
 const request: RingRequest = {
-  ringId: 'rng_1', seq: 1, reason: 'ready', livemode: false, ticket: { id: TICKET } as Ticket,
+  ringId: 'rng_1',
+  seq: 1,
+  reason: 'ready',
+  livemode: false,
+  ticket: { id: TICKET } as Ticket,
   first: { branch: { name: 'B', settings: withDefaults({}) }, plan: 'pro', pushSubscriptions: 0 },
 };
 const noDb = {} as Queryable; // the first attempt looks nothing up
@@ -27,7 +31,14 @@ function gatedPresence() {
 }
 
 const ack = (delivered: boolean): RingAckMessage => ({
-  type: 'ring.ack', ring_id: request.ringId, channel: 'page', delivered, ticket_id: TICKET, branch_id: 'br', mode: 'test', target: 'page-1',
+  type: 'ring.ack',
+  ring_id: request.ringId,
+  channel: 'page',
+  delivered,
+  ticket_id: TICKET,
+  branch_id: 'br',
+  mode: 'test',
+  target: 'page-1',
 });
 
 test('an open page hears the ring while presence is still being asked, and its confirmation is the answer', async () => {

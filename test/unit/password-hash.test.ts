@@ -23,14 +23,25 @@ test('scrypt hashes of earlier versions verify and ask for a rehash', async () =
   assert.equal(await verifyPassword('long enough secret', legacy), true);
   assert.equal(await verifyPassword('long enough secreT', legacy), false);
   assert.equal(needsRehash(legacy), true);
-  assert.equal(needsRehash('$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g'), true, 'other parameters are rehashed too');
+  assert.equal(
+    needsRehash('$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g'),
+    true,
+    'other parameters are rehashed too',
+  );
 });
 
 test('a damaged or foreign stored hash never verifies and never throws', async () => {
   const good = await hashPassword('correct horse battery');
   const damaged = [
-    '', 'plain text', 'scrypt$x$8$1$a$b', good.replace('m=19456', 'm=9999999'), good.replace('t=2', 't=0'),
-    good.replace('p=1', 'p=0'), good.slice(0, -10), `${good}==`, 'scrypt$1024$8$1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaGhhc2g',
+    '',
+    'plain text',
+    'scrypt$x$8$1$a$b',
+    good.replace('m=19456', 'm=9999999'),
+    good.replace('t=2', 't=0'),
+    good.replace('p=1', 'p=0'),
+    good.slice(0, -10),
+    `${good}==`,
+    'scrypt$1024$8$1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaGhhc2g',
     'scrypt$3$8$1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNo',
   ];
   for (const stored of damaged) assert.equal(await verifyPassword('correct horse battery', stored), false, stored);

@@ -9,7 +9,11 @@ test('entries live until their TTL, are refreshed by touch, and leave on demand'
   await p.touch('page:tk_1', 'b', { x: 1 }, 300);
   assert.deepEqual((await p.members('page:tk_1')).map((m) => m.member).sort(), ['a', 'b']);
   now += 150;
-  assert.deepEqual((await p.members('page:tk_1')).map((m) => m.member), ['b'], 'a expired');
+  assert.deepEqual(
+    (await p.members('page:tk_1')).map((m) => m.member),
+    ['b'],
+    'a expired',
+  );
   await p.touch('page:tk_1', 'b', { x: 2 }, 300);
   now += 250;
   assert.deepEqual(await p.members('page:tk_1'), [{ member: 'b', info: { x: 2 } }], 'refreshed by the second touch');

@@ -6,7 +6,15 @@ import assert from 'node:assert/strict';
 import { PushDevice } from '../helpers/push-device.ts';
 
 const ring = (ringId: string | undefined, ticketId = 'tk_1') => ({
-  type: 'ring', ring_id: ringId, ticket_id: ticketId, display_number: 'A-7', title: 'A-7 is ready', body: 'Pickup counter', url: 'http://localhost:3000/t/abc', reason: 'ready', seq: 1,
+  type: 'ring',
+  ring_id: ringId,
+  ticket_id: ticketId,
+  display_number: 'A-7',
+  title: 'A-7 is ready',
+  body: 'Pickup counter',
+  url: 'http://localhost:3000/t/abc',
+  reason: 'ready',
+  seq: 1,
 });
 
 test('the same ring twice alerts once; the repeat replaces the notification silently', async () => {
@@ -25,7 +33,10 @@ test('a reminder (a new ring of the same ticket) alerts again and replaces the e
   await phone.push(ring('ring_1'));
   await phone.push(ring('ring_2'));
   assert.equal(phone.alerts.length, 2);
-  assert.deepEqual(phone.shown.map((n) => n.tag), ['tk_1', 'tk_1']);
+  assert.deepEqual(
+    phone.shown.map((n) => n.tag),
+    ['tk_1', 'tk_1'],
+  );
 });
 
 test('rings of different tickets each alert', async () => {

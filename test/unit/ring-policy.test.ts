@@ -6,7 +6,14 @@ import { PLANS } from '../../src/store/tenancy.ts';
 
 const ALL: ChannelName[] = ['push', 'page', 'sms', 'display'];
 const base: RingFacts = {
-  configured: new Set(ALL), ticketReady: true, pageOpen: null, pushSubscriptions: 0, phone: false, plan: 'pro', smsEnabled: true, livemode: true,
+  configured: new Set(ALL),
+  ticketReady: true,
+  pageOpen: null,
+  pushSubscriptions: 0,
+  phone: false,
+  plan: 'pro',
+  smsEnabled: true,
+  livemode: true,
 };
 const attempt = (channel: ChannelName, delivered: boolean): ChannelAttempt => ({ channel, delivered });
 
@@ -20,8 +27,18 @@ test('the contract cases read like PRODUCT.md §2', () => {
     ['business without phone', { plan: 'business' }, ['page', 'display'], 'no sms: no-phone'],
     ['business, branch turned sms off', { plan: 'business', phone: true, smsEnabled: false }, ['page', 'display'], 'no sms: disabled'],
     ['free plan with a phone', { plan: 'free', phone: true }, ['page', 'display'], 'no sms: plan'],
-    ['a closed ticket is never rung', { ticketReady: false, plan: 'business', phone: true, pushSubscriptions: 1 }, [], 'no sms: ticket-not-ready'],
-    ['only push configured', { configured: new Set<ChannelName>(['push']), pushSubscriptions: 1, plan: 'business', phone: true }, ['push'], 'no sms: not-configured'],
+    [
+      'a closed ticket is never rung',
+      { ticketReady: false, plan: 'business', phone: true, pushSubscriptions: 1 },
+      [],
+      'no sms: ticket-not-ready',
+    ],
+    [
+      'only push configured',
+      { configured: new Set<ChannelName>(['push']), pushSubscriptions: 1, plan: 'business', phone: true },
+      ['push'],
+      'no sms: not-configured',
+    ],
   ];
   for (const [name, facts, fanOut, sms] of cases) {
     const plan = planRing({ ...base, ...facts });
@@ -34,28 +51,41 @@ test('the contract cases read like PRODUCT.md §2', () => {
 test('every combination of facts follows the rules', () => {
   let n = 0;
   const subsets = Array.from({ length: 16 }, (_, mask) => new Set(ALL.filter((_, i) => mask & (1 << i))));
-  for (const configured of subsets) for (const ticketReady of [true, false]) for (const pageOpen of [true, false, null]) {
-    for (const pushSubscriptions of [0, 1, 3]) for (const phone of [true, false]) for (const plan of PLANS) {
-      for (const smsEnabled of [true, false]) for (const livemode of [true, false]) {
-        const f: RingFacts = { configured, ticketReady, pageOpen, pushSubscriptions, phone, plan, smsEnabled, livemode };
-        const p = planRing(f);
-        n++;
-        // Fan-out: exactly the configured free channels that can reach someone, in a fixed order.
-        const expected = (['push', 'page', 'display'] as ChannelName[]).filter((c) => ticketReady && configured.has(c)
-          && (c !== 'push' || pushSubscriptions > 0) && (c !== 'page' || pageOpen !== false));
-        assert.deepEqual(p.fanOut, expected);
-        assert.ok(!p.fanOut.includes('sms'), 'sms is never part of the free fan-out');
-        const smsAllowed = ticketReady && configured.has('sms') && plan === 'business' && smsEnabled && phone;
-        assert.equal(p.sms.send, smsAllowed, JSON.stringify({ ...f, configured: [...configured] }));
-        if (p.sms.send) assert.equal(p.sms.simulate, !livemode, 'test mode simulates, live mode sends');
-        // Stage 2 follows stage 1: never when push or page reached, always (if allowed) otherwise.
-        for (const reached of [[], [attempt('push', true)], [attempt('page', true)], [attempt('display', true)], [attempt('push', false), attempt('page', false)]]) {
-          const freeReached = reached.some((a) => a.delivered && a.channel !== 'display');
-          assert.equal(smsNeeded(p, reached), smsAllowed && !freeReached);
-        }
+  for (const configured of subsets)
+    for (const ticketReady of [true, false])
+      for (const pageOpen of [true, false, null]) {
+        for (const pushSubscriptions of [0, 1, 3])
+          for (const phone of [true, false])
+            for (const plan of PLANS) {
+              for (const smsEnabled of [true, false])
+                for (const livemode of [true, false]) {
+                  const f: RingFacts = { configured, ticketReady, pageOpen, pushSubscriptions, phone, plan, smsEnabled, livemode };
+                  const p = planRing(f);
+                  n++;
+                  // Fan-out: exactly the configured free channels that can reach someone, in a fixed order.
+                  const expected = (['push', 'page', 'display'] as ChannelName[]).filter(
+                    (c) =>
+                      ticketReady && configured.has(c) && (c !== 'push' || pushSubscriptions > 0) && (c !== 'page' || pageOpen !== false),
+                  );
+                  assert.deepEqual(p.fanOut, expected);
+                  assert.ok(!p.fanOut.includes('sms'), 'sms is never part of the free fan-out');
+                  const smsAllowed = ticketReady && configured.has('sms') && plan === 'business' && smsEnabled && phone;
+                  assert.equal(p.sms.send, smsAllowed, JSON.stringify({ ...f, configured: [...configured] }));
+                  if (p.sms.send) assert.equal(p.sms.simulate, !livemode, 'test mode simulates, live mode sends');
+                  // Stage 2 follows stage 1: never when push or page reached, always (if allowed) otherwise.
+                  for (const reached of [
+                    [],
+                    [attempt('push', true)],
+                    [attempt('page', true)],
+                    [attempt('display', true)],
+                    [attempt('push', false), attempt('page', false)],
+                  ]) {
+                    const freeReached = reached.some((a) => a.delivered && a.channel !== 'display');
+                    assert.equal(smsNeeded(p, reached), smsAllowed && !freeReached);
+                  }
+                }
+            }
       }
-    }
-  }
   assert.equal(n, 16 * 2 * 3 * 3 * 2 * 3 * 2 * 2);
 });
 
@@ -86,7 +116,11 @@ test('the answer names the strongest channel that reached the customer', () => {
 
 test('an SMS whose outcome is unknown makes the answer "unknown", never "none", unless another channel reached the customer', () => {
   const unknownSms: ChannelAttempt = { channel: 'sms', delivered: null, detail: 'unknown: an earlier attempt stopped mid-send' };
-  assert.deepEqual(summarizeRing([attempt('push', false), attempt('page', false), unknownSms]), { rang: false, channel_used: 'unknown', call_out_loud: false });
+  assert.deepEqual(summarizeRing([attempt('push', false), attempt('page', false), unknownSms]), {
+    rang: false,
+    channel_used: 'unknown',
+    call_out_loud: false,
+  });
   assert.deepEqual(summarizeRing([attempt('display', true), unknownSms]), { rang: false, channel_used: 'unknown', call_out_loud: true });
   assert.deepEqual(summarizeRing([attempt('page', true), unknownSms]), { rang: true, channel_used: 'page', call_out_loud: false });
 });

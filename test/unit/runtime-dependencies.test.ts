@@ -9,23 +9,39 @@ import path from 'node:path';
 import ts from 'typescript';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
 
 /** Bare specifiers a file loads at run time: type-only imports and exports are erased by Node. */
 function runtimeImports(file: string): string[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
   const found: string[] = [];
   const visit = (node: ts.Node): void => {
-    if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly && ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
-    else if (ts.isExportDeclaration(node) && !node.isTypeOnly && node.moduleSpecifier !== undefined && ts.isStringLiteral(node.moduleSpecifier)) found.push(node.moduleSpecifier.text);
+    if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly && ts.isStringLiteral(node.moduleSpecifier))
+      found.push(node.moduleSpecifier.text);
+    else if (
+      ts.isExportDeclaration(node) &&
+      !node.isTypeOnly &&
+      node.moduleSpecifier !== undefined &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    )
+      found.push(node.moduleSpecifier.text);
     else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'require') {
       // createRequire's require: tracing loads its SDK this way, only when OTEL_* asks for it.
       const [arg] = node.arguments;
-      assert.ok(arg !== undefined && ts.isStringLiteralLike(arg), `${path.relative(ROOT, file)}: require() of a computed name cannot be checked`);
+      assert.ok(
+        arg !== undefined && ts.isStringLiteralLike(arg),
+        `${path.relative(ROOT, file)}: require() of a computed name cannot be checked`,
+      );
       found.push(arg.text);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments;
-      assert.ok(arg !== undefined && ts.isStringLiteralLike(arg), `${path.relative(ROOT, file)}: import() of a computed name cannot be checked`);
+      assert.ok(
+        arg !== undefined && ts.isStringLiteralLike(arg),
+        `${path.relative(ROOT, file)}: import() of a computed name cannot be checked`,
+      );
       found.push(arg.text);
     }
     ts.forEachChild(node, visit);
@@ -41,7 +57,9 @@ function packageName(specifier: string): string {
 
 /** What the release runs: the service's sources and the `readybell` bin. */
 function releaseFiles(): string[] {
-  const src = readdirSync(path.join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) => /\.[cm]?[jt]s$/.test(f)).map((f) => path.join(ROOT, 'src', f));
+  const src = readdirSync(path.join(ROOT, 'src'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => /\.[cm]?[jt]s$/.test(f))
+    .map((f) => path.join(ROOT, 'src', f));
   return [...src, path.join(ROOT, 'bin/readybell.js')];
 }
 
@@ -65,7 +83,10 @@ test('every package the service imports at run time is one of its dependencies',
 });
 
 test('every dependency is imported by the service (devDependencies hold the rest)', () => {
-  assert.deepEqual(Object.keys(pkg.dependencies).filter((name) => !imported.has(name)), []);
+  assert.deepEqual(
+    Object.keys(pkg.dependencies).filter((name) => !imported.has(name)),
+    [],
+  );
 });
 
 /**
@@ -76,7 +97,9 @@ test('every dependency is imported by the service (devDependencies hold the rest
 const SKIPPABLE_INSTALL_SCRIPTS = new Set(['node_modules/protobufjs']);
 
 test('no production package needs its install script, so the release installs with --ignore-scripts', () => {
-  const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; hasInstallScript?: boolean }> };
+  const lock = JSON.parse(readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean; hasInstallScript?: boolean }>;
+  };
   const withScripts = Object.entries(lock.packages)
     .filter(([key, p]) => key !== '' && p.dev !== true && p.hasInstallScript === true && !SKIPPABLE_INSTALL_SCRIPTS.has(key))
     .map(([key]) => key);

@@ -16,11 +16,13 @@ function openWithGate(t: { after(fn: () => Promise<void> | void): void }): { db:
   const gate: Gate = {
     fds: [],
     release(err) {
-      for (const w of waiting.splice(0)) (err ? w.reject(err) : w.resolve());
+      for (const w of waiting.splice(0)) err ? w.reject(err) : w.resolve();
     },
   };
   const db = new SqliteDb({
-    file: path.join(dir, 'x.db'), synchronous: 'FULL', maxBatch: 256,
+    file: path.join(dir, 'x.db'),
+    synchronous: 'FULL',
+    maxBatch: 256,
     syncWal: (fd) => {
       flushes++;
       gate.fds.push(fd);
@@ -51,10 +53,12 @@ test('a write resolves, and its after-commit hooks run, only once the WAL flush 
   const { db, gate } = await openWithTable(t);
   let resolved = false;
   let hooked = false;
-  const w = db.write(async (tx) => {
-    await tx.run('INSERT INTO t (v) VALUES (1)');
-    tx.afterCommit(() => (hooked = true));
-  }).then(() => (resolved = true));
+  const w = db
+    .write(async (tx) => {
+      await tx.run('INSERT INTO t (v) VALUES (1)');
+      tx.afterCommit(() => (hooked = true));
+    })
+    .then(() => (resolved = true));
   for (let i = 0; i < 5; i++) await tick();
   assert.equal(gate.fds.length > 0, true, 'the WAL flush was started');
   assert.deepEqual([resolved, hooked], [false, false]);
@@ -89,6 +93,9 @@ test('a failed flush fails the writes it held and every later one: nobody is tol
   await assert.rejects(w, /EIO/);
   // After a failed fsync the page cache cannot be trusted: the store takes no more writes and
   // reports itself unready, so the node leaves the load balancer instead of losing answers.
-  await assert.rejects(db.write((tx) => tx.run('INSERT INTO t (v) VALUES (2)')), /EIO/);
+  await assert.rejects(
+    db.write((tx) => tx.run('INSERT INTO t (v) VALUES (2)')),
+    /EIO/,
+  );
   await assert.rejects(db.ping(), /EIO/);
 });

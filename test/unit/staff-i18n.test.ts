@@ -11,7 +11,10 @@ import { fileURLToPath } from 'node:url';
 const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/staff/src/i18n');
 type Entry = string | Record<string, string>;
 const load = (lang: string): Record<string, Entry> => JSON.parse(readFileSync(path.join(DIR, `${lang}.json`), 'utf8'));
-const languages = readdirSync(DIR).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+const languages = readdirSync(DIR)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => f.slice(0, -5))
+  .sort();
 const en = load('en');
 
 const placeholders = (e: Entry): string[] => {
@@ -32,8 +35,16 @@ test('the staff page speaks English, French, Spanish and German', () => {
 for (const lang of languages) {
   test(`${lang}.json has exactly the English keys, the same placeholders and its plural forms`, () => {
     const messages = load(lang);
-    assert.deepEqual(Object.keys(messages).filter((k) => !(k in en)), [], 'keys English does not have');
-    assert.deepEqual(Object.keys(en).filter((k) => !(k in messages)), [], 'keys this language lacks');
+    assert.deepEqual(
+      Object.keys(messages).filter((k) => !(k in en)),
+      [],
+      'keys English does not have',
+    );
+    assert.deepEqual(
+      Object.keys(en).filter((k) => !(k in messages)),
+      [],
+      'keys this language lacks',
+    );
     const needed = categoriesFor(lang);
     for (const [key, english] of Object.entries(en)) {
       const entry = messages[key]!;
@@ -44,7 +55,8 @@ for (const lang of languages) {
         continue;
       }
       assert.ok(JSON.stringify(placeholders(english)).includes('"count"'), `${key}: a plural needs {count}`);
-      for (const category of needed) assert.ok(typeof entry[category] === 'string' && entry[category] !== '', `${key}: the "${category}" form is missing`);
+      for (const category of needed)
+        assert.ok(typeof entry[category] === 'string' && entry[category] !== '', `${key}: the "${category}" form is missing`);
       const extra = Object.keys(entry).filter((c) => !needed.includes(c) && c !== 'other');
       assert.deepEqual(extra, [], `${key}: forms ${lang} never uses`);
     }

@@ -10,7 +10,16 @@ import { WebhookSignatureError, verifyStandardWebhook, verifyWebhook } from '../
 import type { WebhookErrorCode } from '../../src/webhooks/verify.ts';
 
 const NOW = 1_795_348_990;
-const event = { id: 'evt_01m81j18g0aaaaaaaaaaaaaaaa', object: 'event', type: 'ticket.ready', created_at: '2026-11-22T12:03:10.512Z', livemode: false, api_version: 'v1', branch: 'br_1', data: { note: 'café ☕' } };
+const event = {
+  id: 'evt_01m81j18g0aaaaaaaaaaaaaaaa',
+  object: 'event',
+  type: 'ticket.ready',
+  created_at: '2026-11-22T12:03:10.512Z',
+  livemode: false,
+  api_version: 'v1',
+  branch: 'br_1',
+  data: { note: 'café ☕' },
+};
 const BODY = JSON.stringify(event);
 const stripe = new Stripe('sk_test_unused');
 
@@ -33,7 +42,9 @@ test("the specification's published test vector: same signature, and it verifies
   const headers = { 'webhook-id': 'msg_p5jXN8AQM9LWM0D4loKWxJek', 'webhook-timestamp': '1614265330', 'webhook-signature': `v1,${v1}` };
   // The signature matches (else signature_mismatch); the vector's body is simply not an event.
   assert.throws(() => verifyStandardWebhook(body, headers, secret, { nowSeconds: 1614265330 }), { code: 'invalid_payload' });
-  assert.throws(() => verifyStandardWebhook(body, headers, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSx', { nowSeconds: 1614265330 }), { code: 'signature_mismatch' });
+  assert.throws(() => verifyStandardWebhook(body, headers, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSx', { nowSeconds: 1614265330 }), {
+    code: 'signature_mismatch',
+  });
 });
 
 test('a delivery carries both schemes, and both official libraries verify it with the same secret', () => {
@@ -69,14 +80,15 @@ test('during a rotation webhook-signature has one space-separated entry per secr
     assert.equal((new Webhook(secret).verify(BODY, headers) as { id: string }).id, event.id);
     assert.equal(stripe.webhooks.constructEvent(BODY, headers['Service-Signature']!, secret).id, event.id);
   }
-  const verifiedBy = (entry: string) => [fresh, old].filter((s) => {
-    try {
-      verifyStandardWebhook(BODY, { ...headers, 'webhook-signature': entry }, s, { nowSeconds: NOW });
-      return true;
-    } catch {
-      return false;
-    }
-  });
+  const verifiedBy = (entry: string) =>
+    [fresh, old].filter((s) => {
+      try {
+        verifyStandardWebhook(BODY, { ...headers, 'webhook-signature': entry }, s, { nowSeconds: NOW });
+        return true;
+      } catch {
+        return false;
+      }
+    });
   assert.deepEqual(entries.map(verifiedBy), [[fresh], [old]]);
 });
 
@@ -98,7 +110,15 @@ test('verifyStandardWebhook takes Node, plain (any case) and Fetch headers', () 
   const h = signedHeaders([secret], event.id, NOW, BODY);
   const opts = { nowSeconds: NOW };
   assert.equal(verifyStandardWebhook(BODY, new Headers(h), secret, opts).id, event.id);
-  assert.equal(verifyStandardWebhook(BODY, { 'Webhook-Id': h['webhook-id'], 'WEBHOOK-TIMESTAMP': h['webhook-timestamp'], 'webhook-signature': [h['webhook-signature']!] }, secret, opts).id, event.id);
+  assert.equal(
+    verifyStandardWebhook(
+      BODY,
+      { 'Webhook-Id': h['webhook-id'], 'WEBHOOK-TIMESTAMP': h['webhook-timestamp'], 'webhook-signature': [h['webhook-signature']!] },
+      secret,
+      opts,
+    ).id,
+    event.id,
+  );
   assert.equal(verifyStandardWebhook(Buffer.from(BODY), h, secret, opts).id, event.id);
 });
 
@@ -106,7 +126,10 @@ test('verifyStandardWebhook refuses what does not verify, each with its code', (
   const secret = generateWebhookSecret();
   const h = signedHeaders([secret], event.id, NOW, BODY);
   const opts = { nowSeconds: NOW };
-  const v = (headers: Record<string, string>, body = BODY, s = secret, o = opts) => () => verifyStandardWebhook(body, headers, s, o);
+  const v =
+    (headers: Record<string, string>, body = BODY, s = secret, o = opts) =>
+    () =>
+      verifyStandardWebhook(body, headers, s, o);
   for (const missing of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
     const { [missing]: _, ...rest } = h;
     rejects('missing_header', v(rest));

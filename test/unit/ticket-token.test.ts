@@ -21,5 +21,11 @@ test('tokens of later seconds sort after earlier ones, so the token index grows 
 test('the pattern accepts the 26-character tokens of tickets made before the prefix, and nothing else', () => {
   const re = new RegExp(TICKET_TOKEN_PATTERN);
   assert.match('ABCDEFGHIJKLMNOPQRSTUVWXYZ', re);
-  for (const bad of ['ABCDEFGHIJKLMNOPQRSTUVWXY', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ2', 'abcdefghijklmnopqrstuvwxyz', 'ABCDEFGHIJKLMNOPQRSTUVWXYZ01234']) assert.doesNotMatch(bad, re);
+  for (const bad of [
+    'ABCDEFGHIJKLMNOPQRSTUVWXY',
+    'ABCDEFGHIJKLMNOPQRSTUVWXYZ2',
+    'abcdefghijklmnopqrstuvwxyz',
+    'ABCDEFGHIJKLMNOPQRSTUVWXYZ01234',
+  ])
+    assert.doesNotMatch(bad, re);
 });

@@ -7,7 +7,10 @@ const M = 60 * S;
 const H = 60 * M;
 
 test('the schedule of PRODUCT.md: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h, then the delivery fails', () => {
-  assert.deepEqual([1, 2, 3, 4, 5, 6, 7].map((n) => retryDelayMs(n, null, 0.5)), [5 * S, 5 * M, 30 * M, 2 * H, 5 * H, 10 * H, 10 * H]);
+  assert.deepEqual(
+    [1, 2, 3, 4, 5, 6, 7].map((n) => retryDelayMs(n, null, 0.5)),
+    [5 * S, 5 * M, 30 * M, 2 * H, 5 * H, 10 * H, 10 * H],
+  );
   assert.equal(retryDelayMs(8, null, 0.5), null);
   assert.equal(retryDelayMs(9, null), null);
   assert.equal(MAX_AUTOMATIC_ATTEMPTS, 8);

@@ -31,7 +31,8 @@ test('WEBHOOK_SECRETS_KEY takes 32 bytes as hex or base64, and nothing else', ()
   assert.deepEqual(parseSecretsKey(key.toString('hex')), key);
   assert.deepEqual(parseSecretsKey(key.toString('base64')), key);
   assert.deepEqual(parseSecretsKey(key.toString('base64url')), key);
-  for (const bad of ['', 'short', randomBytes(16).toString('hex'), randomBytes(33).toString('base64')]) assert.equal(parseSecretsKey(bad), null);
+  for (const bad of ['', 'short', randomBytes(16).toString('hex'), randomBytes(33).toString('base64')])
+    assert.equal(parseSecretsKey(bad), null);
   assert.deepEqual(loadConfig({ WEBHOOK_SECRETS_KEY: key.toString('hex') }).webhookSecretsKey, key);
   assert.equal(loadConfig({}).webhookSecretsKey, null);
   assert.throws(() => loadConfig({ WEBHOOK_SECRETS_KEY: 'nope' }), ConfigError);

@@ -26,7 +26,15 @@ test('URL shape: scheme, credentials, fragment, length; normalised', () => {
 });
 
 test('literal addresses, in every spelling, are checked without DNS', () => {
-  for (const url of ['https://127.1/', 'https://2130706433/', 'https://0177.0.0.1/', 'https://[::ffff:7f00:1]/', 'https://[0:0:0:0:0:0:0:1]/', 'https://localhost./', 'https://x.localhost/']) {
+  for (const url of [
+    'https://127.1/',
+    'https://2130706433/',
+    'https://0177.0.0.1/',
+    'https://[::ffff:7f00:1]/',
+    'https://[0:0:0:0:0:0:0:1]/',
+    'https://localhost./',
+    'https://x.localhost/',
+  ]) {
     refused(() => checkWebhookUrlSyntax(url, 'live', false), /public address/);
   }
   assert.equal(checkWebhookUrlSyntax('http://127.0.0.1:8080/', 'test', true), 'http://127.0.0.1:8080/');
@@ -35,8 +43,16 @@ test('literal addresses, in every spelling, are checked without DNS', () => {
 
 test('names are resolved when private targets are refused: every answer must be public; no answer is accepted', async () => {
   const lookup = async (host: string) => {
-    if (host === 'mixed.example.com') return [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.5', family: 4 }];
-    if (host === 'ok.example.com') return [{ address: '93.184.216.34', family: 4 }, { address: '2606:2800:220:1::1', family: 6 }];
+    if (host === 'mixed.example.com')
+      return [
+        { address: '93.184.216.34', family: 4 },
+        { address: '10.0.0.5', family: 4 },
+      ];
+    if (host === 'ok.example.com')
+      return [
+        { address: '93.184.216.34', family: 4 },
+        { address: '2606:2800:220:1::1', family: 6 },
+      ];
     throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
   };
   const strict = { webhookAllowPrivate: false };

@@ -66,7 +66,10 @@
     for (let c = 1; c <= n; c++) {
       const r = Math.ceil(n / c);
       const size = Math.min(box.width / (c * w + (c - 1) * gapX), box.height / (r * line + (r - 1) * gapY));
-      if (size > best) { best = size; cols = c; }
+      if (size > best) {
+        best = size;
+        cols = c;
+      }
     }
     list.style.setProperty('--size', Math.max(8, Math.floor(Math.min(best * 0.97, maxPx))) + 'px');
     list.style.setProperty('--cols', String(cols));
@@ -79,11 +82,13 @@
   }
 
   function list(el, items) {
-    el.replaceChildren(...items.map((n) => {
-      const li = document.createElement('li');
-      li.textContent = n;
-      return li;
-    }));
+    el.replaceChildren(
+      ...items.map((n) => {
+        const li = document.createElement('li');
+        li.textContent = n;
+        return li;
+      }),
+    );
   }
 
   function readyItem(number) {
@@ -96,7 +101,10 @@
     const at = flashes.get(number);
     if (at === undefined || !li) return;
     const elapsed = Date.now() - at;
-    if (elapsed >= FLASH_MS) { flashes.delete(number); return; }
+    if (elapsed >= FLASH_MS) {
+      flashes.delete(number);
+      return;
+    }
     li.classList.remove('flash');
     void li.offsetWidth; // restart the animation
     li.style.animationDelay = -elapsed + 'ms';
@@ -111,12 +119,18 @@
 
   function render(v) {
     // A new language or voice setting changes the whole page: load it again.
-    if (v.lang !== lang || v.voice !== voice) { location.reload(); return; }
+    if (v.lang !== lang || v.voice !== voice) {
+      location.reload();
+      return;
+    }
     document.body.classList.remove('stale');
     $('shop').textContent = v.shop;
     document.title = v.shop + ' · ' + $('t-ready').textContent;
     list($('preparing'), v.preparing);
-    list($('ready'), v.ready.map((r) => r.number));
+    list(
+      $('ready'),
+      v.ready.map((r) => r.number),
+    );
     $('ready-empty').hidden = v.ready.length > 0;
     highlightTimers.forEach(clearTimeout);
     highlightTimers = [];
@@ -126,7 +140,11 @@
       const li = $('ready').children[i];
       if (r.age_ms < v.highlight_ms) {
         li.classList.add('new');
-        highlightTimers.push(setTimeout(() => { li.classList.remove('new'); }, v.highlight_ms - r.age_ms));
+        highlightTimers.push(
+          setTimeout(() => {
+            li.classList.remove('new');
+          }, v.highlight_ms - r.age_ms),
+        );
       }
       if (before !== null && !before.has(r.number) && r.age_ms < FRESH_MS && !flashes.has(r.number)) flashes.set(r.number, Date.now());
       showFlash(li, r.number);
@@ -138,7 +156,11 @@
       const p = document.createElement('p');
       p.textContent = a.message;
       $('ann').append(p);
-      setTimeout(() => { p.remove(); $('ann').hidden = $('ann').children.length === 0; layout(); }, a.expires_in_ms);
+      setTimeout(() => {
+        p.remove();
+        $('ann').hidden = $('ann').children.length === 0;
+        layout();
+      }, a.expires_in_ms);
     });
     $('ann').hidden = v.announcements.length === 0;
     layout();
@@ -147,7 +169,11 @@
   function chime() {
     if (!audio) return;
     const t0 = audio.currentTime + 0.05;
-    [[659.3, 0], [880, NOTE_S], [1318.5, 2 * NOTE_S]].forEach(([f, o]) => {
+    [
+      [659.3, 0],
+      [880, NOTE_S],
+      [1318.5, 2 * NOTE_S],
+    ].forEach(([f, o]) => {
       const osc = audio.createOscillator();
       const gain = audio.createGain();
       osc.frequency.value = f;
@@ -199,7 +225,11 @@
       announced.set(a.ring_id, spoke);
       if (announced.size > 200) announced.delete(announced.keys().next().value);
     }
-    fetch(base + '/ack', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ring_id: a.ring_id, spoke }) }).catch(() => {});
+    fetch(base + '/ack', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ring_id: a.ring_id, spoke }),
+    }).catch(() => {});
   }
 
   function seenMessage() {
@@ -216,11 +246,19 @@
 
   function connect() {
     source = new EventSource(main.dataset.events);
-    source.addEventListener('snapshot', (e) => { seenMessage(); render(JSON.parse(e.data)); });
-    source.addEventListener('announce', (e) => { seenMessage(); announce(JSON.parse(e.data)); });
+    source.addEventListener('snapshot', (e) => {
+      seenMessage();
+      render(JSON.parse(e.data));
+    });
+    source.addEventListener('announce', (e) => {
+      seenMessage();
+      announce(JSON.parse(e.data));
+    });
     source.addEventListener('gone', gone);
     source.addEventListener('ping', seenMessage);
-    source.onopen = () => { retryMs = 1000; };
+    source.onopen = () => {
+      retryMs = 1000;
+    };
     source.onerror = () => {
       // While disconnected the lists may be out of date: dim them until a fresh snapshot comes.
       $('offline').hidden = false;
@@ -229,25 +267,34 @@
         source.close();
         source = null;
         // 404/410: the board was deleted; the page itself says so.
-        fetch(base, { method: 'HEAD' }).then((r) => (r.status === 410 || r.status === 404 ? location.reload() : null)).catch(() => {});
+        fetch(base, { method: 'HEAD' })
+          .then((r) => (r.status === 410 || r.status === 404 ? location.reload() : null))
+          .catch(() => {});
         setTimeout(connect, retryMs);
         retryMs = Math.min(retryMs * 2, 30000);
       }
     };
   }
 
-  setInterval(() => {
-    if (source && Date.now() - lastMessage > heartbeat * 2.5) {
-      source.close();
-      source = null;
-      $('offline').hidden = false;
-      document.body.classList.add('stale');
-      connect();
-    }
-  }, Math.min(heartbeat, 5000));
+  setInterval(
+    () => {
+      if (source && Date.now() - lastMessage > heartbeat * 2.5) {
+        source.close();
+        source = null;
+        $('offline').hidden = false;
+        document.body.classList.add('stale');
+        connect();
+      }
+    },
+    Math.min(heartbeat, 5000),
+  );
 
   if (voice) {
-    try { audio = new (window.AudioContext || window.webkitAudioContext)(); } catch (e) { audio = null; }
+    try {
+      audio = new (window.AudioContext || window.webkitAudioContext)();
+    } catch (e) {
+      audio = null;
+    }
     // A kiosk browser started with autoplay allowed needs no tap.
     if (audio) audio.addEventListener('statechange', showSound);
     $('sound').addEventListener('click', () => {

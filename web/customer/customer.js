@@ -11,7 +11,11 @@
   const heartbeat = Number(main.dataset.heartbeat) || 15000;
   const seenKey = 'rb-rings:' + base;
   let seen = [];
-  try { seen = JSON.parse(sessionStorage.getItem(seenKey) || '[]'); } catch (e) { seen = []; }
+  try {
+    seen = JSON.parse(sessionStorage.getItem(seenKey) || '[]');
+  } catch (e) {
+    seen = [];
+  }
   let audio = null;
   let wakeLock = null;
   let source = null;
@@ -36,74 +40,132 @@
     setText($('pos'), v.position_text);
     setText($('wait'), v.wait_text);
     const ann = $('ann-list');
-    ann.replaceChildren(...v.announcements.map((a) => {
-      const p = document.createElement('p');
-      p.textContent = a.message;
-      setTimeout(() => { p.remove(); $('ann').hidden = ann.children.length === 0; }, a.expires_in_ms);
-      return p;
-    }));
+    ann.replaceChildren(
+      ...v.announcements.map((a) => {
+        const p = document.createElement('p');
+        p.textContent = a.message;
+        setTimeout(() => {
+          p.remove();
+          $('ann').hidden = ann.children.length === 0;
+        }, a.expires_in_ms);
+        return p;
+      }),
+    );
     $('ann').hidden = v.announcements.length === 0;
     $('alertbox').hidden = !v.open;
     const phonebox = $('phonebox');
-    if (phonebox) { phonebox.hidden = !v.phone_entry; setText($('phone-on'), v.phone_text); }
+    if (phonebox) {
+      phonebox.hidden = !v.phone_entry;
+      setText($('phone-on'), v.phone_text);
+    }
     open = v.open;
     main.dataset.rung = v.rung_text;
     document.title = v.title;
     if (v.ring && !seen.includes(v.ring.id)) ring(v.ring.id, v.rung_text);
-    if (!open && source) { source.close(); source = null; }
+    if (!open && source) {
+      source.close();
+      source = null;
+    }
   }
 
   // Called from a tap (the user gesture browsers demand before a page may make sound), so that
   // a later ring can chime.
   function unlockSound() {
-    if (!audio) try { audio = new (window.AudioContext || window.webkitAudioContext)(); } catch (e) { audio = null; }
-    if (audio) { audio.resume(); const b = audio.createBuffer(1, 1, 22050); const s = audio.createBufferSource(); s.buffer = b; s.connect(audio.destination); s.start(); }
+    if (!audio)
+      try {
+        audio = new (window.AudioContext || window.webkitAudioContext)();
+      } catch (e) {
+        audio = null;
+      }
+    if (audio) {
+      audio.resume();
+      const b = audio.createBuffer(1, 1, 22050);
+      const s = audio.createBufferSource();
+      s.buffer = b;
+      s.connect(audio.destination);
+      s.start();
+    }
   }
 
   function chime() {
-    if (!audio) try { audio = new (window.AudioContext || window.webkitAudioContext)(); } catch (e) { return; }
+    if (!audio)
+      try {
+        audio = new (window.AudioContext || window.webkitAudioContext)();
+      } catch (e) {
+        return;
+      }
     if (audio.state === 'suspended') audio.resume();
     const t0 = audio.currentTime + 0.05;
-    [0, 0.9, 1.8].forEach((d) => [[880, 0], [1318.5, 0.22]].forEach(([f, o]) => {
-      const osc = audio.createOscillator();
-      const gain = audio.createGain();
-      osc.frequency.value = f;
-      gain.gain.setValueAtTime(0.0001, t0 + d + o);
-      gain.gain.exponentialRampToValueAtTime(0.6, t0 + d + o + 0.02);
-      gain.gain.exponentialRampToValueAtTime(0.0001, t0 + d + o + 0.6);
-      osc.connect(gain).connect(audio.destination);
-      osc.start(t0 + d + o);
-      osc.stop(t0 + d + o + 0.65);
-    }));
+    [0, 0.9, 1.8].forEach((d) =>
+      [
+        [880, 0],
+        [1318.5, 0.22],
+      ].forEach(([f, o]) => {
+        const osc = audio.createOscillator();
+        const gain = audio.createGain();
+        osc.frequency.value = f;
+        gain.gain.setValueAtTime(0.0001, t0 + d + o);
+        gain.gain.exponentialRampToValueAtTime(0.6, t0 + d + o + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, t0 + d + o + 0.6);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(t0 + d + o);
+        osc.stop(t0 + d + o + 0.65);
+      }),
+    );
   }
 
   function ring(id, text) {
     // Every ring event is confirmed (a repeat may mean our first confirmation was lost); each
     // ring is shown only once.
-    fetch(base + '/ring-ack', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ring_id: id }), keepalive: true }).catch(() => {});
+    fetch(base + '/ring-ack', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ring_id: id }),
+      keepalive: true,
+    }).catch(() => {});
     if (seen.includes(id)) return;
     seen = seen.concat(id).slice(-20);
-    try { sessionStorage.setItem(seenKey, JSON.stringify(seen)); } catch (e) { /* private mode */ }
+    try {
+      sessionStorage.setItem(seenKey, JSON.stringify(seen));
+    } catch (e) {
+      /* private mode */
+    }
     root.dataset.state = 'ready';
     root.dataset.ringing = '1';
     chime();
     if (navigator.vibrate) navigator.vibrate([400, 150, 400, 150, 800]);
     const live = $('live');
     live.textContent = '';
-    setTimeout(() => { live.textContent = text; }, 50);
+    setTimeout(() => {
+      live.textContent = text;
+    }, 50);
   }
 
   function connect() {
     if (!open || !window.EventSource) return;
     source = new EventSource(main.dataset.events);
-    source.addEventListener('snapshot', (e) => { seenMessage(); render(JSON.parse(e.data)); });
-    source.addEventListener('ring', (e) => { seenMessage(); const r = JSON.parse(e.data); ring(r.ring_id, main.dataset.rung); });
+    source.addEventListener('snapshot', (e) => {
+      seenMessage();
+      render(JSON.parse(e.data));
+    });
+    source.addEventListener('ring', (e) => {
+      seenMessage();
+      const r = JSON.parse(e.data);
+      ring(r.ring_id, main.dataset.rung);
+    });
     source.addEventListener('ping', seenMessage);
-    source.onopen = () => { retryMs = 1000; };
+    source.onopen = () => {
+      retryMs = 1000;
+    };
     source.onerror = () => {
       $('offline').hidden = false;
       // CLOSED means the browser gave up (an error status); reconnect by hand, backing off.
-      if (source && source.readyState === 2) { source.close(); source = null; setTimeout(connect, retryMs); retryMs = Math.min(retryMs * 2, 30000); }
+      if (source && source.readyState === 2) {
+        source.close();
+        source = null;
+        setTimeout(connect, retryMs);
+        retryMs = Math.min(retryMs * 2, 30000);
+      }
     };
   }
 
@@ -114,21 +176,35 @@
   }
 
   // A link that died silently (phone network switched) gets no error event: pings stop coming.
-  setInterval(() => {
-    if (source && Date.now() - lastMessage > heartbeat * 2.5) { source.close(); source = null; $('offline').hidden = false; connect(); }
-  }, Math.min(heartbeat, 5000));
+  setInterval(
+    () => {
+      if (source && Date.now() - lastMessage > heartbeat * 2.5) {
+        source.close();
+        source = null;
+        $('offline').hidden = false;
+        connect();
+      }
+    },
+    Math.min(heartbeat, 5000),
+  );
 
   document.addEventListener('submit', (e) => {
     const form = e.target;
     if (!form.action) return;
     e.preventDefault();
     unlockSound();
-    fetch(form.action, { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(new FormData(form)) })
-      .then((r) => r.json().then((body) => {
-        if (form.id === 'phone-form') phoneAnswered(form, r.ok ? null : r.status === 422 ? body.detail : null);
-        if (r.ok) render(body);
-        else if (!(form.id === 'phone-form' && r.status === 422)) location.reload();
-      }))
+    fetch(form.action, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(new FormData(form)),
+    })
+      .then((r) =>
+        r.json().then((body) => {
+          if (form.id === 'phone-form') phoneAnswered(form, r.ok ? null : r.status === 422 ? body.detail : null);
+          if (r.ok) render(body);
+          else if (!(form.id === 'phone-form' && r.status === 422)) location.reload();
+        }),
+      )
       .catch(() => form.submit());
   });
 
@@ -137,12 +213,21 @@
   function phoneAnswered(form, error) {
     const input = $('phone');
     setText($('phone-error'), error);
-    if (error) { input.setAttribute('aria-invalid', 'true'); input.focus(); }
-    else { input.removeAttribute('aria-invalid'); form.reset(); }
+    if (error) {
+      input.setAttribute('aria-invalid', 'true');
+      input.focus();
+    } else {
+      input.removeAttribute('aria-invalid');
+      form.reset();
+    }
   }
 
   async function lockScreen() {
-    try { if (navigator.wakeLock) wakeLock = await navigator.wakeLock.request('screen'); } catch (e) { wakeLock = null; }
+    try {
+      if (navigator.wakeLock) wakeLock = await navigator.wakeLock.request('screen');
+    } catch (e) {
+      wakeLock = null;
+    }
   }
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible' && wakeLock !== null) lockScreen();

@@ -14,49 +14,76 @@ var RINGS_KEPT = 50;
 function firstSighting(ringId) {
   if (!ringId || typeof caches === 'undefined') return Promise.resolve(true);
   var key = new Request(self.location.origin + '/__readybell/rings-seen/' + encodeURIComponent(ringId));
-  return caches.open(RINGS_SEEN).then(function (cache) {
-    return cache.match(key).then(function (hit) {
-      if (hit) return false;
-      return cache.put(key, new Response('')).then(function () {
-        return cache.keys();
-      }).then(function (keys) {
-        return Promise.all(keys.slice(0, Math.max(0, keys.length - RINGS_KEPT)).map(function (k) { return cache.delete(k); }));
-      }).then(function () { return true; });
+  return caches
+    .open(RINGS_SEEN)
+    .then(function (cache) {
+      return cache.match(key).then(function (hit) {
+        if (hit) return false;
+        return cache
+          .put(key, new Response(''))
+          .then(function () {
+            return cache.keys();
+          })
+          .then(function (keys) {
+            return Promise.all(
+              keys.slice(0, Math.max(0, keys.length - RINGS_KEPT)).map(function (k) {
+                return cache.delete(k);
+              }),
+            );
+          })
+          .then(function () {
+            return true;
+          });
+      });
+    })
+    .catch(function () {
+      return true;
     });
-  }).catch(function () { return true; });
 }
 
 self.addEventListener('push', function (event) {
   var data = {};
-  try { data = event.data ? event.data.json() : {}; } catch (e) { data = {}; }
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch (e) {
+    data = {};
+  }
   var title = data.title || 'Your order is ready';
-  event.waitUntil(firstSighting(data.ring_id).then(function (first) {
-    var options = {
-      body: data.body || '',
-      // One notification per ticket: a reminder replaces the earlier ring instead of stacking.
-      tag: data.ticket_id || 'readybell',
-      renotify: first,
-      requireInteraction: true,
-      icon: '/assets/icon.svg',
-      data: { url: data.url || '', ring_id: data.ring_id || null },
-    };
-    if (first) options.vibrate = [300, 120, 300, 120, 300];
-    else options.silent = true;
-    return self.registration.showNotification(title, options);
-  }));
+  event.waitUntil(
+    firstSighting(data.ring_id).then(function (first) {
+      var options = {
+        body: data.body || '',
+        // One notification per ticket: a reminder replaces the earlier ring instead of stacking.
+        tag: data.ticket_id || 'readybell',
+        renotify: first,
+        requireInteraction: true,
+        icon: '/assets/icon.svg',
+        data: { url: data.url || '', ring_id: data.ring_id || null },
+      };
+      if (first) options.vibrate = [300, 120, 300, 120, 300];
+      else options.silent = true;
+      return self.registration.showNotification(title, options);
+    }),
+  );
 });
 
 self.addEventListener('notificationclick', function (event) {
   event.notification.close();
   var raw = (event.notification.data && event.notification.data.url) || '';
   var target;
-  try { target = new URL(raw, self.location.origin); } catch (e) { return; }
+  try {
+    target = new URL(raw, self.location.origin);
+  } catch (e) {
+    return;
+  }
   // Only ever open this service's own pages.
   if (target.origin !== self.location.origin) return;
-  event.waitUntil(self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(function (list) {
-    for (var i = 0; i < list.length; i++) {
-      if (new URL(list[i].url).pathname === target.pathname && 'focus' in list[i]) return list[i].focus();
-    }
-    return self.clients.openWindow(target.href);
-  }));
+  event.waitUntil(
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(function (list) {
+      for (var i = 0; i < list.length; i++) {
+        if (new URL(list[i].url).pathname === target.pathname && 'focus' in list[i]) return list[i].focus();
+      }
+      return self.clients.openWindow(target.href);
+    }),
+  );
 });

@@ -40,10 +40,15 @@
     var reg = await registration();
     var sub = await reg.pushManager.getSubscription();
     // A subscription made for another server key (the operator rotated it) cannot be used.
-    if (sub && !sameKey(sub.options && sub.options.applicationServerKey, key)) { await sub.unsubscribe(); sub = null; }
+    if (sub && !sameKey(sub.options && sub.options.applicationServerKey, key)) {
+      await sub.unsubscribe();
+      sub = null;
+    }
     if (!sub) sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
     var res = await fetch(match[1] + '/push', {
-      method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(sub),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(sub),
     });
     return res.ok ? { ok: true } : { ok: false, reason: 'server-' + res.status };
   }

@@ -47,9 +47,15 @@ type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : ne
 type Params<O> = O extends { parameters: infer A } ? A : never;
 type BodyOf<O> = O extends { requestBody?: infer R } ? JsonOf<NonNullable<R>> : never;
 /** Required when the operation's requestBody is, optional when it is optional, absent when there is none. */
-type BodyInit<O> = [BodyOf<O>] extends [never] ? { body?: never } : O extends { requestBody: unknown } ? { body: BodyOf<O> } : { body?: BodyOf<O> };
+type BodyInit<O> = [BodyOf<O>] extends [never]
+  ? { body?: never }
+  : O extends { requestBody: unknown }
+    ? { body: BodyOf<O> }
+    : { body?: BodyOf<O> };
 type ParamsInit<O> = {} extends Params<O> ? { params?: Params<O> } : { params: Params<O> };
-type Success<O> = O extends { responses: infer R } ? { [S in keyof R]: S extends 200 | 201 | 202 ? JsonOf<R[S]> : S extends 204 ? undefined : never }[keyof R] : never;
+type Success<O> = O extends { responses: infer R }
+  ? { [S in keyof R]: S extends 200 | 201 | 202 ? JsonOf<R[S]> : S extends 204 ? undefined : never }[keyof R]
+  : never;
 
 export type RequestInit<O> = ParamsInit<O> & BodyInit<O> & { headers?: Record<string, string>; signal?: AbortSignal };
 export type Answer<O> = { data: Success<O>; response: Response };

@@ -33,18 +33,28 @@ export class SmsChannel implements Channel {
     const simulate = !request.livemode;
     if (!simulate && this.provider === null) return { channel: 'sms', delivered: false, detail: 'no SMS provider configured' };
     const branch = request.first?.branch ?? (await getBranch(this.deps.db, ticket.branchId));
-    const body = ringTexts(branch?.settings.customer_page.language ?? 'en')
-      .sms(ticket.displayNumber, shortBranchName(branch?.name ?? 'readybell'), ticketUrl(this.deps.publicUrl, ticket.token));
+    const body = ringTexts(branch?.settings.customer_page.language ?? 'en').sms(
+      ticket.displayNumber,
+      shortBranchName(branch?.name ?? 'readybell'),
+      ticketUrl(this.deps.publicUrl, ticket.token),
+    );
     // The target is "the ticket's phone", not the number: the send record outlives nothing
     // personal (and the number is erased when the ticket closes).
     // A message whose send was cut by a crash may have gone out, and a phone shows a second one:
     // it is recorded as unknown, never sent again.
-    const outcome = await sendOnce(this.deps, { ringId: request.ringId, channel: 'sms', target: 'phone' }, ticket.id, signal, 'unknown', async () => {
-      if (simulate) return { delivered: true, detail: SIMULATED_DETAIL };
-      const result = await this.provider!.send({ to: phone, body });
-      if (!result.accepted) this.deps.log.warn({ status: result.status, detail: result.detail }, 'SMS provider refused a ring');
-      return { delivered: result.accepted, detail: result.detail };
-    });
+    const outcome = await sendOnce(
+      this.deps,
+      { ringId: request.ringId, channel: 'sms', target: 'phone' },
+      ticket.id,
+      signal,
+      'unknown',
+      async () => {
+        if (simulate) return { delivered: true, detail: SIMULATED_DETAIL };
+        const result = await this.provider!.send({ to: phone, body });
+        if (!result.accepted) this.deps.log.warn({ status: result.status, detail: result.detail }, 'SMS provider refused a ring');
+        return { delivered: result.accepted, detail: result.detail };
+      },
+    );
     if (outcome === null) return { channel: 'sms', delivered: false, detail: 'pending', pending: true };
     return { channel: 'sms', delivered: outcome.delivered, detail: outcome.detail };
   }

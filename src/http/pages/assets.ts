@@ -13,7 +13,10 @@ const WEB = path.join(ROOT, 'web');
 export const ICONS_DIST = path.join(ROOT, 'dist/web/icons');
 
 /** The PNG icons of the web app manifest, by pixel size (scripts/build-icons.ts renders them). */
-export const MANIFEST_ICONS = [{ name: 'icon-192.png', size: 192 }, { name: 'icon-512.png', size: 512 }] as const;
+export const MANIFEST_ICONS = [
+  { name: 'icon-192.png', size: 192 },
+  { name: 'icon-512.png', size: 512 },
+] as const;
 /** What an iPhone puts on its Home Screen (180 px, opaque). */
 export const APPLE_TOUCH_ICON = { name: 'apple-touch-icon.png', size: 180 } as const;
 
@@ -31,7 +34,12 @@ export type WebAssets = {
   serviceWorker: Buffer;
 };
 
-const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.svg': 'image/svg+xml', '.png': 'image/png', '.css': 'text/css; charset=utf-8' };
+const TYPES: Record<string, string> = {
+  '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.css': 'text/css; charset=utf-8',
+};
 
 function read(rel: string): Buffer {
   return readFileSync(path.join(WEB, rel));
@@ -40,9 +48,18 @@ function read(rel: string): Buffer {
 export function loadWebAssets(iconsDir = ICONS_DIST): WebAssets {
   const files = new Map<string, Asset>();
   const add = (name: string, body: Buffer): void => {
-    files.set(name, { body, type: TYPES[path.extname(name)]!, version: createHash('sha256').update(body).digest('base64url').slice(0, 12) });
+    files.set(name, {
+      body,
+      type: TYPES[path.extname(name)]!,
+      version: createHash('sha256').update(body).digest('base64url').slice(0, 12),
+    });
   };
-  for (const [name, rel] of [['customer.js', 'customer/customer.js'], ['board.js', 'board/board.js'], ['icon.svg', 'icon.svg']] as const) add(name, read(rel));
+  for (const [name, rel] of [
+    ['customer.js', 'customer/customer.js'],
+    ['board.js', 'board/board.js'],
+    ['icon.svg', 'icon.svg'],
+  ] as const)
+    add(name, read(rel));
   // Like the staff page, the icons are optional at run time: without them the manifest offers the
   // SVG icon alone and the page links no apple-touch-icon, and nothing else changes.
   const icons = [...MANIFEST_ICONS, APPLE_TOUCH_ICON].map((i) => path.join(iconsDir, i.name));

@@ -21,7 +21,9 @@ export function fillLevel(n: number): string {
 // A speaker, drawn inline: the page loads nothing from elsewhere.
 const SPEAKER = (on: boolean): string =>
   `<svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M3 9v6h4l5 4V5L7 9H3z"/>${
-    on ? '<path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" d="M15.5 8.5a5 5 0 0 1 0 7M18.5 5.5a9 9 0 0 1 0 13"/>' : '<path stroke="currentColor" stroke-width="2" stroke-linecap="round" d="M16 9l5 6M21 9l-5 6"/>'
+    on
+      ? '<path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" d="M15.5 8.5a5 5 0 0 1 0 7M18.5 5.5a9 9 0 0 1 0 13"/>'
+      : '<path stroke="currentColor" stroke-width="2" stroke-linecap="round" d="M16 9l5 6M21 9l-5 6"/>'
   }</svg>`;
 
 export function boardPageHtml(v: BoardView, base: string, assets: WebAssets, heartbeatMs: number, now: number): string {

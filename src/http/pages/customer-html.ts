@@ -11,7 +11,11 @@ import { APPLE_TOUCH_ICON, MANIFEST_ICONS, type WebAssets } from './assets.ts';
 import { esc } from './page-headers.ts';
 
 export type CustomerPageInput = {
-  view: PageView; base: string; assets: WebAssets; heartbeatMs: number; pushScript: string | null;
+  view: PageView;
+  base: string;
+  assets: WebAssets;
+  heartbeatMs: number;
+  pushScript: string | null;
   /** "Text me" (shown when view.phone_entry): whether + and the country code must be typed, and what was wrong last time. */
   phone?: { needsCountryCode: boolean; error: string | null };
 };
@@ -22,15 +26,19 @@ const hidden = (v: unknown): string => (v ? '' : ' hidden');
 export const numberLength = (n: string): number => Math.min(8, Math.max(3, [...n].length));
 
 // A bell, drawn inline: the page loads nothing from elsewhere.
-const BELL = '<svg class="bell" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2z"/></svg>';
+const BELL =
+  '<svg class="bell" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2z"/></svg>';
 // Safari's Share button as the customer sees it: the text names it too.
-const SHARE = '<svg class="share" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" d="M12 3v12M8 7l4-4 4 4M8 10H6v11h12V10h-2"/></svg>';
+const SHARE =
+  '<svg class="share" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" d="M12 3v12M8 7l4-4 4 4M8 10H6v11h12V10h-2"/></svg>';
 
 export function customerPageHtml(i: CustomerPageInput): string {
   const { view: v, base, assets } = i;
   const t = customerTexts(v.lang);
   const anns = v.announcements.map((a) => `<p>${esc(a.message)}</p>`).join('');
-  const scripts = (i.pushScript === null ? '' : `<script src="${esc(i.pushScript)}" defer></script>`) + `<script src="${assets.url('customer.js')}" defer></script>`;
+  const scripts =
+    (i.pushScript === null ? '' : `<script src="${esc(i.pushScript)}" defer></script>`) +
+    `<script src="${assets.url('customer.js')}" defer></script>`;
   const refresh = `<a class="button" href="${base}">${esc(t.t('action.refresh'))}</a>`;
   return `<!doctype html>
 <html lang="${v.lang}"${dirAttribute(v.lang)} data-state="${v.state}">
@@ -132,7 +140,9 @@ export type ManifestInput = { base: string; number: string; shop: string; lang: 
  */
 export function customerManifest(i: ManifestInput): string {
   const { base, assets } = i;
-  const png = assets.iconsBuilt ? MANIFEST_ICONS.map(({ name, size }) => ({ src: assets.url(name), sizes: `${size}x${size}`, type: 'image/png', purpose: 'any' })) : [];
+  const png = assets.iconsBuilt
+    ? MANIFEST_ICONS.map(({ name, size }) => ({ src: assets.url(name), sizes: `${size}x${size}`, type: 'image/png', purpose: 'any' }))
+    : [];
   return JSON.stringify({
     id: base,
     name: pageTitle(i.lang, i.number, i.shop),

@@ -6,8 +6,16 @@ import type { FastifyReply } from 'fastify';
 export function pageSecurityHeaders(styleHash: string): Record<string, string> {
   return {
     'content-security-policy': [
-      "default-src 'none'", "script-src 'self'", `style-src ${styleHash}`, "img-src 'self' data:", "connect-src 'self'",
-      "manifest-src 'self'", "worker-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+      "default-src 'none'",
+      "script-src 'self'",
+      `style-src ${styleHash}`,
+      "img-src 'self' data:",
+      "connect-src 'self'",
+      "manifest-src 'self'",
+      "worker-src 'self'",
+      "base-uri 'none'",
+      "form-action 'self'",
+      "frame-ancestors 'none'",
     ].join('; '),
     'referrer-policy': 'no-referrer',
     'x-content-type-options': 'nosniff',
@@ -39,8 +47,16 @@ export const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.ch
 export function docsSecurityHeaders(inlineScriptHashes: readonly string[]): Record<string, string> {
   return {
     'content-security-policy': [
-      "default-src 'none'", `script-src 'self' ${inlineScriptHashes.join(' ')}`.trim(), "style-src 'self' 'unsafe-inline'", "img-src 'self' data:",
-      "font-src 'self' data:", "connect-src 'self'", "worker-src 'self' blob:", "base-uri 'none'", "form-action 'none'", "frame-ancestors 'none'",
+      "default-src 'none'",
+      `script-src 'self' ${inlineScriptHashes.join(' ')}`.trim(),
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data:",
+      "font-src 'self' data:",
+      "connect-src 'self'",
+      "worker-src 'self' blob:",
+      "base-uri 'none'",
+      "form-action 'none'",
+      "frame-ancestors 'none'",
     ].join('; '),
     'referrer-policy': 'no-referrer',
     'x-content-type-options': 'nosniff',

@@ -62,11 +62,15 @@ export function registerAuth(app: FastifyInstance, services: Services, lastUsed:
       }
     }
     if (header === undefined || header.trim() === '') {
-      throw new AppError('unauthenticated', 'Send your API key as `Authorization: Bearer rk_test_…` (or rk_live_…).', { www_authenticate: true });
+      throw new AppError('unauthenticated', 'Send your API key as `Authorization: Bearer rk_test_…` (or rk_live_…).', {
+        www_authenticate: true,
+      });
     }
     const key = BEARER.exec(header)?.[1];
     if (key === undefined || !KEY_PREFIX.test(key)) {
-      throw new AppError('unauthenticated', 'The Authorization header is malformed; expected `Bearer rk_live_…` or `Bearer rk_test_…`.', { www_authenticate: true });
+      throw new AppError('unauthenticated', 'The Authorization header is malformed; expected `Bearer rk_live_…` or `Bearer rk_test_…`.', {
+        www_authenticate: true,
+      });
     }
     // A key cut short or run into other text when copied: the header is right, the key is not.
     if (!KEY_SHAPE.test(key)) throw new AppError('invalid-api-key', keyProblem(key));
@@ -119,7 +123,8 @@ function keyProblem(key: string): string {
   const rest = key.slice(prefix.length);
   const copied = 'Copy the whole key again from where it was created.';
   if (!/^[A-Za-z0-9_-]*$/.test(rest)) return `This is not an API key: after ${prefix} a key has only letters and digits. ${copied}`;
-  if (rest.length !== KEY_BODY_LENGTH) return `This is not an API key: after ${prefix} a key has ${KEY_BODY_LENGTH} letters and digits, and this one has ${rest.length}. ${copied}`;
+  if (rest.length !== KEY_BODY_LENGTH)
+    return `This is not an API key: after ${prefix} a key has ${KEY_BODY_LENGTH} letters and digits, and this one has ${rest.length}. ${copied}`;
   return 'This API key is unknown or has been revoked.';
 }
 

@@ -63,7 +63,10 @@ function pointer(path: Path): string {
   return keys.length === 0 ? '' : `/${keys.reverse().join('/')}`;
 }
 
-const WHAT: Record<Flaw, string> = { nul: 'the NUL character (U+0000)', 'lone-surrogate': 'a lone UTF-16 surrogate (not well-formed Unicode)' };
+const WHAT: Record<Flaw, string> = {
+  nul: 'the NUL character (U+0000)',
+  'lone-surrogate': 'a lone UTF-16 surrogate (not well-formed Unicode)',
+};
 
 /** Shaped like the schema validator's errors, so toProblem words it as any 422 validation-failed. */
 function validationError(found: Finding[], context: 'body' | 'querystring'): Error {
@@ -97,7 +100,10 @@ export function registerInputGuard(app: FastifyInstance): void {
     if (req.body === undefined) return;
     const inBody = inspect(req.body);
     if (inBody === 'too-deep') {
-      throw new AppError('invalid-json', `The request body is nested more than ${MAX_BODY_DEPTH} levels deep; readybell accepts at most ${MAX_BODY_DEPTH}.`);
+      throw new AppError(
+        'invalid-json',
+        `The request body is nested more than ${MAX_BODY_DEPTH} levels deep; readybell accepts at most ${MAX_BODY_DEPTH}.`,
+      );
     }
     if (inBody.length > 0) throw validationError(inBody, 'body');
   });

@@ -20,9 +20,13 @@ import { unavailable } from '../../domain/errors.ts';
  * (the ring falls back to SMS, the board announces again), not less.
  */
 export const NEVER_SHED: ReadonlySet<string> = new Set([
-  '/healthz', '/readyz',
-  '/v1/stream', '/t/:token/events', '/board/:token/events',
-  '/t/:token/ring-ack', '/board/:token/ack',
+  '/healthz',
+  '/readyz',
+  '/v1/stream',
+  '/t/:token/events',
+  '/board/:token/events',
+  '/t/:token/ring-ack',
+  '/board/:token/ack',
 ]);
 
 /** At most one warning this often while shedding, with how many requests were refused since. */

@@ -24,5 +24,7 @@ export function sessionMode(req: FastifyRequest): Mode {
 /** An API key's mode is the key's own; a request that tries to choose it is refused. */
 export function refuseModeHeader(req: FastifyRequest, keyMode: Mode): void {
   if (req.headers[MODE_HEADER] === undefined) return;
-  throw malformed(`Readybell-Mode is for staff sessions only; an API key always acts in its own mode (this one: ${keyMode}). Use an rk_test_ key for test data.`);
+  throw malformed(
+    `Readybell-Mode is for staff sessions only; an API key always acts in its own mode (this one: ${keyMode}). Use an rk_test_ key for test data.`,
+  );
 }

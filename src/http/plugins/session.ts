@@ -96,8 +96,13 @@ function csrfMatches(req: FastifyRequest, token: string): boolean {
 }
 
 export function isLive(s: SessionView, now: number): boolean {
-  return s.revokedAt === null && s.user.removedAt === null && now < s.expiresAt && now - s.lastSeenAt < SESSION_IDLE_MS &&
-    s.passwordStamp === passwordStamp(s.user.passwordHash);
+  return (
+    s.revokedAt === null &&
+    s.user.removedAt === null &&
+    now < s.expiresAt &&
+    now - s.lastSeenAt < SESSION_IDLE_MS &&
+    s.passwordStamp === passwordStamp(s.user.passwordHash)
+  );
 }
 
 export function createSessionAuthenticator(services: Services): SessionAuthenticator {
@@ -113,7 +118,10 @@ export function createSessionAuthenticator(services: Services): SessionAuthentic
       throw new AppError('unauthenticated', 'Your staff session has expired or was signed out; sign in again.');
     }
     if (UNSAFE.has(req.method) && !csrfMatches(req, token)) {
-      throw new AppError('forbidden', 'A staff session must send its CSRF token in the X-CSRF-Token header on every POST, PATCH and DELETE.');
+      throw new AppError(
+        'forbidden',
+        'A staff session must send its CSRF token in the X-CSRF-Token header on every POST, PATCH and DELETE.',
+      );
     }
     if (now - view.lastSeenAt >= TOUCH_EVERY_MS) await db.write((tx) => touchSession(tx, view.id, now));
     bySession.set(req, { token, csrfToken: csrfTokenFor(token), view });

@@ -26,13 +26,19 @@ export function registerBoardPage(app: FastifyInstance, deps: LivePagesDeps): vo
   const limit = linkLimiter(deps.limiter, clock, services.metrics);
   const cssHash = assets.styleHash(assets.boardCss);
 
-  async function find(req: FastifyRequest, reply: FastifyReply, html: boolean): Promise<{ display: Display; branch: Branch; base: string } | null> {
+  async function find(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    html: boolean,
+  ): Promise<{ display: Display; branch: Branch; base: string } | null> {
     const { token } = req.params as { token: string };
     const lang = pickLanguage(req.headers['accept-language'], 'en');
     const t = boardTexts(lang);
     const wellFormed = TOKEN.test(token);
     if (!(await limit.admit(req, reply, wellFormed ? `b:${token}` : null))) {
-      throw new AppError('rate-limited', 'Too many requests for this board; retry shortly.', { retry_after: Number(reply.getHeader('retry-after') ?? 1) });
+      throw new AppError('rate-limited', 'Too many requests for this board; retry shortly.', {
+        retry_after: Number(reply.getHeader('retry-after') ?? 1),
+      });
     }
     const display = wellFormed ? await getDisplayByToken(db, token) : undefined;
     const branch = display && (await live.data.branch(display.branchId));

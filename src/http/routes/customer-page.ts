@@ -33,7 +33,16 @@ const TOKEN = new RegExp(TICKET_TOKEN_PATTERN);
 type Found = { ticket: Ticket; branch: Branch; lang: Language; base: string };
 
 export function customerCtx(services: Services, ticket: Ticket, accountId: string, plan: Ctx['plan'], requestId: string): Ctx {
-  return { actor: { kind: 'customer', ticketId: ticket.id }, accountId, plan, branchId: ticket.branchId, mode: ticket.mode, requestId, idempotencyKey: null, services };
+  return {
+    actor: { kind: 'customer', ticketId: ticket.id },
+    accountId,
+    plan,
+    branchId: ticket.branchId,
+    mode: ticket.mode,
+    requestId,
+    idempotencyKey: null,
+    services,
+  };
 }
 
 const wantsJson = (req: FastifyRequest): boolean => (req.headers.accept ?? '').includes('application/json');
@@ -51,7 +60,9 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
     const wellFormed = TOKEN.test(token);
     if (!(await limit.admit(req, reply, wellFormed ? `t:${token}` : null))) {
       if (html) return (sendHtml(reply, 429, customerTooManyHtml(fallback, assets), cssHash), null);
-      throw new AppError('rate-limited', 'Too many requests for this link; retry shortly.', { retry_after: Number(reply.getHeader('retry-after') ?? 1) });
+      throw new AppError('rate-limited', 'Too many requests for this link; retry shortly.', {
+        retry_after: Number(reply.getHeader('retry-after') ?? 1),
+      });
     }
     const ticket = wellFormed ? await getTicketByToken(db, token) : undefined;
     const branch = ticket && (await live.data.branch(ticket.branchId));
@@ -65,10 +76,17 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
     return { ticket, branch, lang, base: `/t/${token}` };
   }
 
-  async function act(req: FastifyRequest, found: Found, action: CustomerActionName, more: Omit<CustomerActionInput, 'ticketId' | 'action'> = {}): Promise<Ticket> {
+  async function act(
+    req: FastifyRequest,
+    found: Found,
+    action: CustomerActionName,
+    more: Omit<CustomerActionInput, 'ticketId' | 'action'> = {},
+  ): Promise<Ticket> {
     const account = (await getAccount(db, found.branch.accountId))!;
     const ctx = customerCtx(services, found.ticket, account.id, account.plan, String(req.id));
-    const { ticket } = await db.write((tx) => recordCustomerAction({ ctx: { ...ctx, tx }, input: { ticketId: found.ticket.id, action, ...more } }));
+    const { ticket } = await db.write((tx) =>
+      recordCustomerAction({ ctx: { ...ctx, tx }, input: { ticketId: found.ticket.id, action, ...more } }),
+    );
     return ticket;
   }
 
@@ -90,13 +108,24 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
       needsCountryCode: found.branch.settings.customer_page.phone_country === null,
       error: isPhoneProblem(problem) ? customerTexts(found.lang).t(`phone.error.${problem}`) : null,
     };
-    return sendHtml(reply, 200, customerPageHtml({ view, base: found.base, assets, heartbeatMs: live.hub.heartbeatMs, pushScript: deps.pushScript, phone }), cssHash);
+    return sendHtml(
+      reply,
+      200,
+      customerPageHtml({ view, base: found.base, assets, heartbeatMs: live.hub.heartbeatMs, pushScript: deps.pushScript, phone }),
+      cssHash,
+    );
   });
 
   app.get('/t/:token/manifest.webmanifest', hide, async (req, reply) => {
     const found = await find(req, reply, true);
     if (found === null) return reply;
-    const manifest = customerManifest({ base: found.base, number: found.ticket.displayNumber, shop: found.branch.name, lang: found.lang, assets });
+    const manifest = customerManifest({
+      base: found.base,
+      number: found.ticket.displayNumber,
+      shop: found.branch.name,
+      lang: found.lang,
+      assets,
+    });
     return reply.headers(LIVE_HEADERS).type('application/manifest+json').send(manifest);
   });
 

@@ -17,11 +17,14 @@ export function registerPublicPages(app: FastifyInstance): void {
     const list = Object.entries(PROBLEM_CATALOGUE)
       .map(([code, e]) => `<li><a href="/problems/${code}">${code}</a> (${e.status})</li>`)
       .join('');
-    return reply.type('text/html; charset=utf-8').header('Cache-Control', 'public, max-age=3600').send(
-      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)} · readybell</title>` +
-        `<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#111}code{background:#eee;padding:0 .2em}</style></head>` +
-        `<body><h1>${esc(title)}</h1><p><code>/problems/${esc(req.params.code)}</code></p><p>${withCode(esc(help))}</p>` +
-        `<p>Every problem document also carries <code>request_id</code>; quote it when you contact support.</p><h2>All problem types</h2><ul>${list}</ul></body></html>`,
-    );
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'public, max-age=3600')
+      .send(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)} · readybell</title>` +
+          `<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#111}code{background:#eee;padding:0 .2em}</style></head>` +
+          `<body><h1>${esc(title)}</h1><p><code>/problems/${esc(req.params.code)}</code></p><p>${withCode(esc(help))}</p>` +
+          `<p>Every problem document also carries <code>request_id</code>; quote it when you contact support.</p><h2>All problem types</h2><ul>${list}</ul></body></html>`,
+      );
   });
 }

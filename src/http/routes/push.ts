@@ -32,15 +32,20 @@ export function registerPushRoutes(app: FastifyInstance, deps: PushRouteDeps): v
   const { db, clock, config } = services;
   const limit = linkLimiter(deps.limiter, clock, services.metrics);
   const hide = { schema: { hide: true } };
-  const scripts = new Map([['/push.js', readFileSync(path.join(WEB_DIR, 'push.js'), 'utf8')], ['/push-sw.js', readFileSync(path.join(WEB_DIR, 'push-sw.js'), 'utf8')]]);
+  const scripts = new Map([
+    ['/push.js', readFileSync(path.join(WEB_DIR, 'push.js'), 'utf8')],
+    ['/push-sw.js', readFileSync(path.join(WEB_DIR, 'push-sw.js'), 'utf8')],
+  ]);
 
   for (const [url, body] of scripts) {
-    app.get(url, hide, async (_req, reply) => reply
-      // Revalidated on every load: a service worker's imported script must never go stale.
-      .header('cache-control', 'no-cache')
-      .header('x-content-type-options', 'nosniff')
-      .type('text/javascript; charset=utf-8')
-      .send(body));
+    app.get(url, hide, async (_req, reply) =>
+      reply
+        // Revalidated on every load: a service worker's imported script must never go stale.
+        .header('cache-control', 'no-cache')
+        .header('x-content-type-options', 'nosniff')
+        .type('text/javascript; charset=utf-8')
+        .send(body),
+    );
   }
 
   app.get('/push/vapid.json', hide, async (_req, reply) => {
@@ -52,7 +57,9 @@ export function registerPushRoutes(app: FastifyInstance, deps: PushRouteDeps): v
     const { token } = req.params as { token: string };
     const wellFormed = TOKEN.test(token);
     if (!(await limit.admit(req, reply, wellFormed ? `t:${token}` : null))) {
-      throw new AppError('rate-limited', 'Too many requests for this link; retry shortly.', { retry_after: Number(reply.getHeader('retry-after') ?? 1) });
+      throw new AppError('rate-limited', 'Too many requests for this link; retry shortly.', {
+        retry_after: Number(reply.getHeader('retry-after') ?? 1),
+      });
     }
     const ticket = wellFormed ? await getTicketByToken(db, token) : undefined;
     if (ticket === undefined) {
@@ -67,12 +74,24 @@ export function registerPushRoutes(app: FastifyInstance, deps: PushRouteDeps): v
     const now = clock.now();
     await db.write(async (tx) => {
       // The action checks the ticket is open (a closed ticket answers 409) before the row is kept.
-      const { ticket: updated } = await recordCustomerAction({ ctx: { ...ctx, tx }, input: { ticketId: ticket.id, action: 'subscribe', channel: 'push' } });
+      const { ticket: updated } = await recordCustomerAction({
+        ctx: { ...ctx, tx },
+        input: { ticketId: ticket.id, action: 'subscribe', channel: 'push' },
+      });
       await upsertPushSubscription(tx, {
-        id: newId('pushSubscription', now), ticketId: updated.id, branchId: updated.branchId, mode: updated.mode,
-        endpoint: sub.endpoint, p256dh: sub.p256dh, auth: sub.auth, createdAt: now,
+        id: newId('pushSubscription', now),
+        ticketId: updated.id,
+        branchId: updated.branchId,
+        mode: updated.mode,
+        endpoint: sub.endpoint,
+        p256dh: sub.p256dh,
+        auth: sub.auth,
+        createdAt: now,
       });
     });
-    return reply.code(201).header('cache-control', 'no-store').send({ object: 'push_subscription', subscribed: true, notifications: 'push' });
+    return reply
+      .code(201)
+      .header('cache-control', 'no-store')
+      .send({ object: 'push_subscription', subscribed: true, notifications: 'push' });
   });
 }

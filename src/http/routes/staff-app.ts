@@ -12,15 +12,30 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 export const STAFF_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/web/staff');
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.webmanifest': 'application/manifest+json',
-  '.woff2': 'font/woff2', '.map': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json',
 };
 
 // Everything the page loads comes from this origin; it calls only /v1 here. No inline script.
 const CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data: blob:", "connect-src 'self'",
-  "font-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 type Asset = { body: Buffer; gzip: Buffer | null; type: string; etag: string };
@@ -29,7 +44,12 @@ function load(file: string): Asset {
   const body = readFileSync(file);
   const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
   const compressible = /text|javascript|json|svg/.test(type) && body.length > 512;
-  return { body, gzip: compressible ? gzipSync(body, { level: 9 }) : null, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  return {
+    body,
+    gzip: compressible ? gzipSync(body, { level: 9 }) : null,
+    type,
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+  };
 }
 
 function scan(dir: string, prefix = ''): Map<string, Asset> {
@@ -46,7 +66,11 @@ function scan(dir: string, prefix = ''): Map<string, Asset> {
 // Vary in the compression plugin's spelling (plugins/compression.ts), which it does not repeat when
 // it compresses a file itself (a client that takes brotli but not gzip).
 function send(req: FastifyRequest, reply: FastifyReply, asset: Asset, cache: string): FastifyReply {
-  reply.header('Cache-Control', cache).header('ETag', asset.etag).header('Vary', 'accept-encoding').header('X-Content-Type-Options', 'nosniff');
+  reply
+    .header('Cache-Control', cache)
+    .header('ETag', asset.etag)
+    .header('Vary', 'accept-encoding')
+    .header('X-Content-Type-Options', 'nosniff');
   if (req.headers['if-none-match'] === asset.etag) return reply.code(304).send();
   reply.type(asset.type);
   if (asset.gzip !== null && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
@@ -55,7 +79,8 @@ function send(req: FastifyRequest, reply: FastifyReply, asset: Asset, cache: str
   return reply.send(asset.body);
 }
 
-const NOT_BUILT = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>readybell staff</title></head>' +
+const NOT_BUILT =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>readybell staff</title></head>' +
   '<body><h1>The staff page is not built</h1><p>Run <code>npm run build:web</code> (npm start and npm test do it for you).</p></body></html>';
 
 export function registerStaffApp(app: FastifyInstance, dist: string = STAFF_DIST): void {
@@ -79,7 +104,8 @@ export function registerStaffApp(app: FastifyInstance, dist: string = STAFF_DIST
     const name = req.params['*'];
     const asset = name === 'index.html' ? undefined : get(name);
     // Unknown paths under /staff are the page's own routes (a bookmarked screen): give it the page.
-    if (asset === undefined) return name.startsWith('assets/') ? reply.code(404).type('text/plain; charset=utf-8').send('Not found') : index(req, reply);
+    if (asset === undefined)
+      return name.startsWith('assets/') ? reply.code(404).type('text/plain; charset=utf-8').send('Not found') : index(req, reply);
     return send(req, reply, asset, name.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
   });
 }

@@ -24,5 +24,6 @@ export function registerWebAssets(app: FastifyInstance, assets: WebAssets): void
       .header('cache-control', 'no-cache')
       .header('x-content-type-options', 'nosniff')
       .type('text/javascript; charset=utf-8')
-      .send(assets.serviceWorker));
+      .send(assets.serviceWorker),
+  );
 }

@@ -83,13 +83,15 @@ export class CreateTicketBatches {
       // back: each is tried again alone, so that one bad create does not fail the others. Any
       // other error (a connection lost) leaves the outcome unknown, and nothing is tried again.
       if (batch.length > 1 && err instanceof pg.DatabaseError) {
-        await Promise.all(batch.map(async (p) => {
-          try {
-            p.resolve((await this.runCreates([p.input]))[0]);
-          } catch (e) {
-            p.reject(e);
-          }
-        }));
+        await Promise.all(
+          batch.map(async (p) => {
+            try {
+              p.resolve((await this.runCreates([p.input]))[0]);
+            } catch (e) {
+              p.reject(e);
+            }
+          }),
+        );
       } else {
         for (const p of batch) p.reject(err);
       }

@@ -62,11 +62,28 @@ export type CreateStatementResult = {
 export type CreateStatementConstants = { eventType: string; wantedEvents: string[]; jobKind: string };
 
 const ROW_FIELDS: Array<[string, string]> = [
-  ['in_number', 'bigint'], ['in_queue_given', 'boolean'], ['in_timezone', 'text'], ['in_settings', 'text'], ['in_day', 'text'],
-  ['in_fan_out', 'boolean'], ['in_room', 'integer'], ['in_event_id', 'text'], ['in_event_at', 'bigint'],
-  ['in_body_before', 'text'], ['in_body_after', 'text'], ['in_key_prefix', 'text'], ['in_lease_by', 'text'], ['in_lease_until', 'bigint'],
+  ['in_number', 'bigint'],
+  ['in_queue_given', 'boolean'],
+  ['in_timezone', 'text'],
+  ['in_settings', 'text'],
+  ['in_day', 'text'],
+  ['in_fan_out', 'boolean'],
+  ['in_room', 'integer'],
+  ['in_event_id', 'text'],
+  ['in_event_at', 'bigint'],
+  ['in_body_before', 'text'],
+  ['in_body_after', 'text'],
+  ['in_key_prefix', 'text'],
+  ['in_lease_by', 'text'],
+  ['in_lease_until', 'bigint'],
 ];
-const SLOT_FIELDS: Array<[string, string]> = [['s_ord', 'bigint'], ['s_i', 'bigint'], ['s_delivery', 'text'], ['s_job', 'text'], ['s_payload', 'text']];
+const SLOT_FIELDS: Array<[string, string]> = [
+  ['s_ord', 'bigint'],
+  ['s_i', 'bigint'],
+  ['s_delivery', 'text'],
+  ['s_job', 'text'],
+  ['s_payload', 'text'],
+];
 const TICKET_COLUMNS = UNNUMBERED_COLUMNS.split(', ');
 const TICKET_FIELDS: Array<[string, string]> = TICKET_COLUMNS.map((c, i) => [c, UNNUMBERED_TYPES[i]!]);
 const recordType = (fields: Array<[string, string]>): string => fields.map(([f, type]) => `${f} ${type}`).join(', ');
@@ -171,8 +188,16 @@ LEFT JOIN made ON made.ord = x.ord
 ORDER BY x.ord`;
 
 type Row = {
-  ord: number; b_timezone: string | null; b_settings: string | null; b_default_queue: string | null; fresh: boolean | null;
-  number: number | null; endpoints: number; deliveries: number; job_ids: string[] | null; job_keys: string[] | null;
+  ord: number;
+  b_timezone: string | null;
+  b_settings: string | null;
+  b_default_queue: string | null;
+  fresh: boolean | null;
+  number: number | null;
+  endpoints: number;
+  deliveries: number;
+  job_ids: string[] | null;
+  job_keys: string[] | null;
 };
 
 /** A store that can run the numbering statement without waiting for its flush (PostgresDb). */
@@ -182,7 +207,16 @@ const BRANCH = TICKET_COLUMNS.indexOf('branch_id');
 const MODE = TICKET_COLUMNS.indexOf('mode');
 const QUEUE = TICKET_COLUMNS.indexOf('queue');
 
-type Group = { branchId: string; mode: string; queue: string; day: string; timezone: string; settings: string; queueGiven: boolean; members: number[] };
+type Group = {
+  branchId: string;
+  mode: string;
+  queue: string;
+  day: string;
+  timezone: string;
+  settings: string;
+  queueGiven: boolean;
+  members: number[];
+};
 
 /** The numbers of the creates, by input index: null where their counter was not moved (see NUMBER_SQL). */
 async function numberCreates(db: CreateStore, items: readonly CreateStatementInput[]): Promise<Array<number | null>> {
@@ -191,7 +225,11 @@ async function numberCreates(db: CreateStore, items: readonly CreateStatementInp
     const [branchId, mode, queue] = [String(it.ticket[BRANCH]), String(it.ticket[MODE]), String(it.ticket[QUEUE])];
     const key = `${branchId}\u0000${mode}\u0000${queue}\u0000${it.day}`;
     let g = groups.get(key);
-    if (g === undefined) groups.set(key, (g = { branchId, mode, queue, day: it.day, timezone: it.timezone, settings: it.settings, queueGiven: true, members: [] }));
+    if (g === undefined)
+      groups.set(
+        key,
+        (g = { branchId, mode, queue, day: it.day, timezone: it.timezone, settings: it.settings, queueGiven: true, members: [] }),
+      );
     // Another view of the branch for the same counter: one of the two is stale. This create gets
     // no number here; the second statement then says whether it was the stale one.
     if (g.timezone !== it.timezone || g.settings !== it.settings) return;
@@ -201,8 +239,14 @@ async function numberCreates(db: CreateStore, items: readonly CreateStatementInp
   });
   const all = [...groups.values()];
   const params = [
-    all.map((g) => g.branchId), all.map((g) => g.mode), all.map((g) => g.queue), all.map((g) => g.day),
-    all.map((g) => g.members.length), all.map((g) => g.timezone), all.map((g) => g.settings), all.map((g) => g.queueGiven),
+    all.map((g) => g.branchId),
+    all.map((g) => g.mode),
+    all.map((g) => g.queue),
+    all.map((g) => g.day),
+    all.map((g) => g.members.length),
+    all.map((g) => g.timezone),
+    all.map((g) => g.settings),
+    all.map((g) => g.queueGiven),
   ];
   const run = db.queryUnflushed?.bind(db) ?? db.query.bind(db);
   const rows = await run<{ branch_id: string; mode: string; queue: string; day: string; last_number: number }>(NUMBER_SQL, params);
@@ -221,15 +265,31 @@ async function numberCreates(db: CreateStore, items: readonly CreateStatementInp
  * Both statements run on their own, outside any transaction (PostgresDb.query does): the second
  * one's commit is what makes the creates visible and durable, and the caller answers only after it.
  */
-export async function runCreateStatement(db: CreateStore, k: CreateStatementConstants, items: readonly CreateStatementInput[]): Promise<Array<CreateStatementResult | undefined>> {
+export async function runCreateStatement(
+  db: CreateStore,
+  k: CreateStatementConstants,
+  items: readonly CreateStatementInput[],
+): Promise<Array<CreateStatementResult | undefined>> {
   const numbers = await numberCreates(db, items);
   const creates: Array<Record<string, unknown>> = [];
   const slots: Array<Record<string, unknown>> = [];
   items.forEach((it, index) => {
     const w = it.webhooks;
     const values = [
-      numbers[index], it.queueGiven, it.timezone, it.settings, it.day, w !== null, w?.deliveryIds.length ?? 0, it.event.id, it.event.createdAt,
-      it.event.bodyBefore, it.event.bodyAfter, w?.jobKeyPrefix ?? '', w?.lease?.workerId ?? null, w?.lease?.until ?? null,
+      numbers[index],
+      it.queueGiven,
+      it.timezone,
+      it.settings,
+      it.day,
+      w !== null,
+      w?.deliveryIds.length ?? 0,
+      it.event.id,
+      it.event.createdAt,
+      it.event.bodyBefore,
+      it.event.bodyAfter,
+      w?.jobKeyPrefix ?? '',
+      w?.lease?.workerId ?? null,
+      w?.lease?.until ?? null,
     ];
     // Numbered from 1, as row_number() counts the endpoints the slots are matched with.
     const create: Record<string, unknown> = { ord: index + 1 };

@@ -59,9 +59,14 @@ class PgTx implements Tx {
     this.send(this.client.query('BEGIN'));
   }
   private send(sent: Promise<unknown>): void {
-    this.inFlight.push(sent.then(() => {}, (err: Error) => {
-      this.failure ??= err;
-    }));
+    this.inFlight.push(
+      sent.then(
+        () => {},
+        (err: Error) => {
+          this.failure ??= err;
+        },
+      ),
+    );
   }
   /**
    * Waits for everything sent without waiting, and answers what really went wrong: a statement
@@ -169,12 +174,18 @@ export class PostgresDb implements Db {
       result = await fn(tx);
     } catch (err) {
       const cause = await tx.settle(err);
-      await client.query('ROLLBACK').then(() => client.release(), (lost: Error) => client.release(lost));
+      await client.query('ROLLBACK').then(
+        () => client.release(),
+        (lost: Error) => client.release(lost),
+      );
       throw cause;
     }
     // The COMMIT follows the writes still in flight in the same round trip. If one of them
     // failed, PostgreSQL has aborted the transaction and answers the COMMIT with a ROLLBACK.
-    const commit = client.query('COMMIT').then((r) => r.command, (err: Error) => err);
+    const commit = client.query('COMMIT').then(
+      (r) => r.command,
+      (err: Error) => err,
+    );
     const failed = await tx.settle();
     const outcome = await commit;
     if (outcome instanceof Error) {
@@ -196,13 +207,19 @@ export class PostgresDb implements Db {
       // every step already recorded.
       await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
       await client.query(MIGRATIONS_TABLE_SQL);
-      const done = new Set((await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)));
+      const done = new Set(
+        (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)),
+      );
       for (const m of loadMigrations('postgres')) {
         if (done.has(m.version)) continue;
         await client.query('BEGIN');
         try {
           await client.query(m.sql);
-          await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
+          await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+            m.version,
+            m.name,
+            Date.now(),
+          ]);
           await client.query('COMMIT');
         } catch (err) {
           await client.query('ROLLBACK');

@@ -5,7 +5,19 @@
 // the writer, and a pinned snapshot keeps other connections' commits from restarting the copy
 // (without it the copy starts over after every commit and never ends under steady load).
 import { backup, DatabaseSync } from 'node:sqlite';
-import { closeSync, existsSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { AppError } from '../../domain/errors.ts';
@@ -62,18 +74,30 @@ function sealCopy(file: string, label: string): { tickets: number; schemaVersion
 function checkStore(db: DatabaseSync, label: string): { tickets: number; schemaVersion: number } {
   const integrity = db.prepare('PRAGMA integrity_check').all() as Array<{ integrity_check: string }>;
   if (integrity.length !== 1 || integrity[0]!.integrity_check !== 'ok') {
-    throw new AppError('validation-failed', `${label} is damaged (SQLite integrity_check: ${integrity[0]?.integrity_check ?? 'no answer'}).`);
+    throw new AppError(
+      'validation-failed',
+      `${label} is damaged (SQLite integrity_check: ${integrity[0]?.integrity_check ?? 'no answer'}).`,
+    );
   }
   const known = new Map(loadMigrations('sqlite').map((m) => [m.version, m.name]));
   const hasTable = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get() !== undefined;
-  const applied = hasTable ? (db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as Array<{ version: number; name: string }>) : [];
+  const applied = hasTable
+    ? (db.prepare('SELECT version, name FROM schema_migrations ORDER BY version').all() as Array<{ version: number; name: string }>)
+    : [];
   if (applied.length === 0) throw new AppError('validation-failed', `${label} is not a readybell store (it has no schema_migrations).`);
   for (const m of applied) {
     const ours = known.get(Number(m.version));
     if (ours === undefined) {
-      throw new AppError('validation-failed', `${label} was written by a newer readybell (migration ${m.name}); restore it with that version or later.`);
+      throw new AppError(
+        'validation-failed',
+        `${label} was written by a newer readybell (migration ${m.name}); restore it with that version or later.`,
+      );
     }
-    if (ours !== m.name) throw new AppError('validation-failed', `${label} is not a readybell store (migration ${m.version} is "${m.name}", expected "${ours}").`);
+    if (ours !== m.name)
+      throw new AppError(
+        'validation-failed',
+        `${label} is not a readybell store (migration ${m.version} is "${m.name}", expected "${ours}").`,
+      );
   }
   const tickets = Number((db.prepare('SELECT COUNT(*) AS n FROM tickets').get() as { n: number }).n);
   return { tickets, schemaVersion: Number(applied.at(-1)!.version) };
@@ -89,11 +113,16 @@ export async function backupStore(storeFile: string, dest: string, opts: { pages
   if (!existsSync(storeFile)) throw new AppError('not-found', `There is no embedded store at ${storeFile} (DATA_DIR); nothing to back up.`);
   const target = path.resolve(dest);
   if (SIDECARS.some((s) => path.resolve(storeFile + s) === target)) {
-    throw new AppError('validation-failed', `${target} is the live store itself; write the backup somewhere else (another disk or machine is best).`);
+    throw new AppError(
+      'validation-failed',
+      `${target} is the live store itself; write the backup somewhere else (another disk or machine is best).`,
+    );
   }
   const dir = path.dirname(target);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new AppError('not-found', `The directory ${dir} does not exist; create it first.`);
-  if (existsSync(target) && statSync(target).isDirectory()) throw new AppError('validation-failed', `${target} is a directory; name the backup file, e.g. ${path.join(target, 'readybell.db')}.`);
+  if (!existsSync(dir) || !statSync(dir).isDirectory())
+    throw new AppError('not-found', `The directory ${dir} does not exist; create it first.`);
+  if (existsSync(target) && statSync(target).isDirectory())
+    throw new AppError('validation-failed', `${target} is a directory; name the backup file, e.g. ${path.join(target, 'readybell.db')}.`);
 
   const partial = `${target}.${randomBytes(4).toString('hex')}.partial`;
   try {
@@ -135,7 +164,10 @@ export async function restoreStore(file: string, dataDir: string, storeFile: str
     if (!statSync(dataDir).isDirectory()) throw new AppError('validation-failed', `DATA_DIR ${dataDir} is not a directory.`);
     const entries = readdirSync(dataDir).filter((e) => !IGNORED_ENTRIES.has(e));
     if (entries.length > 0) {
-      throw new AppError('conflict', `DATA_DIR ${dataDir} is not empty (it holds ${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', …' : ''}); restore writes only into an empty directory, so that it never replaces a store. Stop readybell, move that directory aside, and run restore again.`);
+      throw new AppError(
+        'conflict',
+        `DATA_DIR ${dataDir} is not empty (it holds ${entries.slice(0, 3).join(', ')}${entries.length > 3 ? ', …' : ''}); restore writes only into an empty directory, so that it never replaces a store. Stop readybell, move that directory aside, and run restore again.`,
+      );
     }
   } else {
     mkdirSync(dataDir, { recursive: true });

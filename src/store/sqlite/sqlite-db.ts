@@ -104,7 +104,9 @@ class SqliteTx implements Tx {
 }
 
 export type SqliteOptions = {
-  file: string; synchronous: 'FULL' | 'NORMAL'; maxBatch: number;
+  file: string;
+  synchronous: 'FULL' | 'NORMAL';
+  maxBatch: number;
   /** How the WAL reaches the disk (fdatasync on the thread pool); replaceable to test the ordering. */
   syncWal?: (fd: number) => Promise<void>;
 };
@@ -124,7 +126,8 @@ function finish(c: Committed): void {
 const WRITE_SPAN = { 'db.system.name': 'sqlite', 'db.operation.name': 'write' };
 const IN_TRACE = { inTraceOnly: true };
 
-const fdatasyncAsync = (fd: number): Promise<void> => new Promise((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
+const fdatasyncAsync = (fd: number): Promise<void> =>
+  new Promise((resolve, reject) => fdatasync(fd, (err) => (err ? reject(err) : resolve())));
 
 export class SqliteDb implements Db {
   readonly dialect: Dialect = 'sqlite';
@@ -174,15 +177,21 @@ export class SqliteDb implements Db {
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new Error('store is closed'));
     if (this.broken !== null) return Promise.reject(this.broken);
-    return inSpan('store.write', WRITE_SPAN, () => new Promise<T>((resolve, reject) => {
-      // The batch runs every caller's work in that caller's trace; its commit is in none.
-      this.queue.push({ fn: inCallerContext(fn), resolve: resolve as (v: unknown) => void, reject });
-      if (!this.flushing) {
-        this.flushing = true;
-        // setImmediate lets every request already parsed in this turn of the loop join the batch.
-        setImmediate(outsideTraces(() => void this.flush()));
-      }
-    }), IN_TRACE);
+    return inSpan(
+      'store.write',
+      WRITE_SPAN,
+      () =>
+        new Promise<T>((resolve, reject) => {
+          // The batch runs every caller's work in that caller's trace; its commit is in none.
+          this.queue.push({ fn: inCallerContext(fn), resolve: resolve as (v: unknown) => void, reject });
+          if (!this.flushing) {
+            this.flushing = true;
+            // setImmediate lets every request already parsed in this turn of the loop join the batch.
+            setImmediate(outsideTraces(() => void this.flush()));
+          }
+        }),
+      IN_TRACE,
+    );
   }
 
   // One batch per turn of the event loop: between batches the loop parses the requests that
@@ -264,11 +273,17 @@ export class SqliteDb implements Db {
     // BEGIN IMMEDIATE takes the file's write lock, so two processes cannot apply the same step.
     db.exec('BEGIN IMMEDIATE');
     try {
-      const done = new Set(this.writer.querySync<{ version: number }>('SELECT version FROM schema_migrations').map((r) => Number(r.version)));
+      const done = new Set(
+        this.writer.querySync<{ version: number }>('SELECT version FROM schema_migrations').map((r) => Number(r.version)),
+      );
       for (const m of loadMigrations('sqlite')) {
         if (done.has(m.version)) continue;
         db.exec(m.sql);
-        this.writer.querySync('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [m.version, m.name, Date.now()]);
+        this.writer.querySync('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+          m.version,
+          m.name,
+          Date.now(),
+        ]);
         applied.push(m.name);
       }
       db.exec('COMMIT');

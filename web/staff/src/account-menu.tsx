@@ -15,7 +15,9 @@ export function AccountMenu({ current }: { current: boolean }) {
 
   useEffect(() => {
     if (!open) return;
-    const away = (e: Event) => { if (!root.current?.contains(e.target as Node)) setOpen(false); };
+    const away = (e: Event) => {
+      if (!root.current?.contains(e.target as Node)) setOpen(false);
+    };
     const esc = (e: KeyboardEvent) => {
       if (e.key !== 'Escape') return;
       setOpen(false);
@@ -34,8 +36,17 @@ export function AccountMenu({ current }: { current: boolean }) {
 
   return (
     <div class="account-menu" ref={root}>
-      <button type="button" ref={button} class={`account-button${current ? ' current' : ''}`} aria-expanded={open} aria-controls="account-panel" onClick={() => setOpen(!open)}>
-        <span class="avatar" aria-hidden="true">{session.user.email.charAt(0).toUpperCase()}</span>
+      <button
+        type="button"
+        ref={button}
+        class={`account-button${current ? ' current' : ''}`}
+        aria-expanded={open}
+        aria-controls="account-panel"
+        onClick={() => setOpen(!open)}
+      >
+        <span class="avatar" aria-hidden="true">
+          {session.user.email.charAt(0).toUpperCase()}
+        </span>
         <span class="account-label">{t('account.menu')}</span>
       </button>
       <div id="account-panel" class="account-panel" hidden={!open}>
@@ -45,10 +56,18 @@ export function AccountMenu({ current }: { current: boolean }) {
         </p>
         <label for="language">{t('account.language')}</label>
         <select id="language" value={lang} onChange={(e) => setLang(e.currentTarget.value as Lang)}>
-          {Object.entries(LANGUAGES).map(([code, name]) => <option key={code} value={code} lang={code}>{name}</option>)}
+          {Object.entries(LANGUAGES).map(([code, name]) => (
+            <option key={code} value={code} lang={code}>
+              {name}
+            </option>
+          ))}
         </select>
-        <a href="#/account" class="account-link">{t('account.password')}</a>
-        <button type="button" onClick={signOut}>{t('account.signOut')}</button>
+        <a href="#/account" class="account-link">
+          {t('account.password')}
+        </a>
+        <button type="button" onClick={signOut}>
+          {t('account.signOut')}
+        </button>
       </div>
     </div>
   );

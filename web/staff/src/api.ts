@@ -69,7 +69,10 @@ export function url(name: RouteName, params: Params = {}, query: Query = {}): st
     if (v === undefined) throw new Error(`${name} needs the parameter ${p}`);
     return encodeURIComponent(v);
   });
-  const qs = Object.entries(query).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`).join('&');
+  const qs = Object.entries(query)
+    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+    .join('&');
   return qs === '' ? path : `${path}?${qs}`;
 }
 
@@ -126,7 +129,12 @@ export async function call<T>(name: RouteName, o: CallOptions = {}): Promise<T> 
     headers['x-csrf-token'] = csrfToken;
     headers['idempotency-key'] = o.idempotencyKey ?? newIdempotencyKey();
   }
-  const res = await send(url(name, o.params, o.query), { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body), credentials: 'same-origin' });
+  const res = await send(url(name, o.params, o.query), {
+    method,
+    headers,
+    body: o.body === undefined ? undefined : JSON.stringify(o.body),
+    credentials: 'same-origin',
+  });
   const text = await res.text();
   const body: unknown = text === '' ? undefined : JSON.parse(text);
   if (!res.ok) fail(name, res.status, body as Problem);
@@ -137,7 +145,13 @@ async function send(href: string, init: RequestInit): Promise<Response> {
   try {
     return await fetch(href, init);
   } catch {
-    throw new ApiError(0, { type: 'about:blank', title: 'Offline', status: 0, code: 'network', detail: 'The server cannot be reached; check the connection and try again.' });
+    throw new ApiError(0, {
+      type: 'about:blank',
+      title: 'Offline',
+      status: 0,
+      code: 'network',
+      detail: 'The server cannot be reached; check the connection and try again.',
+    });
   }
 }
 

@@ -65,13 +65,15 @@ export function App({ initialLang }: { initialLang: Lang }) {
     <LanguageContext.Provider value={{ lang, setLang: chooseLanguage }}>
       <NoticeProvider key={lang}>
         <ConfirmProvider>
-          {session === 'loading' ? <p class="boot">{t('boot.loading')}</p>
-            : session === null ? <SignIn onSignedIn={setSession} expired={expired} />
-            : (
-              <SessionContext.Provider value={{ session, setSession, signOut, mode, setMode }}>
-                <Shell />
-              </SessionContext.Provider>
-            )}
+          {session === 'loading' ? (
+            <p class="boot">{t('boot.loading')}</p>
+          ) : session === null ? (
+            <SignIn onSignedIn={setSession} expired={expired} />
+          ) : (
+            <SessionContext.Provider value={{ session, setSession, signOut, mode, setMode }}>
+              <Shell />
+            </SessionContext.Provider>
+          )}
         </ConfirmProvider>
       </NoticeProvider>
     </LanguageContext.Provider>

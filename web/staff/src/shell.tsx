@@ -39,7 +39,7 @@ export const SCREENS: Screen[] = [
 ];
 
 function useHashPath(): string {
-  const read = () => (location.hash.replace(/^#/, '') || '/board');
+  const read = () => location.hash.replace(/^#/, '') || '/board';
   const [path, setPath] = useState(read);
   useEffect(() => {
     const on = () => setPath(read());
@@ -68,7 +68,10 @@ export function Shell() {
   const [disabled, setDisabled] = useState<WebhookEndpoint[]>([]);
   useEffect(() => {
     if (session.user.role !== 'owner' || !session.account.api_access) return setDisabled([]);
-    call<List<WebhookEndpoint>>('webhookEndpoints').then((l) => setDisabled(l.data.filter((e) => e.disabled && e.disabled_reason !== null && !/by hand/i.test(e.disabled_reason))), () => {});
+    call<List<WebhookEndpoint>>('webhookEndpoints').then(
+      (l) => setDisabled(l.data.filter((e) => e.disabled && e.disabled_reason !== null && !/by hand/i.test(e.disabled_reason))),
+      () => {},
+    );
   }, [session.branch.id, session.user.role, mode]);
 
   const switchBranch = async (branch: string) => {
@@ -83,35 +86,63 @@ export function Shell() {
   const Screen = screen.component;
   return (
     <div class={`shell shell-${mode}`}>
-      <a class="skip" href="#main">{t('nav.skip')}</a>
+      <a class="skip" href="#main">
+        {t('nav.skip')}
+      </a>
       {mode === 'test' && (
-        <p class="test-band" role="note"><strong>{t('mode.band')}</strong> <span>{t('mode.bandText')}</span></p>
+        <p class="test-band" role="note">
+          <strong>{t('mode.band')}</strong> <span>{t('mode.bandText')}</span>
+        </p>
       )}
       <header class="topbar">
-        <span class="brand" aria-hidden="true">readybell</span>
+        <span class="brand" aria-hidden="true">
+          readybell
+        </span>
         {session.branches.length > 1 ? (
           <label class="branch-switch">
             <span class="sr-only">{t('nav.branch')}</span>
-            <select value={session.branch.id} onChange={(e) => switchBranch(e.currentTarget.value)}
-              aria-invalid={branchError !== null ? 'true' : undefined} aria-describedby={branchError !== null ? 'branch-error' : undefined}>
-              {session.branches.map((b) => <option key={b.id} value={b.id}>{b.name}</option>)}
+            <select
+              value={session.branch.id}
+              onChange={(e) => switchBranch(e.currentTarget.value)}
+              aria-invalid={branchError !== null ? 'true' : undefined}
+              aria-describedby={branchError !== null ? 'branch-error' : undefined}
+            >
+              {session.branches.map((b) => (
+                <option key={b.id} value={b.id}>
+                  {b.name}
+                </option>
+              ))}
             </select>
-            {branchError !== null && <span id="branch-error" class="field-error" role="alert">{branchError}</span>}
+            {branchError !== null && (
+              <span id="branch-error" class="field-error" role="alert">
+                {branchError}
+              </span>
+            )}
           </label>
-        ) : <span class="branch-name">{session.branch.name}</span>}
+        ) : (
+          <span class="branch-name">{session.branch.name}</span>
+        )}
         {session.account.api_access && <ModeSwitch />}
         <nav aria-label={t('nav.label')}>
           <ul>
-            {allowed.filter((s) => s.inNav).map((s) => (
-              <li key={s.path}><a href={`#${s.path}`} aria-current={s === screen ? 'page' : undefined}>{t(s.label)}</a></li>
-            ))}
+            {allowed
+              .filter((s) => s.inNav)
+              .map((s) => (
+                <li key={s.path}>
+                  <a href={`#${s.path}`} aria-current={s === screen ? 'page' : undefined}>
+                    {t(s.label)}
+                  </a>
+                </li>
+              ))}
           </ul>
         </nav>
         <AccountMenu current={screen.path === '/account'} />
       </header>
       {disabled.length > 0 && screen.path !== '/admin/webhooks' && (
         <p class="notice notice-warning banner" role="note">
-          {disabled.length === 1 ? t('webhooks.disabledOne', { url: disabled[0]!.url, reason: disabled[0]!.disabled_reason ?? '' }) : t('webhooks.disabledMany', { count: disabled.length })}{' '}
+          {disabled.length === 1
+            ? t('webhooks.disabledOne', { url: disabled[0]!.url, reason: disabled[0]!.disabled_reason ?? '' })
+            : t('webhooks.disabledMany', { count: disabled.length })}{' '}
           <a href="#/admin/webhooks">{t('webhooks.open')}</a>
         </p>
       )}

@@ -38,15 +38,44 @@ export function SignIn({ onSignedIn, expired }: { onSignedIn: (s: Session) => vo
   return (
     <main class="sign-in">
       <form onSubmit={submit} aria-labelledby="sign-in-title" class="card">
-        <h1 id="sign-in-title"><span class="brand">readybell</span> {t('signIn.staff')}</h1>
-        {expired && <p class="notice notice-warning" role="status">{t('signIn.expired')}</p>}
+        <h1 id="sign-in-title">
+          <span class="brand">readybell</span> {t('signIn.staff')}
+        </h1>
+        {expired && (
+          <p class="notice notice-warning" role="status">
+            {t('signIn.expired')}
+          </p>
+        )}
         <label for="email">{t('signIn.email')}</label>
-        <input id="email" ref={emailRef} type="email" autocomplete="username" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+        <input
+          id="email"
+          ref={emailRef}
+          type="email"
+          autocomplete="username"
+          required
+          value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+        />
         <label for="password">{t('signIn.password')}</label>
-        <input id="password" ref={passwordRef} type="password" autocomplete="current-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)}
-          aria-describedby={error ? 'sign-in-error' : undefined} aria-invalid={error ? 'true' : undefined} />
-        {error && <p id="sign-in-error" class="field-error" role="alert">{error}</p>}
-        <button type="submit" class="primary" disabled={busy}>{busy ? t('signIn.busy') : t('signIn.submit')}</button>
+        <input
+          id="password"
+          ref={passwordRef}
+          type="password"
+          autocomplete="current-password"
+          required
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+          aria-describedby={error ? 'sign-in-error' : undefined}
+          aria-invalid={error ? 'true' : undefined}
+        />
+        {error && (
+          <p id="sign-in-error" class="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? t('signIn.busy') : t('signIn.submit')}
+        </button>
       </form>
     </main>
   );

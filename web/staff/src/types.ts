@@ -19,11 +19,21 @@ export type Ticket = {
   cancelled_at: string | null;
   expired_at: string | null;
   cancellation_reason: string | null;
-  customer: { viewed_at: string | null; notifications: 'none' | 'push' | 'sms'; acknowledged_at: string | null; snoozed_until: string | null };
+  customer: {
+    viewed_at: string | null;
+    notifications: 'none' | 'push' | 'sms';
+    acknowledged_at: string | null;
+    snoozed_until: string | null;
+  };
   rings: number;
 };
 
-export type RingResult = { rang: boolean; channel_used: 'push' | 'page' | 'sms' | 'none' | 'unknown'; call_out_loud: boolean; ticket: Ticket };
+export type RingResult = {
+  rang: boolean;
+  channel_used: 'push' | 'page' | 'sms' | 'none' | 'unknown';
+  call_out_loud: boolean;
+  ticket: Ticket;
+};
 
 export type Session = {
   object: 'session';
@@ -46,13 +56,29 @@ export type Queue = { object: 'queue'; name: string; is_default: boolean; open_t
 export type Branch = { object: 'branch'; id: string; name: string; plan: string; timezone: string; default_queue: string } & BranchSettings;
 
 export type ApiKey = {
-  object: 'api_key'; id: string; name: string | null; mode: 'live' | 'test'; redacted: string;
-  created_at: string; last_used_at: string | null; revoked_at: string | null; secret: string | null;
+  object: 'api_key';
+  id: string;
+  name: string | null;
+  mode: 'live' | 'test';
+  redacted: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  secret: string | null;
 };
 
 export type User = { object: 'user'; id: string; email: string; role: Role; created_at: string; password: string | null };
 
-export type Problem = { type: string; title: string; status: number; detail: string; code: string; errors?: Array<{ pointer: string; detail: string }>; ticket_status?: string; retry_after?: number };
+export type Problem = {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  errors?: Array<{ pointer: string; detail: string }>;
+  ticket_status?: string;
+  retry_after?: number;
+};
 
 /** A live update from GET /v1/stream. */
 export type LiveMessage = { type: string; ticket_id?: string; status?: TicketStatus; display_number?: string; queue?: string };
@@ -61,12 +87,43 @@ export type Display = { object: 'display'; id: string; name: string; queues: str
 export type Announcement = { object: 'announcement'; id: string; message: string; created_at: string; expires_at: string };
 
 export type WebhookEndpoint = {
-  object: 'webhook_endpoint'; id: string; url: string; enabled_events: string[]; description: string | null; disabled: boolean;
-  disabled_reason: string | null; disabled_at: string | null; previous_secret_expires_at: string | null; created_at: string; secret?: string;
+  object: 'webhook_endpoint';
+  id: string;
+  url: string;
+  enabled_events: string[];
+  description: string | null;
+  disabled: boolean;
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  previous_secret_expires_at: string | null;
+  created_at: string;
+  secret?: string;
 };
-export type WebhookSecret = { object: 'webhook_endpoint_secret'; endpoint: string; secret: string; previous_secret_expires_at: string | null };
-export type WebhookAttempt = { attempted_at: string; response_status: number | null; duration_ms: number; response_body: string | null; error: string | null; manual: boolean };
+export type WebhookSecret = {
+  object: 'webhook_endpoint_secret';
+  endpoint: string;
+  secret: string;
+  previous_secret_expires_at: string | null;
+};
+export type WebhookAttempt = {
+  attempted_at: string;
+  response_status: number | null;
+  duration_ms: number;
+  response_body: string | null;
+  error: string | null;
+  manual: boolean;
+};
 export type WebhookDelivery = {
-  object: 'webhook_delivery'; id: string; event: string; event_type: string; status: 'pending' | 'succeeded' | 'failed'; attempt_count: number;
-  next_attempt_at: string | null; last_attempt_at: string | null; last_response_status: number | null; last_error: string | null; created_at: string; attempts: WebhookAttempt[];
+  object: 'webhook_delivery';
+  id: string;
+  event: string;
+  event_type: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempt_count: number;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  last_response_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  attempts: WebhookAttempt[];
 };

@@ -25,59 +25,99 @@ const L = ANNOUNCEMENT_LIMITS;
 const CreateBody = Type.Object(
   {
     message: Type.String({
-      minLength: 1, maxLength: L.maxLength, pattern: '\\S', description: `Shown on waiting customer pages and boards; at most ${L.maxLength} characters`,
+      minLength: 1,
+      maxLength: L.maxLength,
+      pattern: '\\S',
+      description: `Shown on waiting customer pages and boards; at most ${L.maxLength} characters`,
       examples: ['The kitchen is running 10 minutes late'],
     }),
-    expires_in: Type.Optional(Type.Integer({
-      minimum: L.minExpiresIn, maximum: L.maxExpiresIn, default: L.defaultExpiresIn, description: 'Seconds until it disappears', examples: [1800],
-    })),
+    expires_in: Type.Optional(
+      Type.Integer({
+        minimum: L.minExpiresIn,
+        maximum: L.maxExpiresIn,
+        default: L.defaultExpiresIn,
+        description: 'Seconds until it disappears',
+        examples: [1800],
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 
 const present = (a: Announcement) => ({
-  object: 'announcement' as const, id: a.id, message: a.message, livemode: a.mode === 'live', created_at: iso(a.createdAt)!, expires_at: iso(a.expiresAt)!,
+  object: 'announcement' as const,
+  id: a.id,
+  message: a.message,
+  livemode: a.mode === 'live',
+  created_at: iso(a.createdAt)!,
+  expires_at: iso(a.expiresAt)!,
 });
 
 export function registerAnnouncementRoutes(app: FastifyInstance, services: Services): void {
-  app.get('/announcements', {
-    schema: operation({
-      operationId: 'listAnnouncements', tag: 'Announcements', summary: 'List announcements',
-      description: 'The announcements showing now, newest first.',
-      answers: { 200: { description: 'Every announcement showing now', schema: ListOf(AnnouncementSchema, 'Newest first') } },
-    }),
-  }, async (req) => {
-    const ctx = ctxFor(req, services);
-    const list = await listActiveAnnouncements(services.db, ctx.branchId, ctx.mode, services.clock.now(), 100);
-    return { object: 'list', data: list.map(present), has_more: false };
-  });
+  app.get(
+    '/announcements',
+    {
+      schema: operation({
+        operationId: 'listAnnouncements',
+        tag: 'Announcements',
+        summary: 'List announcements',
+        description: 'The announcements showing now, newest first.',
+        answers: { 200: { description: 'Every announcement showing now', schema: ListOf(AnnouncementSchema, 'Newest first') } },
+      }),
+    },
+    async (req) => {
+      const ctx = ctxFor(req, services);
+      const list = await listActiveAnnouncements(services.db, ctx.branchId, ctx.mode, services.clock.now(), 100);
+      return { object: 'list', data: list.map(present), has_more: false };
+    },
+  );
 
-  app.post('/announcements', {
-    schema: operation({
-      operationId: 'createAnnouncement', tag: 'Announcements', summary: 'Create an announcement',
-      description: 'Shows a note on every waiting customer\'s page and on the display boards until it expires or is taken down.',
-      body: CreateBody,
-      answers: { 201: { description: 'The announcement, showing', schema: AnnouncementSchema } },
-    }),
-  }, async (req, reply) => {
-    const body = req.body as { message: string; expires_in?: number };
-    const input = { message: body.message.trim(), expiresIn: body.expires_in ?? L.defaultExpiresIn };
-    return runWrite(req, reply, ctxFor(req, services), { status: 201, run: async (ctx) => present(await createAnnouncement({ ctx, input })) });
-  });
+  app.post(
+    '/announcements',
+    {
+      schema: operation({
+        operationId: 'createAnnouncement',
+        tag: 'Announcements',
+        summary: 'Create an announcement',
+        description: "Shows a note on every waiting customer's page and on the display boards until it expires or is taken down.",
+        body: CreateBody,
+        answers: { 201: { description: 'The announcement, showing', schema: AnnouncementSchema } },
+      }),
+    },
+    async (req, reply) => {
+      const body = req.body as { message: string; expires_in?: number };
+      const input = { message: body.message.trim(), expiresIn: body.expires_in ?? L.defaultExpiresIn };
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 201,
+        run: async (ctx) => present(await createAnnouncement({ ctx, input })),
+      });
+    },
+  );
 
-  app.delete('/announcements/:id', {
-    schema: operation({
-      operationId: 'deleteAnnouncement', tag: 'Announcements', summary: 'Delete an announcement',
-      description: 'Takes it down from the pages and boards at once.',
-      params: Type.Object({ id: IdParam('announcement') }),
-      answers: { 200: { description: 'The announcement is gone', schema: Type.Object({ object: Type.Literal('announcement'), id: Id('announcement'), deleted: Type.Literal(true) }) } },
-    }),
-  }, async (req, reply) => {
-    const { id } = req.params as { id: string };
-    if (!isId('announcement', id)) throw notFound('announcement');
-    return runWrite(req, reply, ctxFor(req, services), {
-      status: 200,
-      run: async (ctx) => ({ object: 'announcement', id: (await deleteAnnouncement({ ctx, input: { id } })).id, deleted: true }),
-    });
-  });
+  app.delete(
+    '/announcements/:id',
+    {
+      schema: operation({
+        operationId: 'deleteAnnouncement',
+        tag: 'Announcements',
+        summary: 'Delete an announcement',
+        description: 'Takes it down from the pages and boards at once.',
+        params: Type.Object({ id: IdParam('announcement') }),
+        answers: {
+          200: {
+            description: 'The announcement is gone',
+            schema: Type.Object({ object: Type.Literal('announcement'), id: Id('announcement'), deleted: Type.Literal(true) }),
+          },
+        },
+      }),
+    },
+    async (req, reply) => {
+      const { id } = req.params as { id: string };
+      if (!isId('announcement', id)) throw notFound('announcement');
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 200,
+        run: async (ctx) => ({ object: 'announcement', id: (await deleteAnnouncement({ ctx, input: { id } })).id, deleted: true }),
+      });
+    },
+  );
 }

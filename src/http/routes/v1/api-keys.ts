@@ -23,61 +23,98 @@ const ApiKeySchema = Type.Object({
   created_at: Timestamp,
   last_used_at: Nullable(Timestamp),
   revoked_at: Nullable(Timestamp),
-  secret: Nullable(Type.String({
-    description: 'The full key: only in the answer that created it (not even in an idempotent replay of that answer). Store it now.',
-    examples: ['rk_live_7Qm2ZxV9cT4kLp8WnR3sYb6HdJf1a1B2'],
-  })),
+  secret: Nullable(
+    Type.String({
+      description: 'The full key: only in the answer that created it (not even in an idempotent replay of that answer). Store it now.',
+      examples: ['rk_live_7Qm2ZxV9cT4kLp8WnR3sYb6HdJf1a1B2'],
+    }),
+  ),
 });
 
 const present = (k: ApiKeyRecord, secret: string | null = null) => ({
-  object: 'api_key' as const, id: k.id, name: k.name, mode: k.mode, branch: k.branchId, redacted: `rk_${k.mode}_…${k.last4}`,
-  created_at: iso(k.createdAt)!, last_used_at: iso(k.lastUsedAt), revoked_at: iso(k.revokedAt), secret,
+  object: 'api_key' as const,
+  id: k.id,
+  name: k.name,
+  mode: k.mode,
+  branch: k.branchId,
+  redacted: `rk_${k.mode}_…${k.last4}`,
+  created_at: iso(k.createdAt)!,
+  last_used_at: iso(k.lastUsedAt),
+  revoked_at: iso(k.revokedAt),
+  secret,
 });
 
 const ownerOnly = 'Owner role, staff session only (API keys get 403).';
 
 export function registerApiKeyRoutes(app: FastifyInstance, services: Services): void {
-  app.get('/api_keys', {
-    schema: operation({
-      operationId: 'listApiKeys', tag: 'Staff administration', summary: 'List API keys', access: 'staff',
-      description: `The branch's keys, revoked ones included, never in full. ${ownerOnly}`,
-      answers: { 200: { description: 'Every key', schema: ListOf(ApiKeySchema, 'Newest first') } },
-    }),
-  }, async (req) => ({ object: 'list', data: (await listKeys(ctxFor(req, services))).map((k) => present(k)), has_more: false }));
+  app.get(
+    '/api_keys',
+    {
+      schema: operation({
+        operationId: 'listApiKeys',
+        tag: 'Staff administration',
+        summary: 'List API keys',
+        access: 'staff',
+        description: `The branch's keys, revoked ones included, never in full. ${ownerOnly}`,
+        answers: { 200: { description: 'Every key', schema: ListOf(ApiKeySchema, 'Newest first') } },
+      }),
+    },
+    async (req) => ({ object: 'list', data: (await listKeys(ctxFor(req, services))).map((k) => present(k)), has_more: false }),
+  );
 
-  app.post('/api_keys', {
-    schema: operation({
-      operationId: 'createApiKey', tag: 'Staff administration', summary: 'Create an API key', access: 'staff',
-      description: `The full key is in this answer only. ${ownerOnly}`,
-      body: Type.Object({
-        mode: StringEnum(['live', 'test'], { description: '`test` keys act on test data only' }),
-        name: Type.Optional(Type.String({ maxLength: 100, examples: ['Counter POS'] })),
-      }, { additionalProperties: false }),
-      answers: { 201: { description: 'The key, with its `secret`', schema: ApiKeySchema } },
-      problems: { 'plan-required': 'The free plan has no API access, so no API keys.' },
-    }),
-  }, async (req, reply) => {
-    const body = req.body as { mode: 'live' | 'test'; name?: string };
-    return runWrite(req, reply, ctxFor(req, services), {
-      status: 201,
-      run: async (ctx) => {
-        const { record, secret } = await createKey({ ctx, input: body });
-        return present(record, secret);
-      },
-      forReplay: (first) => ({ ...first, secret: null }),
-    });
-  });
+  app.post(
+    '/api_keys',
+    {
+      schema: operation({
+        operationId: 'createApiKey',
+        tag: 'Staff administration',
+        summary: 'Create an API key',
+        access: 'staff',
+        description: `The full key is in this answer only. ${ownerOnly}`,
+        body: Type.Object(
+          {
+            mode: StringEnum(['live', 'test'], { description: '`test` keys act on test data only' }),
+            name: Type.Optional(Type.String({ maxLength: 100, examples: ['Counter POS'] })),
+          },
+          { additionalProperties: false },
+        ),
+        answers: { 201: { description: 'The key, with its `secret`', schema: ApiKeySchema } },
+        problems: { 'plan-required': 'The free plan has no API access, so no API keys.' },
+      }),
+    },
+    async (req, reply) => {
+      const body = req.body as { mode: 'live' | 'test'; name?: string };
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 201,
+        run: async (ctx) => {
+          const { record, secret } = await createKey({ ctx, input: body });
+          return present(record, secret);
+        },
+        forReplay: (first) => ({ ...first, secret: null }),
+      });
+    },
+  );
 
-  app.delete('/api_keys/:id', {
-    schema: operation({
-      operationId: 'revokeApiKey', tag: 'Staff administration', summary: 'Revoke an API key', access: 'staff',
-      description: `Its next request gets \`401 invalid-api-key\`. ${ownerOnly}`,
-      params: Type.Object({ id: IdParam('key') }),
-      answers: { 200: { description: 'The key, revoked', schema: ApiKeySchema } },
-    }),
-  }, async (req, reply) => {
-    const { id } = req.params as { id: string };
-    if (!isId('key', id)) throw notFound('API key');
-    return runWrite(req, reply, ctxFor(req, services), { status: 200, run: async (ctx) => present(await revokeKey({ ctx, input: { id } })) });
-  });
+  app.delete(
+    '/api_keys/:id',
+    {
+      schema: operation({
+        operationId: 'revokeApiKey',
+        tag: 'Staff administration',
+        summary: 'Revoke an API key',
+        access: 'staff',
+        description: `Its next request gets \`401 invalid-api-key\`. ${ownerOnly}`,
+        params: Type.Object({ id: IdParam('key') }),
+        answers: { 200: { description: 'The key, revoked', schema: ApiKeySchema } },
+      }),
+    },
+    async (req, reply) => {
+      const { id } = req.params as { id: string };
+      if (!isId('key', id)) throw notFound('API key');
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 200,
+        run: async (ctx) => present(await revokeKey({ ctx, input: { id } })),
+      });
+    },
+  );
 }

@@ -17,53 +17,101 @@ const Message = Type.Union([Type.String({ maxLength: 280, examples: ['Your order
 export const UpdateBranchBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, examples: ['Rue Oberkampf'] })),
-    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Paris', examples: ['Europe/Paris'] })),
+    timezone: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, e.g. Europe/Paris', examples: ['Europe/Paris'] }),
+    ),
     default_queue: Type.Optional(QueueName),
-    expiry_hours: Type.Optional(Type.Number({ minimum: 0.25, maximum: 72, description: 'Open tickets expire this long after creation', examples: [12] })),
-    reminder_delay_seconds: Type.Optional(Type.Integer({ minimum: 30, maximum: 3600, description: 'A ready ticket without "On my way" is rung again after this long', examples: [120] })),
+    expiry_hours: Type.Optional(
+      Type.Number({ minimum: 0.25, maximum: 72, description: 'Open tickets expire this long after creation', examples: [12] }),
+    ),
+    reminder_delay_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 30,
+        maximum: 3600,
+        description: 'A ready ticket without "On my way" is rung again after this long',
+        examples: [120],
+      }),
+    ),
     reminder_count: Type.Optional(Type.Integer({ minimum: 0, maximum: 5, description: 'How many such reminders at most', examples: [2] })),
-    voice: Type.Optional(Type.Object({ enabled: Type.Optional(Type.Boolean()), language: Type.Optional(Language) }, { additionalProperties: false })),
-    customer_page: Type.Optional(Type.Object({
-      language: Type.Optional(Language),
-      messages: Type.Optional(Type.Object({ waiting: Type.Optional(Message), ready: Type.Optional(Message), closed: Type.Optional(Message) }, { additionalProperties: false })),
-      phone_entry: Type.Optional(Type.Boolean({ description: 'The customer page asks for a phone number for SMS fallback (business plan: else 403 plan-required)' })),
-      phone_country: Type.Optional(Type.Union([Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2: numbers typed without + are read in this country', examples: ['GB'] }), Type.Null()])),
-    }, { additionalProperties: false })),
+    voice: Type.Optional(
+      Type.Object({ enabled: Type.Optional(Type.Boolean()), language: Type.Optional(Language) }, { additionalProperties: false }),
+    ),
+    customer_page: Type.Optional(
+      Type.Object(
+        {
+          language: Type.Optional(Language),
+          messages: Type.Optional(
+            Type.Object(
+              { waiting: Type.Optional(Message), ready: Type.Optional(Message), closed: Type.Optional(Message) },
+              { additionalProperties: false },
+            ),
+          ),
+          phone_entry: Type.Optional(
+            Type.Boolean({
+              description: 'The customer page asks for a phone number for SMS fallback (business plan: else 403 plan-required)',
+            }),
+          ),
+          phone_country: Type.Optional(
+            Type.Union([
+              Type.String({
+                pattern: '^[A-Za-z]{2}$',
+                description: 'ISO 3166-1 alpha-2: numbers typed without + are read in this country',
+                examples: ['GB'],
+              }),
+              Type.Null(),
+            ]),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
     sms_enabled: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );
 
 export function registerBranchRoutes(app: FastifyInstance, services: Services): void {
-  app.get('/branch', {
-    schema: operation({
-      operationId: 'getBranch', tag: 'Branch', summary: 'Get the branch',
-      description: 'The branch of the API key (or of the staff session), with its settings.',
-      answers: { 200: { description: 'The branch', schema: Type.Ref('Branch') } },
-    }),
-  }, async (req) => {
-    const ctx = ctxFor(req, services);
-    const branch = (await getBranch(services.db, ctx.branchId))!;
-    return presentBranch(branch, ctx.plan);
-  });
+  app.get(
+    '/branch',
+    {
+      schema: operation({
+        operationId: 'getBranch',
+        tag: 'Branch',
+        summary: 'Get the branch',
+        description: 'The branch of the API key (or of the staff session), with its settings.',
+        answers: { 200: { description: 'The branch', schema: Type.Ref('Branch') } },
+      }),
+    },
+    async (req) => {
+      const ctx = ctxFor(req, services);
+      const branch = (await getBranch(services.db, ctx.branchId))!;
+      return presentBranch(branch, ctx.plan);
+    },
+  );
 
-  app.patch('/branch', {
-    schema: operation({
-      operationId: 'updateBranch', tag: 'Branch', summary: 'Update the branch',
-      description: 'Changes the fields you send and leaves the others; `null` resets a customer page message to the default.',
-      body: UpdateBranchBody,
-      answers: { 200: { description: 'The branch as it is now', schema: Type.Ref('Branch') } },
-      problems: { forbidden: 'A staff session needs the manager or owner role.' },
-    }),
-  }, async (req, reply) => {
-    const ctx = ctxFor(req, services);
-    return runWrite(req, reply, ctx, {
-      status: 200,
-      run: async (tx) => {
-        const branch = await updateBranchSettings({ ctx: tx, input: (req.body ?? {}) as never });
-        const account = (await getAccount(tx.tx, ctx.accountId))!;
-        return presentBranch(branch, account.plan);
-      },
-    });
-  });
+  app.patch(
+    '/branch',
+    {
+      schema: operation({
+        operationId: 'updateBranch',
+        tag: 'Branch',
+        summary: 'Update the branch',
+        description: 'Changes the fields you send and leaves the others; `null` resets a customer page message to the default.',
+        body: UpdateBranchBody,
+        answers: { 200: { description: 'The branch as it is now', schema: Type.Ref('Branch') } },
+        problems: { forbidden: 'A staff session needs the manager or owner role.' },
+      }),
+    },
+    async (req, reply) => {
+      const ctx = ctxFor(req, services);
+      return runWrite(req, reply, ctx, {
+        status: 200,
+        run: async (tx) => {
+          const branch = await updateBranchSettings({ ctx: tx, input: (req.body ?? {}) as never });
+          const account = (await getAccount(tx.tx, ctx.accountId))!;
+          return presentBranch(branch, account.plan);
+        },
+      });
+    },
+  );
 }

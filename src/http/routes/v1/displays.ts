@@ -20,7 +20,8 @@ export const DisplaySchema = Type.Object({
   queues: Type.Array(Type.String({ examples: ['A'] }), { description: 'Queues shown; empty: every queue of the branch' }),
   voice: Type.Boolean({ description: 'Whether the board calls numbers out loud' }),
   url: Type.String({
-    format: 'uri', description: 'The board link to open on the TV (a secret: anyone with it sees the numbers)',
+    format: 'uri',
+    description: 'The board link to open on the TV (a secret: anyone with it sees the numbers)',
     examples: ['https://pickup.example.com/board/Vb7Qk2mZr9TxLp4WcN8sHd3FyJ6gA1eU'],
   }),
   livemode: Type.Boolean(),
@@ -40,54 +41,90 @@ const IdParams = Type.Object({ id: IdParam('display') });
 
 export function presentDisplay(d: Display, publicUrl: string) {
   return {
-    object: 'display' as const, id: d.id, name: d.name, queues: d.queues, voice: d.voice, url: `${publicUrl}/board/${d.token}`,
-    livemode: d.mode === 'live', created_at: iso(d.createdAt)!,
+    object: 'display' as const,
+    id: d.id,
+    name: d.name,
+    queues: d.queues,
+    voice: d.voice,
+    url: `${publicUrl}/board/${d.token}`,
+    livemode: d.mode === 'live',
+    created_at: iso(d.createdAt)!,
   };
 }
 
 export function registerDisplayRoutes(app: FastifyInstance, services: Services): void {
   const { publicUrl } = services.config;
 
-  app.get('/displays', {
-    schema: operation({
-      operationId: 'listDisplays', tag: 'Display boards', summary: 'List display boards',
-      description: 'The branch\'s board links in the key\'s mode.',
-      answers: { 200: { description: 'Every board', schema: ListOf(DisplaySchema, 'Oldest first') } },
-    }),
-  }, async (req) => {
-    const ctx = ctxFor(req, services);
-    const list = await listDisplays(services.db, ctx.branchId, ctx.mode);
-    return { object: 'list', data: list.map((d) => presentDisplay(d, publicUrl)), has_more: false };
-  });
+  app.get(
+    '/displays',
+    {
+      schema: operation({
+        operationId: 'listDisplays',
+        tag: 'Display boards',
+        summary: 'List display boards',
+        description: "The branch's board links in the key's mode.",
+        answers: { 200: { description: 'Every board', schema: ListOf(DisplaySchema, 'Oldest first') } },
+      }),
+    },
+    async (req) => {
+      const ctx = ctxFor(req, services);
+      const list = await listDisplays(services.db, ctx.branchId, ctx.mode);
+      return { object: 'list', data: list.map((d) => presentDisplay(d, publicUrl)), has_more: false };
+    },
+  );
 
-  app.post('/displays', {
-    schema: operation({
-      operationId: 'createDisplay', tag: 'Display boards', summary: 'Create a display board',
-      description: 'A link to open on the TV by the counter: it shows the numbers being prepared and ready, and (with `voice`) calls them out loud.',
-      body: CreateBody,
-      answers: { 201: { description: 'The board, with its link', schema: DisplaySchema } },
-      problems: { conflict: `The branch has ${MAX_DISPLAYS_PER_BRANCH} boards in this mode; delete one first.`, forbidden: 'A staff session needs the manager or owner role.' },
-    }),
-  }, async (req, reply) => {
-    const body = (req.body ?? {}) as { name?: string; queues?: string[]; voice?: boolean };
-    const input = { name: body.name ?? 'Display board', queues: body.queues ?? [], voice: body.voice ?? true };
-    return runWrite(req, reply, ctxFor(req, services), { status: 201, run: async (ctx) => presentDisplay(await createDisplay({ ctx, input }), publicUrl) });
-  });
+  app.post(
+    '/displays',
+    {
+      schema: operation({
+        operationId: 'createDisplay',
+        tag: 'Display boards',
+        summary: 'Create a display board',
+        description:
+          'A link to open on the TV by the counter: it shows the numbers being prepared and ready, and (with `voice`) calls them out loud.',
+        body: CreateBody,
+        answers: { 201: { description: 'The board, with its link', schema: DisplaySchema } },
+        problems: {
+          conflict: `The branch has ${MAX_DISPLAYS_PER_BRANCH} boards in this mode; delete one first.`,
+          forbidden: 'A staff session needs the manager or owner role.',
+        },
+      }),
+    },
+    async (req, reply) => {
+      const body = (req.body ?? {}) as { name?: string; queues?: string[]; voice?: boolean };
+      const input = { name: body.name ?? 'Display board', queues: body.queues ?? [], voice: body.voice ?? true };
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 201,
+        run: async (ctx) => presentDisplay(await createDisplay({ ctx, input }), publicUrl),
+      });
+    },
+  );
 
-  app.delete('/displays/:id', {
-    schema: operation({
-      operationId: 'deleteDisplay', tag: 'Display boards', summary: 'Delete a display board',
-      description: 'Its link stops working at once.',
-      params: IdParams,
-      answers: { 200: { description: 'The board is gone', schema: Type.Object({ object: Type.Literal('display'), id: Id('display'), deleted: Type.Literal(true) }) } },
-      problems: { forbidden: 'A staff session needs the manager or owner role.' },
-    }),
-  }, async (req, reply) => {
-    const { id } = req.params as { id: string };
-    if (!isId('display', id)) throw notFound('display');
-    return runWrite(req, reply, ctxFor(req, services), {
-      status: 200,
-      run: async (ctx) => ({ object: 'display', id: (await deleteDisplay({ ctx, input: { id } })).id, deleted: true }),
-    });
-  });
+  app.delete(
+    '/displays/:id',
+    {
+      schema: operation({
+        operationId: 'deleteDisplay',
+        tag: 'Display boards',
+        summary: 'Delete a display board',
+        description: 'Its link stops working at once.',
+        params: IdParams,
+        answers: {
+          200: {
+            description: 'The board is gone',
+            schema: Type.Object({ object: Type.Literal('display'), id: Id('display'), deleted: Type.Literal(true) }),
+          },
+        },
+        problems: { forbidden: 'A staff session needs the manager or owner role.' },
+      }),
+    },
+    async (req, reply) => {
+      const { id } = req.params as { id: string };
+      if (!isId('display', id)) throw notFound('display');
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 200,
+        run: async (ctx) => ({ object: 'display', id: (await deleteDisplay({ ctx, input: { id } })).id, deleted: true }),
+      });
+    },
+  );
 }

@@ -12,53 +12,80 @@ import { ctxFor } from './context.ts';
 /** Events are sent as stored, byte for byte: the bodies webhooks deliver. */
 const sendJson = (reply: FastifyReply, json: string): FastifyReply => reply.type('application/json; charset=utf-8').send(json);
 
-const EVENTS_NOTE = 'Each event is sent exactly as it was stored and as webhooks deliver it. New event types may appear within v1: ignore the ones you do not know.';
+const EVENTS_NOTE =
+  'Each event is sent exactly as it was stored and as webhooks deliver it. New event types may appear within v1: ignore the ones you do not know.';
 
 export function registerEventRoutes(app: FastifyInstance, services: Services): void {
-  app.get('/events', {
-    schema: operation({
-      operationId: 'listEvents', tag: 'Events', summary: 'List events',
-      description: `Newest first; events are kept 30 days. To catch up after downtime, page with \`starting_after\` while \`has_more\` is true. ${EVENTS_NOTE}`,
-      querystring: Type.Object({
-        type: Type.Optional(Type.String({ maxLength: 500, description: 'One type or a comma list', examples: ['ticket.ready,ticket.rung'] })),
-        created_after: Type.Optional(Type.String({ format: 'date-time', examples: [EXAMPLE_TIME] })),
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, examples: [20] })),
-        starting_after: Type.Optional(Type.String({ maxLength: 64, description: 'Cursor: the last event id of the previous page', examples: [EXAMPLE_IDS.event] })),
-      }, { additionalProperties: false }),
-      answers: {
-        200: {
-          description: 'A page of events', schema: ListOf(Type.Ref('Event'), 'Newest first'),
-          example: { object: 'list', data: [exampleEvent('ticket.rung'), exampleEvent('ticket.ready')], has_more: true },
+  app.get(
+    '/events',
+    {
+      schema: operation({
+        operationId: 'listEvents',
+        tag: 'Events',
+        summary: 'List events',
+        description: `Newest first; events are kept 30 days. To catch up after downtime, page with \`starting_after\` while \`has_more\` is true. ${EVENTS_NOTE}`,
+        querystring: Type.Object(
+          {
+            type: Type.Optional(
+              Type.String({ maxLength: 500, description: 'One type or a comma list', examples: ['ticket.ready,ticket.rung'] }),
+            ),
+            created_after: Type.Optional(Type.String({ format: 'date-time', examples: [EXAMPLE_TIME] })),
+            limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, examples: [20] })),
+            starting_after: Type.Optional(
+              Type.String({ maxLength: 64, description: 'Cursor: the last event id of the previous page', examples: [EXAMPLE_IDS.event] }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        answers: {
+          200: {
+            description: 'A page of events',
+            schema: ListOf(Type.Ref('Event'), 'Newest first'),
+            example: { object: 'list', data: [exampleEvent('ticket.rung'), exampleEvent('ticket.ready')], has_more: true },
+          },
         },
-      },
-    }),
-  }, async (req, reply) => {
-    const ctx = ctxFor(req, services);
-    const q = req.query as { type?: string; created_after?: string; limit?: number; starting_after?: string };
-    if (q.starting_after !== undefined && (!isId('event', q.starting_after) || (await getEventBody(services.db, ctx.branchId, ctx.mode, q.starting_after)) === undefined)) {
-      throw invalid('/query/starting_after', 'starting_after must be the id of an event of this branch and mode.');
-    }
-    const page = await listEventBodies(services.db, ctx.branchId, ctx.mode, {
-      types: q.type?.split(',').map((t) => t.trim()).filter(Boolean),
-      createdAfter: q.created_after === undefined ? undefined : Date.parse(q.created_after),
-      startingAfter: q.starting_after,
-      limit: q.limit ?? 20,
-    });
-    return sendJson(reply, `{"object":"list","data":[${page.data.join(',')}],"has_more":${page.hasMore}}`);
-  });
+      }),
+    },
+    async (req, reply) => {
+      const ctx = ctxFor(req, services);
+      const q = req.query as { type?: string; created_after?: string; limit?: number; starting_after?: string };
+      if (
+        q.starting_after !== undefined &&
+        (!isId('event', q.starting_after) || (await getEventBody(services.db, ctx.branchId, ctx.mode, q.starting_after)) === undefined)
+      ) {
+        throw invalid('/query/starting_after', 'starting_after must be the id of an event of this branch and mode.');
+      }
+      const page = await listEventBodies(services.db, ctx.branchId, ctx.mode, {
+        types: q.type
+          ?.split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
+        createdAfter: q.created_after === undefined ? undefined : Date.parse(q.created_after),
+        startingAfter: q.starting_after,
+        limit: q.limit ?? 20,
+      });
+      return sendJson(reply, `{"object":"list","data":[${page.data.join(',')}],"has_more":${page.hasMore}}`);
+    },
+  );
 
-  app.get('/events/:id', {
-    schema: operation({
-      operationId: 'getEvent', tag: 'Events', summary: 'Get an event',
-      description: `An event of the last 30 days. ${EVENTS_NOTE}`,
-      params: Type.Object({ id: IdParam('event') }),
-      answers: { 200: { description: 'The event', schema: Type.Ref('Event'), example: exampleEvent('ticket.rung') } },
-    }),
-  }, async (req, reply) => {
-    const ctx = ctxFor(req, services);
-    const { id } = req.params as { id: string };
-    const body = isId('event', id) ? await getEventBody(services.db, ctx.branchId, ctx.mode, id) : undefined;
-    if (body === undefined) throw notFound('event');
-    return sendJson(reply, body);
-  });
+  app.get(
+    '/events/:id',
+    {
+      schema: operation({
+        operationId: 'getEvent',
+        tag: 'Events',
+        summary: 'Get an event',
+        description: `An event of the last 30 days. ${EVENTS_NOTE}`,
+        params: Type.Object({ id: IdParam('event') }),
+        answers: { 200: { description: 'The event', schema: Type.Ref('Event'), example: exampleEvent('ticket.rung') } },
+      }),
+    },
+    async (req, reply) => {
+      const ctx = ctxFor(req, services);
+      const { id } = req.params as { id: string };
+      const body = isId('event', id) ? await getEventBody(services.db, ctx.branchId, ctx.mode, id) : undefined;
+      if (body === undefined) throw notFound('event');
+      return sendJson(reply, body);
+    },
+  );
 }

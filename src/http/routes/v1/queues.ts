@@ -10,79 +10,128 @@ import { operation } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
-const present = (q: QueueView) => ({ object: 'queue' as const, name: q.name, is_default: q.isDefault, open_tickets: q.openTickets, created_at: iso(q.createdAt)! });
+const present = (q: QueueView) => ({
+  object: 'queue' as const,
+  name: q.name,
+  is_default: q.isDefault,
+  open_tickets: q.openTickets,
+  created_at: iso(q.createdAt)!,
+});
 const NameParams = Type.Object({ name: Type.String({ maxLength: 64, examples: ['A'] }) });
 
 export function registerQueueRoutes(app: FastifyInstance, services: Services): void {
-  app.get('/queues', {
-    schema: operation({
-      operationId: 'listQueues', tag: 'Queues', summary: 'List queues',
-      description: 'Every queue of the branch, with how many tickets are open in it in the key\'s mode.',
-      answers: { 200: { description: 'Every queue', schema: ListOf(Type.Ref('Queue'), 'By name') } },
-    }),
-  }, async (req) => {
-    const ctx = ctxFor(req, services);
-    const branch = (await getBranch(services.db, ctx.branchId))!;
-    const queues = await listQueues(services.db, ctx.branchId);
-    const counts = await services.db.query<{ queue: string; n: number }>(
-      'SELECT queue, COUNT(*) AS n FROM tickets WHERE branch_id = $1 AND mode = $2 AND closed_at IS NULL GROUP BY queue',
-      [ctx.branchId, ctx.mode],
-    );
-    const open = new Map(counts.map((c) => [c.queue, Number(c.n)]));
-    return {
-      object: 'list',
-      has_more: false,
-      data: queues.map((q) => present({ name: q.name, isDefault: q.name === branch.defaultQueue, openTickets: open.get(q.name) ?? 0, createdAt: q.createdAt })),
-    };
-  });
+  app.get(
+    '/queues',
+    {
+      schema: operation({
+        operationId: 'listQueues',
+        tag: 'Queues',
+        summary: 'List queues',
+        description: "Every queue of the branch, with how many tickets are open in it in the key's mode.",
+        answers: { 200: { description: 'Every queue', schema: ListOf(Type.Ref('Queue'), 'By name') } },
+      }),
+    },
+    async (req) => {
+      const ctx = ctxFor(req, services);
+      const branch = (await getBranch(services.db, ctx.branchId))!;
+      const queues = await listQueues(services.db, ctx.branchId);
+      const counts = await services.db.query<{ queue: string; n: number }>(
+        'SELECT queue, COUNT(*) AS n FROM tickets WHERE branch_id = $1 AND mode = $2 AND closed_at IS NULL GROUP BY queue',
+        [ctx.branchId, ctx.mode],
+      );
+      const open = new Map(counts.map((c) => [c.queue, Number(c.n)]));
+      return {
+        object: 'list',
+        has_more: false,
+        data: queues.map((q) =>
+          present({ name: q.name, isDefault: q.name === branch.defaultQueue, openTickets: open.get(q.name) ?? 0, createdAt: q.createdAt }),
+        ),
+      };
+    },
+  );
 
-  app.post('/queues', {
-    schema: operation({
-      operationId: 'createQueue', tag: 'Queues', summary: 'Create a queue',
-      description: 'Its tickets are numbered `<name>-1`, `<name>-2`, … each business day.',
-      body: Type.Object({ name: QueueName }, { additionalProperties: false }),
-      answers: { 201: { description: 'The new queue', schema: Type.Ref('Queue') } },
-      problems: { conflict: 'A queue of that name exists.', forbidden: 'A staff session needs the manager or owner role.' },
-    }),
-  }, async (req, reply) => {
-    const body = req.body as { name: string };
-    return runWrite(req, reply, ctxFor(req, services), { status: 201, run: async (ctx) => present(await createQueue({ ctx, input: body })) });
-  });
+  app.post(
+    '/queues',
+    {
+      schema: operation({
+        operationId: 'createQueue',
+        tag: 'Queues',
+        summary: 'Create a queue',
+        description: 'Its tickets are numbered `<name>-1`, `<name>-2`, … each business day.',
+        body: Type.Object({ name: QueueName }, { additionalProperties: false }),
+        answers: { 201: { description: 'The new queue', schema: Type.Ref('Queue') } },
+        problems: { conflict: 'A queue of that name exists.', forbidden: 'A staff session needs the manager or owner role.' },
+      }),
+    },
+    async (req, reply) => {
+      const body = req.body as { name: string };
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 201,
+        run: async (ctx) => present(await createQueue({ ctx, input: body })),
+      });
+    },
+  );
 
-  app.patch('/queues/:name', {
-    schema: operation({
-      operationId: 'updateQueue', tag: 'Queues', summary: 'Update a queue',
-      description: 'Rename it (only while it has no open ticket: their numbers carry its name), or make it the default.',
-      params: NameParams,
-      body: Type.Object({
-        name: Type.Optional(QueueName),
-        is_default: Type.Optional(Type.Boolean({ description: 'true: tickets created without a queue go here' })),
-      }, { additionalProperties: false }),
-      answers: { 200: { description: 'The queue as it is now', schema: Type.Ref('Queue') } },
-      problems: { conflict: 'The new name is taken, or the queue has open tickets.', forbidden: 'A staff session needs the manager or owner role.' },
-    }),
-  }, async (req, reply) => {
-    const { name } = req.params as { name: string };
-    const body = (req.body ?? {}) as { name?: string; is_default?: boolean };
-    return runWrite(req, reply, ctxFor(req, services), {
-      status: 200,
-      run: async (ctx) => present(await updateQueue({ ctx, input: { name, new_name: body.name, is_default: body.is_default } })),
-    });
-  });
+  app.patch(
+    '/queues/:name',
+    {
+      schema: operation({
+        operationId: 'updateQueue',
+        tag: 'Queues',
+        summary: 'Update a queue',
+        description: 'Rename it (only while it has no open ticket: their numbers carry its name), or make it the default.',
+        params: NameParams,
+        body: Type.Object(
+          {
+            name: Type.Optional(QueueName),
+            is_default: Type.Optional(Type.Boolean({ description: 'true: tickets created without a queue go here' })),
+          },
+          { additionalProperties: false },
+        ),
+        answers: { 200: { description: 'The queue as it is now', schema: Type.Ref('Queue') } },
+        problems: {
+          conflict: 'The new name is taken, or the queue has open tickets.',
+          forbidden: 'A staff session needs the manager or owner role.',
+        },
+      }),
+    },
+    async (req, reply) => {
+      const { name } = req.params as { name: string };
+      const body = (req.body ?? {}) as { name?: string; is_default?: boolean };
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 200,
+        run: async (ctx) => present(await updateQueue({ ctx, input: { name, new_name: body.name, is_default: body.is_default } })),
+      });
+    },
+  );
 
-  app.delete('/queues/:name', {
-    schema: operation({
-      operationId: 'deleteQueue', tag: 'Queues', summary: 'Delete a queue',
-      description: 'Only a queue with no open ticket (in either mode) that is not the default.',
-      params: NameParams,
-      answers: { 200: { description: 'The queue is gone', schema: Type.Object({ object: Type.Literal('queue'), name: Type.String({ examples: ['A'] }), deleted: Type.Literal(true) }) } },
-      problems: { conflict: 'The queue is the default, or has open tickets.', forbidden: 'A staff session needs the manager or owner role.' },
-    }),
-  }, async (req, reply) => {
-    const { name } = req.params as { name: string };
-    return runWrite(req, reply, ctxFor(req, services), {
-      status: 200,
-      run: async (ctx) => ({ object: 'queue', name: (await removeQueue({ ctx, input: { name } })).name, deleted: true }),
-    });
-  });
+  app.delete(
+    '/queues/:name',
+    {
+      schema: operation({
+        operationId: 'deleteQueue',
+        tag: 'Queues',
+        summary: 'Delete a queue',
+        description: 'Only a queue with no open ticket (in either mode) that is not the default.',
+        params: NameParams,
+        answers: {
+          200: {
+            description: 'The queue is gone',
+            schema: Type.Object({ object: Type.Literal('queue'), name: Type.String({ examples: ['A'] }), deleted: Type.Literal(true) }),
+          },
+        },
+        problems: {
+          conflict: 'The queue is the default, or has open tickets.',
+          forbidden: 'A staff session needs the manager or owner role.',
+        },
+      }),
+    },
+    async (req, reply) => {
+      const { name } = req.params as { name: string };
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 200,
+        run: async (ctx) => ({ object: 'queue', name: (await removeQueue({ ctx, input: { name } })).name, deleted: true }),
+      });
+    },
+  );
 }

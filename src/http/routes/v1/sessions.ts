@@ -22,24 +22,38 @@ const BranchName = Type.String({ examples: ['Rue Oberkampf'] });
 const Ident = Type.Object({ id: Id('branch'), name: BranchName });
 export const SessionSchema = Type.Object({
   object: Type.Literal('session'),
-  user: Type.Object({ id: Id('user'), email: Type.String({ examples: ['owner@example.com'] }), role: StringEnum(['owner', 'manager', 'staff']) }),
+  user: Type.Object({
+    id: Id('user'),
+    email: Type.String({ examples: ['owner@example.com'] }),
+    role: StringEnum(['owner', 'manager', 'staff']),
+  }),
   account: Type.Object({
-    id: Id('account'), name: Type.String({ examples: ['Café Lumière'] }), plan: StringEnum(['free', 'pro', 'business']),
+    id: Id('account'),
+    name: Type.String({ examples: ['Café Lumière'] }),
+    plan: StringEnum(['free', 'pro', 'business']),
     api_access: Type.Boolean({ description: 'false on the free plan: API keys and webhooks need pro or business' }),
   }),
-  branch: Type.Object({ id: Id('branch'), name: BranchName, timezone: Type.String({ examples: ['Europe/Paris'] }) }, { description: 'The branch this session acts on' }),
+  branch: Type.Object(
+    { id: Id('branch'), name: BranchName, timezone: Type.String({ examples: ['Europe/Paris'] }) },
+    { description: 'The branch this session acts on' },
+  ),
   branches: Type.Array(Ident, { description: "All branches of the user's account; switch with POST /v1/session/branch" }),
   mode: StringEnum(['live', 'test'], {
-    description: 'The mode this request acted in. A session has no mode of its own: each request sends `Readybell-Mode: test` to act on test data (as an rk_test_ key does), or nothing for live.',
+    description:
+      'The mode this request acted in. A session has no mode of its own: each request sends `Readybell-Mode: test` to act on test data (as an rk_test_ key does), or nothing for live.',
   }),
-  csrf_token: Type.String({ description: 'Send as X-CSRF-Token on every POST, PATCH and DELETE made with the session cookie', examples: ['q8ZtWm3vR1xYc5NbL7pK2sHd9fGj4aE6'] }),
+  csrf_token: Type.String({
+    description: 'Send as X-CSRF-Token on every POST, PATCH and DELETE made with the session cookie',
+    examples: ['q8ZtWm3vR1xYc5NbL7pK2sHd9fGj4aE6'],
+  }),
   expires_at: Type.String({ format: 'date-time', description: 'Absolute end of the session', examples: [EXAMPLE_TIME] }),
   idle_timeout_seconds: Type.Integer({ description: 'The session ends after this long without a request', examples: [43200] }),
 });
 
 const SignedOut = Type.Object({ object: Type.Literal('session'), deleted: Type.Literal(true) });
 
-const cookieNote = 'Staff page only. Sets an HttpOnly, SameSite=Lax session cookie (Secure over HTTPS) that /v1 accepts instead of an API key, with the CSRF token in X-CSRF-Token on unsafe methods.';
+const cookieNote =
+  'Staff page only. Sets an HttpOnly, SameSite=Lax session cookie (Secure over HTTPS) that /v1 accepts instead of an API key, with the CSRF token in X-CSRF-Token on unsafe methods.';
 
 function current(req: FastifyRequest): StaffSession {
   const s = sessionOf(req);
@@ -49,114 +63,170 @@ function current(req: FastifyRequest): StaffSession {
 
 /** POST /v1/sessions, registered outside the authenticated /v1 scope. */
 export function registerSignIn(app: FastifyInstance, services: Services, limiter: RateLimiter): void {
-  app.post('/sessions', {
-    schema: operation({
-      operationId: 'createSession', tag: 'Staff sessions', summary: 'Sign in', access: 'public',
-      description: `${cookieNote} Throttled per address, per email and address, and (as a brake that an address without failures passes) per email.`,
-      body: Type.Object({
-        email: Type.String({ minLength: 1, maxLength: 254, examples: ['owner@example.com'] }),
-        password: Type.String({ minLength: 1, maxLength: 1024, examples: ['correct horse battery staple'] }),
-        branch: Type.Optional(Type.String({ maxLength: 64, description: "Start on this branch; default: the account's first", examples: [EXAMPLE_IDS.branch] })),
-      }, { additionalProperties: false }),
-      answers: { 201: { description: 'Signed in; the session cookie is set', schema: SessionSchema } },
-      problems: {
-        unauthenticated: 'Wrong email or password: one message whichever part was wrong.',
-        forbidden: 'The request came from another site.',
-        'rate-limited': 'Too many attempts from this address or for this email; retry after `Retry-After` seconds.',
-      },
-    }),
-  }, async (req, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    // Also a defence against login CSRF: a foreign page must not sign a victim into its account.
-    assertSameSite(req, services.config);
-    const body = req.body as { email: string; password: string; branch?: string };
-    const mode = sessionMode(req);
-    const attempt = await admitSignIn(limiter, services.clock.now(), req.ip, body.email, (policy) => countRefusal(services.metrics, policy));
-    let signed;
-    try {
-      signed = await signIn(services, body);
-    } catch (err) {
-      if (err instanceof AppError && err.code === 'unauthenticated') {
-        await attempt.failed();
-        throw new AppError('unauthenticated', WRONG_CREDENTIALS);
+  app.post(
+    '/sessions',
+    {
+      schema: operation({
+        operationId: 'createSession',
+        tag: 'Staff sessions',
+        summary: 'Sign in',
+        access: 'public',
+        description: `${cookieNote} Throttled per address, per email and address, and (as a brake that an address without failures passes) per email.`,
+        body: Type.Object(
+          {
+            email: Type.String({ minLength: 1, maxLength: 254, examples: ['owner@example.com'] }),
+            password: Type.String({ minLength: 1, maxLength: 1024, examples: ['correct horse battery staple'] }),
+            branch: Type.Optional(
+              Type.String({
+                maxLength: 64,
+                description: "Start on this branch; default: the account's first",
+                examples: [EXAMPLE_IDS.branch],
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        answers: { 201: { description: 'Signed in; the session cookie is set', schema: SessionSchema } },
+        problems: {
+          unauthenticated: 'Wrong email or password: one message whichever part was wrong.',
+          forbidden: 'The request came from another site.',
+          'rate-limited': 'Too many attempts from this address or for this email; retry after `Retry-After` seconds.',
+        },
+      }),
+    },
+    async (req, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      // Also a defence against login CSRF: a foreign page must not sign a victim into its account.
+      assertSameSite(req, services.config);
+      const body = req.body as { email: string; password: string; branch?: string };
+      const mode = sessionMode(req);
+      const attempt = await admitSignIn(limiter, services.clock.now(), req.ip, body.email, (policy) =>
+        countRefusal(services.metrics, policy),
+      );
+      let signed;
+      try {
+        signed = await signIn(services, body);
+      } catch (err) {
+        if (err instanceof AppError && err.code === 'unauthenticated') {
+          await attempt.failed();
+          throw new AppError('unauthenticated', WRONG_CREDENTIALS);
+        }
+        throw err;
       }
-      throw err;
-    }
-    const view = (await findSessionByTokenHash(services.db, hashSessionToken(signed.token)))!;
-    setSessionCookie(req, reply, services.config, signed.token, SESSION_ABSOLUTE_MS);
-    return reply.code(201).send(await summarise(services, view, csrfTokenFor(signed.token), mode));
-  });
+      const view = (await findSessionByTokenHash(services.db, hashSessionToken(signed.token)))!;
+      setSessionCookie(req, reply, services.config, signed.token, SESSION_ABSOLUTE_MS);
+      return reply.code(201).send(await summarise(services, view, csrfTokenFor(signed.token), mode));
+    },
+  );
 }
 
 export function registerSessionRoutes(app: FastifyInstance, services: Services): void {
-  const noStore = async (_req: FastifyRequest, reply: FastifyReply) => { reply.header('Cache-Control', 'no-store'); };
+  const noStore = async (_req: FastifyRequest, reply: FastifyReply) => {
+    reply.header('Cache-Control', 'no-store');
+  };
 
-  app.get('/session', {
-    onRequest: noStore,
-    schema: operation({
-      operationId: 'getSession', tag: 'Staff sessions', summary: 'Get the current session', access: 'staff', description: cookieNote,
-      answers: { 200: { description: 'The session, with its CSRF token', schema: SessionSchema } },
-    }),
-  }, async (req) => {
-    const s = current(req);
-    return summarise(services, s.view, s.csrfToken, req.auth!.mode);
-  });
+  app.get(
+    '/session',
+    {
+      onRequest: noStore,
+      schema: operation({
+        operationId: 'getSession',
+        tag: 'Staff sessions',
+        summary: 'Get the current session',
+        access: 'staff',
+        description: cookieNote,
+        answers: { 200: { description: 'The session, with its CSRF token', schema: SessionSchema } },
+      }),
+    },
+    async (req) => {
+      const s = current(req);
+      return summarise(services, s.view, s.csrfToken, req.auth!.mode);
+    },
+  );
 
-  app.delete('/session', {
-    schema: operation({
-      operationId: 'deleteSession', tag: 'Staff sessions', summary: 'Sign out', access: 'staff',
-      description: 'Ends this session at once (the cookie no longer works anywhere) and clears the cookie.',
-      answers: { 200: { description: 'Signed out', schema: SignedOut } },
-    }),
-  }, async (req, reply) => {
-    const s = current(req);
-    clearSessionCookie(req, reply, services.config);
-    return runWrite(req, reply, ctxFor(req, services), {
-      status: 200,
-      run: async (ctx) => {
-        await signOut({ ctx, input: { sessionId: s.view.id } });
-        return { object: 'session', deleted: true };
-      },
-    });
-  });
+  app.delete(
+    '/session',
+    {
+      schema: operation({
+        operationId: 'deleteSession',
+        tag: 'Staff sessions',
+        summary: 'Sign out',
+        access: 'staff',
+        description: 'Ends this session at once (the cookie no longer works anywhere) and clears the cookie.',
+        answers: { 200: { description: 'Signed out', schema: SignedOut } },
+      }),
+    },
+    async (req, reply) => {
+      const s = current(req);
+      clearSessionCookie(req, reply, services.config);
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 200,
+        run: async (ctx) => {
+          await signOut({ ctx, input: { sessionId: s.view.id } });
+          return { object: 'session', deleted: true };
+        },
+      });
+    },
+  );
 
-  app.post('/session/branch', {
-    schema: operation({
-      operationId: 'switchSessionBranch', tag: 'Staff sessions', summary: 'Switch branch', access: 'staff',
-      description: 'The session acts on another branch of the same account from its next request.',
-      body: Type.Object({ branch: Type.String({ minLength: 1, maxLength: 64, examples: [EXAMPLE_IDS.branch] }) }, { additionalProperties: false }),
-      answers: { 200: { description: 'The session, on the new branch', schema: SessionSchema } },
-      problems: { 'validation-failed': 'The user\'s account has no such branch.' },
-    }),
-  }, async (req, reply) => {
-    const s = current(req);
-    const { branch } = req.body as { branch: string };
-    return runWrite(req, reply, ctxFor(req, services), {
-      status: 200,
-      run: async (ctx) => summarise(services, s.view, s.csrfToken, ctx.mode, await switchBranch({ ctx, input: { sessionId: s.view.id, branch } })),
-    });
-  });
+  app.post(
+    '/session/branch',
+    {
+      schema: operation({
+        operationId: 'switchSessionBranch',
+        tag: 'Staff sessions',
+        summary: 'Switch branch',
+        access: 'staff',
+        description: 'The session acts on another branch of the same account from its next request.',
+        body: Type.Object(
+          { branch: Type.String({ minLength: 1, maxLength: 64, examples: [EXAMPLE_IDS.branch] }) },
+          { additionalProperties: false },
+        ),
+        answers: { 200: { description: 'The session, on the new branch', schema: SessionSchema } },
+        problems: { 'validation-failed': "The user's account has no such branch." },
+      }),
+    },
+    async (req, reply) => {
+      const s = current(req);
+      const { branch } = req.body as { branch: string };
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 200,
+        run: async (ctx) =>
+          summarise(services, s.view, s.csrfToken, ctx.mode, await switchBranch({ ctx, input: { sessionId: s.view.id, branch } })),
+      });
+    },
+  );
 
-  app.post('/session/password', {
-    schema: operation({
-      operationId: 'changePassword', tag: 'Staff sessions', summary: 'Change your password', access: 'staff',
-      description: 'Ends every session of the user, this one included (sign in again with the new password).',
-      body: Type.Object({
-        current_password: Type.String({ minLength: 1, maxLength: 1024, examples: ['correct horse battery staple'] }),
-        new_password: Type.String({ minLength: 10, maxLength: 1024, examples: ['a longer passphrase of mine'] }),
-      }, { additionalProperties: false }),
-      answers: { 200: { description: 'Changed; every session of the user ended', schema: SignedOut } },
-      problems: { 'validation-failed': 'The current password is wrong, or the new one is too short.' },
-    }),
-  }, async (req, reply) => {
-    current(req);
-    const input = req.body as { current_password: string; new_password: string };
-    return runWrite(req, reply, ctxFor(req, services), {
-      status: 200,
-      run: async (ctx) => {
-        await changeOwnPassword({ ctx, input });
-        return { object: 'session', deleted: true };
-      },
-    });
-  });
+  app.post(
+    '/session/password',
+    {
+      schema: operation({
+        operationId: 'changePassword',
+        tag: 'Staff sessions',
+        summary: 'Change your password',
+        access: 'staff',
+        description: 'Ends every session of the user, this one included (sign in again with the new password).',
+        body: Type.Object(
+          {
+            current_password: Type.String({ minLength: 1, maxLength: 1024, examples: ['correct horse battery staple'] }),
+            new_password: Type.String({ minLength: 10, maxLength: 1024, examples: ['a longer passphrase of mine'] }),
+          },
+          { additionalProperties: false },
+        ),
+        answers: { 200: { description: 'Changed; every session of the user ended', schema: SignedOut } },
+        problems: { 'validation-failed': 'The current password is wrong, or the new one is too short.' },
+      }),
+    },
+    async (req, reply) => {
+      current(req);
+      const input = req.body as { current_password: string; new_password: string };
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 200,
+        run: async (ctx) => {
+          await changeOwnPassword({ ctx, input });
+          return { object: 'session', deleted: true };
+        },
+      });
+    },
+  );
 }

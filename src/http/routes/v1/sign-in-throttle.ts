@@ -36,7 +36,8 @@ export function addressKey(ip: string): string {
 
 function refuse(policy: BucketPolicy, retryAfterSeconds: number): AppError {
   return new AppError('rate-limited', `Too many sign-in attempts; try again in ${retryAfterSeconds} s.`, {
-    retry_after: retryAfterSeconds, violated_policies: [policy.name],
+    retry_after: retryAfterSeconds,
+    violated_policies: [policy.name],
   });
 }
 
@@ -44,7 +45,13 @@ export type SignInAttempt = { failed(): Promise<void> };
 
 /** Throws 429 when this attempt may not be checked; otherwise report a wrong password to `failed`. */
 /** `onRefused` hears the name of each policy that refuses an attempt (the refusal metric). */
-export async function admitSignIn(limiter: RateLimiter, nowMs: number, ip: string, email: string, onRefused: (policy: string) => void = () => {}): Promise<SignInAttempt> {
+export async function admitSignIn(
+  limiter: RateLimiter,
+  nowMs: number,
+  ip: string,
+  email: string,
+  onRefused: (policy: string) => void = () => {},
+): Promise<SignInAttempt> {
   const refused = (policy: BucketPolicy, retryAfterSeconds: number): AppError => {
     onRefused(policy.name);
     return refuse(policy, retryAfterSeconds);

@@ -47,50 +47,64 @@ export function registerStreamRoute(app: FastifyInstance, services: Services): v
     for (const end of [...open]) end();
   });
 
-  app.get('/stream', {
-    schema: operation({
-      operationId: 'streamLiveUpdates', tag: 'Live updates', summary: 'Stream live updates', description: DESCRIPTION,
-      answers: {
-        200: {
-          description: 'A stream of server-sent events, open until the client leaves or its credentials end',
-          mediaType: 'text/event-stream',
-          schema: Type.String({
-            description: 'Server-sent events: `event: ready` first, then one default event per change',
-            examples: ['event: ready\ndata: {"branch":"br_01m81j194tb8kmycb0gheeaj9r","livemode":false}\n\nid: 1\ndata: {"type":"ticket.ready","ticket_id":"tk_01m81j19a75aagw39z4av2ch96","status":"ready","queue":"A","display_number":"A-42"}\n\n'],
-          }),
+  app.get(
+    '/stream',
+    {
+      schema: operation({
+        operationId: 'streamLiveUpdates',
+        tag: 'Live updates',
+        summary: 'Stream live updates',
+        description: DESCRIPTION,
+        answers: {
+          200: {
+            description: 'A stream of server-sent events, open until the client leaves or its credentials end',
+            mediaType: 'text/event-stream',
+            schema: Type.String({
+              description: 'Server-sent events: `event: ready` first, then one default event per change',
+              examples: [
+                'event: ready\ndata: {"branch":"br_01m81j194tb8kmycb0gheeaj9r","livemode":false}\n\nid: 1\ndata: {"type":"ticket.ready","ticket_id":"tk_01m81j19a75aagw39z4av2ch96","status":"ready","queue":"A","display_number":"A-42"}\n\n',
+              ],
+            }),
+          },
         },
-      },
-    }),
-  }, async (req, reply) => {
-    const ctx = ctxFor(req, services);
-    // HEAD asks for GET's headers; a hijacked response to it would never send them.
-    if (req.method === 'HEAD') return reply.headers(SSE_HEADERS).send();
-    reply.hijack();
-    const raw = reply.raw;
-    raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
-    raw.write(`retry: 3000\nevent: ready\ndata: ${JSON.stringify({ branch: ctx.branchId, livemode: ctx.mode === 'live' })}\n\n`);
-    let seq = 0;
-    const closed = openLiveStream(services.metrics, 'stream');
-    const unsubscribe = services.bus.subscribe(channels.branch(ctx.branchId, ctx.mode), (message) => {
-      raw.write(`id: ${++seq}\ndata: ${JSON.stringify(message)}\n\n`);
-    });
-    let sinceCheck = 0;
-    const timer = setInterval(() => {
-      raw.write(': ping\n\n');
-      sinceCheck += STREAM_PING_MS;
-      if (sinceCheck < STREAM_RECHECK_MS) return;
-      sinceCheck = 0;
-      stillValid(services, req).then((ok) => { if (!ok) end(); }, () => {});
-    }, STREAM_PING_MS);
-    timer.unref();
-    const end = (): void => {
-      if (!open.delete(end)) return;
-      clearInterval(timer);
-      unsubscribe();
-      closed();
-      raw.end();
-    };
-    open.add(end);
-    req.raw.on('close', end);
-  });
+      }),
+    },
+    async (req, reply) => {
+      const ctx = ctxFor(req, services);
+      // HEAD asks for GET's headers; a hijacked response to it would never send them.
+      if (req.method === 'HEAD') return reply.headers(SSE_HEADERS).send();
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
+      raw.write(`retry: 3000\nevent: ready\ndata: ${JSON.stringify({ branch: ctx.branchId, livemode: ctx.mode === 'live' })}\n\n`);
+      let seq = 0;
+      const closed = openLiveStream(services.metrics, 'stream');
+      const unsubscribe = services.bus.subscribe(channels.branch(ctx.branchId, ctx.mode), (message) => {
+        raw.write(`id: ${++seq}\ndata: ${JSON.stringify(message)}\n\n`);
+      });
+      let sinceCheck = 0;
+      const timer = setInterval(() => {
+        raw.write(': ping\n\n');
+        sinceCheck += STREAM_PING_MS;
+        if (sinceCheck < STREAM_RECHECK_MS) return;
+        sinceCheck = 0;
+        stillValid(services, req).then(
+          (ok) => {
+            if (!ok) end();
+          },
+          () => {},
+        );
+      }, STREAM_PING_MS);
+      timer.unref();
+      const end = (): void => {
+        if (!open.delete(end)) return;
+        clearInterval(timer);
+        unsubscribe();
+        closed();
+        raw.end();
+      };
+      open.add(end);
+      req.raw.on('close', end);
+    },
+  );
 }

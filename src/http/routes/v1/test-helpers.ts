@@ -31,15 +31,35 @@ const HELPER_ACTIONS: readonly HelperAction[] = [...CUSTOMER_ACTIONS, 'open_page
 
 const span = (m: { min: number; max: number; default: number }): string => `${m.min}–${m.max}, default ${m.default}`;
 
-const CustomerBody = Type.Optional(Type.Object(
-  { minutes: Type.Optional(Type.Integer({ description: `snooze: the snooze (${span(SNOOZE_MINUTES)}); open_page: how long the page stays open (${span(SIMULATED_MINUTES)})`, examples: [SNOOZE_MINUTES.default] })) },
-  { additionalProperties: false },
-));
+const CustomerBody = Type.Optional(
+  Type.Object(
+    {
+      minutes: Type.Optional(
+        Type.Integer({
+          description: `snooze: the snooze (${span(SNOOZE_MINUTES)}); open_page: how long the page stays open (${span(SIMULATED_MINUTES)})`,
+          examples: [SNOOZE_MINUTES.default],
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
 
-const ConnectBody = Type.Optional(Type.Object(
-  { minutes: Type.Optional(Type.Integer({ minimum: SIMULATED_MINUTES.min, maximum: SIMULATED_MINUTES.max, description: `How long the board stays connected (${span(SIMULATED_MINUTES)})`, examples: [SIMULATED_MINUTES.default] })) },
-  { additionalProperties: false },
-));
+const ConnectBody = Type.Optional(
+  Type.Object(
+    {
+      minutes: Type.Optional(
+        Type.Integer({
+          minimum: SIMULATED_MINUTES.min,
+          maximum: SIMULATED_MINUTES.max,
+          description: `How long the board stays connected (${span(SIMULATED_MINUTES)})`,
+          examples: [SIMULATED_MINUTES.default],
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+);
 
 function openMinutes(minutes: number | undefined): number {
   if (minutes === undefined) return SIMULATED_MINUTES.default;
@@ -54,7 +74,8 @@ export function registerTestHelperRoutes(app: FastifyInstance, services: Service
   const { publicUrl } = config;
   // Before the body is validated: a live key is refused whatever it sends.
   const testKeysOnly = async (req: FastifyRequest): Promise<void> => {
-    if (req.auth?.mode !== 'test') throw new AppError('forbidden', 'Test helpers work only with a test key (rk_test_…); they never touch live tickets.');
+    if (req.auth?.mode !== 'test')
+      throw new AppError('forbidden', 'Test helpers work only with a test key (rk_test_…); they never touch live tickets.');
   };
   const simulated = (): SimulatedClients => {
     if (services.simulatedClients === undefined) throw new AppError('unavailable', 'This node runs no simulated pages or boards.');
@@ -62,90 +83,111 @@ export function registerTestHelperRoutes(app: FastifyInstance, services: Service
   };
   const branchOf = async (id: string): Promise<Branch> => (await getBranch(db, id))!;
 
-  app.post('/test_helpers/tickets/:id/customer/:action', {
-    schema: operation({
-      operationId: 'actAsCustomer', tag: 'Test helpers', summary: 'Act as the customer',
-      description: `Test mode only: does exactly what the customer's tap on their page does, events and webhooks included. \`action\` is one of ${HELPER_ACTIONS.map((a) => `\`${a}\``).join(', ')}. ` +
-        '`view`: opens the link; `subscribe`: turns notifications on through the push service readybell simulates, so a ring then reaches the customer by `push`; ' +
-        '`acknowledge`: "On my way" after a ring; `snooze`: "Need N more minutes" (`minutes`); ' +
-        '`open_page` opens the ticket page (recording the first view) and keeps it open for `minutes`: a ring then reaches it as `page`.',
-      params: Type.Object({
-        id: IdParam('ticket'),
-        // Not an enum: an unknown action is a 404 naming the ones there are.
-        action: Type.String({ maxLength: 32, description: `One of ${HELPER_ACTIONS.join(', ')}`, examples: ['acknowledge'] }),
+  app.post(
+    '/test_helpers/tickets/:id/customer/:action',
+    {
+      schema: operation({
+        operationId: 'actAsCustomer',
+        tag: 'Test helpers',
+        summary: 'Act as the customer',
+        description:
+          `Test mode only: does exactly what the customer's tap on their page does, events and webhooks included. \`action\` is one of ${HELPER_ACTIONS.map((a) => `\`${a}\``).join(', ')}. ` +
+          '`view`: opens the link; `subscribe`: turns notifications on through the push service readybell simulates, so a ring then reaches the customer by `push`; ' +
+          '`acknowledge`: "On my way" after a ring; `snooze`: "Need N more minutes" (`minutes`); ' +
+          '`open_page` opens the ticket page (recording the first view) and keeps it open for `minutes`: a ring then reaches it as `page`.',
+        params: Type.Object({
+          id: IdParam('ticket'),
+          // Not an enum: an unknown action is a 404 naming the ones there are.
+          action: Type.String({ maxLength: 32, description: `One of ${HELPER_ACTIONS.join(', ')}`, examples: ['acknowledge'] }),
+        }),
+        body: CustomerBody,
+        answers: {
+          200: { description: "The ticket after the customer's action", schema: Type.Ref('Ticket'), example: EXAMPLE_TICKETS.acknowledged },
+        },
+        problems: {
+          forbidden: 'A live key: test helpers never touch live tickets.',
+          'not-found': 'No such ticket, or no such action.',
+          'ticket-state-conflict': "The ticket's status does not allow the action (e.g. `acknowledge` before it is ready).",
+        },
       }),
-      body: CustomerBody,
-      answers: { 200: { description: 'The ticket after the customer\'s action', schema: Type.Ref('Ticket'), example: EXAMPLE_TICKETS.acknowledged } },
-      problems: {
-        forbidden: 'A live key: test helpers never touch live tickets.',
-        'not-found': 'No such ticket, or no such action.',
-        'ticket-state-conflict': 'The ticket\'s status does not allow the action (e.g. `acknowledge` before it is ready).',
-      },
-    }),
-    preValidation: testKeysOnly,
-  }, async (req, reply) => {
-    const { id, action } = req.params as { id: string; action: string };
-    if (!(HELPER_ACTIONS as readonly string[]).includes(action)) throw notFound(`test helper action "${action}" (use ${HELPER_ACTIONS.join(', ')})`);
-    const minutes = (req.body as { minutes?: number } | undefined)?.minutes;
-    if (minutes !== undefined && action !== 'snooze' && action !== 'open_page') throw invalid('/minutes', 'minutes applies to snooze and open_page only.');
-    ticketIdFrom(id);
-    const ctx = ctxFor(req, services);
-    if (action === 'open_page') {
-      const open = openMinutes(minutes);
+      preValidation: testKeysOnly,
+    },
+    async (req, reply) => {
+      const { id, action } = req.params as { id: string; action: string };
+      if (!(HELPER_ACTIONS as readonly string[]).includes(action))
+        throw notFound(`test helper action "${action}" (use ${HELPER_ACTIONS.join(', ')})`);
+      const minutes = (req.body as { minutes?: number } | undefined)?.minutes;
+      if (minutes !== undefined && action !== 'snooze' && action !== 'open_page')
+        throw invalid('/minutes', 'minutes applies to snooze and open_page only.');
+      ticketIdFrom(id);
+      const ctx = ctxFor(req, services);
+      if (action === 'open_page') {
+        const open = openMinutes(minutes);
+        return runWrite(req, reply, ctx, {
+          status: 200,
+          run: async (tx) => (await recordCustomerAction({ ctx: tx, input: { ticketId: id, action: 'view' } })).ticket.id,
+          // After the view commits and before the answer: once answered, a ring reaches the page.
+          twoPhase: {
+            after: async (_ctx, ticketId: string) => {
+              const ticket = (await getTicket(db, ctx.branchId, ctx.mode, ticketId))!;
+              await simulated().openPage(ticket, await branchOf(ticket.branchId), open);
+              return async () => presentTicket(ticket, publicUrl);
+            },
+          },
+        });
+      }
       return runWrite(req, reply, ctx, {
         status: 200,
-        run: async (tx) => (await recordCustomerAction({ ctx: tx, input: { ticketId: id, action: 'view' } })).ticket.id,
-        // After the view commits and before the answer: once answered, a ring reaches the page.
+        run: async (tx) => {
+          const { ticket } = await recordCustomerAction({
+            ctx: tx,
+            input: { ticketId: id, action: action as CustomerActionName, minutes },
+          });
+          if (action === 'subscribe') await upsertPushSubscription(tx.tx, simulatedPushSubscription(ticket, services.clock.now()));
+          return presentTicket(ticket, publicUrl);
+        },
+      });
+    },
+  );
+
+  app.post(
+    '/test_helpers/displays/:id/connect',
+    {
+      schema: operation({
+        operationId: 'connectTestDisplay',
+        tag: 'Test helpers',
+        summary: 'Connect a board of the display, sound on',
+        description:
+          "Test mode only: a board readybell simulates opens the display's link with sound enabled and stays connected for `minutes`. " +
+          'When voice is on for the display and the branch, a ring of a ticket in a queue it shows answers `call_out_loud: true`.',
+        params: Type.Object({ id: IdParam('display') }),
+        body: ConnectBody,
+        answers: { 200: { description: 'The display whose board is now connected', schema: DisplaySchema } },
+        problems: {
+          forbidden: 'A live key: test helpers never touch live displays.',
+          'not-found': 'No such display.',
+        },
+      }),
+      preValidation: testKeysOnly,
+    },
+    async (req, reply) => {
+      const { id } = req.params as { id: string };
+      if (!isId('display', id)) throw notFound('display');
+      const minutes = (req.body as { minutes?: number } | undefined)?.minutes ?? SIMULATED_MINUTES.default;
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 200,
+        run: async (ctx) => {
+          const display = await getDisplay(ctx.tx, ctx.branchId, ctx.mode, id);
+          if (display === undefined) throw notFound('display');
+          return display;
+        },
         twoPhase: {
-          after: async (_ctx, ticketId: string) => {
-            const ticket = (await getTicket(db, ctx.branchId, ctx.mode, ticketId))!;
-            await simulated().openPage(ticket, await branchOf(ticket.branchId), open);
-            return async () => presentTicket(ticket, publicUrl);
+          after: async (_ctx, display: Display) => {
+            await simulated().connectBoard(display, await branchOf(display.branchId), minutes);
+            return async () => presentDisplay(display, publicUrl);
           },
         },
       });
-    }
-    return runWrite(req, reply, ctx, {
-      status: 200,
-      run: async (tx) => {
-        const { ticket } = await recordCustomerAction({ ctx: tx, input: { ticketId: id, action: action as CustomerActionName, minutes } });
-        if (action === 'subscribe') await upsertPushSubscription(tx.tx, simulatedPushSubscription(ticket, services.clock.now()));
-        return presentTicket(ticket, publicUrl);
-      },
-    });
-  });
-
-  app.post('/test_helpers/displays/:id/connect', {
-    schema: operation({
-      operationId: 'connectTestDisplay', tag: 'Test helpers', summary: 'Connect a board of the display, sound on',
-      description: 'Test mode only: a board readybell simulates opens the display\'s link with sound enabled and stays connected for `minutes`. ' +
-        'When voice is on for the display and the branch, a ring of a ticket in a queue it shows answers `call_out_loud: true`.',
-      params: Type.Object({ id: IdParam('display') }),
-      body: ConnectBody,
-      answers: { 200: { description: 'The display whose board is now connected', schema: DisplaySchema } },
-      problems: {
-        forbidden: 'A live key: test helpers never touch live displays.',
-        'not-found': 'No such display.',
-      },
-    }),
-    preValidation: testKeysOnly,
-  }, async (req, reply) => {
-    const { id } = req.params as { id: string };
-    if (!isId('display', id)) throw notFound('display');
-    const minutes = (req.body as { minutes?: number } | undefined)?.minutes ?? SIMULATED_MINUTES.default;
-    return runWrite(req, reply, ctxFor(req, services), {
-      status: 200,
-      run: async (ctx) => {
-        const display = await getDisplay(ctx.tx, ctx.branchId, ctx.mode, id);
-        if (display === undefined) throw notFound('display');
-        return display;
-      },
-      twoPhase: {
-        after: async (_ctx, display: Display) => {
-          await simulated().connectBoard(display, await branchOf(display.branchId), minutes);
-          return async () => presentDisplay(display, publicUrl);
-        },
-      },
-    });
-  });
+    },
+  );
 }

@@ -24,14 +24,23 @@ const UserSchema = Type.Object({
   role: RoleSchema,
   created_at: Timestamp,
   removed_at: Nullable(Timestamp),
-  password: Nullable(Type.String({
-    description: 'A one-time password: only in the answer that invited the user or reset the password, never in a replay. Hand it over now.',
-    examples: ['tulip-quarry-ember-7'],
-  })),
+  password: Nullable(
+    Type.String({
+      description:
+        'A one-time password: only in the answer that invited the user or reset the password, never in a replay. Hand it over now.',
+      examples: ['tulip-quarry-ember-7'],
+    }),
+  ),
 });
 
 const present = (u: UserRecord, password: string | null = null) => ({
-  object: 'user' as const, id: u.id, email: u.email, role: u.role, created_at: iso(u.createdAt)!, removed_at: iso(u.removedAt), password,
+  object: 'user' as const,
+  id: u.id,
+  email: u.email,
+  role: u.role,
+  created_at: iso(u.createdAt)!,
+  removed_at: iso(u.removedAt),
+  password,
 });
 const IdParams = Type.Object({ id: IdParam('user') });
 const ownerOnly = 'Owner role, staff session only (API keys get 403).';
@@ -42,69 +51,106 @@ const userId = (params: unknown): string => {
 };
 
 export function registerUserRoutes(app: FastifyInstance, services: Services): void {
-  app.get('/users', {
-    schema: operation({
-      operationId: 'listUsers', tag: 'Staff administration', summary: 'List staff users', access: 'staff',
-      description: `The account's staff users, removed ones left out. ${ownerOnly}`,
-      answers: { 200: { description: 'Every user', schema: ListOf(UserSchema, 'Oldest first') } },
-    }),
-  }, async (req) => ({ object: 'list', data: (await listAccountUsers(ctxFor(req, services))).map((u) => present(u)), has_more: false }));
+  app.get(
+    '/users',
+    {
+      schema: operation({
+        operationId: 'listUsers',
+        tag: 'Staff administration',
+        summary: 'List staff users',
+        access: 'staff',
+        description: `The account's staff users, removed ones left out. ${ownerOnly}`,
+        answers: { 200: { description: 'Every user', schema: ListOf(UserSchema, 'Oldest first') } },
+      }),
+    },
+    async (req) => ({ object: 'list', data: (await listAccountUsers(ctxFor(req, services))).map((u) => present(u)), has_more: false }),
+  );
 
-  app.post('/users', {
-    schema: operation({
-      operationId: 'inviteUser', tag: 'Staff administration', summary: 'Invite a staff user', access: 'staff',
-      description: `The answer carries a one-time password, shown once. ${ownerOnly}`,
-      body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254, examples: ['sam@example.com'] }), role: RoleSchema }, { additionalProperties: false }),
-      answers: { 201: { description: 'The user, with a one-time `password`', schema: UserSchema } },
-      problems: { conflict: 'This email already has a readybell user.' },
-    }),
-  }, async (req, reply) => {
-    const body = req.body as { email: string; role: Role };
-    return runWrite(req, reply, ctxFor(req, services), {
-      status: 201,
-      run: async (ctx) => {
-        const { user, password } = await inviteUser({ ctx, input: body });
-        return present(user, password);
-      },
-      forReplay: (first) => ({ ...first, password: null }),
-    });
-  });
+  app.post(
+    '/users',
+    {
+      schema: operation({
+        operationId: 'inviteUser',
+        tag: 'Staff administration',
+        summary: 'Invite a staff user',
+        access: 'staff',
+        description: `The answer carries a one-time password, shown once. ${ownerOnly}`,
+        body: Type.Object(
+          { email: Type.String({ minLength: 3, maxLength: 254, examples: ['sam@example.com'] }), role: RoleSchema },
+          { additionalProperties: false },
+        ),
+        answers: { 201: { description: 'The user, with a one-time `password`', schema: UserSchema } },
+        problems: { conflict: 'This email already has a readybell user.' },
+      }),
+    },
+    async (req, reply) => {
+      const body = req.body as { email: string; role: Role };
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 201,
+        run: async (ctx) => {
+          const { user, password } = await inviteUser({ ctx, input: body });
+          return present(user, password);
+        },
+        forReplay: (first) => ({ ...first, password: null }),
+      });
+    },
+  );
 
-  app.patch('/users/:id', {
-    schema: operation({
-      operationId: 'updateUser', tag: 'Staff administration', summary: 'Update a staff user', access: 'staff',
-      description: `Change their role, or reset their password (which ends all their sessions). ${ownerOnly}`,
-      params: IdParams,
-      body: Type.Object({
-        role: Type.Optional(RoleSchema),
-        reset_password: Type.Optional(Type.Boolean({ description: 'true: a new one-time password, in the answer' })),
-      }, { additionalProperties: false }),
-      answers: { 200: { description: 'The user, with a one-time `password` after a reset', schema: UserSchema } },
-      problems: { 'last-owner': 'The last owner cannot be demoted, also when two owners demote each other at the same moment.' },
-    }),
-  }, async (req, reply) => {
-    const id = userId(req.params);
-    const body = (req.body ?? {}) as { role?: Role; reset_password?: boolean };
-    return runWrite(req, reply, ctxFor(req, services), {
-      status: 200,
-      run: async (ctx) => {
-        const { user, password } = await updateUser({ ctx, input: { id, ...body } });
-        return present(user, password);
-      },
-      forReplay: (first) => ({ ...first, password: null }),
-    });
-  });
+  app.patch(
+    '/users/:id',
+    {
+      schema: operation({
+        operationId: 'updateUser',
+        tag: 'Staff administration',
+        summary: 'Update a staff user',
+        access: 'staff',
+        description: `Change their role, or reset their password (which ends all their sessions). ${ownerOnly}`,
+        params: IdParams,
+        body: Type.Object(
+          {
+            role: Type.Optional(RoleSchema),
+            reset_password: Type.Optional(Type.Boolean({ description: 'true: a new one-time password, in the answer' })),
+          },
+          { additionalProperties: false },
+        ),
+        answers: { 200: { description: 'The user, with a one-time `password` after a reset', schema: UserSchema } },
+        problems: { 'last-owner': 'The last owner cannot be demoted, also when two owners demote each other at the same moment.' },
+      }),
+    },
+    async (req, reply) => {
+      const id = userId(req.params);
+      const body = (req.body ?? {}) as { role?: Role; reset_password?: boolean };
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 200,
+        run: async (ctx) => {
+          const { user, password } = await updateUser({ ctx, input: { id, ...body } });
+          return present(user, password);
+        },
+        forReplay: (first) => ({ ...first, password: null }),
+      });
+    },
+  );
 
-  app.delete('/users/:id', {
-    schema: operation({
-      operationId: 'removeUser', tag: 'Staff administration', summary: 'Remove a staff user', access: 'staff',
-      description: `Their sessions end at once. ${ownerOnly}`,
-      params: IdParams,
-      answers: { 200: { description: 'The user, removed', schema: UserSchema } },
-      problems: { conflict: 'Nobody removes themselves; another owner can.', 'last-owner': 'The last owner stays.' },
-    }),
-  }, async (req, reply) => {
-    const id = userId(req.params);
-    return runWrite(req, reply, ctxFor(req, services), { status: 200, run: async (ctx) => present(await deleteUser({ ctx, input: { id } })) });
-  });
+  app.delete(
+    '/users/:id',
+    {
+      schema: operation({
+        operationId: 'removeUser',
+        tag: 'Staff administration',
+        summary: 'Remove a staff user',
+        access: 'staff',
+        description: `Their sessions end at once. ${ownerOnly}`,
+        params: IdParams,
+        answers: { 200: { description: 'The user, removed', schema: UserSchema } },
+        problems: { conflict: 'Nobody removes themselves; another owner can.', 'last-owner': 'The last owner stays.' },
+      }),
+    },
+    async (req, reply) => {
+      const id = userId(req.params);
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 200,
+        run: async (ctx) => present(await deleteUser({ ctx, input: { id } })),
+      });
+    },
+  );
 }

@@ -4,7 +4,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Ctx, Services } from '../../../actions/ctx.ts';
 import { invalid, notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
-import { createWebhookEndpoint, removeWebhookEndpoint, requireWebhookAccess, updateWebhookEndpoint } from '../../../actions/webhook-endpoints.ts';
+import {
+  createWebhookEndpoint,
+  removeWebhookEndpoint,
+  requireWebhookAccess,
+  updateWebhookEndpoint,
+} from '../../../actions/webhook-endpoints.ts';
 import { rotateWebhookSecret } from '../../../actions/rotate-webhook-secret.ts';
 import { sendTestWebhook } from '../../../actions/send-test-webhook.ts';
 import { retryWebhookDelivery } from '../../../actions/retry-webhook-delivery.ts';
@@ -19,8 +24,17 @@ import { EXAMPLE_ENDPOINT } from '../../example-objects.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 import {
-  CreateEndpointBody, DeletedEndpointSchema, DeliveriesQuery, DeliveryIdParams, DeliveryListSchema, EndpointIdParams, EndpointListSchema,
-  NoBody, RotateBody, SecretSchema, UpdateEndpointBody,
+  CreateEndpointBody,
+  DeletedEndpointSchema,
+  DeliveriesQuery,
+  DeliveryIdParams,
+  DeliveryListSchema,
+  EndpointIdParams,
+  EndpointListSchema,
+  NoBody,
+  RotateBody,
+  SecretSchema,
+  UpdateEndpointBody,
 } from './webhook-schemas.ts';
 
 const TAG = 'Webhook endpoints';
@@ -48,211 +62,306 @@ async function endpointOf(services: Services, ctx: Ctx, id: string) {
 }
 
 async function presentDeliveries(services: Services, list: WebhookDelivery[]) {
-  const attempts = await listAttempts(services.db, list.map((d) => d.id));
+  const attempts = await listAttempts(
+    services.db,
+    list.map((d) => d.id),
+  );
   return list.map((d) => presentDelivery(d, attempts.get(d.id) ?? []));
 }
 
 export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Services): void {
   const { db, clock, config } = services;
   // Read on every call, so tests can substitute a resolver on a running service.
-  const checkUrl = (url: string, ctx: Ctx): Promise<string> => checkWebhookUrl(url, ctx.mode, config, services.webhookLookup ?? systemLookup);
+  const checkUrl = (url: string, ctx: Ctx): Promise<string> =>
+    checkWebhookUrl(url, ctx.mode, config, services.webhookLookup ?? systemLookup);
 
-  app.get('/webhook_endpoints', {
-    schema: operation({
-      operationId: 'listWebhookEndpoints', tag: TAG, summary: 'List webhook endpoints',
-      description: `The branch's endpoints in the key's mode (at most 16), newest first, without their secrets. ${WHO}`,
-      answers: { 200: { description: 'Every endpoint', schema: EndpointListSchema } },
-    }),
-  }, async (req) => {
-    const ctx = ctxFor(req, services);
-    requireWebhookAccess(ctx);
-    const now = clock.now();
-    return { object: 'list', data: (await listEndpoints(db, ctx.branchId, ctx.mode)).map((e) => presentEndpoint(e, now)), has_more: false };
-  });
+  app.get(
+    '/webhook_endpoints',
+    {
+      schema: operation({
+        operationId: 'listWebhookEndpoints',
+        tag: TAG,
+        summary: 'List webhook endpoints',
+        description: `The branch's endpoints in the key's mode (at most 16), newest first, without their secrets. ${WHO}`,
+        answers: { 200: { description: 'Every endpoint', schema: EndpointListSchema } },
+      }),
+    },
+    async (req) => {
+      const ctx = ctxFor(req, services);
+      requireWebhookAccess(ctx);
+      const now = clock.now();
+      return {
+        object: 'list',
+        data: (await listEndpoints(db, ctx.branchId, ctx.mode)).map((e) => presentEndpoint(e, now)),
+        has_more: false,
+      };
+    },
+  );
 
-  app.post('/webhook_endpoints', {
-    schema: operation({
-      operationId: 'createWebhookEndpoint', tag: TAG, summary: 'Create a webhook endpoint',
-      description: 'Events of the key\'s mode are POSTed to `url`, signed with the endpoint\'s secret: the answer is the only one that carries it '
-        + `(an idempotent replay leaves it out; \`GET …/secret\` reveals it). ${WHO}`,
-      body: CreateEndpointBody,
-      answers: { 201: { description: 'The endpoint, with its signing `secret`', schema: Endpoint, example: { ...EXAMPLE_ENDPOINT, secret: 'whsec_3q2Z7wVbR9kLmN4pXs8TjY6cHa1FdE5u' } } },
-      problems: {
-        'validation-failed': 'A field is wrong, an event type is unknown, or the URL is refused (not https in live mode; a private, loopback or link-local address).',
-        conflict: 'The branch already has 16 endpoints in this mode.',
-      },
-    }),
-  }, async (req, reply) => {
-    const ctx = ctxFor(req, services);
-    requireWebhookAccess(ctx);
-    const body = req.body as { url: string; enabled_events?: string[]; description?: string | null };
-    // DNS is checked before the write: a lookup must never hold the store's writer.
-    const url = await checkUrl(body.url, ctx);
-    return runWrite(req, reply, ctx, {
-      status: 201,
-      run: async (tx) => {
-        const { endpoint, secret } = await createWebhookEndpoint({ ctx: tx, input: { ...body, url } });
-        return presentEndpoint(endpoint, clock.now(), secret);
-      },
-      forReplay: withoutSecret,
-    });
-  });
+  app.post(
+    '/webhook_endpoints',
+    {
+      schema: operation({
+        operationId: 'createWebhookEndpoint',
+        tag: TAG,
+        summary: 'Create a webhook endpoint',
+        description:
+          "Events of the key's mode are POSTed to `url`, signed with the endpoint's secret: the answer is the only one that carries it " +
+          `(an idempotent replay leaves it out; \`GET …/secret\` reveals it). ${WHO}`,
+        body: CreateEndpointBody,
+        answers: {
+          201: {
+            description: 'The endpoint, with its signing `secret`',
+            schema: Endpoint,
+            example: { ...EXAMPLE_ENDPOINT, secret: 'whsec_3q2Z7wVbR9kLmN4pXs8TjY6cHa1FdE5u' },
+          },
+        },
+        problems: {
+          'validation-failed':
+            'A field is wrong, an event type is unknown, or the URL is refused (not https in live mode; a private, loopback or link-local address).',
+          conflict: 'The branch already has 16 endpoints in this mode.',
+        },
+      }),
+    },
+    async (req, reply) => {
+      const ctx = ctxFor(req, services);
+      requireWebhookAccess(ctx);
+      const body = req.body as { url: string; enabled_events?: string[]; description?: string | null };
+      // DNS is checked before the write: a lookup must never hold the store's writer.
+      const url = await checkUrl(body.url, ctx);
+      return runWrite(req, reply, ctx, {
+        status: 201,
+        run: async (tx) => {
+          const { endpoint, secret } = await createWebhookEndpoint({ ctx: tx, input: { ...body, url } });
+          return presentEndpoint(endpoint, clock.now(), secret);
+        },
+        forReplay: withoutSecret,
+      });
+    },
+  );
 
-  app.get('/webhook_endpoints/:id', {
-    schema: operation({
-      operationId: 'getWebhookEndpoint', tag: TAG, summary: 'Get a webhook endpoint',
-      description: `The endpoint, without its secret. ${WHO}`,
-      params: EndpointIdParams,
-      answers: { 200: { description: 'The endpoint', schema: Endpoint, example: EXAMPLE_ENDPOINT } },
-    }),
-  }, async (req) => presentEndpoint(await endpointOf(services, ctxFor(req, services), idParam(req, 'webhookEndpoint')), clock.now()));
+  app.get(
+    '/webhook_endpoints/:id',
+    {
+      schema: operation({
+        operationId: 'getWebhookEndpoint',
+        tag: TAG,
+        summary: 'Get a webhook endpoint',
+        description: `The endpoint, without its secret. ${WHO}`,
+        params: EndpointIdParams,
+        answers: { 200: { description: 'The endpoint', schema: Endpoint, example: EXAMPLE_ENDPOINT } },
+      }),
+    },
+    async (req) => presentEndpoint(await endpointOf(services, ctxFor(req, services), idParam(req, 'webhookEndpoint')), clock.now()),
+  );
 
-  app.patch('/webhook_endpoints/:id', {
-    schema: operation({
-      operationId: 'updateWebhookEndpoint', tag: TAG, summary: 'Update a webhook endpoint',
-      description: `Change its URL, events or description; \`"disabled": true\` stops deliveries (pending ones fail), \`false\` re-enables it. ${WHO}`,
-      params: EndpointIdParams, body: UpdateEndpointBody,
-      answers: { 200: { description: 'The endpoint as it is now', schema: Endpoint } },
-      problems: { 'validation-failed': 'A field is wrong, an event type is unknown, or the URL is refused.' },
-    }),
-  }, async (req, reply) => {
-    const id = idParam(req, 'webhookEndpoint');
-    const ctx = ctxFor(req, services);
-    requireWebhookAccess(ctx);
-    const body = (req.body ?? {}) as { url?: string; enabled_events?: string[]; description?: string | null; disabled?: boolean };
-    const url = body.url === undefined ? undefined : await checkUrl(body.url, ctx);
-    return runWrite(req, reply, ctx, {
-      status: 200,
-      run: async (tx) => presentEndpoint(await updateWebhookEndpoint({ ctx: tx, input: { ...body, url, id } }), clock.now()),
-    });
-  });
+  app.patch(
+    '/webhook_endpoints/:id',
+    {
+      schema: operation({
+        operationId: 'updateWebhookEndpoint',
+        tag: TAG,
+        summary: 'Update a webhook endpoint',
+        description: `Change its URL, events or description; \`"disabled": true\` stops deliveries (pending ones fail), \`false\` re-enables it. ${WHO}`,
+        params: EndpointIdParams,
+        body: UpdateEndpointBody,
+        answers: { 200: { description: 'The endpoint as it is now', schema: Endpoint } },
+        problems: { 'validation-failed': 'A field is wrong, an event type is unknown, or the URL is refused.' },
+      }),
+    },
+    async (req, reply) => {
+      const id = idParam(req, 'webhookEndpoint');
+      const ctx = ctxFor(req, services);
+      requireWebhookAccess(ctx);
+      const body = (req.body ?? {}) as { url?: string; enabled_events?: string[]; description?: string | null; disabled?: boolean };
+      const url = body.url === undefined ? undefined : await checkUrl(body.url, ctx);
+      return runWrite(req, reply, ctx, {
+        status: 200,
+        run: async (tx) => presentEndpoint(await updateWebhookEndpoint({ ctx: tx, input: { ...body, url, id } }), clock.now()),
+      });
+    },
+  );
 
-  app.delete('/webhook_endpoints/:id', {
-    schema: operation({
-      operationId: 'deleteWebhookEndpoint', tag: TAG, summary: 'Delete a webhook endpoint',
-      description: `Removes the endpoint and its delivery log; queued deliveries are dropped. ${WHO}`,
-      params: EndpointIdParams,
-      answers: { 200: { description: 'The endpoint is gone', schema: DeletedEndpointSchema } },
-    }),
-  }, async (req, reply) => {
-    const id = idParam(req, 'webhookEndpoint');
-    return runWrite(req, reply, ctxFor(req, services), {
-      status: 200,
-      run: async (ctx) => ({ object: 'webhook_endpoint', id: (await removeWebhookEndpoint({ ctx, input: { id } })).id, deleted: true }),
-    });
-  });
+  app.delete(
+    '/webhook_endpoints/:id',
+    {
+      schema: operation({
+        operationId: 'deleteWebhookEndpoint',
+        tag: TAG,
+        summary: 'Delete a webhook endpoint',
+        description: `Removes the endpoint and its delivery log; queued deliveries are dropped. ${WHO}`,
+        params: EndpointIdParams,
+        answers: { 200: { description: 'The endpoint is gone', schema: DeletedEndpointSchema } },
+      }),
+    },
+    async (req, reply) => {
+      const id = idParam(req, 'webhookEndpoint');
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 200,
+        run: async (ctx) => ({ object: 'webhook_endpoint', id: (await removeWebhookEndpoint({ ctx, input: { id } })).id, deleted: true }),
+      });
+    },
+  );
 
-  app.post('/webhook_endpoints/:id/rotate_secret', {
-    schema: operation({
-      operationId: 'rotateWebhookEndpointSecret', tag: TAG, summary: 'Rotate the signing secret',
-      description: 'A new secret, in the answer. The old one keeps signing beside it for `expires_in` seconds (default 24 h), so you can deploy the new one '
-        + `without rejecting a delivery. ${WHO}`,
-      params: EndpointIdParams, body: RotateBody,
-      answers: { 200: { description: 'The endpoint, with its new `secret`', schema: Endpoint } },
-    }),
-  }, async (req, reply) => {
-    const id = idParam(req, 'webhookEndpoint');
-    const body = (req.body ?? {}) as { expires_in?: number };
-    return runWrite(req, reply, ctxFor(req, services), {
-      status: 200,
-      run: async (ctx) => {
-        const { endpoint, secret } = await rotateWebhookSecret({ ctx, input: { id, expires_in: body.expires_in } });
-        return presentEndpoint(endpoint, clock.now(), secret);
-      },
-      forReplay: withoutSecret,
-    });
-  });
+  app.post(
+    '/webhook_endpoints/:id/rotate_secret',
+    {
+      schema: operation({
+        operationId: 'rotateWebhookEndpointSecret',
+        tag: TAG,
+        summary: 'Rotate the signing secret',
+        description:
+          'A new secret, in the answer. The old one keeps signing beside it for `expires_in` seconds (default 24 h), so you can deploy the new one ' +
+          `without rejecting a delivery. ${WHO}`,
+        params: EndpointIdParams,
+        body: RotateBody,
+        answers: { 200: { description: 'The endpoint, with its new `secret`', schema: Endpoint } },
+      }),
+    },
+    async (req, reply) => {
+      const id = idParam(req, 'webhookEndpoint');
+      const body = (req.body ?? {}) as { expires_in?: number };
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 200,
+        run: async (ctx) => {
+          const { endpoint, secret } = await rotateWebhookSecret({ ctx, input: { id, expires_in: body.expires_in } });
+          return presentEndpoint(endpoint, clock.now(), secret);
+        },
+        forReplay: withoutSecret,
+      });
+    },
+  );
 
-  app.get('/webhook_endpoints/:id/secret', {
-    schema: operation({
-      operationId: 'getWebhookEndpointSecret', tag: TAG, summary: 'Reveal the signing secret',
-      description: `The current secret (\`Cache-Control: no-store\`), and until when the previous one still signs. ${WHO}`,
-      params: EndpointIdParams,
-      answers: { 200: { description: 'The secret', schema: SecretSchema } },
-    }),
-  }, async (req, reply) => {
-    const endpoint = await endpointOf(services, ctxFor(req, services), idParam(req, 'webhookEndpoint'));
-    const now = clock.now();
-    // A secret must not linger in a browser or proxy cache.
-    reply.header('Cache-Control', 'no-store');
-    const overlap = endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > now;
-    return {
-      object: 'webhook_endpoint_secret',
-      endpoint: endpoint.id,
-      secret: new SecretBox(config.webhookSecretsKey).open(endpoint.secret, endpoint.id),
-      previous_secret_expires_at: overlap ? new Date(endpoint.previousSecretExpiresAt!).toISOString() : null,
-    };
-  });
+  app.get(
+    '/webhook_endpoints/:id/secret',
+    {
+      schema: operation({
+        operationId: 'getWebhookEndpointSecret',
+        tag: TAG,
+        summary: 'Reveal the signing secret',
+        description: `The current secret (\`Cache-Control: no-store\`), and until when the previous one still signs. ${WHO}`,
+        params: EndpointIdParams,
+        answers: { 200: { description: 'The secret', schema: SecretSchema } },
+      }),
+    },
+    async (req, reply) => {
+      const endpoint = await endpointOf(services, ctxFor(req, services), idParam(req, 'webhookEndpoint'));
+      const now = clock.now();
+      // A secret must not linger in a browser or proxy cache.
+      reply.header('Cache-Control', 'no-store');
+      const overlap = endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > now;
+      return {
+        object: 'webhook_endpoint_secret',
+        endpoint: endpoint.id,
+        secret: new SecretBox(config.webhookSecretsKey).open(endpoint.secret, endpoint.id),
+        previous_secret_expires_at: overlap ? new Date(endpoint.previousSecretExpiresAt!).toISOString() : null,
+      };
+    },
+  );
 
-  app.post('/webhook_endpoints/:id/test', {
-    schema: operation({
-      operationId: 'testWebhookEndpoint', tag: TAG, summary: 'Send a test event',
-      description: `Sends a \`ping\` event to this endpoint only, whatever its \`enabled_events\`, signed and retried like any other. ${WHO}`,
-      params: EndpointIdParams, body: NoBody,
-      answers: { 202: { description: 'The delivery, queued', schema: Delivery } },
-      problems: { conflict: 'The endpoint is disabled; enable it first.' },
-    }),
-  }, async (req, reply) => {
-    const id = idParam(req, 'webhookEndpoint');
-    return runWrite(req, reply, ctxFor(req, services), {
-      status: 202,
-      run: async (ctx) => presentDelivery(await sendTestWebhook({ ctx, input: { id } }), []),
-    });
-  });
+  app.post(
+    '/webhook_endpoints/:id/test',
+    {
+      schema: operation({
+        operationId: 'testWebhookEndpoint',
+        tag: TAG,
+        summary: 'Send a test event',
+        description: `Sends a \`ping\` event to this endpoint only, whatever its \`enabled_events\`, signed and retried like any other. ${WHO}`,
+        params: EndpointIdParams,
+        body: NoBody,
+        answers: { 202: { description: 'The delivery, queued', schema: Delivery } },
+        problems: { conflict: 'The endpoint is disabled; enable it first.' },
+      }),
+    },
+    async (req, reply) => {
+      const id = idParam(req, 'webhookEndpoint');
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 202,
+        run: async (ctx) => presentDelivery(await sendTestWebhook({ ctx, input: { id } }), []),
+      });
+    },
+  );
 
-  app.get('/webhook_endpoints/:id/deliveries', {
-    schema: operation({
-      operationId: 'listWebhookEndpointDeliveries', tag: TAG, summary: 'List an endpoint\'s deliveries',
-      description: `Each delivery with its attempts (status, time, the first bytes of the answer), newest first. ${WHO}`,
-      params: EndpointIdParams, querystring: DeliveriesQuery,
-      answers: { 200: { description: 'A page of deliveries', schema: DeliveryListSchema } },
-    }),
-  }, async (req) => {
-    const ctx = ctxFor(req, services);
-    const endpoint = await endpointOf(services, ctx, idParam(req, 'webhookEndpoint'));
-    const q = req.query as { limit?: number; starting_after?: string; status?: DeliveryStatus; event?: string };
-    if (q.starting_after !== undefined) {
-      const cursor = isId('webhookDelivery', q.starting_after) ? await getDelivery(db, ctx.branchId, ctx.mode, q.starting_after) : undefined;
-      if (cursor === undefined || cursor.endpointId !== endpoint.id) {
-        throw invalid('/query/starting_after', 'starting_after must be the id of a delivery of this endpoint.');
+  app.get(
+    '/webhook_endpoints/:id/deliveries',
+    {
+      schema: operation({
+        operationId: 'listWebhookEndpointDeliveries',
+        tag: TAG,
+        summary: "List an endpoint's deliveries",
+        description: `Each delivery with its attempts (status, time, the first bytes of the answer), newest first. ${WHO}`,
+        params: EndpointIdParams,
+        querystring: DeliveriesQuery,
+        answers: { 200: { description: 'A page of deliveries', schema: DeliveryListSchema } },
+      }),
+    },
+    async (req) => {
+      const ctx = ctxFor(req, services);
+      const endpoint = await endpointOf(services, ctx, idParam(req, 'webhookEndpoint'));
+      const q = req.query as { limit?: number; starting_after?: string; status?: DeliveryStatus; event?: string };
+      if (q.starting_after !== undefined) {
+        const cursor = isId('webhookDelivery', q.starting_after)
+          ? await getDelivery(db, ctx.branchId, ctx.mode, q.starting_after)
+          : undefined;
+        if (cursor === undefined || cursor.endpointId !== endpoint.id) {
+          throw invalid('/query/starting_after', 'starting_after must be the id of a delivery of this endpoint.');
+        }
       }
-    }
-    const page = await listDeliveries(db, ctx.branchId, ctx.mode, endpoint.id, { status: q.status, eventId: q.event, startingAfter: q.starting_after, limit: q.limit ?? 20 });
-    return { object: 'list', data: await presentDeliveries(services, page.data), has_more: page.hasMore };
-  });
+      const page = await listDeliveries(db, ctx.branchId, ctx.mode, endpoint.id, {
+        status: q.status,
+        eventId: q.event,
+        startingAfter: q.starting_after,
+        limit: q.limit ?? 20,
+      });
+      return { object: 'list', data: await presentDeliveries(services, page.data), has_more: page.hasMore };
+    },
+  );
 
-  app.get('/webhook_deliveries/:id', {
-    schema: operation({
-      operationId: 'getWebhookDelivery', tag: TAG, summary: 'Get a delivery',
-      description: `One delivery with its attempts. ${WHO}`,
-      params: DeliveryIdParams,
-      answers: { 200: { description: 'The delivery', schema: Delivery } },
-    }),
-  }, async (req) => {
-    const ctx = ctxFor(req, services);
-    requireWebhookAccess(ctx);
-    const delivery = await getDelivery(db, ctx.branchId, ctx.mode, idParam(req, 'webhookDelivery'));
-    if (delivery === undefined) throw notFound('webhook delivery');
-    return (await presentDeliveries(services, [delivery]))[0];
-  });
+  app.get(
+    '/webhook_deliveries/:id',
+    {
+      schema: operation({
+        operationId: 'getWebhookDelivery',
+        tag: TAG,
+        summary: 'Get a delivery',
+        description: `One delivery with its attempts. ${WHO}`,
+        params: DeliveryIdParams,
+        answers: { 200: { description: 'The delivery', schema: Delivery } },
+      }),
+    },
+    async (req) => {
+      const ctx = ctxFor(req, services);
+      requireWebhookAccess(ctx);
+      const delivery = await getDelivery(db, ctx.branchId, ctx.mode, idParam(req, 'webhookDelivery'));
+      if (delivery === undefined) throw notFound('webhook delivery');
+      return (await presentDeliveries(services, [delivery]))[0];
+    },
+  );
 
-  app.post('/webhook_deliveries/:id/retry', {
-    schema: operation({
-      operationId: 'retryWebhookDelivery', tag: TAG, summary: 'Retry a delivery',
-      description: `One more attempt, now, with a fresh signature; also for a succeeded delivery (a resend). ${WHO}`,
-      params: DeliveryIdParams, body: NoBody,
-      answers: { 202: { description: 'The delivery, queued', schema: Delivery } },
-      problems: { conflict: 'The endpoint of this delivery is disabled; enable it first.' },
-    }),
-  }, async (req, reply) => {
-    const id = idParam(req, 'webhookDelivery');
-    return runWrite(req, reply, ctxFor(req, services), {
-      status: 202,
-      run: async (ctx) => {
-        const delivery = await retryWebhookDelivery({ ctx, input: { id } });
-        const attempts = await listAttempts(ctx.tx, [delivery.id]);
-        return presentDelivery(delivery, attempts.get(delivery.id) ?? []);
-      },
-    });
-  });
+  app.post(
+    '/webhook_deliveries/:id/retry',
+    {
+      schema: operation({
+        operationId: 'retryWebhookDelivery',
+        tag: TAG,
+        summary: 'Retry a delivery',
+        description: `One more attempt, now, with a fresh signature; also for a succeeded delivery (a resend). ${WHO}`,
+        params: DeliveryIdParams,
+        body: NoBody,
+        answers: { 202: { description: 'The delivery, queued', schema: Delivery } },
+        problems: { conflict: 'The endpoint of this delivery is disabled; enable it first.' },
+      }),
+    },
+    async (req, reply) => {
+      const id = idParam(req, 'webhookDelivery');
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 202,
+        run: async (ctx) => {
+          const delivery = await retryWebhookDelivery({ ctx, input: { id } });
+          const attempts = await listAttempts(ctx.tx, [delivery.id]);
+          return presentDelivery(delivery, attempts.get(delivery.id) ?? []);
+        },
+      });
+    },
+  );
 }

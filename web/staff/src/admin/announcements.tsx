@@ -53,19 +53,51 @@ export function Announcements() {
       <h1 id="ann-title">{t('ann.heading')}</h1>
       <p class="lead">{t('ann.lead')}</p>
       <form class="settings" onSubmit={create} aria-label={t('ann.newLabel')}>
-        <label for="ann-message">{t('ann.message')} <small>{t('ann.left', { count: 280 - draft.message.length })}</small></label>
-        <textarea id="ann-message" required maxLength={280} rows={2} value={draft.message} onInput={(e) => update({ message: e.currentTarget.value })}
-          placeholder={t('ann.placeholder')} {...form.bind('message', 'ann-message')} />
+        <label for="ann-message">
+          {t('ann.message')} <small>{t('ann.left', { count: 280 - draft.message.length })}</small>
+        </label>
+        <textarea
+          id="ann-message"
+          required
+          maxLength={280}
+          rows={2}
+          value={draft.message}
+          onInput={(e) => update({ message: e.currentTarget.value })}
+          placeholder={t('ann.placeholder')}
+          {...form.bind('message', 'ann-message')}
+        />
         <FieldError id="ann-message" text={form.errors.fields.message} />
         <label for="ann-for">{t('ann.for')}</label>
-        <select id="ann-for" value={String(draft.expires_in)} onChange={(e) => update({ expires_in: Number(e.currentTarget.value) })} {...form.bind('expires_in', 'ann-for')}>
-          {DURATIONS.map((s) => <option key={s} value={String(s)}>{duration(s)}</option>)}
+        <select
+          id="ann-for"
+          value={String(draft.expires_in)}
+          onChange={(e) => update({ expires_in: Number(e.currentTarget.value) })}
+          {...form.bind('expires_in', 'ann-for')}
+        >
+          {DURATIONS.map((s) => (
+            <option key={s} value={String(s)}>
+              {duration(s)}
+            </option>
+          ))}
         </select>
         <FieldError id="ann-for" text={form.errors.fields.expires_in} />
-        <div class="dialog-actions"><button type="submit" class="primary" disabled={draft.message.trim() === ''} aria-describedby={form.errors.form !== null ? 'ann-form-error' : undefined}>{t('ann.show')}</button></div>
+        <div class="dialog-actions">
+          <button
+            type="submit"
+            class="primary"
+            disabled={draft.message.trim() === ''}
+            aria-describedby={form.errors.form !== null ? 'ann-form-error' : undefined}
+          >
+            {t('ann.show')}
+          </button>
+        </div>
         <FieldError id="ann-form" text={form.errors.form} />
       </form>
-      {error && <p class="field-error" role="alert">{error}</p>}
+      {error && (
+        <p class="field-error" role="alert">
+          {error}
+        </p>
+      )}
       {data !== null && (
         <ul class="plain-list" aria-label={t('ann.now')}>
           {data.data.length === 0 && <li class="empty">{t('ann.none')}</li>}
@@ -73,7 +105,9 @@ export function Announcements() {
             <li key={a.id} class="announcement">
               <p>{a.message}</p>
               <p class="hint">{t('ann.until', { time: clock(a.expires_at, session.branch.timezone) })}</p>
-              <button type="button" class="danger" onClick={() => remove(a)}>{t('ann.takeDown')}</button>
+              <button type="button" class="danger" onClick={() => remove(a)}>
+                {t('ann.takeDown')}
+              </button>
               <FieldError id={`ann-${a.id}`} text={rowError?.id === a.id ? rowError.text : null} />
             </li>
           ))}

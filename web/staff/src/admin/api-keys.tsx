@@ -34,7 +34,9 @@ export function ApiKeys() {
     setBusy(true);
     form.reset();
     try {
-      const key = await call<ApiKey>('createApiKey', { body: { mode: draft.mode, ...(draft.name.trim() ? { name: draft.name.trim() } : {}) } });
+      const key = await call<ApiKey>('createApiKey', {
+        body: { mode: draft.mode, ...(draft.name.trim() ? { name: draft.name.trim() } : {}) },
+      });
       setFresh(key);
       clear();
       reload();
@@ -45,17 +47,18 @@ export function ApiKeys() {
     }
   };
 
-  const revoke = (k: ApiKey) => confirm({
-    title: t('keys.revokeTitle', { key: k.name ?? k.redacted }),
-    body: t('keys.revokeBody'),
-    confirm: t('keys.revoke'),
-    danger: true,
-    action: async () => {
-      await call('revokeApiKey', { params: { id: k.id } });
-      notify(t('keys.revoked', { key: k.redacted }), 'success');
-      reload();
-    },
-  });
+  const revoke = (k: ApiKey) =>
+    confirm({
+      title: t('keys.revokeTitle', { key: k.name ?? k.redacted }),
+      body: t('keys.revokeBody'),
+      confirm: t('keys.revoke'),
+      danger: true,
+      action: async () => {
+        await call('revokeApiKey', { params: { id: k.id } });
+        notify(t('keys.revoked', { key: k.redacted }), 'success');
+        reload();
+      },
+    });
 
   const copy = async (text: string) => {
     try {
@@ -70,59 +73,147 @@ export function ApiKeys() {
     <section class="admin" aria-labelledby="keys-title">
       <h1 id="keys-title">{t('keys.heading')}</h1>
       <p class="lead">{t('keys.lead', { branch: session.branch.name })}</p>
-      {noApi && <p class="notice notice-warning" role="note">{t('keys.noApi', { plan: session.account.plan })}</p>}
+      {noApi && (
+        <p class="notice notice-warning" role="note">
+          {t('keys.noApi', { plan: session.account.plan })}
+        </p>
+      )}
       {fresh !== null && fresh.secret !== null && (
         <div class="secret-once" role="alert">
-          <p><strong>{t(fresh.mode === 'live' ? 'keys.newLive' : 'keys.newTest')}</strong> {t('keys.onlyOnce')}</p>
-          <code class="secret" data-testid="new-key">{fresh.secret}</code>
+          <p>
+            <strong>{t(fresh.mode === 'live' ? 'keys.newLive' : 'keys.newTest')}</strong> {t('keys.onlyOnce')}
+          </p>
+          <code class="secret" data-testid="new-key">
+            {fresh.secret}
+          </code>
           <div class="dialog-actions">
-            <button type="button" class="primary" onClick={() => copy(fresh.secret!)}>{t('keys.copy')}</button>
-            <button type="button" onClick={() => setFresh(null)}>{t('keys.stored')}</button>
+            <button type="button" class="primary" onClick={() => copy(fresh.secret!)}>
+              {t('keys.copy')}
+            </button>
+            <button type="button" onClick={() => setFresh(null)}>
+              {t('keys.stored')}
+            </button>
           </div>
         </div>
       )}
       <form class="inline-form" onSubmit={create} aria-label={t('keys.createLabel')}>
-        <label><span>{t('keys.mode')}</span>
-          <select id="key-mode" value={draft.mode} onChange={(e) => update({ mode: e.currentTarget.value as 'live' | 'test' })} disabled={noApi} {...form.bind('mode', 'key-mode')}>
-            <option value="test">{t('mode.test')}</option><option value="live">{t('mode.live')}</option>
+        <label>
+          <span>{t('keys.mode')}</span>
+          <select
+            id="key-mode"
+            value={draft.mode}
+            onChange={(e) => update({ mode: e.currentTarget.value as 'live' | 'test' })}
+            disabled={noApi}
+            {...form.bind('mode', 'key-mode')}
+          >
+            <option value="test">{t('mode.test')}</option>
+            <option value="live">{t('mode.live')}</option>
           </select>
           <FieldError id="key-mode" text={form.errors.fields.mode} />
         </label>
-        <label><span>{t('keys.name')} <small>{t('form.optional')}</small></span>
-          <input id="key-name" type="text" maxLength={100} value={draft.name} onInput={(e) => update({ name: e.currentTarget.value })} disabled={noApi}
-            placeholder={t('keys.namePlaceholder')} {...form.bind('name', 'key-name')} />
+        <label>
+          <span>
+            {t('keys.name')} <small>{t('form.optional')}</small>
+          </span>
+          <input
+            id="key-name"
+            type="text"
+            maxLength={100}
+            value={draft.name}
+            onInput={(e) => update({ name: e.currentTarget.value })}
+            disabled={noApi}
+            placeholder={t('keys.namePlaceholder')}
+            {...form.bind('name', 'key-name')}
+          />
           <FieldError id="key-name" text={form.errors.fields.name} />
         </label>
         <div class="form-submit">
-          <button type="submit" class="primary" disabled={busy || noApi} aria-describedby={form.errors.form !== null ? 'key-form-error' : undefined}>{t('keys.create')}</button>
+          <button
+            type="submit"
+            class="primary"
+            disabled={busy || noApi}
+            aria-describedby={form.errors.form !== null ? 'key-form-error' : undefined}
+          >
+            {t('keys.create')}
+          </button>
           <FieldError id="key-form" text={form.errors.form} />
         </div>
       </form>
-      {error && <p class="field-error" role="alert">{error}</p>}
+      {error && (
+        <p class="field-error" role="alert">
+          {error}
+        </p>
+      )}
       {data !== null && (
         <div class="table-wrap">
           <table class="list keys">
             <caption class="sr-only">{t('keys.heading')}</caption>
-            <colgroup><col class="c-key" /><col class="c-name" /><col class="c-mode" /><col class="c-date" /><col class="c-date" /><col class="c-state" /><col class="c-act" /></colgroup>
-            <thead><tr>
-              <th scope="col">{t('keys.colKey')}</th><th scope="col">{t('keys.name')}</th><th scope="col">{t('keys.mode')}</th>
-              <th scope="col" class="wide-only">{t('keys.colCreated')}</th><th scope="col" class="wide-only">{t('keys.colUsed')}</th>
-              <th scope="col">{t('keys.colState')}</th><th scope="col"><span class="sr-only">{t('table.actions')}</span></th>
-            </tr></thead>
+            <colgroup>
+              <col class="c-key" />
+              <col class="c-name" />
+              <col class="c-mode" />
+              <col class="c-date" />
+              <col class="c-date" />
+              <col class="c-state" />
+              <col class="c-act" />
+            </colgroup>
+            <thead>
+              <tr>
+                <th scope="col">{t('keys.colKey')}</th>
+                <th scope="col">{t('keys.name')}</th>
+                <th scope="col">{t('keys.mode')}</th>
+                <th scope="col" class="wide-only">
+                  {t('keys.colCreated')}
+                </th>
+                <th scope="col" class="wide-only">
+                  {t('keys.colUsed')}
+                </th>
+                <th scope="col">{t('keys.colState')}</th>
+                <th scope="col">
+                  <span class="sr-only">{t('table.actions')}</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
-              {data.data.length === 0 && <tr><td colSpan={7} class="empty">{t('keys.none')}</td></tr>}
+              {data.data.length === 0 && (
+                <tr>
+                  <td colSpan={7} class="empty">
+                    {t('keys.none')}
+                  </td>
+                </tr>
+              )}
               {data.data.map((k) => (
                 <tr key={k.id} class={k.revoked_at ? 'revoked' : ''}>
-                  <td><code>{k.redacted}</code></td>
+                  <td>
+                    <code>{k.redacted}</code>
+                  </td>
                   <td class="wrap">{k.name ?? '—'}</td>
-                  <td><span class={`mode mode-${k.mode}`}>{t(k.mode === 'live' ? 'mode.live' : 'mode.test')}</span></td>
+                  <td>
+                    <span class={`mode mode-${k.mode}`}>{t(k.mode === 'live' ? 'mode.live' : 'mode.test')}</span>
+                  </td>
                   <td class="wide-only">{dateTime(k.created_at, tz)}</td>
                   <td class="wide-only">{dateTime(k.last_used_at, tz)}</td>
-                  <td>{k.revoked_at
-                    ? <span class="badge badge-off" title={dateTime(k.revoked_at, tz)}>{t('keys.stateRevoked')}</span>
-                    : <span class="badge badge-on">{t('keys.stateActive')}</span>}</td>
-                  <td class="row-actions">{k.revoked_at === null &&
-                    <button type="button" class="danger" onClick={() => revoke(k)} aria-label={t('keys.revokeLabel', { key: k.redacted })}>{t('keys.revoke')}</button>}</td>
+                  <td>
+                    {k.revoked_at ? (
+                      <span class="badge badge-off" title={dateTime(k.revoked_at, tz)}>
+                        {t('keys.stateRevoked')}
+                      </span>
+                    ) : (
+                      <span class="badge badge-on">{t('keys.stateActive')}</span>
+                    )}
+                  </td>
+                  <td class="row-actions">
+                    {k.revoked_at === null && (
+                      <button
+                        type="button"
+                        class="danger"
+                        onClick={() => revoke(k)}
+                        aria-label={t('keys.revokeLabel', { key: k.redacted })}
+                      >
+                        {t('keys.revoke')}
+                      </button>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -16,16 +16,39 @@ import { CUSTOMER_LANGUAGES } from '../ui/customer-languages.ts';
 const loadAll = () => Promise.all([call<Branch>('branch'), call<List<Queue>>('queues')]);
 
 type Flat = {
-  name: string; timezone: string; default_queue: string; expiry_hours: number; reminder_delay_seconds: number; reminder_count: number;
-  voice_enabled: boolean; voice_language: string; page_language: string; msg_waiting: string; msg_ready: string; msg_closed: string; sms_enabled: boolean;
-  phone_entry: boolean; phone_country: string;
+  name: string;
+  timezone: string;
+  default_queue: string;
+  expiry_hours: number;
+  reminder_delay_seconds: number;
+  reminder_count: number;
+  voice_enabled: boolean;
+  voice_language: string;
+  page_language: string;
+  msg_waiting: string;
+  msg_ready: string;
+  msg_closed: string;
+  sms_enabled: boolean;
+  phone_entry: boolean;
+  phone_country: string;
 };
 
 const flatten = (b: Branch): Flat => ({
-  name: b.name, timezone: b.timezone, default_queue: b.default_queue, expiry_hours: b.expiry_hours, reminder_delay_seconds: b.reminder_delay_seconds,
-  reminder_count: b.reminder_count, voice_enabled: b.voice.enabled, voice_language: b.voice.language, page_language: b.customer_page.language,
-  msg_waiting: b.customer_page.messages.waiting ?? '', msg_ready: b.customer_page.messages.ready ?? '', msg_closed: b.customer_page.messages.closed ?? '',
-  sms_enabled: b.sms_enabled, phone_entry: b.customer_page.phone_entry, phone_country: b.customer_page.phone_country ?? '',
+  name: b.name,
+  timezone: b.timezone,
+  default_queue: b.default_queue,
+  expiry_hours: b.expiry_hours,
+  reminder_delay_seconds: b.reminder_delay_seconds,
+  reminder_count: b.reminder_count,
+  voice_enabled: b.voice.enabled,
+  voice_language: b.voice.language,
+  page_language: b.customer_page.language,
+  msg_waiting: b.customer_page.messages.waiting ?? '',
+  msg_ready: b.customer_page.messages.ready ?? '',
+  msg_closed: b.customer_page.messages.closed ?? '',
+  sms_enabled: b.sms_enabled,
+  phone_entry: b.customer_page.phone_entry,
+  phone_country: b.customer_page.phone_country ?? '',
 });
 
 function patchOf(edits: Partial<Flat>): Record<string, unknown> {
@@ -49,12 +72,32 @@ function patchOf(edits: Partial<Flat>): Record<string, unknown> {
 }
 
 const POINTERS: Record<string, keyof Flat> = {
-  '/voice/enabled': 'voice_enabled', '/voice/language': 'voice_language', '/customer_page/language': 'page_language',
-  '/customer_page/messages/waiting': 'msg_waiting', '/customer_page/messages/ready': 'msg_ready', '/customer_page/messages/closed': 'msg_closed',
-  '/customer_page/phone_entry': 'phone_entry', '/customer_page/phone_country': 'phone_country',
+  '/voice/enabled': 'voice_enabled',
+  '/voice/language': 'voice_language',
+  '/customer_page/language': 'page_language',
+  '/customer_page/messages/waiting': 'msg_waiting',
+  '/customer_page/messages/ready': 'msg_ready',
+  '/customer_page/messages/closed': 'msg_closed',
+  '/customer_page/phone_entry': 'phone_entry',
+  '/customer_page/phone_country': 'phone_country',
 };
-const FIELDS: Array<keyof Flat> = ['name', 'timezone', 'default_queue', 'expiry_hours', 'reminder_delay_seconds', 'reminder_count',
-  'voice_enabled', 'voice_language', 'page_language', 'msg_waiting', 'msg_ready', 'msg_closed', 'sms_enabled', 'phone_entry', 'phone_country'];
+const FIELDS: Array<keyof Flat> = [
+  'name',
+  'timezone',
+  'default_queue',
+  'expiry_hours',
+  'reminder_delay_seconds',
+  'reminder_count',
+  'voice_enabled',
+  'voice_language',
+  'page_language',
+  'msg_waiting',
+  'msg_ready',
+  'msg_closed',
+  'sms_enabled',
+  'phone_entry',
+  'phone_country',
+];
 
 export function BranchSettings() {
   const { session } = useSession();
@@ -63,7 +106,12 @@ export function BranchSettings() {
   const [edits, update, clear] = useDraft<Partial<Flat>>(`settings:${session.branch.id}`, {});
   const [busy, setBusy] = useState(false);
   const form = useFormErrors(FIELDS, POINTERS);
-  if (error) return <p class="field-error" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p class="field-error" role="alert">
+        {error}
+      </p>
+    );
   if (data === null) return <p class="empty">{t('settings.loading')}</p>;
   const [branch, queues] = data;
   const f: Flat = { ...flatten(branch), ...edits };
@@ -89,52 +137,196 @@ export function BranchSettings() {
   const text = (k: keyof Flat) => (e: Event) => update({ [k]: (e.currentTarget as HTMLInputElement).value } as Partial<Flat>);
   const check = (k: keyof Flat) => (e: Event) => update({ [k]: (e.currentTarget as HTMLInputElement).checked } as Partial<Flat>);
   const err = (k: keyof Flat, id: string) => <FieldError id={id} text={form.errors.fields[k]} />;
-  const label = (id: string, key: MessageKey, note?: MessageKey) => <label for={id}>{t(key)}{note && <> <small>{t(note)}</small></>}</label>;
+  const label = (id: string, key: MessageKey, note?: MessageKey) => (
+    <label for={id}>
+      {t(key)}
+      {note && (
+        <>
+          {' '}
+          <small>{t(note)}</small>
+        </>
+      )}
+    </label>
+  );
   const langs = (id: string, value: string, k: keyof Flat) => (
-    <select id={id} value={value} onChange={text(k)} {...form.bind(k, id)}>{CUSTOMER_LANGUAGES.map(([c, l]) => <option key={c} value={c} lang={c}>{l}</option>)}</select>
+    <select id={id} value={value} onChange={text(k)} {...form.bind(k, id)}>
+      {CUSTOMER_LANGUAGES.map(([c, l]) => (
+        <option key={c} value={c} lang={c}>
+          {l}
+        </option>
+      ))}
+    </select>
   );
 
   return (
     <section class="admin" aria-labelledby="settings-title">
       <h1 id="settings-title">{t('settings.heading')}</h1>
-      {dirty && <p class="notice notice-info" role="status">{t('settings.unsaved')}</p>}
+      {dirty && (
+        <p class="notice notice-info" role="status">
+          {t('settings.unsaved')}
+        </p>
+      )}
       <form class="settings" onSubmit={save}>
-        <fieldset><legend>{t('settings.branch')}</legend>
-          {label('s-name', 'settings.name')}<input id="s-name" required maxLength={100} value={f.name} onInput={text('name')} {...form.bind('name', 's-name')} />{err('name', 's-name')}
+        <fieldset>
+          <legend>{t('settings.branch')}</legend>
+          {label('s-name', 'settings.name')}
+          <input id="s-name" required maxLength={100} value={f.name} onInput={text('name')} {...form.bind('name', 's-name')} />
+          {err('name', 's-name')}
           {label('s-tz', 'settings.timezone', 'settings.timezoneNote')}
-          <TimeZonePicker id="s-tz" value={f.timezone} onChange={(z) => update({ timezone: z })} invalid={form.errors.fields.timezone !== undefined}
-            describedBy={form.errors.fields.timezone !== undefined ? 's-tz-error' : undefined} />
+          <TimeZonePicker
+            id="s-tz"
+            value={f.timezone}
+            onChange={(z) => update({ timezone: z })}
+            invalid={form.errors.fields.timezone !== undefined}
+            describedBy={form.errors.fields.timezone !== undefined ? 's-tz-error' : undefined}
+          />
           {err('timezone', 's-tz')}
           {label('s-queue', 'settings.defaultQueue')}
-          <select id="s-queue" value={f.default_queue} onChange={text('default_queue')} {...form.bind('default_queue', 's-queue')}>{queues.data.map((q) => <option key={q.name} value={q.name}>{q.name}</option>)}</select>
+          <select id="s-queue" value={f.default_queue} onChange={text('default_queue')} {...form.bind('default_queue', 's-queue')}>
+            {queues.data.map((q) => (
+              <option key={q.name} value={q.name}>
+                {q.name}
+              </option>
+            ))}
+          </select>
           {err('default_queue', 's-queue')}
         </fieldset>
-        <fieldset><legend>{t('settings.tickets')}</legend>
+        <fieldset>
+          <legend>{t('settings.tickets')}</legend>
           {label('s-exp', 'settings.expiry')}
-          <input id="s-exp" type="number" min={0.25} max={72} step={0.25} required value={f.expiry_hours} onInput={num('expiry_hours')} {...form.bind('expiry_hours', 's-exp')} />{err('expiry_hours', 's-exp')}
+          <input
+            id="s-exp"
+            type="number"
+            min={0.25}
+            max={72}
+            step={0.25}
+            required
+            value={f.expiry_hours}
+            onInput={num('expiry_hours')}
+            {...form.bind('expiry_hours', 's-exp')}
+          />
+          {err('expiry_hours', 's-exp')}
           {label('s-rd', 'settings.reminderDelay')}
-          <input id="s-rd" type="number" min={30} max={3600} step={1} required value={f.reminder_delay_seconds} onInput={num('reminder_delay_seconds')} {...form.bind('reminder_delay_seconds', 's-rd')} />{err('reminder_delay_seconds', 's-rd')}
+          <input
+            id="s-rd"
+            type="number"
+            min={30}
+            max={3600}
+            step={1}
+            required
+            value={f.reminder_delay_seconds}
+            onInput={num('reminder_delay_seconds')}
+            {...form.bind('reminder_delay_seconds', 's-rd')}
+          />
+          {err('reminder_delay_seconds', 's-rd')}
           {label('s-rc', 'settings.reminderCount')}
-          <input id="s-rc" type="number" min={0} max={5} step={1} required value={f.reminder_count} onInput={num('reminder_count')} {...form.bind('reminder_count', 's-rc')} />{err('reminder_count', 's-rc')}
+          <input
+            id="s-rc"
+            type="number"
+            min={0}
+            max={5}
+            step={1}
+            required
+            value={f.reminder_count}
+            onInput={num('reminder_count')}
+            {...form.bind('reminder_count', 's-rc')}
+          />
+          {err('reminder_count', 's-rc')}
         </fieldset>
-        <fieldset><legend>{t('settings.voice')}</legend>
-          <label class="check"><input type="checkbox" checked={f.voice_enabled} onChange={check('voice_enabled')} /> {t('settings.voiceOn')}</label>
-          {label('s-vl', 'settings.voiceLanguage')}{langs('s-vl', f.voice_language, 'voice_language')}{err('voice_language', 's-vl')}
+        <fieldset>
+          <legend>{t('settings.voice')}</legend>
+          <label class="check">
+            <input type="checkbox" checked={f.voice_enabled} onChange={check('voice_enabled')} /> {t('settings.voiceOn')}
+          </label>
+          {label('s-vl', 'settings.voiceLanguage')}
+          {langs('s-vl', f.voice_language, 'voice_language')}
+          {err('voice_language', 's-vl')}
         </fieldset>
-        <fieldset><legend>{t('settings.customerPage')}</legend>
-          {label('s-pl', 'settings.pageLanguage', 'settings.pageLanguageNote')}{langs('s-pl', f.page_language, 'page_language')}{err('page_language', 's-pl')}
-          {label('s-mw', 'settings.msgWaiting')}<textarea id="s-mw" maxLength={280} rows={2} value={f.msg_waiting} onInput={text('msg_waiting')} {...form.bind('msg_waiting', 's-mw')} />{err('msg_waiting', 's-mw')}
-          {label('s-mr', 'settings.msgReady')}<textarea id="s-mr" maxLength={280} rows={2} value={f.msg_ready} onInput={text('msg_ready')} {...form.bind('msg_ready', 's-mr')} />{err('msg_ready', 's-mr')}
-          {label('s-mc', 'settings.msgClosed')}<textarea id="s-mc" maxLength={280} rows={2} value={f.msg_closed} onInput={text('msg_closed')} {...form.bind('msg_closed', 's-mc')} />{err('msg_closed', 's-mc')}
-          <label class="check"><input type="checkbox" checked={f.sms_enabled} onChange={check('sms_enabled')} {...form.bind('sms_enabled', 's-sms')} /> {t('settings.sms')}</label>{err('sms_enabled', 's-sms')}
+        <fieldset>
+          <legend>{t('settings.customerPage')}</legend>
+          {label('s-pl', 'settings.pageLanguage', 'settings.pageLanguageNote')}
+          {langs('s-pl', f.page_language, 'page_language')}
+          {err('page_language', 's-pl')}
+          {label('s-mw', 'settings.msgWaiting')}
+          <textarea
+            id="s-mw"
+            maxLength={280}
+            rows={2}
+            value={f.msg_waiting}
+            onInput={text('msg_waiting')}
+            {...form.bind('msg_waiting', 's-mw')}
+          />
+          {err('msg_waiting', 's-mw')}
+          {label('s-mr', 'settings.msgReady')}
+          <textarea
+            id="s-mr"
+            maxLength={280}
+            rows={2}
+            value={f.msg_ready}
+            onInput={text('msg_ready')}
+            {...form.bind('msg_ready', 's-mr')}
+          />
+          {err('msg_ready', 's-mr')}
+          {label('s-mc', 'settings.msgClosed')}
+          <textarea
+            id="s-mc"
+            maxLength={280}
+            rows={2}
+            value={f.msg_closed}
+            onInput={text('msg_closed')}
+            {...form.bind('msg_closed', 's-mc')}
+          />
+          {err('msg_closed', 's-mc')}
+          <label class="check">
+            <input type="checkbox" checked={f.sms_enabled} onChange={check('sms_enabled')} {...form.bind('sms_enabled', 's-sms')} />{' '}
+            {t('settings.sms')}
+          </label>
+          {err('sms_enabled', 's-sms')}
           {/* Only the business plan has SMS; a branch that lost it may still turn this off. */}
-          <label class="check"><input type="checkbox" id="s-phone" checked={f.phone_entry} disabled={!smsPlan && !f.phone_entry} onChange={check('phone_entry')} {...form.bind('phone_entry', 's-phone')} /> {t('settings.phoneEntry')}</label>{err('phone_entry', 's-phone')}
+          <label class="check">
+            <input
+              type="checkbox"
+              id="s-phone"
+              checked={f.phone_entry}
+              disabled={!smsPlan && !f.phone_entry}
+              onChange={check('phone_entry')}
+              {...form.bind('phone_entry', 's-phone')}
+            />{' '}
+            {t('settings.phoneEntry')}
+          </label>
+          {err('phone_entry', 's-phone')}
           {label('s-pc', 'settings.phoneCountry', 'settings.phoneCountryNote')}
-          <input id="s-pc" maxLength={2} size={3} autoCapitalize="characters" pattern="[A-Za-z]{2}" value={f.phone_country} onInput={text('phone_country')} {...form.bind('phone_country', 's-pc')} />{err('phone_country', 's-pc')}
+          <input
+            id="s-pc"
+            maxLength={2}
+            size={3}
+            autoCapitalize="characters"
+            pattern="[A-Za-z]{2}"
+            value={f.phone_country}
+            onInput={text('phone_country')}
+            {...form.bind('phone_country', 's-pc')}
+          />
+          {err('phone_country', 's-pc')}
         </fieldset>
         <div class="dialog-actions">
-          <button type="submit" class="primary" disabled={busy || !dirty} aria-describedby={form.errors.form !== null ? 'settings-form-error' : undefined}>{t('settings.save')}</button>
-          <button type="button" disabled={!dirty} onClick={() => { clear(); form.reset(); }}>{t('settings.discard')}</button>
+          <button
+            type="submit"
+            class="primary"
+            disabled={busy || !dirty}
+            aria-describedby={form.errors.form !== null ? 'settings-form-error' : undefined}
+          >
+            {t('settings.save')}
+          </button>
+          <button
+            type="button"
+            disabled={!dirty}
+            onClick={() => {
+              clear();
+              form.reset();
+            }}
+          >
+            {t('settings.discard')}
+          </button>
         </div>
         <FieldError id="settings-form" text={form.errors.form} />
       </form>

@@ -27,7 +27,9 @@ export function Displays() {
     e.preventDefault();
     form.reset();
     try {
-      const d = await call<Display>('createDisplay', { body: { name: draft.name.trim() || t('displays.fallbackName'), queues: draft.queues, voice: draft.voice } });
+      const d = await call<Display>('createDisplay', {
+        body: { name: draft.name.trim() || t('displays.fallbackName'), queues: draft.queues, voice: draft.voice },
+      });
       clear();
       reload();
       show(d);
@@ -35,59 +37,109 @@ export function Displays() {
       form.fail(err);
     }
   };
-  const remove = (d: Display) => confirm({
-    title: t('displays.deleteTitle', { name: d.name }), body: t('displays.deleteBody'), confirm: t('displays.delete'), danger: true,
-    action: async () => {
-      await call('deleteDisplay', { params: { id: d.id } });
-      notify(t('displays.deleted', { name: d.name }), 'success');
-      reload();
-    },
-  });
+  const remove = (d: Display) =>
+    confirm({
+      title: t('displays.deleteTitle', { name: d.name }),
+      body: t('displays.deleteBody'),
+      confirm: t('displays.delete'),
+      danger: true,
+      action: async () => {
+        await call('deleteDisplay', { params: { id: d.id } });
+        notify(t('displays.deleted', { name: d.name }), 'success');
+        reload();
+      },
+    });
   const show = (d: Display) => {
     setShown(d);
     requestAnimationFrame(() => dialog.current?.showModal());
   };
-  const toggleQueue = (name: string, on: boolean) => update({ queues: on ? [...draft.queues, name] : draft.queues.filter((q) => q !== name) });
+  const toggleQueue = (name: string, on: boolean) =>
+    update({ queues: on ? [...draft.queues, name] : draft.queues.filter((q) => q !== name) });
 
   return (
     <section class="admin" aria-labelledby="displays-title">
       <h1 id="displays-title">{t('displays.heading')}</h1>
       <p class="lead">{t('displays.lead')}</p>
       <form class="inline-form" onSubmit={create} aria-label={t('displays.createLabel')}>
-        <label><span>{t('displays.name')}</span>
-          <input id="display-name" required maxLength={64} value={draft.name} onInput={(e) => update({ name: e.currentTarget.value })} {...form.bind('name', 'display-name')} />
+        <label>
+          <span>{t('displays.name')}</span>
+          <input
+            id="display-name"
+            required
+            maxLength={64}
+            value={draft.name}
+            onInput={(e) => update({ name: e.currentTarget.value })}
+            {...form.bind('name', 'display-name')}
+          />
           <FieldError id="display-name" text={form.errors.fields.name} />
         </label>
         {data !== null && data[1].data.length > 1 && (
-          <fieldset class="checks"><legend>{t('displays.queues')} <small>{t('displays.queuesNote')}</small></legend>
+          <fieldset class="checks">
+            <legend>
+              {t('displays.queues')} <small>{t('displays.queuesNote')}</small>
+            </legend>
             {data[1].data.map((q) => (
-              <label key={q.name} class="check"><input type="checkbox" checked={draft.queues.includes(q.name)} onChange={(e) => toggleQueue(q.name, e.currentTarget.checked)} /> {q.name}</label>
+              <label key={q.name} class="check">
+                <input
+                  type="checkbox"
+                  checked={draft.queues.includes(q.name)}
+                  onChange={(e) => toggleQueue(q.name, e.currentTarget.checked)}
+                />{' '}
+                {q.name}
+              </label>
             ))}
             <FieldError id="display-queues" text={form.errors.fields.queues} />
           </fieldset>
         )}
-        <label class="check"><input type="checkbox" checked={draft.voice} onChange={(e) => update({ voice: e.currentTarget.checked })} /> {t('displays.voice')}</label>
+        <label class="check">
+          <input type="checkbox" checked={draft.voice} onChange={(e) => update({ voice: e.currentTarget.checked })} /> {t('displays.voice')}
+        </label>
         <div class="form-submit">
-          <button type="submit" class="primary" aria-describedby={form.errors.form !== null ? 'display-form-error' : undefined}>{t('displays.create')}</button>
+          <button type="submit" class="primary" aria-describedby={form.errors.form !== null ? 'display-form-error' : undefined}>
+            {t('displays.create')}
+          </button>
           <FieldError id="display-form" text={form.errors.form} />
         </div>
       </form>
-      {error && <p class="field-error" role="alert">{error}</p>}
+      {error && (
+        <p class="field-error" role="alert">
+          {error}
+        </p>
+      )}
       {data !== null && (
         <div class="table-wrap">
           <table class="list">
             <caption class="sr-only">{t('displays.heading')}</caption>
-            <thead><tr><th scope="col">{t('displays.board')}</th><th scope="col">{t('displays.queues')}</th><th scope="col">{t('displays.voiceCol')}</th><th scope="col"><span class="sr-only">{t('table.actions')}</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">{t('displays.board')}</th>
+                <th scope="col">{t('displays.queues')}</th>
+                <th scope="col">{t('displays.voiceCol')}</th>
+                <th scope="col">
+                  <span class="sr-only">{t('table.actions')}</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
-              {data[0].data.length === 0 && <tr><td colSpan={4} class="empty">{t('displays.none')}</td></tr>}
+              {data[0].data.length === 0 && (
+                <tr>
+                  <td colSpan={4} class="empty">
+                    {t('displays.none')}
+                  </td>
+                </tr>
+              )}
               {data[0].data.map((d) => (
                 <tr key={d.id}>
                   <td class="wrap">{d.name}</td>
                   <td>{d.queues.length === 0 ? t('displays.all') : d.queues.join(', ')}</td>
                   <td>{t(d.voice ? 'displays.on' : 'displays.off')}</td>
                   <td class="row-actions">
-                    <button type="button" onClick={() => show(d)} aria-label={t('displays.linkLabel', { name: d.name })}>{t('displays.link')}</button>
-                    <button type="button" class="danger" onClick={() => remove(d)} aria-label={t('displays.deleteLabel', { name: d.name })}>{t('displays.delete')}</button>
+                    <button type="button" onClick={() => show(d)} aria-label={t('displays.linkLabel', { name: d.name })}>
+                      {t('displays.link')}
+                    </button>
+                    <button type="button" class="danger" onClick={() => remove(d)} aria-label={t('displays.deleteLabel', { name: d.name })}>
+                      {t('displays.delete')}
+                    </button>
                   </td>
                 </tr>
               ))}
@@ -101,8 +153,16 @@ export function Displays() {
             <h2 id="qr-title">{t('displays.qrTitle', { name: shown.name })}</h2>
             <p>{t('displays.qrHint')}</p>
             <QrImage text={shown.url} label={t('displays.qrAlt', { name: shown.name })} />
-            <p><a href={shown.url} target="_blank" rel="noopener noreferrer" class="board-link">{shown.url}</a></p>
-            <div class="dialog-actions"><button type="button" onClick={() => dialog.current?.close()} autoFocus>{t('dialog.close')}</button></div>
+            <p>
+              <a href={shown.url} target="_blank" rel="noopener noreferrer" class="board-link">
+                {shown.url}
+              </a>
+            </p>
+            <div class="dialog-actions">
+              <button type="button" onClick={() => dialog.current?.close()} autoFocus>
+                {t('dialog.close')}
+              </button>
+            </div>
           </>
         )}
       </dialog>

@@ -51,38 +51,73 @@ export function Queues() {
     e.preventDefault();
     if (renaming === null) return;
     const to = renaming.to.trim();
-    if (await rowAction(renaming.from, () => call('updateQueue', { params: { name: renaming.from }, body: { name: to } }), t('queues.renamed', { from: renaming.from, to }))) setRenaming(null);
+    if (
+      await rowAction(
+        renaming.from,
+        () => call('updateQueue', { params: { name: renaming.from }, body: { name: to } }),
+        t('queues.renamed', { from: renaming.from, to }),
+      )
+    )
+      setRenaming(null);
   };
-  const remove = (q: Queue) => confirm({
-    title: t('queues.deleteTitle', { name: q.name }), body: t('queues.deleteBody'), confirm: t('queues.delete'), danger: true,
-    action: async () => {
-      await call('deleteQueue', { params: { name: q.name } });
-      notify(t('queues.deleted', { name: q.name }), 'success');
-      reload();
-    },
-  });
+  const remove = (q: Queue) =>
+    confirm({
+      title: t('queues.deleteTitle', { name: q.name }),
+      body: t('queues.deleteBody'),
+      confirm: t('queues.delete'),
+      danger: true,
+      action: async () => {
+        await call('deleteQueue', { params: { name: q.name } });
+        notify(t('queues.deleted', { name: q.name }), 'success');
+        reload();
+      },
+    });
 
   return (
     <section class="admin" aria-labelledby="queues-title">
       <h1 id="queues-title">{t('queues.heading')}</h1>
       <p class="lead">{t('queues.lead')}</p>
       <form class="inline-form" onSubmit={create} aria-label={t('queues.createLabel')}>
-        <label><span>{t('queues.newName')}</span>
-          <input id="queue-name" type="text" required pattern="[A-Za-z0-9_]{1,16}" maxLength={16} value={draft.name} onInput={(e) => update({ name: e.currentTarget.value })}
-            title={t('queues.pattern')} {...form.bind('name', 'queue-name')} />
+        <label>
+          <span>{t('queues.newName')}</span>
+          <input
+            id="queue-name"
+            type="text"
+            required
+            pattern="[A-Za-z0-9_]{1,16}"
+            maxLength={16}
+            value={draft.name}
+            onInput={(e) => update({ name: e.currentTarget.value })}
+            title={t('queues.pattern')}
+            {...form.bind('name', 'queue-name')}
+          />
           <FieldError id="queue-name" text={form.errors.fields.name} />
         </label>
         <div class="form-submit">
-          <button type="submit" class="primary" aria-describedby={form.errors.form !== null ? 'queue-form-error' : undefined}>{t('queues.create')}</button>
+          <button type="submit" class="primary" aria-describedby={form.errors.form !== null ? 'queue-form-error' : undefined}>
+            {t('queues.create')}
+          </button>
           <FieldError id="queue-form" text={form.errors.form} />
         </div>
       </form>
-      {error && <p class="field-error" role="alert">{error}</p>}
+      {error && (
+        <p class="field-error" role="alert">
+          {error}
+        </p>
+      )}
       {data !== null && (
         <div class="table-wrap">
           <table class="list">
             <caption class="sr-only">{t('queues.heading')}</caption>
-            <thead><tr><th scope="col">{t('queues.queue')}</th><th scope="col">{t('queues.open')}</th><th scope="col"><span class="sr-only">{t('table.actions')}</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">{t('queues.queue')}</th>
+                <th scope="col">{t('queues.open')}</th>
+                <th scope="col">
+                  <span class="sr-only">{t('table.actions')}</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {data.data.map((q) => {
                 const note = rowError?.name === q.name ? rowError.text : null;
@@ -91,21 +126,73 @@ export function Queues() {
                     <td>
                       {renaming?.from === q.name ? (
                         <form onSubmit={rename} class="row-form">
-                          <input id={`rename-${q.name}`} aria-label={t('queues.newNameFor', { name: q.name })} value={renaming.to} pattern="[A-Za-z0-9_]{1,16}" required autoFocus
-                            aria-invalid={note !== null ? 'true' : undefined} aria-describedby={note !== null ? `queue-${q.name}-error` : undefined}
-                            onInput={(e) => setRenaming({ from: q.name, to: e.currentTarget.value })} />
+                          <input
+                            id={`rename-${q.name}`}
+                            aria-label={t('queues.newNameFor', { name: q.name })}
+                            value={renaming.to}
+                            pattern="[A-Za-z0-9_]{1,16}"
+                            required
+                            autoFocus
+                            aria-invalid={note !== null ? 'true' : undefined}
+                            aria-describedby={note !== null ? `queue-${q.name}-error` : undefined}
+                            onInput={(e) => setRenaming({ from: q.name, to: e.currentTarget.value })}
+                          />
                           <button type="submit">{t('queues.save')}</button>
-                          <button type="button" class="quiet" onClick={() => { setRenaming(null); setRowError(null); }}>{t('dialog.cancel')}</button>
+                          <button
+                            type="button"
+                            class="quiet"
+                            onClick={() => {
+                              setRenaming(null);
+                              setRowError(null);
+                            }}
+                          >
+                            {t('dialog.cancel')}
+                          </button>
                         </form>
-                      ) : <strong>{q.name}</strong>}
+                      ) : (
+                        <strong>{q.name}</strong>
+                      )}
                       {q.is_default && <span class="badge">{t('queues.default')}</span>}
                       <FieldError id={`queue-${q.name}`} text={note} />
                     </td>
                     <td>{q.open_tickets}</td>
                     <td class="row-actions">
-                      {!q.is_default && <button type="button" class="quiet" onClick={() => rowAction(q.name, () => call('updateQueue', { params: { name: q.name }, body: { is_default: true } }), t('queues.madeDefault', { name: q.name }))}>{t('queues.makeDefault')}</button>}
-                      <button type="button" class="quiet" onClick={() => { setRowError(null); setRenaming({ from: q.name, to: q.name }); }} aria-label={t('queues.renameLabel', { name: q.name })}>{t('queues.rename')}</button>
-                      {!q.is_default && <button type="button" class="danger" onClick={() => remove(q)} aria-label={t('queues.deleteLabel', { name: q.name })}>{t('queues.delete')}</button>}
+                      {!q.is_default && (
+                        <button
+                          type="button"
+                          class="quiet"
+                          onClick={() =>
+                            rowAction(
+                              q.name,
+                              () => call('updateQueue', { params: { name: q.name }, body: { is_default: true } }),
+                              t('queues.madeDefault', { name: q.name }),
+                            )
+                          }
+                        >
+                          {t('queues.makeDefault')}
+                        </button>
+                      )}
+                      <button
+                        type="button"
+                        class="quiet"
+                        onClick={() => {
+                          setRowError(null);
+                          setRenaming({ from: q.name, to: q.name });
+                        }}
+                        aria-label={t('queues.renameLabel', { name: q.name })}
+                      >
+                        {t('queues.rename')}
+                      </button>
+                      {!q.is_default && (
+                        <button
+                          type="button"
+                          class="danger"
+                          onClick={() => remove(q)}
+                          aria-label={t('queues.deleteLabel', { name: q.name })}
+                        >
+                          {t('queues.delete')}
+                        </button>
+                      )}
                     </td>
                   </tr>
                 );

@@ -56,7 +56,13 @@ export function Users() {
     setRowError(null);
     if (u.id === session.user.id && u.role === 'owner') {
       select.value = u.role;
-      await confirm({ title: t('users.stepDownTitle'), body: t('users.stepDownBody', { role: t(`role.${role}`) }), confirm: t('users.stepDown'), danger: true, action: () => applyRole(u, role) });
+      await confirm({
+        title: t('users.stepDownTitle'),
+        body: t('users.stepDownBody', { role: t(`role.${role}`) }),
+        confirm: t('users.stepDown'),
+        danger: true,
+        action: () => applyRole(u, role),
+      });
       return;
     }
     setBusy(true);
@@ -69,18 +75,25 @@ export function Users() {
       setBusy(false);
     }
   };
-  const reset = (u: User) => confirm({
-    title: t('users.resetTitle', { email: u.email }), body: t('users.resetBody'), confirm: t('users.reset'),
-    action: async () => setOnce(await call<User>('updateUser', { params: { id: u.id }, body: { reset_password: true } })),
-  });
-  const remove = (u: User) => confirm({
-    title: t('users.removeTitle', { email: u.email }), body: t('users.removeBody'), confirm: t('users.remove'), danger: true,
-    action: async () => {
-      await call<User>('removeUser', { params: { id: u.id } });
-      notify(t('users.removed', { email: u.email }), 'success');
-      reload();
-    },
-  });
+  const reset = (u: User) =>
+    confirm({
+      title: t('users.resetTitle', { email: u.email }),
+      body: t('users.resetBody'),
+      confirm: t('users.reset'),
+      action: async () => setOnce(await call<User>('updateUser', { params: { id: u.id }, body: { reset_password: true } })),
+    });
+  const remove = (u: User) =>
+    confirm({
+      title: t('users.removeTitle', { email: u.email }),
+      body: t('users.removeBody'),
+      confirm: t('users.remove'),
+      danger: true,
+      action: async () => {
+        await call<User>('removeUser', { params: { id: u.id } });
+        notify(t('users.removed', { email: u.email }), 'success');
+        reload();
+      },
+    });
 
   return (
     <section class="admin" aria-labelledby="users-title">
@@ -88,55 +101,141 @@ export function Users() {
       <p class="lead">{t('users.lead', { account: session.account.name })}</p>
       {once !== null && (
         <div class="secret-once" role="alert">
-          <p><strong>{t('users.onceTitle', { email: once.email })}</strong> {t('users.onceBody')}</p>
-          <code class="secret" data-testid="one-time-password">{once.password}</code>
-          <div class="dialog-actions"><button type="button" onClick={() => setOnce(null)}>{t('users.done')}</button></div>
+          <p>
+            <strong>{t('users.onceTitle', { email: once.email })}</strong> {t('users.onceBody')}
+          </p>
+          <code class="secret" data-testid="one-time-password">
+            {once.password}
+          </code>
+          <div class="dialog-actions">
+            <button type="button" onClick={() => setOnce(null)}>
+              {t('users.done')}
+            </button>
+          </div>
         </div>
       )}
       <form class="inline-form" onSubmit={invite} aria-label={t('users.inviteLabel')}>
-        <label><span>{t('users.email')}</span>
-          <input id="invite-email" type="email" required maxLength={254} value={draft.email} onInput={(e) => update({ email: e.currentTarget.value })} {...form.bind('email', 'invite-email')} />
+        <label>
+          <span>{t('users.email')}</span>
+          <input
+            id="invite-email"
+            type="email"
+            required
+            maxLength={254}
+            value={draft.email}
+            onInput={(e) => update({ email: e.currentTarget.value })}
+            {...form.bind('email', 'invite-email')}
+          />
           <FieldError id="invite-email" text={form.errors.fields.email} />
         </label>
-        <label><span>{t('users.role')}</span>
-          <select id="invite-role" value={draft.role} onChange={(e) => update({ role: e.currentTarget.value as Role })} {...form.bind('role', 'invite-role')}>
-            {ROLES.map((r) => <option key={r} value={r}>{t(`role.${r}.long`)}</option>)}
+        <label>
+          <span>{t('users.role')}</span>
+          <select
+            id="invite-role"
+            value={draft.role}
+            onChange={(e) => update({ role: e.currentTarget.value as Role })}
+            {...form.bind('role', 'invite-role')}
+          >
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {t(`role.${r}.long`)}
+              </option>
+            ))}
           </select>
           <FieldError id="invite-role" text={form.errors.fields.role} />
         </label>
         <div class="form-submit">
-          <button type="submit" class="primary" disabled={busy} aria-describedby={form.errors.form !== null ? 'invite-form-error' : undefined}>{t('users.invite')}</button>
+          <button
+            type="submit"
+            class="primary"
+            disabled={busy}
+            aria-describedby={form.errors.form !== null ? 'invite-form-error' : undefined}
+          >
+            {t('users.invite')}
+          </button>
           <FieldError id="invite-form" text={form.errors.form} />
         </div>
       </form>
-      {error && <p class="field-error" role="alert">{error}</p>}
+      {error && (
+        <p class="field-error" role="alert">
+          {error}
+        </p>
+      )}
       {data !== null && (
         <div class="table-wrap">
           <table class="list users">
             <caption class="sr-only">{t('users.heading')}</caption>
-            <thead><tr><th scope="col">{t('users.email')}</th><th scope="col">{t('users.role')}</th><th scope="col" class="wide-only">{t('users.since')}</th><th scope="col"><span class="sr-only">{t('table.actions')}</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">{t('users.email')}</th>
+                <th scope="col">{t('users.role')}</th>
+                <th scope="col" class="wide-only">
+                  {t('users.since')}
+                </th>
+                <th scope="col">
+                  <span class="sr-only">{t('table.actions')}</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
               {data.data.map((u) => {
                 const me = u.id === session.user.id;
                 const lastOwner = u.role === 'owner' && owners.length === 1;
                 const note = rowError?.id === u.id ? rowError.text : null;
-                const describedBy = [lastOwner ? `role-${u.id}-hint` : '', note !== null ? `role-${u.id}-error` : ''].filter(Boolean).join(' ');
+                const describedBy = [lastOwner ? `role-${u.id}-hint` : '', note !== null ? `role-${u.id}-error` : '']
+                  .filter(Boolean)
+                  .join(' ');
                 return (
                   <tr key={u.id}>
-                    <td class="wrap">{u.email}{me && <span class="you"> {t('users.you')}</span>}</td>
+                    <td class="wrap">
+                      {u.email}
+                      {me && <span class="you"> {t('users.you')}</span>}
+                    </td>
                     <td>
-                      <select id={`role-${u.id}`} aria-label={t('users.roleOf', { email: u.email })} value={u.role} disabled={busy || lastOwner}
-                        aria-invalid={note !== null ? 'true' : undefined} aria-describedby={describedBy || undefined}
-                        onChange={(e) => setRole(u, e.currentTarget.value as Role, e.currentTarget)}>
-                        {ROLES.map((r) => <option key={r} value={r}>{t(`role.${r}`)}</option>)}
+                      <select
+                        id={`role-${u.id}`}
+                        aria-label={t('users.roleOf', { email: u.email })}
+                        value={u.role}
+                        disabled={busy || lastOwner}
+                        aria-invalid={note !== null ? 'true' : undefined}
+                        aria-describedby={describedBy || undefined}
+                        onChange={(e) => setRole(u, e.currentTarget.value as Role, e.currentTarget)}
+                      >
+                        {ROLES.map((r) => (
+                          <option key={r} value={r}>
+                            {t(`role.${r}`)}
+                          </option>
+                        ))}
                       </select>
-                      {lastOwner && <p id={`role-${u.id}-hint`} class="hint small">{t(me ? 'users.lastOwnerYou' : 'users.lastOwner')}</p>}
+                      {lastOwner && (
+                        <p id={`role-${u.id}-hint`} class="hint small">
+                          {t(me ? 'users.lastOwnerYou' : 'users.lastOwner')}
+                        </p>
+                      )}
                       <FieldError id={`role-${u.id}`} text={note} />
                     </td>
                     <td class="wide-only">{dateTime(u.created_at, session.branch.timezone)}</td>
                     <td class="row-actions">
-                      <button type="button" class="quiet" disabled={busy} onClick={() => reset(u)} aria-label={t('users.resetLabel', { email: u.email })}>{t('users.reset')}</button>
-                      {!me && <button type="button" class="danger" disabled={busy} onClick={() => remove(u)} aria-label={t('users.removeLabel', { email: u.email })}>{t('users.remove')}</button>}
+                      <button
+                        type="button"
+                        class="quiet"
+                        disabled={busy}
+                        onClick={() => reset(u)}
+                        aria-label={t('users.resetLabel', { email: u.email })}
+                      >
+                        {t('users.reset')}
+                      </button>
+                      {!me && (
+                        <button
+                          type="button"
+                          class="danger"
+                          disabled={busy}
+                          onClick={() => remove(u)}
+                          aria-label={t('users.removeLabel', { email: u.email })}
+                        >
+                          {t('users.remove')}
+                        </button>
+                      )}
                     </td>
                   </tr>
                 );

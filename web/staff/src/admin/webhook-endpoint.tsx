@@ -18,7 +18,10 @@ export function EndpointDetail({ endpoint: ep, onChanged, onSecret }: Props) {
   const { session } = useSession();
   const notify = useNotify();
   const confirm = useConfirm();
-  const load = useCallback(() => call<List<WebhookDelivery>>('webhookDeliveries', { params: { id: ep.id }, query: { limit: 20 } }), [ep.id]);
+  const load = useCallback(
+    () => call<List<WebhookDelivery>>('webhookDeliveries', { params: { id: ep.id }, query: { limit: 20 } }),
+    [ep.id],
+  );
   const deliveries = useLoad(load);
   const [failure, setFailure] = useState<string | null>(null);
   const tz = session.branch.timezone;
@@ -38,53 +41,111 @@ export function EndpointDetail({ endpoint: ep, onChanged, onSecret }: Props) {
     }
   };
   const reveal = () => run(async () => onSecret((await call<WebhookSecret>('webhookSecret', { params: { id: ep.id } })).secret), null);
-  const rotate = () => confirm({
-    title: t('endpoint.rotateTitle'), body: t('endpoint.rotateBody'), confirm: t('endpoint.rotate'),
-    action: async () => {
-      onSecret((await call<WebhookEndpoint>('rotateWebhookSecret', { params: { id: ep.id }, body: {} })).secret ?? '');
-      changed(t('endpoint.rotated'));
-    },
-  });
+  const rotate = () =>
+    confirm({
+      title: t('endpoint.rotateTitle'),
+      body: t('endpoint.rotateBody'),
+      confirm: t('endpoint.rotate'),
+      action: async () => {
+        onSecret((await call<WebhookEndpoint>('rotateWebhookSecret', { params: { id: ep.id }, body: {} })).secret ?? '');
+        changed(t('endpoint.rotated'));
+      },
+    });
   const test = () => run(() => call('testWebhook', { params: { id: ep.id }, body: {} }), t('endpoint.testQueued'));
-  const setDisabled = (disabled: boolean) => run(() => call('updateWebhookEndpoint', { params: { id: ep.id }, body: { disabled } }), t(disabled ? 'endpoint.disabledDone' : 'endpoint.enabledDone'));
-  const remove = () => confirm({
-    title: t('endpoint.deleteTitle', { url: ep.url }), body: t('endpoint.deleteBody'), confirm: t('endpoint.delete'), danger: true,
-    action: async () => {
-      await call('deleteWebhookEndpoint', { params: { id: ep.id } });
-      notify(t('endpoint.deleted'), 'success');
-      onChanged();
-    },
-  });
-  const retry = (d: WebhookDelivery) => run(() => call('retryWebhookDelivery', { params: { id: d.id }, body: {} }), t('endpoint.retrying', { event: d.event_type }));
+  const setDisabled = (disabled: boolean) =>
+    run(
+      () => call('updateWebhookEndpoint', { params: { id: ep.id }, body: { disabled } }),
+      t(disabled ? 'endpoint.disabledDone' : 'endpoint.enabledDone'),
+    );
+  const remove = () =>
+    confirm({
+      title: t('endpoint.deleteTitle', { url: ep.url }),
+      body: t('endpoint.deleteBody'),
+      confirm: t('endpoint.delete'),
+      danger: true,
+      action: async () => {
+        await call('deleteWebhookEndpoint', { params: { id: ep.id } });
+        notify(t('endpoint.deleted'), 'success');
+        onChanged();
+      },
+    });
+  const retry = (d: WebhookDelivery) =>
+    run(() => call('retryWebhookDelivery', { params: { id: d.id }, body: {} }), t('endpoint.retrying', { event: d.event_type }));
 
   return (
     <div class="endpoint-detail">
       <div class="row-actions left">
-        <button type="button" onClick={reveal}>{t('endpoint.reveal')}</button>
-        <button type="button" onClick={rotate}>{t('endpoint.rotate')}</button>
-        <button type="button" onClick={test}>{t('endpoint.test')}</button>
-        <button type="button" onClick={() => setDisabled(!ep.disabled)}>{t(ep.disabled ? 'endpoint.enable' : 'endpoint.disable')}</button>
-        <button type="button" class="danger" onClick={remove}>{t('endpoint.delete')}</button>
-        <button type="button" class="quiet" onClick={deliveries.reload}>{t('endpoint.refresh')}</button>
+        <button type="button" onClick={reveal}>
+          {t('endpoint.reveal')}
+        </button>
+        <button type="button" onClick={rotate}>
+          {t('endpoint.rotate')}
+        </button>
+        <button type="button" onClick={test}>
+          {t('endpoint.test')}
+        </button>
+        <button type="button" onClick={() => setDisabled(!ep.disabled)}>
+          {t(ep.disabled ? 'endpoint.enable' : 'endpoint.disable')}
+        </button>
+        <button type="button" class="danger" onClick={remove}>
+          {t('endpoint.delete')}
+        </button>
+        <button type="button" class="quiet" onClick={deliveries.reload}>
+          {t('endpoint.refresh')}
+        </button>
       </div>
       <FieldError id={`endpoint-${ep.id}`} text={failure} />
       {ep.previous_secret_expires_at && <p class="hint">{t('endpoint.previous', { time: dateTime(ep.previous_secret_expires_at, tz) })}</p>}
-      {deliveries.error && <p class="field-error" role="alert">{deliveries.error}</p>}
+      {deliveries.error && (
+        <p class="field-error" role="alert">
+          {deliveries.error}
+        </p>
+      )}
       {deliveries.data !== null && (
         <div class="table-wrap">
           <table class="list">
             <caption>{t('endpoint.recent')}</caption>
-            <thead><tr><th scope="col">{t('endpoint.event')}</th><th scope="col">{t('endpoint.status')}</th><th scope="col">{t('endpoint.answer')}</th><th scope="col" class="wide-only">{t('endpoint.attempts')}</th><th scope="col" class="wide-only">{t('endpoint.created')}</th><th scope="col"><span class="sr-only">{t('table.actions')}</span></th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">{t('endpoint.event')}</th>
+                <th scope="col">{t('endpoint.status')}</th>
+                <th scope="col">{t('endpoint.answer')}</th>
+                <th scope="col" class="wide-only">
+                  {t('endpoint.attempts')}
+                </th>
+                <th scope="col" class="wide-only">
+                  {t('endpoint.created')}
+                </th>
+                <th scope="col">
+                  <span class="sr-only">{t('table.actions')}</span>
+                </th>
+              </tr>
+            </thead>
             <tbody>
-              {deliveries.data.data.length === 0 && <tr><td colSpan={6} class="empty">{t('endpoint.none')}</td></tr>}
+              {deliveries.data.data.length === 0 && (
+                <tr>
+                  <td colSpan={6} class="empty">
+                    {t('endpoint.none')}
+                  </td>
+                </tr>
+              )}
               {deliveries.data.data.map((d) => (
                 <tr key={d.id}>
-                  <td><code>{d.event_type}</code></td>
-                  <td><span class={`badge status-${d.status}`}>{t(`delivery.${d.status}`)}</span>{d.next_attempt_at && <span class="hint"> {t('endpoint.next', { time: dateTime(d.next_attempt_at, tz) })}</span>}</td>
+                  <td>
+                    <code>{d.event_type}</code>
+                  </td>
+                  <td>
+                    <span class={`badge status-${d.status}`}>{t(`delivery.${d.status}`)}</span>
+                    {d.next_attempt_at && <span class="hint"> {t('endpoint.next', { time: dateTime(d.next_attempt_at, tz) })}</span>}
+                  </td>
                   <td>{d.last_response_status ?? (d.last_error ? <span title={d.last_error}>{d.last_error.slice(0, 60)}</span> : '—')}</td>
                   <td class="wide-only">{d.attempt_count}</td>
                   <td class="wide-only">{dateTime(d.created_at, tz)}</td>
-                  <td><button type="button" onClick={() => retry(d)} aria-label={t('endpoint.retryLabel', { event: d.event_type })}>{t('endpoint.retry')}</button></td>
+                  <td>
+                    <button type="button" onClick={() => retry(d)} aria-label={t('endpoint.retryLabel', { event: d.event_type })}>
+                      {t('endpoint.retry')}
+                    </button>
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -11,8 +11,18 @@ import { FieldError, useFormErrors } from '../ui/field-errors.tsx';
 import { t } from '../i18n/i18n.ts';
 import { EndpointDetail } from './webhook-endpoint.tsx';
 
-const EVENTS = ['ticket.created', 'ticket.ready', 'ticket.rung', 'ticket.collected', 'ticket.cancelled', 'ticket.expired',
-  'ticket.customer_viewed', 'ticket.customer_subscribed', 'ticket.customer_acknowledged', 'ticket.customer_snoozed'];
+const EVENTS = [
+  'ticket.created',
+  'ticket.ready',
+  'ticket.rung',
+  'ticket.collected',
+  'ticket.cancelled',
+  'ticket.expired',
+  'ticket.customer_viewed',
+  'ticket.customer_subscribed',
+  'ticket.customer_acknowledged',
+  'ticket.customer_snoozed',
+];
 const loadEndpoints = () => call<List<WebhookEndpoint>>('webhookEndpoints');
 const FIELDS = ['url', 'description', 'enabled_events'] as const;
 
@@ -44,36 +54,91 @@ export function Webhooks() {
   return (
     <section class="admin" aria-labelledby="wh-title">
       <h1 id="wh-title">{t('webhooks.heading')}</h1>
-      <p class="lead">{t(mode === 'test' ? 'webhooks.leadTest' : 'webhooks.lead')} {t('webhooks.verify')}</p>
-      {noApi && <p class="notice notice-warning" role="note">{t('webhooks.noApi', { plan: session.account.plan })}</p>}
-      {data?.data.filter((ep) => ep.disabled && ep.disabled_reason !== null).map((ep) => (
-        <p key={ep.id} class="notice notice-warning" role="note">{t('webhooks.isDisabled', { url: ep.url, reason: ep.disabled_reason ?? '' })}</p>
-      ))}
+      <p class="lead">
+        {t(mode === 'test' ? 'webhooks.leadTest' : 'webhooks.lead')} {t('webhooks.verify')}
+      </p>
+      {noApi && (
+        <p class="notice notice-warning" role="note">
+          {t('webhooks.noApi', { plan: session.account.plan })}
+        </p>
+      )}
+      {data?.data
+        .filter((ep) => ep.disabled && ep.disabled_reason !== null)
+        .map((ep) => (
+          <p key={ep.id} class="notice notice-warning" role="note">
+            {t('webhooks.isDisabled', { url: ep.url, reason: ep.disabled_reason ?? '' })}
+          </p>
+        ))}
       {secret !== null && (
         <div class="secret-once" role="alert">
-          <p><strong>{t('webhooks.secretFor', { url: secret.url })}</strong> {t('webhooks.secretBody')}</p>
-          <code class="secret" data-testid="webhook-secret">{secret.secret}</code>
-          <div class="dialog-actions"><button type="button" onClick={() => setSecret(null)}>{t('users.done')}</button></div>
+          <p>
+            <strong>{t('webhooks.secretFor', { url: secret.url })}</strong> {t('webhooks.secretBody')}
+          </p>
+          <code class="secret" data-testid="webhook-secret">
+            {secret.secret}
+          </code>
+          <div class="dialog-actions">
+            <button type="button" onClick={() => setSecret(null)}>
+              {t('users.done')}
+            </button>
+          </div>
         </div>
       )}
       <form class="settings" onSubmit={create} aria-label={t('webhooks.addLabel')}>
-        <label for="wh-url">{t('webhooks.url')} <small>{t('webhooks.https')}</small></label>
-        <input id="wh-url" type="url" required maxLength={2048} value={draft.url} onInput={(e) => update({ url: e.currentTarget.value })} disabled={noApi} {...form.bind('url', 'wh-url')} />
+        <label for="wh-url">
+          {t('webhooks.url')} <small>{t('webhooks.https')}</small>
+        </label>
+        <input
+          id="wh-url"
+          type="url"
+          required
+          maxLength={2048}
+          value={draft.url}
+          onInput={(e) => update({ url: e.currentTarget.value })}
+          disabled={noApi}
+          {...form.bind('url', 'wh-url')}
+        />
         <FieldError id="wh-url" text={form.errors.fields.url} />
-        <label for="wh-desc">{t('webhooks.description')} <small>{t('form.optional')}</small></label>
-        <input id="wh-desc" maxLength={500} value={draft.description} onInput={(e) => update({ description: e.currentTarget.value })} disabled={noApi} {...form.bind('description', 'wh-desc')} />
+        <label for="wh-desc">
+          {t('webhooks.description')} <small>{t('form.optional')}</small>
+        </label>
+        <input
+          id="wh-desc"
+          maxLength={500}
+          value={draft.description}
+          onInput={(e) => update({ description: e.currentTarget.value })}
+          disabled={noApi}
+          {...form.bind('description', 'wh-desc')}
+        />
         <FieldError id="wh-desc" text={form.errors.fields.description} />
-        <label class="check"><input type="checkbox" checked={draft.all} onChange={(e) => update({ all: e.currentTarget.checked })} disabled={noApi} /> {t('webhooks.every')}</label>
+        <label class="check">
+          <input type="checkbox" checked={draft.all} onChange={(e) => update({ all: e.currentTarget.checked })} disabled={noApi} />{' '}
+          {t('webhooks.every')}
+        </label>
         {!draft.all && (
-          <fieldset class="checks"><legend>{t('webhooks.events')}</legend>
-            {EVENTS.map((ev) => <label key={ev} class="check"><input type="checkbox" checked={draft.events.includes(ev)} onChange={(e) => toggle(ev, e.currentTarget.checked)} /> <code>{ev}</code></label>)}
+          <fieldset class="checks">
+            <legend>{t('webhooks.events')}</legend>
+            {EVENTS.map((ev) => (
+              <label key={ev} class="check">
+                <input type="checkbox" checked={draft.events.includes(ev)} onChange={(e) => toggle(ev, e.currentTarget.checked)} />{' '}
+                <code>{ev}</code>
+              </label>
+            ))}
             <FieldError id="wh-events" text={form.errors.fields.enabled_events} />
           </fieldset>
         )}
-        <div class="dialog-actions"><button type="submit" class="primary" disabled={noApi} aria-describedby={form.errors.form !== null ? 'wh-form-error' : undefined}>{t('webhooks.add')}</button></div>
+        <div class="dialog-actions">
+          <button type="submit" class="primary" disabled={noApi} aria-describedby={form.errors.form !== null ? 'wh-form-error' : undefined}>
+            {t('webhooks.add')}
+          </button>
+        </div>
         <FieldError id="wh-form" text={form.errors.form} />
       </form>
-      {error && <p class="field-error" role="alert">{error}</p>}
+      {error && (
+        <p class="field-error" role="alert">
+          {error}
+        </p>
+      )}
       {data !== null && (
         <ul class="plain-list endpoints" aria-label={t('webhooks.heading')}>
           {data.data.length === 0 && <li class="empty">{t('webhooks.none')}</li>}
@@ -81,14 +146,23 @@ export function Webhooks() {
             <li key={ep.id} class="endpoint">
               <div class="endpoint-head">
                 <strong class="endpoint-url">{ep.url}</strong>
-                <span class={`badge ${ep.disabled ? 'badge-off' : 'badge-on'}`}>{t(ep.disabled ? 'webhooks.disabled' : 'webhooks.enabled')}</span>
+                <span class={`badge ${ep.disabled ? 'badge-off' : 'badge-on'}`}>
+                  {t(ep.disabled ? 'webhooks.disabled' : 'webhooks.enabled')}
+                </span>
               </div>
               {ep.description && <p>{ep.description}</p>}
-              <p class="hint">{t('webhooks.summary', { events: ep.enabled_events.includes('*') ? t('webhooks.everyEvent') : ep.enabled_events.join(', '), since: dateTime(ep.created_at, session.branch.timezone) })}</p>
+              <p class="hint">
+                {t('webhooks.summary', {
+                  events: ep.enabled_events.includes('*') ? t('webhooks.everyEvent') : ep.enabled_events.join(', '),
+                  since: dateTime(ep.created_at, session.branch.timezone),
+                })}
+              </p>
               <button type="button" aria-expanded={open === ep.id} onClick={() => setOpen(open === ep.id ? null : ep.id)}>
                 {t(open === ep.id ? 'webhooks.hide' : 'webhooks.details')}
               </button>
-              {open === ep.id && <EndpointDetail endpoint={ep} onChanged={reload} onSecret={(s) => setSecret({ url: ep.url, secret: s })} />}
+              {open === ep.id && (
+                <EndpointDetail endpoint={ep} onChanged={reload} onSecret={(s) => setSecret({ url: ep.url, secret: s })} />
+              )}
             </li>
           ))}
         </ul>

@@ -59,10 +59,13 @@ export function Board() {
     if (selected !== null) document.querySelector(`[data-ticket="${selected}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [selected]);
 
-  const act = useCallback((t: Ticket, a: TicketAction) => {
-    select(t.id);
-    void board.perform(t, a);
-  }, [board.perform, select]);
+  const act = useCallback(
+    (t: Ticket, a: TicketAction) => {
+      select(t.id);
+      void board.perform(t, a);
+    },
+    [board.perform, select],
+  );
 
   const searchServer = async (e: Event) => {
     e.preventDefault();
@@ -104,12 +107,24 @@ export function Board() {
   useShortcuts(handlers, slip === null);
 
   const card = (t: Ticket) => (
-    <TicketCard key={t.id} ticket={t} now={now} timeZone={tz} selected={t.id === selected} busy={board.pending.has(t.id)}
-      result={board.results.get(t.id)} onAction={act} onSlip={setSlip} onSelect={(x) => select(x.id)} />
+    <TicketCard
+      key={t.id}
+      ticket={t}
+      now={now}
+      timeZone={tz}
+      selected={t.id === selected}
+      busy={board.pending.has(t.id)}
+      result={board.results.get(t.id)}
+      onAction={act}
+      onSlip={setSlip}
+      onSelect={(x) => select(x.id)}
+    />
   );
   const column = (id: string, title: string, list: Ticket[], empty: string) => (
     <section class={`column column-${id}`} aria-labelledby={`col-${id}`}>
-      <h2 id={`col-${id}`}>{title} <span class="count">{list.length}</span></h2>
+      <h2 id={`col-${id}`}>
+        {title} <span class="count">{list.length}</span>
+      </h2>
       {list.length === 0 ? <p class="empty">{empty}</p> : <ul class="tickets">{list.map(card)}</ul>}
     </section>
   );
@@ -117,32 +132,59 @@ export function Board() {
   return (
     <div class="board">
       <div class="board-tools">
-        <CreateTicket say={notify} onCreated={(x) => { board.upsert(x); setSlip(x); }} />
+        <CreateTicket
+          say={notify}
+          onCreated={(x) => {
+            board.upsert(x);
+            setSlip(x);
+          }}
+        />
         <form class="search" role="search" onSubmit={searchServer}>
           <label for="search">{t('board.searchLabel')}</label>
           <div class="search-row">
-            <input id="search" ref={searchRef} type="search" value={search} autocomplete="off"
-              aria-describedby={searchNote !== null ? 'search-note' : undefined} aria-invalid={searchNote?.error ? 'true' : undefined}
-              onInput={(e) => { setSearch(e.currentTarget.value); setFound([]); setSearchNote(null); }} />
+            <input
+              id="search"
+              ref={searchRef}
+              type="search"
+              value={search}
+              autocomplete="off"
+              aria-describedby={searchNote !== null ? 'search-note' : undefined}
+              aria-invalid={searchNote?.error ? 'true' : undefined}
+              onInput={(e) => {
+                setSearch(e.currentTarget.value);
+                setFound([]);
+                setSearchNote(null);
+              }}
+            />
             <button type="submit">{t('board.find')}</button>
           </div>
-          {searchNote !== null && <p id="search-note" class={searchNote.error ? 'field-error' : 'hint'} role={searchNote.error ? 'alert' : 'status'}>{searchNote.text}</p>}
+          {searchNote !== null && (
+            <p id="search-note" class={searchNote.error ? 'field-error' : 'hint'} role={searchNote.error ? 'alert' : 'status'}>
+              {searchNote.text}
+            </p>
+          )}
         </form>
         <p class={`connection connection-${board.live}`} role="status">
           <Icon name={board.live === 'offline' ? 'unplugged' : 'plug'} />
           <span>{t(board.live === 'live' ? 'board.connected' : board.live === 'connecting' ? 'board.connecting' : 'board.offline')}</span>
         </p>
       </div>
-      {board.loadError !== null && <p class="field-error" role="alert">{t('board.loadFailed', { detail: board.loadError })}</p>}
-      {!board.loaded ? <p class="empty">{t('board.loading')}</p>
-        : searching ? column('results', t('board.matches'), results, t('board.noMatch'))
-        : (
-          <div class="columns">
-            {column('waiting', t('board.waiting'), waiting, t('board.noneWaiting'))}
-            {column('ready', t('board.ready'), ready, t('board.noneReady'))}
-            {column('closed', t('board.closed'), closed, t('board.noneClosed'))}
-          </div>
-        )}
+      {board.loadError !== null && (
+        <p class="field-error" role="alert">
+          {t('board.loadFailed', { detail: board.loadError })}
+        </p>
+      )}
+      {!board.loaded ? (
+        <p class="empty">{t('board.loading')}</p>
+      ) : searching ? (
+        column('results', t('board.matches'), results, t('board.noMatch'))
+      ) : (
+        <div class="columns">
+          {column('waiting', t('board.waiting'), waiting, t('board.noneWaiting'))}
+          {column('ready', t('board.ready'), ready, t('board.noneReady'))}
+          {column('closed', t('board.closed'), closed, t('board.noneClosed'))}
+        </div>
+      )}
       <ShortcutHelp open={help} onToggle={setHelp} />
       {slip !== null && <SlipDialog ticket={slip} branchName={session.branch.name} timeZone={tz} onClose={() => setSlip(null)} />}
     </div>

@@ -18,13 +18,17 @@ export function CreateTicket({ onCreated, say }: Props) {
   const { errors, fail, reset, bind } = useFormErrors(FIELDS);
 
   useEffect(() => {
-    call<List<Queue>>('queues').then((l) => setQueues(l.data), () => {});
+    call<List<Queue>>('queues').then(
+      (l) => setQueues(l.data),
+      () => {},
+    );
   }, []);
   useEffect(() => {
     if (draft.key === '') update({ key: newIdempotencyKey('staff-create') });
   }, [draft.key]);
 
-  const queue = draft.queue !== '' && queues.some((q) => q.name === draft.queue) ? draft.queue : (queues.find((q) => q.is_default)?.name ?? '');
+  const queue =
+    draft.queue !== '' && queues.some((q) => q.name === draft.queue) ? draft.queue : (queues.find((q) => q.is_default)?.name ?? '');
 
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -56,18 +60,33 @@ export function CreateTicket({ onCreated, say }: Props) {
         <label>
           <span>{t('create.queue')}</span>
           <select value={queue} onChange={(e) => update({ queue: e.currentTarget.value })} {...bind('queue', 'new-queue')}>
-            {queues.map((q) => <option key={q.name} value={q.name}>{q.name}</option>)}
+            {queues.map((q) => (
+              <option key={q.name} value={q.name}>
+                {q.name}
+              </option>
+            ))}
           </select>
           <FieldError id="new-queue" text={errors.fields.queue} />
         </label>
       )}
       <label>
-        <span>{t('create.ref')} <small>{t('form.optional')}</small></span>
-        <input id="new-ref" type="text" maxLength={64} autocomplete="off" value={draft.external_ref} onInput={(e) => update({ external_ref: e.currentTarget.value })}
-          {...bind('external_ref', 'new-ref')} />
+        <span>
+          {t('create.ref')} <small>{t('form.optional')}</small>
+        </span>
+        <input
+          id="new-ref"
+          type="text"
+          maxLength={64}
+          autocomplete="off"
+          value={draft.external_ref}
+          onInput={(e) => update({ external_ref: e.currentTarget.value })}
+          {...bind('external_ref', 'new-ref')}
+        />
         <FieldError id="new-ref" text={errors.fields.external_ref} />
       </label>
-      <button type="submit" class="primary" disabled={busy} aria-describedby={errors.form !== null ? 'create-error' : undefined}>{busy ? t('create.busy') : t('create.submit')}</button>
+      <button type="submit" class="primary" disabled={busy} aria-describedby={errors.form !== null ? 'create-error' : undefined}>
+        {busy ? t('create.busy') : t('create.submit')}
+      </button>
       <FieldError id="create" text={errors.form} />
     </form>
   );

@@ -25,7 +25,10 @@ export type ShortcutHandlers = {
 };
 
 const typing = (el: Element | null): boolean =>
-  el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement || (el instanceof HTMLElement && el.isContentEditable);
+  el instanceof HTMLInputElement ||
+  el instanceof HTMLTextAreaElement ||
+  el instanceof HTMLSelectElement ||
+  (el instanceof HTMLElement && el.isContentEditable);
 
 export function useShortcuts(handlers: ShortcutHandlers, enabled: boolean): void {
   // Keys can come faster than the page re-renders: the listener always calls the latest handlers.
@@ -33,8 +36,12 @@ export function useShortcuts(handlers: ShortcutHandlers, enabled: boolean): void
   latest.current = handlers;
   useEffect(() => {
     const h: ShortcutHandlers = {
-      newTicket: () => latest.current.newTicket(), search: () => latest.current.search(), move: (d) => latest.current.move(d),
-      act: (w) => latest.current.act(w), clear: () => latest.current.clear(), help: () => latest.current.help(),
+      newTicket: () => latest.current.newTicket(),
+      search: () => latest.current.search(),
+      move: (d) => latest.current.move(d),
+      act: (w) => latest.current.act(w),
+      clear: () => latest.current.clear(),
+      help: () => latest.current.help(),
     };
     if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
@@ -45,9 +52,18 @@ export function useShortcuts(handlers: ShortcutHandlers, enabled: boolean): void
       }
       if (typing(document.activeElement) || document.querySelector('dialog[open]') !== null) return;
       const map: Record<string, () => void> = {
-        n: h.newTicket, N: h.newTicket, '/': h.search, '?': h.help,
-        ArrowDown: () => h.move(1), j: () => h.move(1), ArrowUp: () => h.move(-1), k: () => h.move(-1),
-        r: () => h.act('ready'), c: () => h.act('collect'), x: () => h.act('cancel'), p: () => h.act('slip'),
+        n: h.newTicket,
+        N: h.newTicket,
+        '/': h.search,
+        '?': h.help,
+        ArrowDown: () => h.move(1),
+        j: () => h.move(1),
+        ArrowUp: () => h.move(-1),
+        k: () => h.move(-1),
+        r: () => h.act('ready'),
+        c: () => h.act('collect'),
+        x: () => h.act('cancel'),
+        p: () => h.act('slip'),
       };
       const fn = map[e.key];
       if (fn === undefined) return;
@@ -65,7 +81,12 @@ export function ShortcutHelp({ open, onToggle }: { open: boolean; onToggle: (ope
       <summary>{t('shortcut.title')}</summary>
       <dl>
         {SHORTCUTS.map(([key, what]) => (
-          <div key={key}><dt><kbd>{key}</kbd></dt><dd>{t(what)}</dd></div>
+          <div key={key}>
+            <dt>
+              <kbd>{key}</kbd>
+            </dt>
+            <dd>{t(what)}</dd>
+          </div>
         ))}
       </dl>
     </details>

@@ -19,7 +19,13 @@ function useQr(id: string): string | null {
   useEffect(() => {
     let href: string | null = null;
     let live = true;
-    image('ticketQr', { id }).then((u) => { if (live) setSrc(href = u); else URL.revokeObjectURL(u); }, () => {});
+    image('ticketQr', { id }).then(
+      (u) => {
+        if (live) setSrc((href = u));
+        else URL.revokeObjectURL(u);
+      },
+      () => {},
+    );
     return () => {
       live = false;
       if (href !== null) URL.revokeObjectURL(href);
@@ -28,7 +34,21 @@ function useQr(id: string): string | null {
   return src;
 }
 
-export function SlipContent({ ticket: x, branchName, timeZone, paper, qr, onQrLoad }: { ticket: Ticket; branchName: string; timeZone: string; paper: Paper; qr: string | null; onQrLoad?: () => void }) {
+export function SlipContent({
+  ticket: x,
+  branchName,
+  timeZone,
+  paper,
+  qr,
+  onQrLoad,
+}: {
+  ticket: Ticket;
+  branchName: string;
+  timeZone: string;
+  paper: Paper;
+  qr: string | null;
+  onQrLoad?: () => void;
+}) {
   return (
     <div class={`slip paper-${paper}`}>
       <p class="slip-branch">{branchName}</p>
@@ -42,7 +62,17 @@ export function SlipContent({ ticket: x, branchName, timeZone, paper, qr, onQrLo
   );
 }
 
-export function SlipDialog({ ticket, branchName, timeZone, onClose }: { ticket: Ticket; branchName: string; timeZone: string; onClose: () => void }) {
+export function SlipDialog({
+  ticket,
+  branchName,
+  timeZone,
+  onClose,
+}: {
+  ticket: Ticket;
+  branchName: string;
+  timeZone: string;
+  onClose: () => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [paper, setPaper] = useState<Paper>(() => (localStorage.getItem(PAPER_KEY) === '58' ? '58' : '80'));
   const [qrReady, setQrReady] = useState(false);
@@ -64,19 +94,37 @@ export function SlipDialog({ ticket, branchName, timeZone, onClose }: { ticket: 
     <>
       <dialog ref={dialog} class="slip-dialog" aria-labelledby="slip-title" onClose={onClose} onCancel={onClose}>
         <h2 id="slip-title">{t('slip.title', { number: ticket.display_number })}</h2>
-        <div class="slip-preview"><SlipContent ticket={ticket} branchName={branchName} timeZone={timeZone} paper={paper} qr={qr} onQrLoad={() => setQrReady(true)} /></div>
+        <div class="slip-preview">
+          <SlipContent
+            ticket={ticket}
+            branchName={branchName}
+            timeZone={timeZone}
+            paper={paper}
+            qr={qr}
+            onQrLoad={() => setQrReady(true)}
+          />
+        </div>
         <fieldset class="paper">
           <legend>{t('slip.paper')}</legend>
           {(['58', '80'] as const).map((p) => (
-            <label key={p}><input type="radio" name="paper" value={p} checked={paper === p} onChange={() => setPaper(p)} /> {p} mm</label>
+            <label key={p}>
+              <input type="radio" name="paper" value={p} checked={paper === p} onChange={() => setPaper(p)} /> {p} mm
+            </label>
           ))}
         </fieldset>
         <div class="dialog-actions">
-          <button type="button" class="primary" onClick={print} disabled={!qrReady} autoFocus>{t('slip.print')}</button>
-          <button type="button" onClick={() => dialog.current?.close()}>{t('dialog.close')}</button>
+          <button type="button" class="primary" onClick={print} disabled={!qrReady} autoFocus>
+            {t('slip.print')}
+          </button>
+          <button type="button" onClick={() => dialog.current?.close()}>
+            {t('dialog.close')}
+          </button>
         </div>
       </dialog>
-      {createPortal(<SlipContent ticket={ticket} branchName={branchName} timeZone={timeZone} paper={paper} qr={qr} />, document.getElementById('print-root')!)}
+      {createPortal(
+        <SlipContent ticket={ticket} branchName={branchName} timeZone={timeZone} paper={paper} qr={qr} />,
+        document.getElementById('print-root')!,
+      )}
     </>
   );
 }

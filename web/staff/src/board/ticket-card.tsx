@@ -22,7 +22,8 @@ export function CustomerState({ t: ticket, now, timeZone }: { t: Ticket; now: nu
   const c = ticket.customer;
   const chips: Array<{ key: string; icon: string; text: string }> = [];
   if (c.viewed_at !== null) chips.push({ key: 'viewed', icon: 'eye', text: t('card.seen') });
-  if (c.notifications !== 'none') chips.push({ key: 'notify', icon: 'bell', text: t(c.notifications === 'sms' ? 'card.smsOn' : 'card.alertsOn') });
+  if (c.notifications !== 'none')
+    chips.push({ key: 'notify', icon: 'bell', text: t(c.notifications === 'sms' ? 'card.smsOn' : 'card.alertsOn') });
   if (c.acknowledged_at !== null && ticket.status === 'ready') chips.push({ key: 'ack', icon: 'walk', text: t('card.onTheWay') });
   if (c.snoozed_until !== null && Date.parse(c.snoozed_until) > now && ticket.status === 'ready') {
     chips.push({ key: 'snooze', icon: 'clock', text: t('card.snoozed', { time: clock(c.snoozed_until, timeZone) }) });
@@ -30,7 +31,12 @@ export function CustomerState({ t: ticket, now, timeZone }: { t: Ticket; now: nu
   if (chips.length === 0) return <p class="chips-none">{t('card.notOpened')}</p>;
   return (
     <ul class="chips" aria-label={t('card.customer')}>
-      {chips.map((ch) => <li key={ch.key} class={`chip chip-${ch.key}`}><Icon name={ch.icon} />{ch.text}</li>)}
+      {chips.map((ch) => (
+        <li key={ch.key} class={`chip chip-${ch.key}`}>
+          <Icon name={ch.icon} />
+          {ch.text}
+        </li>
+      ))}
     </ul>
   );
 }
@@ -42,22 +48,32 @@ const PATHS: Record<string, string> = {
   clock: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm1 10.4 3.6 2.1-.8 1.3L11 13V7h2z',
   // A plug: the board's connection to the server (not the data mode, which the top bar shows).
   plug: 'M9 2v5H7v4a5 5 0 0 0 4 4.9V22h2v-6.1A5 5 0 0 0 17 11V7h-2V2h-2v5h-2V2z',
-  unplugged: 'M3.3 2 2 3.3l4.6 4.6H7V11a5 5 0 0 0 4 4.9V22h2v-6.1c.9-.2 1.7-.6 2.4-1.2l5.3 5.3 1.3-1.3zM17 11V7h-2V2h-2v5h-1.2L17 12.2z M11 2H9v2.8l2 2z',
+  unplugged:
+    'M3.3 2 2 3.3l4.6 4.6H7V11a5 5 0 0 0 4 4.9V22h2v-6.1c.9-.2 1.7-.6 2.4-1.2l5.3 5.3 1.3-1.3zM17 11V7h-2V2h-2v5h-1.2L17 12.2z M11 2H9v2.8l2 2z',
 };
 
 export function Icon({ name }: { name: string }) {
-  return <svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path d={PATHS[name] ?? ''} /></svg>;
+  return (
+    <svg class="icon" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path d={PATHS[name] ?? ''} />
+    </svg>
+  );
 }
 
 function timing(x: Ticket, now: number, timeZone: string): string {
   switch (x.status) {
-    case 'created': return t('card.waiting', { time: since(x.created_at, now) });
-    case 'ready': return t('card.readyFor', { time: since(x.ready_at!, now), waited: since(x.created_at, Date.parse(x.ready_at!)) });
-    case 'collected': return t('card.collectedAt', { time: clock(x.collected_at!, timeZone) });
-    case 'cancelled': return x.cancellation_reason
-      ? t('card.cancelledWhy', { time: clock(x.cancelled_at!, timeZone), reason: x.cancellation_reason })
-      : t('card.cancelledAt', { time: clock(x.cancelled_at!, timeZone) });
-    case 'expired': return t('card.expiredAt', { time: clock(x.expired_at!, timeZone) });
+    case 'created':
+      return t('card.waiting', { time: since(x.created_at, now) });
+    case 'ready':
+      return t('card.readyFor', { time: since(x.ready_at!, now), waited: since(x.created_at, Date.parse(x.ready_at!)) });
+    case 'collected':
+      return t('card.collectedAt', { time: clock(x.collected_at!, timeZone) });
+    case 'cancelled':
+      return x.cancellation_reason
+        ? t('card.cancelledWhy', { time: clock(x.cancelled_at!, timeZone), reason: x.cancellation_reason })
+        : t('card.cancelledAt', { time: clock(x.cancelled_at!, timeZone) });
+    case 'expired':
+      return t('card.expiredAt', { time: clock(x.expired_at!, timeZone) });
   }
 }
 
@@ -65,13 +81,28 @@ export function TicketCard({ ticket: x, now, timeZone, selected, busy, result, o
   const number = x.display_number;
   const open = x.status === 'created' || x.status === 'ready';
   return (
-    <li class={`ticket ticket-${x.status}${selected ? ' selected' : ''}`} data-ticket={x.id} data-number={number} aria-busy={busy ? 'true' : undefined}
-      onClick={(e) => { if (!(e.target as HTMLElement).closest('button')) onSelect(x); }}>
+    <li
+      class={`ticket ticket-${x.status}${selected ? ' selected' : ''}`}
+      data-ticket={x.id}
+      data-number={number}
+      aria-busy={busy ? 'true' : undefined}
+      onClick={(e) => {
+        if (!(e.target as HTMLElement).closest('button')) onSelect(x);
+      }}
+    >
       <div class="ticket-head">
         <span class="number">{number}</span>
         <span class="status-label">{t(`status.${x.status}`)}</span>
-        {x.rings > 0 && <span class="rings" title={t('card.ringsTitle')}>{t('card.rings', { count: x.rings })}</span>}
-        {open && <button type="button" class="slip-button" onClick={() => onSlip(x)} aria-label={t('card.slipFor', { number })}>{t('card.slip')}</button>}
+        {x.rings > 0 && (
+          <span class="rings" title={t('card.ringsTitle')}>
+            {t('card.rings', { count: x.rings })}
+          </span>
+        )}
+        {open && (
+          <button type="button" class="slip-button" onClick={() => onSlip(x)} aria-label={t('card.slipFor', { number })}>
+            {t('card.slip')}
+          </button>
+        )}
       </div>
       <p class="ticket-meta">
         {x.external_ref !== null && <span class="ref">#{x.external_ref} · </span>}
@@ -80,14 +111,46 @@ export function TicketCard({ ticket: x, now, timeZone, selected, busy, result, o
       {open && <CustomerState t={x} now={now} timeZone={timeZone} />}
       {open && (
         <div class="actions">
-          {x.status === 'created'
-            ? <button type="button" class="primary go" disabled={busy} onClick={() => onAction(x, 'ready')} aria-label={t('card.readyLabel', { number })}>{t('card.ready')}</button>
-            : <button type="button" class="primary" disabled={busy} onClick={() => onAction(x, 'ring')} aria-label={t('card.ringLabel', { number })}>{t('card.ring')}</button>}
-          <button type="button" disabled={busy} onClick={() => onAction(x, 'collect')} aria-label={t('card.collectLabel', { number })}>{t('card.collect')}</button>
-          <button type="button" class="danger" disabled={busy} onClick={() => onAction(x, 'cancel')} aria-label={t('card.cancelLabel', { number })}>{t('card.cancel')}</button>
+          {x.status === 'created' ? (
+            <button
+              type="button"
+              class="primary go"
+              disabled={busy}
+              onClick={() => onAction(x, 'ready')}
+              aria-label={t('card.readyLabel', { number })}
+            >
+              {t('card.ready')}
+            </button>
+          ) : (
+            <button
+              type="button"
+              class="primary"
+              disabled={busy}
+              onClick={() => onAction(x, 'ring')}
+              aria-label={t('card.ringLabel', { number })}
+            >
+              {t('card.ring')}
+            </button>
+          )}
+          <button type="button" disabled={busy} onClick={() => onAction(x, 'collect')} aria-label={t('card.collectLabel', { number })}>
+            {t('card.collect')}
+          </button>
+          <button
+            type="button"
+            class="danger"
+            disabled={busy}
+            onClick={() => onAction(x, 'cancel')}
+            aria-label={t('card.cancelLabel', { number })}
+          >
+            {t('card.cancel')}
+          </button>
         </div>
       )}
-      {result !== undefined && open && <p class={`ring-result${result.error ? ' ring-error' : ''}`} role={result.error ? 'alert' : undefined}>{result.text}</p>}
+      {result !== undefined && open && (
+        <p class={`ring-result${result.error ? ' ring-error' : ''}`} role={result.error ? 'alert' : undefined}>
+          {result.text}
+        </p>
+      )}
     </li>
   );
 }

@@ -16,9 +16,11 @@ export const CLOSED_SHOWN = 12;
 
 export function ringSummary(r: RingResult): string {
   const number = r.ticket.display_number;
-  const reached = r.rang ? t(r.channel_used === 'push' ? 'ring.rangPush' : r.channel_used === 'sms' ? 'ring.rangSms' : 'ring.rangPage', { number })
-    : r.channel_used === 'unknown' ? t('ring.unknown', { number })
-    : t('ring.nobody', { number });
+  const reached = r.rang
+    ? t(r.channel_used === 'push' ? 'ring.rangPush' : r.channel_used === 'sms' ? 'ring.rangSms' : 'ring.rangPage', { number })
+    : r.channel_used === 'unknown'
+      ? t('ring.unknown', { number })
+      : t('ring.nobody', { number });
   return t('ring.summary', { reached, voice: t(r.call_out_loud ? 'ring.voiceYes' : 'ring.voiceNo') });
 }
 
@@ -30,7 +32,11 @@ export function sortBoard(tickets: Iterable<Ticket>) {
   const by = (key: (t: Ticket) => string) => (a: Ticket, b: Ticket) => key(a).localeCompare(key(b)) || a.id.localeCompare(b.id);
   const waiting = all.filter((t) => t.status === 'created').sort(by((t) => t.created_at));
   const ready = all.filter((t) => t.status === 'ready').sort(by((t) => t.ready_at ?? ''));
-  const closed = all.filter((t) => t.status !== 'created' && t.status !== 'ready').sort(by(closedAt)).reverse().slice(0, CLOSED_SHOWN);
+  const closed = all
+    .filter((t) => t.status !== 'created' && t.status !== 'ready')
+    .sort(by(closedAt))
+    .reverse()
+    .slice(0, CLOSED_SHOWN);
   return { waiting, ready, closed };
 }
 
@@ -47,16 +53,24 @@ export function useBoard(say: Say, announce: (text: string) => void) {
   const inflight = useRef(new Set<string>());
 
   const upsert = useCallback((t: Ticket) => setTickets((m) => new Map(m).set(t.id, t)), []);
-  const remove = useCallback((id: string) => setTickets((m) => {
-    const next = new Map(m);
-    next.delete(id);
-    return next;
-  }), []);
+  const remove = useCallback(
+    (id: string) =>
+      setTickets((m) => {
+        const next = new Map(m);
+        next.delete(id);
+        return next;
+      }),
+    [],
+  );
 
   const reload = useCallback(async () => {
     const q = (status: string, limit: number) => call<List<Ticket>>('tickets', { query: { status, limit } });
     try {
-      const [waiting, ready, closed] = await Promise.all([q('created', 100), q('ready', 100), q('collected,cancelled,expired', CLOSED_SHOWN)]);
+      const [waiting, ready, closed] = await Promise.all([
+        q('created', 100),
+        q('ready', 100),
+        q('collected,cancelled,expired', CLOSED_SHOWN),
+      ]);
       setTickets(new Map([...waiting.data, ...ready.data, ...closed.data].map((t) => [t.id, t])));
       setLoaded(true);
       setLoadError(null);
@@ -74,12 +88,15 @@ export function useBoard(say: Say, announce: (text: string) => void) {
     const refresh = (m: LiveMessage) => {
       const id = m.ticket_id!;
       clearTimeout(fetchSoon.get(id));
-      fetchSoon.set(id, setTimeout(() => {
-        fetchSoon.delete(id);
-        call<Ticket>('ticket', { params: { id } }).then(upsert, (err: unknown) => {
-          if (err instanceof ApiError && err.status === 404) remove(id);
-        });
-      }, 60));
+      fetchSoon.set(
+        id,
+        setTimeout(() => {
+          fetchSoon.delete(id);
+          call<Ticket>('ticket', { params: { id } }).then(upsert, (err: unknown) => {
+            if (err instanceof ApiError && err.status === 404) remove(id);
+          });
+        }, 60),
+      );
     };
 
     const connect = () => {
@@ -101,7 +118,12 @@ export function useBoard(say: Say, announce: (text: string) => void) {
         // The server refused the stream (an ended session, a restart): find out which, then retry.
         es.close();
         retry = setTimeout(() => {
-          call('session').then(() => { if (!stopped) connect(); }, () => {});
+          call('session').then(
+            () => {
+              if (!stopped) connect();
+            },
+            () => {},
+          );
         }, 3000);
       };
     };
@@ -117,50 +139,53 @@ export function useBoard(say: Say, announce: (text: string) => void) {
     };
   }, [reload, upsert, remove, announce]);
 
-  const perform = useCallback(async (ticket: Ticket, action: TicketAction, body?: unknown) => {
-    const intent = `${action}:${ticket.id}:${ticket.rings}`;
-    if (inflight.current.has(intent)) return;
-    inflight.current.add(intent);
-    let key = intents.current.get(intent);
-    if (key === undefined) {
-      key = newIdempotencyKey(`staff-${action}`);
-      intents.current.set(intent, key);
-    }
-    setPending((p) => new Set(p).add(ticket.id));
-    const number = ticket.display_number;
-    const show = (text: string, error = false) => setResults((m) => new Map(m).set(ticket.id, { text, error }));
-    try {
-      if (action === 'ready' || action === 'ring') {
-        const r = await call<RingResult>(action, { params: { id: ticket.id }, idempotencyKey: key, body: {} });
-        upsert(r.ticket);
-        show(ringSummary(r));
-      } else {
-        upsert(await call<Ticket>(action, { params: { id: ticket.id }, idempotencyKey: key, body: body ?? {} }));
-        say(t(action === 'collect' ? 'board.collectedDone' : 'board.cancelledDone', { number }), 'success');
+  const perform = useCallback(
+    async (ticket: Ticket, action: TicketAction, body?: unknown) => {
+      const intent = `${action}:${ticket.id}:${ticket.rings}`;
+      if (inflight.current.has(intent)) return;
+      inflight.current.add(intent);
+      let key = intents.current.get(intent);
+      if (key === undefined) {
+        key = newIdempotencyKey(`staff-${action}`);
+        intents.current.set(intent, key);
       }
-      intents.current.delete(intent);
-    } catch (err) {
-      if (!(err instanceof ApiError)) throw err;
-      if (err.status >= 400 && err.status < 500) intents.current.delete(intent);
-      if (err.problem.code === 'ticket-state-conflict') {
-        say(t('board.conflict', { number, status: t(`status.${(err.problem.ticket_status ?? 'changed') as 'changed'}`) }), 'warning');
-        void reload();
-      } else if (err.status === 404) {
-        say(t('board.gone', { number }), 'warning');
-        void reload();
-      } else if (err.status !== 401) {
-        // Said on the ticket it is about, where staff are looking.
-        show(problemText(err), true);
+      setPending((p) => new Set(p).add(ticket.id));
+      const number = ticket.display_number;
+      const show = (text: string, error = false) => setResults((m) => new Map(m).set(ticket.id, { text, error }));
+      try {
+        if (action === 'ready' || action === 'ring') {
+          const r = await call<RingResult>(action, { params: { id: ticket.id }, idempotencyKey: key, body: {} });
+          upsert(r.ticket);
+          show(ringSummary(r));
+        } else {
+          upsert(await call<Ticket>(action, { params: { id: ticket.id }, idempotencyKey: key, body: body ?? {} }));
+          say(t(action === 'collect' ? 'board.collectedDone' : 'board.cancelledDone', { number }), 'success');
+        }
+        intents.current.delete(intent);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        if (err.status >= 400 && err.status < 500) intents.current.delete(intent);
+        if (err.problem.code === 'ticket-state-conflict') {
+          say(t('board.conflict', { number, status: t(`status.${(err.problem.ticket_status ?? 'changed') as 'changed'}`) }), 'warning');
+          void reload();
+        } else if (err.status === 404) {
+          say(t('board.gone', { number }), 'warning');
+          void reload();
+        } else if (err.status !== 401) {
+          // Said on the ticket it is about, where staff are looking.
+          show(problemText(err), true);
+        }
+      } finally {
+        inflight.current.delete(intent);
+        setPending((p) => {
+          const next = new Set(p);
+          next.delete(ticket.id);
+          return next;
+        });
       }
-    } finally {
-      inflight.current.delete(intent);
-      setPending((p) => {
-        const next = new Set(p);
-        next.delete(ticket.id);
-        return next;
-      });
-    }
-  }, [upsert, reload, say]);
+    },
+    [upsert, reload, say],
+  );
 
   return { tickets, loaded, loadError, live, pending, results, perform, upsert, reload };
 }

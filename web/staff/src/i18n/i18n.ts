@@ -16,7 +16,9 @@ type Catalog = Record<string, Entry>;
 // when chosen, so a counter in English downloads none of them.
 const CATALOGS: Partial<Record<Lang, Catalog>> = { en };
 const LOADERS: Record<Exclude<Lang, 'en'>, () => Promise<{ default: Catalog }>> = {
-  fr: () => import('./fr.json'), es: () => import('./es.json'), de: () => import('./de.json'),
+  fr: () => import('./fr.json'),
+  es: () => import('./es.json'),
+  de: () => import('./de.json'),
 };
 const STORE_KEY = 'readybell:lang';
 

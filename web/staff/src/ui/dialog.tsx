@@ -47,7 +47,9 @@ function ConfirmDialog({ request, onEnd }: { request: Pending; onEnd: () => void
   useEffect(() => {
     const d = dialog.current!;
     d.showModal();
-    return () => { if (d.open) d.close(); };
+    return () => {
+      if (d.open) d.close();
+    };
   }, []);
 
   const finish = () => {
@@ -73,11 +75,24 @@ function ConfirmDialog({ request, onEnd }: { request: Pending; onEnd: () => void
     <dialog ref={dialog} class="confirm-dialog" aria-labelledby="confirm-title" aria-describedby="confirm-body" onClose={finish}>
       <h2 id="confirm-title">{request.title}</h2>
       <p id="confirm-body">{request.body}</p>
-      {error !== null && <p id="confirm-error" class="field-error" role="alert">{error}</p>}
+      {error !== null && (
+        <p id="confirm-error" class="field-error" role="alert">
+          {error}
+        </p>
+      )}
       <div class="dialog-actions">
-        <button type="button" autoFocus onClick={() => dialog.current?.close()}>{t('dialog.cancel')}</button>
-        <button type="button" class={request.danger ? 'danger-solid' : 'primary'} disabled={busy} onClick={go}
-          aria-describedby={error !== null ? 'confirm-error' : undefined}>{busy ? t('dialog.working') : request.confirm}</button>
+        <button type="button" autoFocus onClick={() => dialog.current?.close()}>
+          {t('dialog.cancel')}
+        </button>
+        <button
+          type="button"
+          class={request.danger ? 'danger-solid' : 'primary'}
+          disabled={busy}
+          onClick={go}
+          aria-describedby={error !== null ? 'confirm-error' : undefined}
+        >
+          {busy ? t('dialog.working') : request.confirm}
+        </button>
       </div>
     </dialog>
   );

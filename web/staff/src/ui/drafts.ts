@@ -15,17 +15,20 @@ function read<T>(key: string, initial: T): T {
 
 export function useDraft<T extends object>(key: string, initial: T): [T, (patch: Partial<T>) => void, () => void] {
   const [value, setValue] = useState<T>(() => read(key, initial));
-  const update = useCallback((patch: Partial<T>) => {
-    setValue((prev) => {
-      const next = { ...prev, ...patch };
-      try {
-        sessionStorage.setItem(PREFIX + key, JSON.stringify(next));
-      } catch {
-        // storage full or disabled: the form still works, it just is not kept
-      }
-      return next;
-    });
-  }, [key]);
+  const update = useCallback(
+    (patch: Partial<T>) => {
+      setValue((prev) => {
+        const next = { ...prev, ...patch };
+        try {
+          sessionStorage.setItem(PREFIX + key, JSON.stringify(next));
+        } catch {
+          // storage full or disabled: the form still works, it just is not kept
+        }
+        return next;
+      });
+    },
+    [key],
+  );
   const clear = useCallback(() => {
     sessionStorage.removeItem(PREFIX + key);
     setValue(initial);

@@ -45,13 +45,16 @@ export function useFormErrors(fields: readonly string[], pointers?: Record<strin
   const fail = useCallback((err: unknown) => setErrors(formErrors(err, fields, pointers)), [fields.join(), pointers]);
   const reset = useCallback(() => setErrors(NONE), []);
   /** Props that tie an input to its message: aria-invalid and aria-describedby. */
-  const bind = (name: string, id: string) => (errors.fields[name] !== undefined
-    ? { 'aria-invalid': 'true' as const, 'aria-describedby': `${id}-error` }
-    : {});
+  const bind = (name: string, id: string) =>
+    errors.fields[name] !== undefined ? { 'aria-invalid': 'true' as const, 'aria-describedby': `${id}-error` } : {};
   return { errors, fail, reset, bind };
 }
 
 export function FieldError({ id, text }: { id: string; text: string | undefined | null }) {
   if (text === undefined || text === null) return null;
-  return <p id={`${id}-error`} class="field-error" role="alert">{text}</p>;
+  return (
+    <p id={`${id}-error`} class="field-error" role="alert">
+      {text}
+    </p>
+  );
 }

@@ -7,10 +7,16 @@ export function useLoad<T>(load: () => Promise<T>): { data: T | null; error: str
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   const reload = useCallback(() => {
-    load().then((d) => { setData(d); setError(null); }, (err: unknown) => {
-      if (err instanceof ApiError && err.status === 401) return;
-      setError(problemText(err));
-    });
+    load().then(
+      (d) => {
+        setData(d);
+        setError(null);
+      },
+      (err: unknown) => {
+        if (err instanceof ApiError && err.status === 401) return;
+        setError(problemText(err));
+      },
+    );
   }, [load]);
   useEffect(reload, [reload]);
   return { data, error, reload };

@@ -31,22 +31,29 @@ export function NoticeProvider({ children }: { children: ComponentChildren }) {
   const [polite, setPolite] = useState('');
   const seq = useRef(0);
   const dismiss = useCallback((id: number) => setNotices((n) => n.filter((x) => x.id !== id)), []);
-  const notify = useCallback<Notify>((text, kind = 'info') => {
-    const id = ++seq.current;
-    setNotices((n) => [...n.slice(-2), { id, kind, text }]);
-    setTimeout(() => dismiss(id), kind === 'warning' ? 12_000 : 6_000);
-  }, [dismiss]);
+  const notify = useCallback<Notify>(
+    (text, kind = 'info') => {
+      const id = ++seq.current;
+      setNotices((n) => [...n.slice(-2), { id, kind, text }]);
+      setTimeout(() => dismiss(id), kind === 'warning' ? 12_000 : 6_000);
+    },
+    [dismiss],
+  );
   const announce = useCallback((text: string) => setPolite(text), []);
   const clear = useCallback(() => setNotices([]), []);
   return (
     <Ctx.Provider value={{ notify, announce, clear }}>
       {children}
-      <div class="sr-only" aria-live="polite" aria-atomic="true">{polite}</div>
+      <div class="sr-only" aria-live="polite" aria-atomic="true">
+        {polite}
+      </div>
       <div class="notices" role="status" aria-live="polite">
         {notices.map((n) => (
           <div key={n.id} class={`notice notice-${n.kind}`}>
             <span>{n.text}</span>
-            <button type="button" class="link" aria-label={t('notice.dismiss')} onClick={() => dismiss(n.id)}>×</button>
+            <button type="button" class="link" aria-label={t('notice.dismiss')} onClick={() => dismiss(n.id)}>
+              ×
+            </button>
           </div>
         ))}
       </div>

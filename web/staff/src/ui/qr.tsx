@@ -7,8 +7,17 @@ export function QrImage({ text, label, size = 240 }: { text: string; label: stri
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    import('qrcode').then((m) => m.default.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, scale: 8 })).then((url) => { if (live) setSrc(url); }, () => {});
-    return () => { live = false; };
+    import('qrcode')
+      .then((m) => m.default.toDataURL(text, { errorCorrectionLevel: 'M', margin: 2, scale: 8 }))
+      .then(
+        (url) => {
+          if (live) setSrc(url);
+        },
+        () => {},
+      );
+    return () => {
+      live = false;
+    };
   }, [text]);
   return src === null ? <p class="empty">{t('qr.drawing')}</p> : <img class="qr" src={src} width={size} height={size} alt={label} />;
 }

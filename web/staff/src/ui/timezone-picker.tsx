@@ -17,7 +17,9 @@ function allZones(): string[] {
 
 function offsetOf(zone: string): string {
   try {
-    const part = new Intl.DateTimeFormat('en', { timeZone: zone, timeZoneName: 'longOffset' }).formatToParts(new Date()).find((p) => p.type === 'timeZoneName');
+    const part = new Intl.DateTimeFormat('en', { timeZone: zone, timeZoneName: 'longOffset' })
+      .formatToParts(new Date())
+      .find((p) => p.type === 'timeZoneName');
     return part?.value === 'GMT' ? 'GMT+00:00' : (part?.value ?? '');
   } catch {
     return '';
@@ -27,20 +29,37 @@ function offsetOf(zone: string): string {
 // Browsers still list some zones by their old names (Chromium: Asia/Calcutta); staff search by the
 // city's name today.
 const RENAMED: Record<string, string> = {
-  'Asia/Calcutta': 'Kolkata', 'Europe/Kiev': 'Kyiv', 'Asia/Saigon': 'Ho Chi Minh', 'Asia/Rangoon': 'Yangon', 'Asia/Katmandu': 'Kathmandu',
-  'America/Godthab': 'Nuuk', 'Atlantic/Faeroe': 'Faroe', 'Pacific/Ponape': 'Pohnpei', 'Pacific/Truk': 'Chuuk', 'America/Buenos_Aires': 'Argentina',
+  'Asia/Calcutta': 'Kolkata',
+  'Europe/Kiev': 'Kyiv',
+  'Asia/Saigon': 'Ho Chi Minh',
+  'Asia/Rangoon': 'Yangon',
+  'Asia/Katmandu': 'Kathmandu',
+  'America/Godthab': 'Nuuk',
+  'Atlantic/Faeroe': 'Faroe',
+  'Pacific/Ponape': 'Pohnpei',
+  'Pacific/Truk': 'Chuuk',
+  'America/Buenos_Aires': 'Argentina',
 };
 
 function genericName(zone: string): string {
   try {
-    return new Intl.DateTimeFormat(language(), { timeZone: zone, timeZoneName: 'longGeneric' }).formatToParts(new Date()).find((p) => p.type === 'timeZoneName')?.value ?? '';
+    return (
+      new Intl.DateTimeFormat(language(), { timeZone: zone, timeZoneName: 'longGeneric' })
+        .formatToParts(new Date())
+        .find((p) => p.type === 'timeZoneName')?.value ?? ''
+    );
   } catch {
     return '';
   }
 }
 
 const readable = (zone: string): string => zone.replace(/_/g, ' ') + (RENAMED[zone] !== undefined ? ` (${RENAMED[zone]})` : '');
-const fold = (s: string): string => s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().replace(/[_/]/g, ' ');
+const fold = (s: string): string =>
+  s
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/[_/]/g, ' ');
 
 type Props = { id: string; value: string; onChange: (zone: string) => void; invalid?: boolean; describedBy?: string };
 
@@ -80,7 +99,12 @@ export function TimeZonePicker({ id, value, onChange, invalid, describedBy }: Pr
       e.preventDefault();
       if (!open) {
         setOpen(true);
-        setActive(Math.max(0, shown.findIndex((z) => z.zone === value)));
+        setActive(
+          Math.max(
+            0,
+            shown.findIndex((z) => z.zone === value),
+          ),
+        );
       } else move(active + (e.key === 'ArrowDown' ? 1 : -1));
     } else if (e.key === 'Enter' && open) {
       e.preventDefault();
@@ -100,26 +124,67 @@ export function TimeZonePicker({ id, value, onChange, invalid, describedBy }: Pr
 
   return (
     <div class="combobox">
-      <input id={id} type="text" role="combobox" autocomplete="off" spellcheck={false} aria-autocomplete="list" aria-expanded={open}
-        aria-controls={listId} aria-activedescendant={activeId} aria-invalid={invalid ? 'true' : undefined} aria-describedby={`${id}-hint${describedBy ? ` ${describedBy}` : ''}`}
+      <input
+        id={id}
+        type="text"
+        role="combobox"
+        autocomplete="off"
+        spellcheck={false}
+        aria-autocomplete="list"
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-activedescendant={activeId}
+        aria-invalid={invalid ? 'true' : undefined}
+        aria-describedby={`${id}-hint${describedBy ? ` ${describedBy}` : ''}`}
         value={text}
-        onInput={(e) => { setText(e.currentTarget.value); setOpen(true); setActive(0); }}
+        onInput={(e) => {
+          setText(e.currentTarget.value);
+          setOpen(true);
+          setActive(0);
+        }}
         onKeyDown={onKey}
         onClick={() => setOpen(true)}
-        onBlur={() => { setOpen(false); setText(readable(value)); }} />
-      <span class="combobox-offset" aria-hidden="true">{offsetOf(value)}</span>
-      <p id={`${id}-hint`} class="sr-only">{t('tz.hint')}</p>
+        onBlur={() => {
+          setOpen(false);
+          setText(readable(value));
+        }}
+      />
+      <span class="combobox-offset" aria-hidden="true">
+        {offsetOf(value)}
+      </span>
+      <p id={`${id}-hint`} class="sr-only">
+        {t('tz.hint')}
+      </p>
       <ul id={listId} role="listbox" ref={listRef} class="combobox-list" hidden={!open} aria-label={t('tz.list')}>
         {shown.map((z, i) => (
-          <li key={z.zone} id={`${id}-opt-${i}`} role="option" aria-selected={i === active} class={z.zone === value ? 'current' : undefined}
-            onMouseDown={(e) => { e.preventDefault(); pick(z.zone); }}>
+          <li
+            key={z.zone}
+            id={`${id}-opt-${i}`}
+            role="option"
+            aria-selected={i === active}
+            class={z.zone === value ? 'current' : undefined}
+            onMouseDown={(e) => {
+              e.preventDefault();
+              pick(z.zone);
+            }}
+          >
             <span>{readable(z.zone)}</span> <span class="hint">{z.name === '' ? z.offset : `${z.name} · ${z.offset}`}</span>
           </li>
         ))}
-        {matches.length === 0 && <li class="empty" role="presentation">{t('tz.none')}</li>}
-        {matches.length > SHOWN && <li class="hint" role="presentation">{t('tz.more', { count: matches.length - SHOWN })}</li>}
+        {matches.length === 0 && (
+          <li class="empty" role="presentation">
+            {t('tz.none')}
+          </li>
+        )}
+        {matches.length > SHOWN && (
+          <li class="hint" role="presentation">
+            {t('tz.more', { count: matches.length - SHOWN })}
+          </li>
+        )}
       </ul>
-      <span class="sr-only" aria-live="polite">{open ? t('tz.count', { count: matches.length }) : ''}</span>
+      <span class="sr-only" aria-live="polite">
+        {open ? t('tz.count', { count: matches.length }) : ''}
+      </span>
     </div>
   );
 }
