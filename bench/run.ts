@@ -12,6 +12,7 @@
 //   BENCH_READY_TICKETS tickets to pre-create for the ready run (default: sized from create)
 //   BENCH_SCENARIOS     comma list to run a subset, e.g. "baseline,ready"
 //   BENCH_HISTORY_TICKETS tickets in the history scenario's large store (1000000)
+//   BENCH_INSIGHTS_TICKETS tickets in the insights scenario's large store (1000000)
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

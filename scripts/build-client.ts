@@ -1,8 +1,9 @@
 // Generates the types of the integrator client `@readybell/client` (packages/client/src/schema.d.ts)
 // from the OpenAPI document the service serves, built in-process on a throw-away embedded store.
-// The output is committed, so the package works without a build; test/api/client.test.ts fails if
-// it differs from what this script makes now. Run `node scripts/build-client.ts` after changing a
-// route's schema.
+// The staff page is typed from the same file (web/staff/src/api.ts, types.ts). The output is
+// committed, so the package works without a build; test/api/client.test.ts fails if it differs
+// from what this script makes now. Run `node scripts/build-client.ts` after changing a route's
+// schema.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

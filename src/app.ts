@@ -1,26 +1,31 @@
-// Composition root: config → store → bus → limiter → server → workers, and an orderly shutdown.
+// Composition root: config → store → bus → limiter → ringer, live side, webhooks → services →
+// server → workers, and an orderly shutdown. Services is built here once, complete, and never
+// changed afterwards (decision 0027): what it holds is built first from the base services, and the
+// job runner, which needs the finished Services, reaches it through a relay bound once.
 import type { FastifyInstance } from 'fastify';
-import type { Config } from './config.ts';
-import type { Clock, Services } from './actions/ctx.ts';
-import { systemClock } from './actions/ctx.ts';
-import type { Db } from './store/db.ts';
+import type { Config } from './core/config.ts';
+import { systemClock, type Clock } from './core/clock.ts';
+import type { Db } from './core/db.ts';
+import type { HostLookup } from './core/host-lookup.ts';
+import { JobWakerRelay } from './core/jobs.ts';
+import type { Ringer } from './core/ring.ts';
+import type { BaseServices, Services } from './core/ctx.ts';
+import type { EventSink } from './core/events.ts';
 import { openDb } from './store/open-db.ts';
 import { createLogger } from './log.ts';
 import type { DestinationStream } from 'pino';
 import { createSharedState, type SharedState } from './realtime/shared-state.ts';
 import { buildMetricsServer, createMetrics, watchJobBacklog } from './metrics.ts';
 import { jobBacklog } from './store/outbox.ts';
-import { SilentRinger } from './channels/ringer.ts';
+import type { Channel } from './channels/ringer.ts';
 import { installRingChannels } from './channels/install.ts';
-import { PUSH_SCRIPT_PATH } from './http/routes/push.ts';
 import { createLive, type Live } from './realtime/live.ts';
-import { livePageRoutes } from './http/live-pages.ts';
 import { buildServer } from './http/server.ts';
-import { createSessionAuthenticator, staffRoutes } from './http/staff.ts';
 import { JobRunner, DEFAULT_RUNNER_OPTIONS } from './jobs/runner.ts';
 import { builtinTasks } from './jobs/tasks.ts';
 import { Maintenance } from './jobs/maintenance.ts';
 import { installWebhooks } from './webhooks/install.ts';
+import { webhookFanOut } from './webhooks/fan-out.ts';
 
 export { openDb };
 
@@ -41,7 +46,20 @@ export type App = {
   close(): Promise<void>;
 };
 
-export type AppOptions = { clock?: Clock; db?: Db; logDestination?: DestinationStream };
+/** What a caller may give instead of what the app would build; all but the first three are for tests. */
+export type AppOptions = {
+  clock?: Clock;
+  db?: Db;
+  logDestination?: DestinationStream;
+  /** Resolves webhook hosts (URL checks and delivery) instead of DNS. */
+  webhookLookup?: HostLookup;
+  /** Ring channels that take the place of the built-in ones of the same name. */
+  ringChannels?: Channel[];
+  /** Wraps or replaces the ringer the app builds. */
+  ringer?: (built: Ringer) => Ringer;
+  /** Wraps or replaces the event sink (the webhook fan-out) the app builds. */
+  events?: (fanOut: EventSink) => EventSink;
+};
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const log = createLogger(config, opts.logDestination);
@@ -50,21 +68,24 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const metrics = createMetrics();
   db.onGroupCommit = (writes) => metrics.groupCommitBatch.observe({ store: db.dialect }, writes);
   const shared = createSharedState(config, log, () => metrics.rateLimitFailures.inc());
-  const services: Services = {
-    config,
-    db,
-    log,
-    clock: opts.clock ?? systemClock,
-    bus: shared.bus,
-    metrics,
-    ringer: new SilentRinger(),
-    eventHooks: [],
-  };
   const limiter = shared.limiter;
-  const live = createLive(services, { heartbeatMs: config.sseHeartbeatMs, presence: shared.presence });
-  services.simulatedClients = live.simulated;
+  const base: BaseServices = { config, db, log, clock: opts.clock ?? systemClock, bus: shared.bus, metrics };
+  const live = createLive(base, { heartbeatMs: config.sseHeartbeatMs, presence: shared.presence });
   // The ring-policy ringer (push, SMS) with the live channels (page, display).
-  const ringing = installRingChannels(services, limiter, { channels: [live.pageChannel, live.displayChannel] });
+  const ringing = installRingChannels(base, { channels: [live.pageChannel, live.displayChannel, ...(opts.ringChannels ?? [])] });
+  const tasks = builtinTasks();
+  const webhooks = installWebhooks(config, tasks, opts.webhookLookup);
+  const jobs = new JobWakerRelay();
+  const services: Services = {
+    ...base,
+    ringer: opts.ringer === undefined ? ringing.ringer : opts.ringer(ringing.ringer),
+    events: (opts.events ?? ((fanOut: EventSink) => fanOut))(webhookFanOut({ clock: base.clock, jobs: () => jobs })),
+    jobs,
+    webhookLookup: opts.webhookLookup,
+    simulatedClients: live.simulated,
+  };
+  const runner = new JobRunner(services, tasks, { ...DEFAULT_RUNNER_OPTIONS, ...config.jobs });
+  jobs.bind(runner);
   const lastUsedKeys = new Set<string>();
   const server = await buildServer({
     services,
@@ -72,24 +93,16 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     lastUsedKeys,
     readiness: shared.redis === null ? {} : { redis: shared.ping },
     metrics,
-    session: createSessionAuthenticator(services),
-    extraRoutes: [
-      ...staffRoutes(services, limiter),
-      ...livePageRoutes({ services, live, limiter, pushScript: PUSH_SCRIPT_PATH }),
-      ringing.routes,
-    ],
+    live,
+    vapid: ringing.vapid,
   });
   const metricsServer = config.metrics === null ? null : buildMetricsServer(metrics, log);
-  const tasks = builtinTasks();
-  const webhooks = installWebhooks(services, tasks);
   watchJobBacklog(
     metrics,
     [...tasks.keys()],
     () => jobBacklog(db, services.clock.now()),
     () => services.clock.now(),
   );
-  const runner = new JobRunner(services, tasks, { ...DEFAULT_RUNNER_OPTIONS, ...config.jobs });
-  services.jobs = runner;
   const maintenance = new Maintenance(services, lastUsedKeys);
   let closed = false;
   return {

@@ -2,59 +2,9 @@
 // typo in an operator's environment stops the process with a message instead of surfacing later.
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import { loadChannelConfig, type PushConfig, type SmsConfig } from './channels/channel-config.ts';
+import type { Config } from './core/config.ts';
+import { loadChannelConfig } from './channels/channel-config.ts';
 import { parseSecretsKey } from './webhooks/secret-box.ts';
-
-export type Config = {
-  port: number;
-  host: string;
-  /** METRICS_PORT/METRICS_HOST: the Prometheus listener, apart from the public one; null (no METRICS_PORT): none. */
-  metrics: { port: number; host: string } | null;
-  publicUrl: string;
-  dataDir: string;
-  databaseUrl: string | null;
-  redisUrl: string | null;
-  /** Prefix of every Redis key and channel: several deployments (or test runs) may share one Redis. */
-  redisPrefix: string;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  tls: { cert: Buffer; key: Buffer } | null;
-  trustProxy: boolean | string[];
-  rateLimits: {
-    writes: { capacity: number; refillPerSecond: number };
-    reads: { capacity: number; refillPerSecond: number };
-  };
-  idempotency: { waitMs: number; retentionHours: number };
-  /** How long a verified API key is trusted without asking the store (0: never cached). */
-  apiKeyCacheMs: number;
-  /**
-   * inlineDeadlineMs: how long ready waits for the channels. sendTimeoutMs: how long one push or
-   * SMS request may take; a send claim unsettled after STALE_CLAIM_FACTOR times it belongs to an
-   * attempt that died (channels/send-once.ts), so every node must use the same value.
-   */
-  ring: { inlineDeadlineMs: number; sendTimeoutMs: number };
-  /** SSE_HEARTBEAT_MS: pings on customer-page and board streams; presence entries live 3 of these. */
-  sseHeartbeatMs: number;
-  push: PushConfig;
-  sms: SmsConfig | null;
-  webhookAllowPrivate: boolean;
-  /** 32-byte key sealing webhook signing secrets at rest (AES-256-GCM); null stores them as generated. */
-  webhookSecretsKey: Buffer | null;
-  bodyLimitBytes: number;
-  /** REQUEST_TIMEOUT_MS: a request (headers and body) not received in full by then is answered 408; live streams, once open, are not affected. */
-  requestTimeoutMs: number;
-  sqliteSynchronous: 'FULL' | 'NORMAL';
-  groupCommit: { maxBatch: number };
-  /** Outbox runner: how long a claimed job is leased (a dead node's jobs return after it) and how often idle nodes poll. */
-  jobs: { leaseMs: number; pollMs: number };
-  /**
-   * Load shedding (http/plugins/load-shedding.ts): past either limit a node answers new requests
-   * 503 unavailable instead of queueing them. 0 turns a limit off. The figures are sampled every
-   * sampleIntervalMs; eventLoopDelayMs is the mean event-loop delay over one such sample.
-   */
-  shedding: { eventLoopDelayMs: number; heapUsedBytes: number; sampleIntervalMs: number };
-  /** OTEL_* asks for traces (tracingWanted); the SDK itself reads the rest of OTEL_*. */
-  tracing: boolean;
-};
 
 export class ConfigError extends Error {
   readonly problems: string[];

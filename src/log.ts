@@ -1,7 +1,7 @@
 // Structured JSON logs (pino). Authorization headers, cookies and the secret parts of customer
 // and board links are never written.
 import pino, { type Logger } from 'pino';
-import type { Config } from './config.ts';
+import type { Config } from './core/config.ts';
 
 const TOKEN_PATH = /\/(t|board)\/[^/?]+/;
 // An integrator who puts a key in a query string or path by mistake must not find it in our logs.

@@ -3,6 +3,7 @@
 // become labels and cardinality stays bounded. The hot paths call the small functions below, one
 // line each; every figure is documented in docs/deployment.md ("Metrics").
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Metrics } from './core/metrics.ts';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { pooledRandom } from './domain/random-pool.ts';
 import { idTime } from './domain/ids.ts';
@@ -12,29 +13,6 @@ export type LiveStreamKind = 'page' | 'board' | 'stream';
 export type WebhookOutcome = 'success' | 'http_error' | 'timeout' | 'network_error' | 'not_sent';
 /** What a job backlog query answers: due jobs of one kind and the run_at of the oldest. */
 export type JobBacklog = { kind: string; due: number; oldestRunAt: number };
-
-export type Metrics = {
-  registry: Registry;
-  httpRequests: Counter<'method' | 'route' | 'status'>;
-  httpDuration: Histogram<'route'>;
-  rings: Counter<'channel_used' | 'reason'>;
-  ringChannelAttempts: Counter<'channel' | 'outcome'>;
-  ringDelivery: Histogram<'channel'>;
-  jobsDue: Gauge<'kind'>;
-  jobsOldestDueAge: Gauge<'kind'>;
-  webhookAttempts: Counter<'outcome'>;
-  webhookAttemptDuration: Histogram;
-  webhookDeliveryLag: Histogram;
-  sseConnections: Gauge<'kind'>;
-  groupCommitBatch: Histogram<'store'>;
-  idempotencyReplays: Counter<'route'>;
-  rateLimitRefusals: Counter<'policy'>;
-  rateLimitFailures: Counter;
-  /** Reads the job backlog into jobsDue and jobsOldestDueAge at scrape time (watchJobBacklog). */
-  refreshBacklog: () => Promise<void>;
-  /** Rings whose first confirmed delivery on a channel this node has already observed. */
-  delivered: Map<string, true>;
-};
 
 /** Enough to remember every ring of the last minutes on a busy node; older ones are forgotten. */
 const DELIVERED_MEMORY = 4096;

@@ -7,7 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { measure, describeErrors } from '../lib/load.ts';
 import { authHeaders, createOne } from '../lib/api.ts';
-import { startProcessCpu } from '../lib/cpu.ts';
+import { startCpuMeter, startProcessCpu } from '../lib/cpu.ts';
 import { pidListeningOn } from '../lib/sse.ts';
 import type { ReadybellContext, Row, Scenario } from './types.ts';
 
@@ -26,6 +26,7 @@ export const create: Scenario = {
     await createOne(server);
     const rows: Row[] = [];
     const tags: { variant: Variant; tag: string; acknowledged: number }[] = [];
+    const pgByVariant = new Map<string, number | null>();
     for (const variant of VARIANTS) {
       // Only the measured run's tickets carry this ref, so warm-up and demo tickets (and warm-up
       // requests still committing after autocannon let go of them) cannot blur the count.
@@ -33,12 +34,19 @@ export const create: Scenario = {
       const load = loadFor(context, variant);
       if (opts.warmup > 0) await measure({ ...load(`${tag}-warmup`), duration: opts.warmup });
       report.log(`${server.store.label}: ${variant.scenario}, ${opts.connections} connections, ${opts.duration} s`);
-      const cpu = startProcessCpu(pidListeningOn(Number(new URL(server.url).port)));
+      const pid = pidListeningOn(Number(new URL(server.url).port));
+      const cpu = startProcessCpu(pid);
+      // On PostgreSQL the database's share of a create is half of it or more: measured beside the server's.
+      const databaseUrl = server.store.env['DATABASE_URL'];
+      const pgCpu = databaseUrl === undefined || pid === null ? null : await startCpuMeter([pid], databaseUrl);
       const m = await measure({ ...load(tag), duration: opts.duration });
       const cpuUs = cpu(m.completed);
+      const pgUs = pgCpu === null ? null : ((await pgCpu(m.completed))?.postgres ?? 0) * 1000;
       // The ready run sizes its tickets by the rate integrators get: the keyed one.
       if (variant.keyed) shared.createRps = m.rps;
       tags.push({ variant, tag, acknowledged: m.statusCounts['201'] ?? 0 });
+      const note = [describeErrors(m), pgUs === null ? '' : `PostgreSQL ${pgUs.toFixed(0)} µs/req`].filter(Boolean).join('; ');
+      pgByVariant.set(variant.scenario, pgUs);
       rows.push({
         scenario: variant.scenario,
         store: server.store.label,
@@ -47,15 +55,18 @@ export const create: Scenario = {
         p99: m.p99,
         errors: m.errors,
         cpuUs,
-        note: describeErrors(m),
+        note,
       });
     }
     const keyed = rows[0];
     const unkeyed = rows[1];
     if (keyed && unkeyed && unkeyed.rps > 0) {
       const cpuRatio = keyed.cpuUs && unkeyed.cpuUs ? `, ${(keyed.cpuUs / unkeyed.cpuUs).toFixed(2)}× the server CPU per create` : '';
+      const pgKeyed = pgByVariant.get(keyed.scenario);
+      const pgUnkeyed = pgByVariant.get(unkeyed.scenario);
+      const pgRatio = pgKeyed && pgUnkeyed ? `, ${(pgKeyed / pgUnkeyed).toFixed(2)}× PostgreSQL's` : '';
       report.notes.push(
-        `keyed vs unkeyed creates (${server.store.label}): ${((keyed.rps / unkeyed.rps) * 100).toFixed(0)}% of the req/s${cpuRatio}`,
+        `keyed vs unkeyed creates (${server.store.label}): ${((keyed.rps / unkeyed.rps) * 100).toFixed(0)}% of the req/s${cpuRatio}${pgRatio}`,
       );
     }
 

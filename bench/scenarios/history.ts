@@ -69,9 +69,9 @@ function filters(newestAt: number, ids: { mid: string; openPageEnd: string }): F
   ];
 }
 
-type Sample = { medianMs: number; cpuUs: number; requests: number; rows: number };
+export type Sample = { medianMs: number; cpuUs: number; requests: number; rows: number };
 /** A request to a server whose node process is `nodePid`. */
-type Request = { url: string; key: string; server: Readybell; nodePid: number };
+export type Request = { url: string; key: string; server: Readybell; nodePid: number };
 
 /**
  * The processes serving a server's requests: its node and, on PostgreSQL, its database's
@@ -82,10 +82,17 @@ async function servingPids(r: Request): Promise<number[]> {
   return url === undefined ? [r.nodePid] : [r.nodePid, ...(await backendPids(url))];
 }
 
-function nodePidOf(server: Readybell): number {
+export function nodePidOf(server: Readybell): number {
   const pid = pidListeningOn(Number(new URL(server.url).port));
   if (pid === null) throw new HarnessError(`cannot find the readybell process on ${server.url}, whose CPU this scenario measures`);
   return pid;
+}
+
+/** What an answer holds: a list's rows, a CSV's lines, one for anything else (insights' figures). */
+function rowsOf(text: string): number {
+  if (!text.startsWith('{')) return text.split('\n').length;
+  const data = (JSON.parse(text) as { data?: unknown[] }).data;
+  return Array.isArray(data) ? data.length : 1;
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -94,12 +101,12 @@ const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floo
  * Sequential requests on one connection per server, the given ones taking turns: each one's wall
  * time and the CPU its servers spent on it.
  */
-async function measureInTurn(requests: Request[], maxMs = MAX_MS): Promise<Sample[]> {
+export async function measureInTurn(requests: Request[], maxMs = MAX_MS): Promise<Sample[]> {
   const get = async (r: Request): Promise<number> => {
     const res = await fetch(r.url, { headers: { authorization: `Bearer ${r.key}` } });
     const text = await res.text();
     if (res.status !== 200) throw new HarnessError(`GET ${r.url} answered ${res.status}: ${text.slice(0, 300)}`);
-    return (JSON.parse(text) as { data: unknown[] }).data.length;
+    return rowsOf(text);
   };
   const rows: number[] = [];
   for (const r of requests) rows.push(await get(r), await get(r)); // the statement and its pages, warmed
@@ -143,7 +150,7 @@ async function historyIn(server: Readybell, size: number, now: number): Promise<
   }
 }
 
-async function storeLike(label: string, dataDir: string): Promise<StoreTarget> {
+export async function storeLike(label: string, dataDir: string): Promise<StoreTarget> {
   if (label === 'embedded') return embeddedTarget(dataDir);
   const url = process.env['BENCH_DATABASE_URL'];
   if (url === undefined) throw new HarnessError('a second PostgreSQL store needs BENCH_DATABASE_URL');

@@ -9,6 +9,7 @@ import { live } from './live.ts';
 import { liveMemory } from './live-memory.ts';
 import { cluster } from './cluster.ts';
 import { history } from './history.ts';
+import { insights } from './insights.ts';
 import type { Scenario } from './types.ts';
 
-export const scenarios: Scenario[] = [baseline, create, ready, get, webhooks, live, liveMemory, cluster, history];
+export const scenarios: Scenario[] = [baseline, create, ready, get, webhooks, live, liveMemory, cluster, history, insights];

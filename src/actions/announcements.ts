@@ -1,6 +1,6 @@
 // Announcements: a short note from the shop on every waiting customer page and board of the
 // branch and mode, until it expires or is deleted.
-import type { Action } from './ctx.ts';
+import type { Action } from '../core/ctx.ts';
 import { notFound } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
 import { getAnnouncement, insertAnnouncement, markAnnouncementDeleted, type Announcement } from '../store/announcements.ts';

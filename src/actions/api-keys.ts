@@ -1,10 +1,10 @@
 // API key management for owners (staff page). Keys belong to the session's branch; the full key
 // exists only in the answer to its creation (the store keeps its SHA-256 and last four characters).
-import type { Action, Ctx } from './ctx.ts';
+import type { Action, Ctx } from '../core/ctx.ts';
 import { AppError, notFound } from '../domain/errors.ts';
 import { createApiKey } from './provision.ts';
 import { getApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../store/credentials.ts';
-import type { Mode } from '../store/tenancy.ts';
+import type { Mode } from '../core/tenancy.ts';
 import { requireStaffRole } from './staff-only.ts';
 
 export async function listKeys(ctx: Ctx): Promise<ApiKeyRecord[]> {

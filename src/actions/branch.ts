@@ -1,11 +1,13 @@
-import type { Action } from './ctx.ts';
+import type { Action } from '../core/ctx.ts';
 import { invalid, AppError } from '../domain/errors.ts';
 import { isValidTimeZone } from '../domain/business-day.ts';
 import { applyPatch, SUPPORTED_LANGUAGES, type BranchSettingsPatch } from '../domain/branch-settings.ts';
 import { isPhoneCountry } from '../domain/customer-phone.ts';
+import { firstTextingStep, ladderFault } from '../domain/escalation-ladder.ts';
 import { planHasSms } from '../domain/ring-policy.ts';
 import { getBranchForUpdate, getQueue, updateBranch, type Branch } from '../store/tenancy.ts';
 import { requireRole } from './roles.ts';
+import { forgetTimeZone } from '../store/insights-rollups.ts';
 
 export type UpdateBranchInput = BranchSettingsPatch & { name?: string; timezone?: string; default_queue?: string };
 
@@ -31,6 +33,21 @@ export const updateBranchSettings: Action<UpdateBranchInput, Branch> = async ({ 
   if (settings.customer_page?.phone_entry === true && !planHasSms(ctx.plan)) {
     throw new AppError('plan-required', 'Customers can give a phone number for SMS only on the business plan, which includes SMS.');
   }
+  const ladder = settings.escalation_ladder;
+  if (ladder !== undefined && ladder !== null) {
+    const fault = ladderFault(ladder);
+    if (fault !== null) throw invalid(`/escalation_ladder${fault.pointer}`, fault.detail);
+    const texting = firstTextingStep(ladder);
+    if (texting >= 0 && !planHasSms(ctx.plan)) {
+      throw new AppError(
+        'plan-required',
+        'A ladder step that texts the customer needs the business plan, which includes SMS; use "sms": "never".',
+      );
+    }
+    if (texting >= 0 && !(settings.sms_enabled ?? branch.settings.sms_enabled)) {
+      throw invalid(`/escalation_ladder/${texting}/sms`, 'SMS is off for this branch (sms_enabled): turn it on, or use "never".');
+    }
+  }
   let patch = settings;
   const country = settings.customer_page?.phone_country;
   if (typeof country === 'string') {
@@ -51,5 +68,6 @@ export const updateBranchSettings: Action<UpdateBranchInput, Branch> = async ({ 
     updatedAt: ctx.services.clock.now(),
   };
   await updateBranch(ctx.tx, updated);
+  ctx.tx.afterCommit(() => forgetTimeZone(branch.id));
   return updated;
 };

@@ -1,12 +1,13 @@
 // collect, cancel and expire: the three ways a ticket closes. Closing erases the customer's phone
 // number (PRODUCT.md §1: kept only while it can be used) and frees the display number.
-import type { Action, TxCtx } from './ctx.ts';
-import type { Ticket } from '../store/tickets.ts';
+import type { Action, TxCtx } from '../core/ctx.ts';
+import type { Ticket } from '../core/ticket.ts';
 import { applyTransition } from './transition.ts';
 import { presentTicket } from './present.ts';
 import { recordEvent } from './record-event.ts';
 import { publishTicket } from './publish.ts';
 import { eraseRingTargets } from './erase-ring-targets.ts';
+import { closingChange, countTicketChange } from '../store/insights-rollups.ts';
 
 async function close(ctx: TxCtx, id: string, op: 'collect' | 'cancel' | 'expire', reason: string | null): Promise<Ticket> {
   const now = ctx.services.clock.now();
@@ -15,6 +16,7 @@ async function close(ctx: TxCtx, id: string, op: 'collect' | 'cancel' | 'expire'
   await eraseRingTargets(ctx.tx, ticket);
   const type = op === 'collect' ? 'ticket.collected' : op === 'cancel' ? 'ticket.cancelled' : 'ticket.expired';
   await recordEvent(ctx, type, { object: presentTicket(ticket, ctx.services.config.publicUrl), previous_status: before });
+  await countTicketChange(ctx.tx, ticket, now, closingChange(ticket));
   publishTicket(ctx, ticket, type);
   return ticket;
 }

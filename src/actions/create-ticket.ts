@@ -1,13 +1,22 @@
-import type { Action, Ctx } from './ctx.ts';
+// POST /v1/tickets. Everything a create writes is decided here: the ticket, its `ticket.created`
+// event (and, through the event sink, the webhook deliveries and their jobs), and the
+// Idempotency-Key's record with the answer when the request has a key. The store finds what the
+// rows depend on (the branch, the queue, the next display number, the webhook endpoints) and
+// commits them: one transaction on SQLite, statements shared with the creates that arrive
+// together on PostgreSQL (src/store/ticket-create.ts). Keyed or not, every create takes this path.
+import type { Ctx } from '../core/ctx.ts';
 import { newId } from '../domain/ids.ts';
 import { invalid } from '../domain/errors.ts';
-import { businessDay } from '../domain/business-day.ts';
 import { ticketToken } from '../domain/ticket-token.ts';
-import { getBranchAndQueue } from '../store/tenancy.ts';
-import { insertTicketNumbered, type Ticket } from '../store/tickets.ts';
+import { commitCreate } from '../store/commit-create.ts';
+import type { CreateFound } from '../store/ticket-create.ts';
+import type { KeyToRecord, SelfRecorded } from '../store/idempotency.ts';
+import { ticketRow } from '../store/tickets.ts';
+import type { Ticket } from '../core/ticket.ts';
+import { createdRollupRow } from '../store/insights-rollups.ts';
 import { presentTicket } from './present.ts';
-import { recordEvent } from './record-event.ts';
-import { publishTicket } from './publish.ts';
+import { recordEventWith } from './record-event.ts';
+import { publishTicketNow } from './publish.ts';
 
 export type CreateTicketInput = {
   queue?: string;
@@ -16,33 +25,43 @@ export type CreateTicketInput = {
   metadata?: Record<string, string>;
 };
 
-export const createTicket: Action<CreateTicketInput, Ticket> = async ({ ctx, input }) => {
-  const { tx } = ctx;
-  const { branch, queue, queueExists } = (await getBranchAndQueue(tx, ctx.branchId, input.queue ?? null))!;
-  if (!queueExists) {
-    throw invalid('/queue', `Queue "${queue}" does not exist in this branch. Create it with POST /v1/queues first.`);
+/** Creates the ticket; answers its wire form, serialised as sent and stored under `key`. */
+export async function createTicket(ctx: Ctx, input: CreateTicketInput, key: KeyToRecord | null): Promise<SelfRecorded> {
+  const { db, clock, config, bus } = ctx.services;
+  const now = clock.now();
+  const outcome = await commitCreate(db, {
+    branchId: ctx.branchId,
+    mode: ctx.mode,
+    queue: input.queue ?? null,
+    at: now,
+    key,
+    async build(found, out) {
+      const ticket = newTicket(ctx, input, found, now);
+      await out.insert(ticketRow(ticket));
+      const object = presentTicket(ticket, config.publicUrl);
+      await recordEventWith(ctx, out, 'ticket.created', { object });
+      // The owners' hourly figures (decision 0025), merged with the creates committed together.
+      await out.insert(createdRollupRow(ticket, now, found.timeZone, db.dialect));
+      out.afterCommit(() => publishTicketNow(bus, ticket, 'ticket.created'));
+      return JSON.stringify(object);
+    },
+  });
+  if (outcome.kind === 'unknown-queue') {
+    throw invalid('/queue', `Queue "${outcome.queue}" does not exist in this branch. Create it with POST /v1/queues first.`);
   }
-  const now = ctx.services.clock.now();
-  const day = businessDay(now, branch.timezone);
-  const ticket = newTicket(ctx, input, queue, now, branch.settings.expiry_hours);
-  // Two creates racing across local midnight use two day counters and may pick the same number;
-  // the partial unique index refuses the second, which then takes the next number instead.
-  await insertTicketNumbered(tx, ticket, day);
-  await recordEvent(ctx, 'ticket.created', { object: presentTicket(ticket, ctx.services.config.publicUrl) });
-  publishTicket(ctx, ticket, 'ticket.created');
-  return ticket;
-};
+  return outcome;
+}
 
-/** A ticket as a create writes it, unnumbered: number and display number come with the insert. */
-export function newTicket(ctx: Ctx, input: CreateTicketInput, queue: string, now: number, expiryHours: number): Ticket {
+/** A ticket as a create writes it. */
+function newTicket(ctx: Ctx, input: CreateTicketInput, { queue, number, expiryHours }: CreateFound, now: number): Ticket {
   return {
     // The id's time is createdAt, to the millisecond: the list's created range is a range of ids.
     id: newId('ticket', now),
     branchId: ctx.branchId,
     mode: ctx.mode,
     queue,
-    number: 0,
-    displayNumber: '',
+    number,
+    displayNumber: `${queue}-${number}`,
     status: 'created',
     token: ticketToken(),
     externalRef: input.external_ref ?? null,

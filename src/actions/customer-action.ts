@@ -2,22 +2,26 @@
 // or SMS with the phone number the customer typed), "On my way" and "Need N more minutes". The
 // test helpers call the same action, so an integrator's test sees exactly what a real customer
 // would cause.
-import type { Action, TxCtx } from './ctx.ts';
+import type { Action, TxCtx } from '../core/ctx.ts';
 import { AppError, invalid, notFound } from '../domain/errors.ts';
 import { parseCustomerPhone, phoneEntryOffered, type PhoneProblem } from '../domain/customer-phone.ts';
 import { getBranch } from '../store/tenancy.ts';
 import { nextStatus, type TicketOperation } from '../domain/ticket-state.ts';
-import { newId } from '../domain/ids.ts';
-import { enqueueJob } from '../store/outbox.ts';
-import { getTicket, transitionTicket, type Ticket, type TicketChange } from '../store/tickets.ts';
+import { getTicket, transitionTicket, type TicketChange } from '../store/tickets.ts';
+import type { Ticket } from '../core/ticket.ts';
 import { presentTicket } from './present.ts';
 import { recordEvent } from './record-event.ts';
 import { publishTicket } from './publish.ts';
 import { stateConflict } from './transition.ts';
+import { scheduleSnoozeEnd } from '../ring/schedule.ts';
+import { countTicketChange, customerAnswer } from '../store/insights-rollups.ts';
+import { SNOOZE_MINUTES, type CustomerVia } from '../domain/customer-answer.ts';
+
+// The answers' bounds and channels are domain facts; re-exported for this action's callers.
+export { CUSTOMER_VIAS, SNOOZE_MINUTES, type CustomerVia } from '../domain/customer-answer.ts';
 
 export type CustomerActionName = 'view' | 'subscribe' | 'acknowledge' | 'snooze';
 export const CUSTOMER_ACTIONS: readonly CustomerActionName[] = ['view', 'subscribe', 'acknowledge', 'snooze'];
-export const SNOOZE_MINUTES = { min: 1, max: 30, default: 5 } as const;
 
 export type CustomerActionInput = {
   ticketId: string;
@@ -28,6 +32,8 @@ export type CustomerActionInput = {
   channel?: 'push' | 'sms';
   /** subscribe by SMS only: the number as the customer typed it */
   phone?: string;
+  /** acknowledge and snooze: how the customer answered, their page (the default) or a text back (decision 0026) */
+  via?: CustomerVia;
 };
 
 const PHONE_PROBLEMS: Record<PhoneProblem, string> = {
@@ -106,6 +112,7 @@ export const recordCustomerAction: Action<CustomerActionInput, { ticket: Ticket;
       if (current.acknowledgedAt === null || (current.lastRingAt !== null && current.acknowledgedAt < current.lastRingAt)) {
         change = { acknowledgedAt: now, snoozedUntil: null };
       }
+      data.via = input.via ?? 'page';
       break;
     case 'snooze': {
       const minutes = input.minutes ?? SNOOZE_MINUTES.default;
@@ -116,15 +123,8 @@ export const recordCustomerAction: Action<CustomerActionInput, { ticket: Ticket;
       change = { snoozedUntil: until, acknowledgedAt: null };
       data.minutes = minutes;
       data.snoozed_until = new Date(until).toISOString();
-      // The ring at the end of the snooze is a durable job, so a restart neither loses nor repeats it.
-      await enqueueJob(tx, {
-        id: newId('job', now),
-        kind: 'snooze_end',
-        key: `snooze:${current.id}:${until}`,
-        payload: { ticket_id: current.id, branch_id: ctx.branchId, mode: ctx.mode, until },
-        runAt: until,
-        createdAt: now,
-      });
+      data.via = input.via ?? 'page';
+      await scheduleSnoozeEnd(ctx, current.id, until);
       break;
     }
   }
@@ -133,6 +133,8 @@ export const recordCustomerAction: Action<CustomerActionInput, { ticket: Ticket;
   if (ticket === undefined)
     throw new AppError('ticket-state-conflict', 'The ticket changed meanwhile; reload it.', { ticket_status: current.status });
   await recordEvent(ctx, EVENT[input.action], { object: presentTicket(ticket, ctx.services.config.publicUrl), ...data });
+  const answer = customerAnswer(input.action, current);
+  if (answer !== null) await countTicketChange(tx, ticket, now, answer);
   publishTicket(ctx, ticket, EVENT[input.action], data);
   return { ticket, changed: true };
 };

@@ -1,5 +1,5 @@
 // Display boards: links for the shop's TVs, each showing some queues (or all) with voice on or off.
-import type { Action } from './ctx.ts';
+import type { Action } from '../core/ctx.ts';
 import { AppError, invalid, notFound } from '../domain/errors.ts';
 import { newId, randomAlphanumeric } from '../domain/ids.ts';
 import { getQueue } from '../store/tenancy.ts';

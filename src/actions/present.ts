@@ -1,6 +1,11 @@
 // Wire shapes of stored objects. Personal data (the customer's phone) never leaves through here.
-import type { Ticket } from '../store/tickets.ts';
+// Each returns the type of its object's schema (src/http/schemas.ts), the schema that documents
+// the object and types the staff page and the client: a field missing on either side is a type
+// error here.
+import type { Ticket } from '../core/ticket.ts';
 import type { Branch } from '../store/tenancy.ts';
+import type { BranchObject, TicketObject } from '../http/schemas.ts';
+import { isLanguage, type Language } from '../i18n/language.ts';
 
 export const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -8,9 +13,9 @@ export function ticketUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/t/${token}`;
 }
 
-export type TicketObject = ReturnType<typeof presentTicket>;
+export type { TicketObject };
 
-export function presentTicket(t: Ticket, publicUrl: string) {
+export function presentTicket(t: Ticket, publicUrl: string): TicketObject {
   return {
     object: 'ticket' as const,
     id: t.id,
@@ -35,10 +40,15 @@ export function presentTicket(t: Ticket, publicUrl: string) {
       snoozed_until: iso(t.snoozedUntil),
     },
     rings: t.rings,
+    sms_status: t.smsStatus ?? null,
   };
 }
 
-export function presentBranch(b: Branch, plan: string) {
+/** Stored languages were checked when set; one that is not supported reads as English, as on the pages. */
+const language = (stored: string): Language => (isLanguage(stored) ? stored : 'en');
+
+export function presentBranch(b: Branch, plan: BranchObject['plan']): BranchObject {
+  const page = b.settings.customer_page;
   return {
     object: 'branch' as const,
     id: b.id,
@@ -50,8 +60,20 @@ export function presentBranch(b: Branch, plan: string) {
     expiry_hours: b.settings.expiry_hours,
     reminder_delay_seconds: b.settings.reminder_delay_seconds,
     reminder_count: b.settings.reminder_count,
-    voice: b.settings.voice,
-    customer_page: b.settings.customer_page,
+    escalation_ladder:
+      b.settings.escalation_ladder?.map((s) => ({
+        after_seconds: s.after_seconds,
+        channels: [...s.channels],
+        sms: s.sms,
+        call_out: s.call_out,
+      })) ?? null,
+    voice: { enabled: b.settings.voice.enabled, language: language(b.settings.voice.language) },
+    customer_page: {
+      language: language(page.language),
+      messages: { waiting: page.messages.waiting, ready: page.messages.ready, closed: page.messages.closed },
+      phone_entry: page.phone_entry,
+      phone_country: page.phone_country,
+    },
     sms_enabled: b.settings.sms_enabled,
     created_at: iso(b.createdAt)!,
     updated_at: iso(b.updatedAt)!,

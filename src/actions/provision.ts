@@ -1,26 +1,16 @@
 // Operator actions (CLI and staff page): accounts, branches, keys and users. They run as the
 // system or an owner; the HTTP API does not expose them (PRODUCT.md §3).
-import type { Tx } from '../store/db.ts';
+import type { Tx } from '../core/db.ts';
 import { newId } from '../domain/ids.ts';
 import { AppError } from '../domain/errors.ts';
 import { isValidTimeZone } from '../domain/business-day.ts';
 import { DEFAULT_SETTINGS } from '../domain/branch-settings.ts';
-import { newApiKey, newPassword } from '../domain/secrets.ts';
+import { hashApiKey, newApiKey, newPassword } from '../domain/secrets.ts';
 import { hashPassword } from '../domain/password-hash.ts';
-import {
-  getBranch,
-  getAccount,
-  insertAccount,
-  insertBranch,
-  insertQueue,
-  PLANS,
-  type Account,
-  type Branch,
-  type Mode,
-  type Plan,
-} from '../store/tenancy.ts';
-import { findUserByEmail, insertApiKey, insertUser, ROLES, type Role } from '../store/credentials.ts';
-import { hashApiKey } from '../http/plugins/auth.ts';
+import { getBranch, getAccount, insertAccount, insertBranch, insertQueue, type Account, type Branch } from '../store/tenancy.ts';
+import { PLANS, type Mode, type Plan } from '../core/tenancy.ts';
+import { findUserByEmail, insertApiKey, insertUser } from '../store/credentials.ts';
+import { ROLES, type Role } from '../core/tenancy.ts';
 
 export function assertPlan(plan: string): Plan {
   if (!(PLANS as readonly string[]).includes(plan)) throw new AppError('validation-failed', `Plan must be one of ${PLANS.join(', ')}.`);

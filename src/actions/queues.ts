@@ -1,5 +1,5 @@
 // Queues: branch configuration shared by both modes (decision: docs/decisions/0003-modes.md).
-import type { Action } from './ctx.ts';
+import type { Action } from '../core/ctx.ts';
 import { AppError, invalid, notFound } from '../domain/errors.ts';
 import { countOpenTicketsInQueue, deleteQueue, getBranchForUpdate, getQueue, insertQueue, updateBranch } from '../store/tenancy.ts';
 import { requireRole } from './roles.ts';

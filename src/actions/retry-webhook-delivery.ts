@@ -3,13 +3,13 @@
 // touched: if the manual attempt succeeds, a pending delivery is done; if it fails, the delivery
 // keeps its state and its next automatic attempt. A second click before the attempt has run
 // queues nothing more (the job key holds the attempt count).
-import type { Action } from './ctx.ts';
+import type { Action } from '../core/ctx.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import { newId } from '../domain/ids.ts';
 import { enqueueJob } from '../store/outbox.ts';
+import { newJob } from '../jobs/registry.ts';
 import { getDelivery, type WebhookDelivery } from '../store/webhook-deliveries.ts';
 import { getEndpoint } from '../store/webhook-endpoints.ts';
-import { WEBHOOK_JOB_KIND, handOffAfterCommit, type DeliveryJobPayload } from '../webhooks/fan-out.ts';
+import { WEBHOOK_JOB, handOffAfterCommit } from '../webhooks/fan-out.ts';
 import { requireWebhookAccess } from './webhook-endpoints.ts';
 
 export const retryWebhookDelivery: Action<{ id: string }, WebhookDelivery> = async ({ ctx, input }) => {
@@ -21,15 +21,10 @@ export const retryWebhookDelivery: Action<{ id: string }, WebhookDelivery> = asy
   if (endpoint.disabled)
     throw new AppError('conflict', 'The endpoint of this delivery is disabled; enable it (PATCH with "disabled": false) before retrying.');
   const now = ctx.services.clock.now();
-  const payload: DeliveryJobPayload = { delivery_id: delivery.id, manual: true };
-  await enqueueJob(ctx.tx, {
-    id: newId('job', now),
-    kind: WEBHOOK_JOB_KIND,
-    key: `retry:${delivery.id}:${delivery.attempts}`,
-    payload,
-    runAt: now,
-    createdAt: now,
-  });
+  await enqueueJob(
+    ctx.tx,
+    newJob(WEBHOOK_JOB, `retry:${delivery.id}:${delivery.attempts}`, { delivery_id: delivery.id, manual: true }, now, now),
+  );
   handOffAfterCommit(ctx, []);
   return delivery;
 };

@@ -1,8 +1,8 @@
 // Role checks shared by every action: API keys act with the rights of the branch's integration
 // (manager level: tickets, queues, displays, settings); staff users with their role.
-import type { Ctx } from './ctx.ts';
+import type { Ctx } from '../core/ctx.ts';
 import { AppError } from '../domain/errors.ts';
-import type { Role } from '../store/credentials.ts';
+import type { Role } from '../core/tenancy.ts';
 
 const RANK: Record<Role, number> = { staff: 1, manager: 2, owner: 3 };
 

@@ -2,7 +2,7 @@
 // chosen overlap (default 24 h), so a receiver can switch at its own pace: during the overlap each
 // delivery carries one v1= per valid secret. Only one previous secret is kept: rotating again
 // within an overlap ends the older one at once.
-import type { Action } from './ctx.ts';
+import type { Action } from '../core/ctx.ts';
 import { notFound } from '../domain/errors.ts';
 import { generateWebhookSecret } from '../webhooks/signature.ts';
 import { SecretBox } from '../webhooks/secret-box.ts';

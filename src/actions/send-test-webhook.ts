@@ -1,7 +1,7 @@
 // POST /v1/webhook_endpoints/{id}/test: a `ping` event to this endpoint only, whatever its
 // enabled_events, through the same outbox, signature and retries as every other event. The event
 // is stored like any other (it appears in GET /v1/events), so its delivery log reads the same.
-import type { Action } from './ctx.ts';
+import type { Action } from '../core/ctx.ts';
 import { AppError, notFound } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
 import { insertEvent } from '../store/outbox.ts';

@@ -1,11 +1,12 @@
 // Signing staff users in and out, switching branch and changing one's own password. Sign-in has
 // no actor yet, so it takes the services directly; the others run as the session's user.
-import type { Action, Ctx, Services } from './ctx.ts';
+import type { Action, Ctx, Services } from '../core/ctx.ts';
 import { AppError, invalid } from '../domain/errors.ts';
 import { newId, randomToken } from '../domain/ids.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../domain/password-hash.ts';
 import { findUserByEmail, getUser, replacePasswordHash, setUserPassword } from '../store/credentials.ts';
-import { getBranch, listBranches, type Branch, type Mode } from '../store/tenancy.ts';
+import { getBranch, listBranches, type Branch } from '../store/tenancy.ts';
+import type { Mode } from '../core/tenancy.ts';
 import {
   insertSession,
   restampSessions,
@@ -15,6 +16,7 @@ import {
   type SessionView,
 } from '../store/sessions.ts';
 import { hashSessionToken, passwordStamp, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../domain/session-token.ts';
+import type { SessionObject } from '../http/session-schema.ts';
 
 export const WRONG_CREDENTIALS = 'The email or password is wrong.';
 export const MIN_PASSWORD_LENGTH = 10;
@@ -68,17 +70,8 @@ export async function signIn(
   return { token, sessionId: id };
 }
 
-export type SessionSummary = {
-  object: 'session';
-  user: { id: string; email: string; role: string };
-  account: { id: string; name: string; plan: string; api_access: boolean };
-  branch: { id: string; name: string; timezone: string };
-  branches: Array<{ id: string; name: string }>;
-  mode: Mode;
-  csrf_token: string;
-  expires_at: string;
-  idle_timeout_seconds: number;
-};
+/** The session as /v1 answers it: the type of its schema, so the two cannot drift apart. */
+export type SessionSummary = SessionObject;
 
 /** `mode` is the one the request asked for (Readybell-Mode): a session has none of its own. */
 export async function summarise(

@@ -1,21 +1,13 @@
 // Staff users of the account, managed by owners in the staff page. An invitation's password is
 // random and shown once; the invited user changes it after signing in. An account always keeps
 // at least one owner, so nobody can lock the account out of its own administration.
-import type { Action, Ctx, TxCtx } from './ctx.ts';
+import type { Action, Ctx, TxCtx } from '../core/ctx.ts';
 import { AppError, invalid, notFound } from '../domain/errors.ts';
 import { newPassword } from '../domain/secrets.ts';
 import { hashPassword } from '../domain/password-hash.ts';
 import { createUser } from './provision.ts';
-import {
-  getUser,
-  listUsers,
-  lockedOwners,
-  removeUser,
-  setUserPassword,
-  setUserRole,
-  type Role,
-  type UserRecord,
-} from '../store/credentials.ts';
+import { getUser, listUsers, lockedOwners, removeUser, setUserPassword, setUserRole, type UserRecord } from '../store/credentials.ts';
+import type { Role } from '../core/tenancy.ts';
 import { revokeUserSessions } from '../store/sessions.ts';
 import { requireStaffRole } from './staff-only.ts';
 

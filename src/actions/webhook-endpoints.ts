@@ -2,7 +2,7 @@
 // branch and mode of the caller, so test events never reach live endpoints and the reverse.
 // URLs arrive already checked against DNS by the edge (a lookup must not run inside the write
 // transaction); the checks that need no network run here again.
-import type { Action, Ctx } from './ctx.ts';
+import type { Action, Ctx } from '../core/ctx.ts';
 import { AppError, invalid, notFound } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
 import { generateWebhookSecret } from '../webhooks/signature.ts';

@@ -3,18 +3,7 @@
 // stops the process with a message instead of failing the first ring.
 import { createECDH } from 'node:crypto';
 
-export type PushConfig = {
-  /** From VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY; null: generated once and kept in the store. */
-  vapid: { publicKey: string; privateKey: string } | null;
-  /** VAPID_SUBJECT (mailto: or https:), how a push service contacts the operator. */
-  subject: string;
-  /** PUSH_ALLOW_INSECURE_ENDPOINTS: accept http and private-address endpoints (tests, local push services). */
-  allowInsecureEndpoints: boolean;
-  /** PUSH_TTL_SECONDS: how long a push service keeps an undelivered ring. */
-  ttlSeconds: number;
-};
-
-export type SmsConfig = { providerUrl: string; accountSid: string; authToken: string; from: string };
+import type { PushConfig, SmsConfig } from '../core/config.ts';
 
 export const TWILIO_API_BASE = 'https://api.twilio.com';
 

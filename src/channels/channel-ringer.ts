@@ -3,29 +3,21 @@
 //
 // - Stage 1 (push, page, display) runs in parallel; stage 2 (SMS) only if stage 1 reached the
 //   customer through neither push nor page. If the deadline cuts off push or page, whether SMS is
-//   needed is not known yet: the SMS decision is left to the outbox job.
+//   needed is not known yet: the SMS decision is left to the outbox job. A ring whose channels
+//   say SMS `always` sends it with stage 1 instead.
 // - A channel still undecided at the deadline makes the outcome `complete: false`; its send goes on
 //   in the background and records its outcome, and the ring's outbox job asks the channels again
 //   later. Asking again never delivers twice: every channel sends at most once per ring and target
 //   (send-once.ts for push and SMS; the confirmation record for page and display) and otherwise
 //   returns what it recorded.
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import type {
-  Channel,
-  ChannelAttempt,
-  ChannelName,
-  FirstAttempt,
-  QuietCheck,
-  RingOutcome,
-  RingRequest,
-  Ringer,
-  RingTarget,
-} from './ringer.ts';
-import type { Db } from '../store/db.ts';
-import { fromJson, one } from '../store/db.ts';
-import { withDefaults } from '../domain/branch-settings.ts';
-import type { Plan } from '../store/tenancy.ts';
+import type { Channel, QuietCheck } from './ringer.ts';
+import type { ChannelAttempt, ChannelName, FirstAttempt, RingOutcome, RingRequest, Ringer, RingTarget } from '../core/ring.ts';
+import type { Db } from '../core/db.ts';
+import type { Plan } from '../core/tenancy.ts';
+import { DEFAULT_SETTINGS } from '../domain/branch-settings.ts';
 import { countPushSubscriptions } from '../store/push-subscriptions.ts';
+import { readRingBranch } from '../store/rings.ts';
 import { planRing, smsNeeded, summarizeRing, type RingFacts } from '../domain/ring-policy.ts';
 import type { Attributes } from '@opentelemetry/api';
 import { inSpan } from '../telemetry/tracing.ts';
@@ -88,7 +80,7 @@ export class ChannelRinger implements Ringer {
     );
     return (request) => {
       if (request.first === undefined) return null;
-      const plan = planRing(this.factsFrom(request, known(request.first)));
+      const plan = planRing(this.factsFrom(request, known(request.first)), request.channels);
       const attempts: ChannelAttempt[] = [];
       for (const name of plan.fanOut) {
         const attempt = checks.get(name)?.(request) ?? null;
@@ -112,19 +104,22 @@ export class ChannelRinger implements Ringer {
   }
 
   private async attempt(request: RingRequest, deadlineMs: number): Promise<RingOutcome> {
-    const plan = planRing(await this.facts(request));
+    const plan = planRing(await this.facts(request), request.channels);
     const started = performance.now();
+    // SMS chosen whatever push and page do goes out with them; as a fallback it waits for them.
+    const alongside = plan.sms.send && plan.sms.alongside;
+    const stageOneNames: ChannelName[] = alongside ? [...plan.fanOut, 'sms'] : plan.fanOut;
     // When SMS may follow, stage 1 gets part of the deadline, so that a page that never confirms
     // (a locked phone keeps its connection open) still leaves time to send the SMS in-line.
-    const stageOneMs = plan.sms.send ? Math.floor(deadlineMs * STAGE_ONE_SHARE) : deadlineMs;
-    const stageOne = await this.stage(plan.fanOut, request, stageOneMs);
+    const stageOneMs = plan.sms.send && !alongside ? Math.floor(deadlineMs * STAGE_ONE_SHARE) : deadlineMs;
+    const stageOne = await this.stage(stageOneNames, request, stageOneMs);
     const attempts = stageOne.filter((a): a is ChannelAttempt => !isCut(a));
     let complete = attempts.length === stageOne.length;
     let sending = stageOne.includes(SENDING);
     // SMS costs money and is only for a customer push and page did not reach: if either is still
     // undecided, so is SMS (the ring's job decides it).
     const freeUndecided = plan.fanOut.some((name, i) => isCut(stageOne[i]!) && (name === 'push' || name === 'page'));
-    if (!freeUndecided && smsNeeded(plan, attempts)) {
+    if (!alongside && !freeUndecided && smsNeeded(plan, attempts)) {
       const left = deadlineMs - (performance.now() - started);
       const sms = left > 0 ? (await this.stage(['sms'], request, left))[0]! : CUT;
       if (isCut(sms)) {
@@ -206,14 +201,10 @@ export class ChannelRinger implements Ringer {
   private async read(request: RingRequest, push: boolean): Promise<Known> {
     const { ticket } = request;
     const { db } = this.deps;
-    const [row, pushSubscriptions] = await Promise.all([
-      one<{ plan: Plan; settings: string }>(
-        db,
-        'SELECT a.plan AS plan, b.settings AS settings FROM branches b JOIN accounts a ON a.id = b.account_id WHERE b.id = $1',
-        [ticket.branchId],
-      ),
+    const [branch, pushSubscriptions] = await Promise.all([
+      readRingBranch(db, ticket.branchId),
       push ? countPushSubscriptions(db, ticket.branchId, ticket.mode, ticket.id) : Promise.resolve(0),
     ]);
-    return { plan: row?.plan ?? 'free', pushSubscriptions, smsEnabled: withDefaults(fromJson(row?.settings, {})).sms_enabled };
+    return { plan: branch?.plan ?? 'free', pushSubscriptions, smsEnabled: (branch?.settings ?? DEFAULT_SETTINGS).sms_enabled };
   }
 }

@@ -2,7 +2,8 @@
 // voice on, to call the number out loud. Delivered (→ `call_out_loud: true`) only when such a board
 // confirmed that it spoke; boards that cannot (sound never enabled on the TV) answer "no", so the
 // channel stops waiting once all have answered instead of running out the deadline.
-import type { Channel, ChannelAttempt, QuietCheck, RingRequest, RingTarget } from './ringer.ts';
+import type { Channel, QuietCheck } from './ringer.ts';
+import type { ChannelAttempt, RingRequest, RingTarget } from '../core/ring.ts';
 import type { BoardPresence, PresenceMember } from '../realtime/presence.ts';
 import { presenceScopes } from '../realtime/presence.ts';
 import { relayTopics, waitForAck, type BoardRingMessage } from '../realtime/ring-relay.ts';

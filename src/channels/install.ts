@@ -1,10 +1,8 @@
-// Wires ringing into a service: the ring-policy ringer with the push and SMS channels (page and
-// display join it through `ringer.add`), the shared VAPID keys, and the customer push routes.
-// Called by the composition root only.
-import type { FastifyInstance } from 'fastify';
-import type { Services } from '../actions/ctx.ts';
-import type { RateLimiter } from '../realtime/limiter.ts';
-import { registerPushRoutes } from '../http/routes/push.ts';
+// Builds ringing for the composition root: the ring-policy ringer with the push and SMS channels
+// and the live ones it is given (page, display), and the shared VAPID keys the customer push
+// routes hand out (their routes, and the SMS provider's webhooks, are in src/http/route-table.ts).
+// It needs only the base services, so the ringer exists before the Services that hold it.
+import type { BaseServices } from '../core/ctx.ts';
 import { ChannelRinger } from './channel-ringer.ts';
 import { PushChannel, type HostLookup } from './push.ts';
 import { SmsChannel } from './sms/sms-channel.ts';
@@ -13,12 +11,14 @@ import type { SmsProvider } from './sms/provider.ts';
 import type { Channel } from './ringer.ts';
 import { VapidKeyStore } from './vapid.ts';
 
-export type RingChannels = { ringer: ChannelRinger; vapid: VapidKeyStore; routes: (app: FastifyInstance) => void };
+export type RingChannels = { ringer: ChannelRinger; vapid: VapidKeyStore };
 
-/** `channels`: the live ones (page, display); `sms`: another provider adapter; `lookup`: a resolver for push hosts (tests). */
+/**
+ * `channels`: the live ones (page, display), and any that take the place of a built-in channel of
+ * the same name (tests); `sms`: another provider adapter; `lookup`: a resolver for push hosts (tests).
+ */
 export function installRingChannels(
-  services: Services,
-  limiter: RateLimiter,
+  services: BaseServices,
   opts: { channels?: Channel[]; sms?: SmsProvider; lookup?: HostLookup } = {},
 ): RingChannels {
   const { config, db, clock, log, metrics } = services;
@@ -26,9 +26,11 @@ export function installRingChannels(
   const provider = opts.sms ?? (config.sms === null ? null : new TwilioSmsProvider(config.sms, config.ring.sendTimeoutMs));
   const ringer = new ChannelRinger({ db, log }, [
     new PushChannel({ db, clock, log, config, vapid, lookup: opts.lookup, metrics }),
-    new SmsChannel({ db, clock, log, publicUrl: config.publicUrl, sendTimeoutMs: config.ring.sendTimeoutMs, metrics }, provider),
+    new SmsChannel(
+      { db, bus: services.bus, clock, log, publicUrl: config.publicUrl, sendTimeoutMs: config.ring.sendTimeoutMs, metrics },
+      provider,
+    ),
     ...(opts.channels ?? []),
   ]);
-  services.ringer = ringer;
-  return { ringer, vapid, routes: (app) => registerPushRoutes(app, { services, limiter, vapid }) };
+  return { ringer, vapid };
 }

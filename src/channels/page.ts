@@ -1,9 +1,10 @@
 // The `page` channel: rings the customer's open page through the SSE hub of whichever node holds
 // it. Delivered means the page's script confirmed it (docs/decisions/0006-ring-delivery.md), so
 // `channel_used: "page"` is never a guess. With no page open (presence), it answers at once.
-import type { Channel, ChannelAttempt, QuietCheck, RingRequest, RingTarget } from './ringer.ts';
-import type { Queryable } from '../store/db.ts';
-import type { Bus } from '../realtime/bus.ts';
+import type { Channel, QuietCheck } from './ringer.ts';
+import type { ChannelAttempt, RingRequest, RingTarget } from '../core/ring.ts';
+import type { Queryable } from '../core/db.ts';
+import type { Bus } from '../core/bus.ts';
 import type { Presence } from '../realtime/presence.ts';
 import { presenceScopes } from '../realtime/presence.ts';
 import { relayTopics, waitForAck, type AckWait, type PageRingMessage } from '../realtime/ring-relay.ts';

@@ -11,10 +11,11 @@
 // live send can take (STALE_CLAIM_FACTOR times the send timeout), one asker takes it over and
 // does what the channel declared safe (decision 0007): send again, where the device dedupes the
 // repeat (Web Push), or record the outcome as unknown (SMS), never as "not reached".
-import type { Db } from '../store/db.ts';
-import type { Clock } from '../actions/ctx.ts';
+import type { Db } from '../core/db.ts';
+import type { Clock } from '../core/clock.ts';
 import { claimSend, getSend, settleSend, takeOverSend, type SendKey, type SendRecord } from '../store/ring-sends.ts';
-import { observeRingDelivery, type Metrics } from '../metrics.ts';
+import { observeRingDelivery } from '../metrics.ts';
+import type { Metrics } from '../core/metrics.ts';
 
 /** delivered null: unknown (the sender died mid-send and the send cannot be repeated). */
 export type SendOutcome = { delivered: boolean | null; detail: string };

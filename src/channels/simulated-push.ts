@@ -6,10 +6,11 @@
 // No browser can register it: the endpoint is no http(s) URL, and POST /t/<token>/push takes only
 // those (endpointProblem). The push channel accepts it only for a test ticket rung in test mode.
 import type { PushSubscriptionRecord } from '../store/push-subscriptions.ts';
-import type { Ticket } from '../store/tickets.ts';
+import type { Ticket } from '../core/ticket.ts';
 import { newId } from '../domain/ids.ts';
 import type { SendOutcome } from './send-once.ts';
-import { SIMULATED_DETAIL, type RingRequest } from './ringer.ts';
+import { SIMULATED_DETAIL } from './ringer.ts';
+import type { RingRequest } from '../core/ring.ts';
 
 export const SIMULATED_PUSH_ENDPOINT = 'readybell-test:simulated-push';
 

@@ -2,8 +2,8 @@
 // bound to the public key it was made with, so every node must sign with the same pair: it comes
 // from the configuration, or is generated once and stored in the database (first writer wins).
 import webpush from 'web-push';
-import type { Db } from '../store/db.ts';
-import type { PushConfig } from './channel-config.ts';
+import type { Db } from '../core/db.ts';
+import type { PushConfig } from '../core/config.ts';
 import { vapidKeyProblem } from './channel-config.ts';
 import { ensureServiceSetting, getServiceSetting, replaceServiceSetting } from '../store/service-settings.ts';
 import { deleteAllPushSubscriptions } from '../store/push-subscriptions.ts';

@@ -2,7 +2,7 @@
 // REDIS_URL set it also tells the running nodes, so they drop their cached keys at once instead of
 // when the cache entries expire (API_KEY_CACHE_MS).
 import { Redis } from 'ioredis';
-import type { Config } from '../config.ts';
+import type { Config } from '../core/config.ts';
 import { channels } from '../realtime/bus.ts';
 
 export async function announceCredentialsChanged(config: Pick<Config, 'redisUrl' | 'redisPrefix'>): Promise<void> {

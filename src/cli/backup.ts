@@ -1,7 +1,7 @@
 // `readybell backup FILE` and `readybell restore FILE`: the embedded store only. PostgreSQL has
 // its own tools, which know its WAL and can restore to a point in time; these commands say so
 // rather than half-do that job.
-import type { Config } from '../config.ts';
+import type { Config } from '../core/config.ts';
 import { AppError } from '../domain/errors.ts';
 import { sqliteFile } from '../store/open-db.ts';
 import { backupStore, restoreStore, type CopyFacts } from '../store/sqlite/backup.ts';

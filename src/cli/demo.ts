@@ -2,8 +2,8 @@
 // fresh test key and live key (earlier keys stay valid). The owner's password is set when the
 // account is created and otherwise only on request (--reset-password), which also signs the owner
 // out everywhere; the output says which of these happened.
-import type { Config } from '../config.ts';
-import type { Db } from '../store/db.ts';
+import type { Config } from '../core/config.ts';
+import type { Db } from '../core/db.ts';
 import { createAccount, createApiKey, createBranch, createUser } from '../actions/provision.ts';
 import { findUserByEmail, setUserPassword } from '../store/credentials.ts';
 import { revokeUserSessions } from '../store/sessions.ts';
@@ -24,10 +24,6 @@ export type DemoOutput = {
   urls: { api: string; staff: string; docs: string };
   changes: string[];
 };
-
-export async function hasAnyAccount(db: Db): Promise<boolean> {
-  return (await db.query('SELECT id FROM accounts LIMIT 1')).length > 0;
-}
 
 /** `serve` records the URL it answers at, for a `readybell demo` run from a shell without its environment. */
 export async function recordPublicUrl(db: Db, config: Config): Promise<void> {

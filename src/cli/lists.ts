@@ -1,7 +1,7 @@
 // `readybell accounts|branches|keys|users list`: what the other commands change or revoke, with
 // the ids they take. Keys show their last four characters only: the store keeps nothing more
 // (a hash, which is never printed either).
-import type { Db } from '../store/db.ts';
+import type { Db } from '../core/db.ts';
 import { AppError } from '../domain/errors.ts';
 import { iso } from '../actions/present.ts';
 import { getAccount, getBranch, listAccounts, listBranches } from '../store/tenancy.ts';

@@ -3,7 +3,8 @@
 // First: tracing, when OTEL_* asks for it, must start before pg, ioredis and Fastify are loaded.
 import '../telemetry/preload.ts';
 import { parseArgs } from 'node:util';
-import { loadConfig, ConfigError, type Config } from '../config.ts';
+import { loadConfig, ConfigError } from '../config.ts';
+import type { Config } from '../core/config.ts';
 import { openDb } from '../store/open-db.ts';
 import { AppError } from '../domain/errors.ts';
 import { runDemo } from './demo.ts';
@@ -12,7 +13,7 @@ import { revokeApiKey } from '../store/credentials.ts';
 import { onCredentialsChanged } from '../store/credential-changes.ts';
 import { announceCredentialsChanged } from './announce.ts';
 import { setAccountPlan } from '../store/tenancy.ts';
-import type { Db } from '../store/db.ts';
+import type { Db } from '../core/db.ts';
 
 const USAGE = `readybell — ticket pickup notifications
 
@@ -33,6 +34,7 @@ const USAGE = `readybell — ticket pickup notifications
   readybell vapid [--rotate] [--json]     the Web Push (VAPID) public key; --rotate replaces a stored pair
   readybell backup FILE [--json]           a consistent copy of the embedded store, taken while it serves
   readybell restore FILE [--json]          put a backup into an empty DATA_DIR
+  readybell insights rebuild --branch BRANCH_ID [--mode live|test] [--json]  recompute a branch's insights from its tickets
   readybell listen --forward-to URL [--api-key K] [--url U] [--events T,…]  a hosted readybell's events, signed, to a local receiver
 
 Configuration comes from the environment (see README): DATA_DIR, DATABASE_URL, PORT, PUBLIC_URL, …`;
@@ -183,6 +185,12 @@ async function main(argv: string[]): Promise<number> {
         ),
       );
       print(out, u, `Created ${u.role} ${u.email} (${u.id}); password: ${u.password}`);
+      return 0;
+    }
+    case 'insights rebuild': {
+      const { runInsightsRebuild } = await import('./insights.ts');
+      const r = await withDb(config, (db) => runInsightsRebuild(db, values, now));
+      print(out, r.output, r.human);
       return 0;
     }
     case 'vapid': {

@@ -1,8 +1,9 @@
 // `readybell serve`: listen, run the workers, and shut down in order on SIGTERM/SIGINT: stop
 // accepting, let in-flight requests finish, stop the workers, close the store.
-import type { Config } from '../config.ts';
+import type { Config } from '../core/config.ts';
 import { createApp } from '../app.ts';
-import { hasAnyAccount, recordPublicUrl, runDemo } from './demo.ts';
+import { recordPublicUrl, runDemo } from './demo.ts';
+import { hasAnyAccount } from '../store/tenancy.ts';
 import { stopTracing } from '../telemetry/tracing.ts';
 
 export async function serve(config: Config, opts: { demo: boolean }): Promise<void> {

@@ -2,8 +2,8 @@
 // pair on first use, like the first ring would), or replaces the stored pair. Rotation is for a
 // leaked private key: subscriptions made for the old key stop working, so they are removed, and
 // running nodes keep the old key until restarted.
-import type { Config } from '../config.ts';
-import type { Db } from '../store/db.ts';
+import type { Config } from '../core/config.ts';
+import type { Db } from '../core/db.ts';
 import { AppError } from '../domain/errors.ts';
 import { rotateStoredVapidKeys, VapidKeyStore } from '../channels/vapid.ts';
 

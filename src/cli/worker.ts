@@ -3,7 +3,7 @@
 // Run any number of them beside `serve` (which runs the same work by default); jobs are claimed
 // with leases, so no two workers run one job at once, and a killed worker's jobs are taken over
 // when their lease ends. SIGTERM/SIGINT stop claiming and let the jobs in flight finish.
-import type { Config } from '../config.ts';
+import type { Config } from '../core/config.ts';
 import { createApp } from '../app.ts';
 import { stopTracing } from '../telemetry/tracing.ts';
 

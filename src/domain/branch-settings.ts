@@ -1,25 +1,12 @@
 // Branch settings with their defaults. Stored as one JSON column so that adding a setting needs
 // no migration; every read goes through withDefaults, so old rows gain new defaults.
-export type BranchSettings = {
-  expiry_hours: number;
-  reminder_delay_seconds: number;
-  reminder_count: number;
-  voice: { enabled: boolean; language: string };
-  customer_page: {
-    language: string;
-    messages: { waiting: string | null; ready: string | null; closed: string | null };
-    /** The page asks for a phone number for SMS fallback (business plan; decision 0023). */
-    phone_entry: boolean;
-    /** ISO 3166-1 alpha-2: numbers typed without + are read in this country; null: + required. */
-    phone_country: string | null;
-  };
-  sms_enabled: boolean;
-};
+import type { BranchSettings } from '../core/branch-settings.ts';
 
 export const DEFAULT_SETTINGS: BranchSettings = {
   expiry_hours: 12,
   reminder_delay_seconds: 120,
   reminder_count: 2,
+  escalation_ladder: null,
   voice: { enabled: true, language: 'en' },
   customer_page: { language: 'en', messages: { waiting: null, ready: null, closed: null }, phone_entry: false, phone_country: null },
   sms_enabled: true,
@@ -38,7 +25,9 @@ function merge<T extends object>(base: T, patch: DeepPartial<T> | undefined): T 
   for (const [k, v] of Object.entries(patch)) {
     if (v === undefined) continue;
     const cur = (base as unknown as Record<string, unknown>)[k];
-    out[k] = cur !== null && typeof cur === 'object' && v !== null && typeof v === 'object' ? merge(cur as object, v as object) : v;
+    const bothObjects =
+      cur !== null && typeof cur === 'object' && !Array.isArray(cur) && v !== null && typeof v === 'object' && !Array.isArray(v);
+    out[k] = bothObjects ? merge(cur as object, v as object) : v;
   }
   return out as T;
 }

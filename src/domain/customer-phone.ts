@@ -8,8 +8,8 @@
 // premium-rate and shared-cost numbers are refused (texting a premium-rate number costs the shop,
 // and is how SMS pumping fraud makes money).
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode, type NumberType } from 'libphonenumber-js/max';
-import type { Plan } from '../store/tenancy.ts';
-import type { BranchSettings } from './branch-settings.ts';
+import type { Plan } from '../core/tenancy.ts';
+import type { BranchSettings } from '../core/branch-settings.ts';
 import { planHasSms } from './ring-policy.ts';
 import { isE164 } from './validation.ts';
 

@@ -5,7 +5,7 @@
 import { isIP } from 'node:net';
 import { createECDH } from 'node:crypto';
 import { AppError, type FieldError } from './errors.ts';
-import { isAddressAllowed } from '../webhooks/address-policy.ts';
+import { isAddressAllowed } from './address-policy.ts';
 
 export type PushSubscriptionInput = { endpoint: string; p256dh: string; auth: string };
 

@@ -5,8 +5,11 @@
 // customer page) and display (the shop's boards). Stage 2 is SMS, the only paid channel: sent only
 // when stage 1 reached the customer through neither push nor page, only on the business plan, only
 // with a phone number and only if the branch has SMS on. Test mode simulates the SMS.
-import type { ChannelAttempt, ChannelName, ChannelUsed } from '../channels/ringer.ts';
-import type { Plan } from '../store/tenancy.ts';
+// Each ring may narrow that (ChannelChoice: some free channels only, SMS never or always).
+import type { ChannelAttempt, ChannelName, ChannelUsed } from '../core/ring.ts';
+import type { Plan } from '../core/tenancy.ts';
+import { EVERY_CHANNEL } from './channel-choice.ts';
+import type { ChannelChoice } from '../core/ring.ts';
 
 export type RingFacts = {
   /** Channels this service has configured (a ringer works with whatever it is given). */
@@ -22,24 +25,25 @@ export type RingFacts = {
   livemode: boolean;
 };
 
+/** `alongside`: the ring chose SMS even if push or page reaches the customer, so it goes out with stage 1. */
 export type SmsDecision =
-  | { send: true; simulate: boolean }
-  | { send: false; reason: 'ticket-not-ready' | 'not-configured' | 'plan' | 'disabled' | 'no-phone' };
+  | { send: true; simulate: boolean; alongside: boolean }
+  | { send: false; reason: 'ticket-not-ready' | 'not-chosen' | 'not-configured' | 'plan' | 'disabled' | 'no-phone' };
 
 export type RingPlan = { fanOut: ChannelName[]; sms: SmsDecision };
 
 /** Stage-1 order: also the order of `attempts` in a ring's result. */
 export const FAN_OUT_ORDER: readonly ChannelName[] = ['push', 'page', 'display'];
 
-export function planRing(f: RingFacts): RingPlan {
+export function planRing(f: RingFacts, chosen: ChannelChoice = EVERY_CHANNEL): RingPlan {
   if (!f.ticketReady) return { fanOut: [], sms: { send: false, reason: 'ticket-not-ready' } };
   const fanOut = FAN_OUT_ORDER.filter((c) => {
-    if (!f.configured.has(c)) return false;
+    if (!f.configured.has(c) || !(chosen.free as readonly ChannelName[]).includes(c)) return false;
     if (c === 'push') return f.pushSubscriptions > 0;
     if (c === 'page') return f.pageOpen !== false;
     return true;
   });
-  return { fanOut, sms: smsDecision(f) };
+  return { fanOut, sms: smsDecision(f, chosen) };
 }
 
 /** SMS, the one paid channel, is in the business plan only. */
@@ -47,13 +51,14 @@ export function planHasSms(plan: Plan): boolean {
   return plan === 'business';
 }
 
-function smsDecision(f: RingFacts): SmsDecision {
+function smsDecision(f: RingFacts, chosen: ChannelChoice): SmsDecision {
+  if (chosen.sms === 'never') return { send: false, reason: 'not-chosen' };
   if (!f.configured.has('sms')) return { send: false, reason: 'not-configured' };
   if (!planHasSms(f.plan)) return { send: false, reason: 'plan' };
   if (!f.smsEnabled) return { send: false, reason: 'disabled' };
   if (!f.phone) return { send: false, reason: 'no-phone' };
   // Test mode behaves like live mode in every decision but never pays a provider.
-  return { send: true, simulate: !f.livemode };
+  return { send: true, simulate: !f.livemode, alongside: chosen.sms === 'always' };
 }
 
 /** True when the customer was reached through a free channel that counts (push or page). */
@@ -61,9 +66,12 @@ export function reachedForFree(attempts: readonly ChannelAttempt[]): boolean {
   return attempts.some((a) => a.delivered === true && (a.channel === 'push' || a.channel === 'page'));
 }
 
-/** Stage 2: SMS only when the plan allows it and stage 1 reached the customer neither by push nor page. */
+/**
+ * SMS only when the plan allows it and, as a fallback, when stage 1 reached the customer neither
+ * by push nor page; a ring that chose SMS always sends it whatever stage 1 did.
+ */
 export function smsNeeded(plan: RingPlan, stageOne: readonly ChannelAttempt[]): boolean {
-  return plan.sms.send && !reachedForFree(stageOne);
+  return plan.sms.send && (plan.sms.alongside || !reachedForFree(stageOne));
 }
 
 const STRENGTH: readonly ChannelUsed[] = ['push', 'page', 'sms'];

@@ -1,4 +1,4 @@
-export type TicketStatus = 'created' | 'ready' | 'collected' | 'cancelled' | 'expired';
+import type { TicketStatus } from '../core/ticket.ts';
 
 export const TICKET_STATUSES: readonly TicketStatus[] = ['created', 'ready', 'collected', 'cancelled', 'expired'];
 

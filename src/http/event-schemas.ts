@@ -2,16 +2,15 @@
 // GET /v1/events and the document's `webhooks` section, since a webhook delivers the stored event
 // byte for byte.
 import { Type, type TSchema } from 'typebox';
-import type { ChannelName, ChannelUsed, RingReason } from '../channels/ringer.ts';
+import type { ChannelName, ChannelUsed, RingReason } from '../core/ring.ts';
 import { TICKET_STATUSES } from '../domain/ticket-state.ts';
-import { PING_EVENT_TYPE, TICKET_EVENT_TYPES } from '../webhooks/event-types.ts';
-import { SNOOZE_MINUTES } from '../actions/customer-action.ts';
+import { EVENT_TYPES, type EventType } from '../webhooks/event-types.ts';
+import { CUSTOMER_VIAS, SNOOZE_MINUTES } from '../domain/customer-answer.ts';
 import { API_VERSION } from '../actions/record-event.ts';
 import { exampleEvent } from './example-objects.ts';
 import { allOf, EXAMPLE_REQUEST_ID, Id, Nullable, StringEnum, Timestamp } from './schema-parts.ts';
 
-export const EVENT_TYPES = [...TICKET_EVENT_TYPES, PING_EVENT_TYPE] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType };
 
 export const RING_REASONS = allOf<RingReason>()(['ready', 'manual', 'reminder', 'snooze_end']);
 export const CHANNELS_USED = allOf<ChannelUsed>()(['push', 'page', 'sms', 'none', 'unknown']);
@@ -50,6 +49,10 @@ const RingSchema = Type.Object(
 const TicketData = <P extends Record<string, TSchema>>(extra: P) =>
   Type.Object({ object: Type.Ref('Ticket', { description: 'The ticket as `GET /v1/tickets/{id}` showed it at that moment' }), ...extra });
 
+const Via = StringEnum(CUSTOMER_VIAS, {
+  description: "How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)",
+});
+
 const PreviousStatus = { previous_status: StringEnum(TICKET_STATUSES, { description: 'The status before this change' }) };
 
 const DATA: Record<EventType, { description: string; data: TSchema }> = {
@@ -73,12 +76,16 @@ const DATA: Record<EventType, { description: string; data: TSchema }> = {
     description: 'The customer turned on notifications.',
     data: TicketData({ channel: StringEnum(['push', 'sms'], { description: 'What the customer turned on' }) }),
   },
-  'ticket.customer_acknowledged': { description: 'The customer tapped "On my way" after a ring.', data: TicketData({}) },
+  'ticket.customer_acknowledged': {
+    description: 'The customer tapped "On my way" after a ring, or texted it back (`1`, `OK`, …).',
+    data: TicketData({ via: Via }),
+  },
   'ticket.customer_snoozed': {
-    description: 'The customer asked for more time; they are rung again when it ends.',
+    description: 'The customer asked for more time, on their page or by texting `5` back; they are rung again when it ends.',
     data: TicketData({
       minutes: Type.Integer({ minimum: SNOOZE_MINUTES.min, maximum: SNOOZE_MINUTES.max, examples: [SNOOZE_MINUTES.default] }),
       snoozed_until: Timestamp,
+      via: Via,
     }),
   },
   ping: {

@@ -2,7 +2,7 @@
 // way 12:09:48, collected 12:11), so that an answer shows a ticket in the state that answer
 // leaves it in. The tests validate every one against its schema.
 import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID, EXAMPLE_TICKET_URL, EXAMPLE_TIME } from './schema-parts.ts';
-import type { EventType } from './event-schemas.ts';
+import type { EventType } from '../webhooks/event-types.ts';
 
 const at = (time: string): string => `2026-11-22T${time}.000Z`;
 
@@ -25,6 +25,7 @@ const created = {
   cancellation_reason: null,
   customer: { viewed_at: null, notifications: 'none', acknowledged_at: null, snoozed_until: null },
   rings: 0,
+  sms_status: null,
 };
 const viewed = { ...created, customer: { ...created.customer, viewed_at: at('12:00:41') } };
 const subscribed = { ...viewed, customer: { ...viewed.customer, notifications: 'push' } };
@@ -84,8 +85,12 @@ const EVENTS: Record<EventType, { time: string; data: Record<string, unknown>; r
   'ticket.customer_subscribed': { time: at('12:00:52'), data: { object: subscribed, channel: 'push' }, request: null },
   'ticket.ready': { time: at('12:09:30'), data: { object: ready, previous_status: 'created' }, request: byApi('order-1001-ready') },
   'ticket.rung': { time: at('12:09:31'), data: { object: ready, ring: EXAMPLE_RING }, request: byApi('order-1001-ready') },
-  'ticket.customer_acknowledged': { time: at('12:09:48'), data: { object: acknowledged }, request: null },
-  'ticket.customer_snoozed': { time: at('12:09:40'), data: { object: snoozed, minutes: 5, snoozed_until: at('12:14:40') }, request: null },
+  'ticket.customer_acknowledged': { time: at('12:09:48'), data: { object: acknowledged, via: 'page' }, request: null },
+  'ticket.customer_snoozed': {
+    time: at('12:09:40'),
+    data: { object: snoozed, minutes: 5, snoozed_until: at('12:14:40'), via: 'page' },
+    request: null,
+  },
   'ticket.collected': {
     time: at('12:11:02'),
     data: { object: EXAMPLE_TICKETS.collected, previous_status: 'ready' },

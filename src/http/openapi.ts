@@ -3,7 +3,7 @@
 // openapi-answers.ts adds what all share, openapi-webhooks.ts what readybell sends.
 import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
-import type { Config } from '../config.ts';
+import type { Config } from '../core/config.ts';
 import { finishDocument } from './openapi-answers.ts';
 import { webhooksSection } from './openapi-webhooks.ts';
 import { TAGS } from './operation.ts';

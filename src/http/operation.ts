@@ -2,7 +2,9 @@
 // a summary, a description, its tag, who may call it, and the answers of its own. What every
 // route shares (the problems of the catalogue, RateLimit, Request-Id, idempotency) is added to
 // the document in one place, openapi-answers.ts, from what is declared here.
-import type { TSchema } from 'typebox';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Static, TSchema, TUnsafe } from 'typebox';
 import type { ErrorCode } from '../domain/errors.ts';
 
 /** The reference's sections, in this order, with what each says at its top. */
@@ -24,6 +26,9 @@ export const TAGS = {
   Queues: 'Lines of display numbers (`A-1`, `A-2`, …), counted from 1 each business day.',
   'Display boards': 'Links for the TV by the counter that shows the numbers being prepared and ready, and calls them out loud.',
   Announcements: 'A note shown on every waiting customer\'s page and on the boards ("The kitchen is running 10 minutes late").',
+  Insights:
+    "How the counter performs, in the branch's own calendar: tickets, preparation and pickup times, rings and how they reached customers, " +
+    "by day, hour and weekday, against an earlier period; and a period's tickets as CSV. For API keys and the manager and owner roles.",
   'Staff sessions':
     'Sign-in for the staff page, which uses the same API with a session cookie instead of an API key. Integrators do not need these.',
   'Staff administration':
@@ -69,6 +74,34 @@ export type OperationSpec<P extends TSchema | undefined, Q extends TSchema | und
   problems?: Partial<Record<ErrorCode, string>>;
 };
 
+/**
+ * A request without a body is validated as `{}` (server.ts), so a body whose fields are all
+ * optional may be absent: the handler sees `undefined` then, and its type says so.
+ */
+type RequestBody<B> = B extends TSchema ? ({} extends Static<B> ? TUnsafe<Static<B> | undefined> : B) : B;
+
+/**
+ * The app as route files use it: with the TypeBox type provider, a handler's `req.params`,
+ * `req.query` and `req.body` have the types of the schemas `operation()` (or `hidden()`)
+ * declares, so no handler restates them with a cast.
+ */
+export type Api = ReturnType<typeof typed>;
+export const typed = (app: FastifyInstance) => app.withTypeProvider<TypeBoxTypeProvider>();
+
+type RequestParts<P, Q, B> = { params: P; querystring: Q; body: RequestBody<B> };
+
+/**
+ * The `schema` of a route left out of the document (the customer page, the board, their assets):
+ * its request is validated and typed like an operation's.
+ */
+export function hidden<
+  P extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  B extends TSchema | undefined = undefined,
+>(parts: { params?: P; querystring?: Q; body?: B } = {}) {
+  return { hide: true, ...parts } as { hide: true } & RequestParts<P, Q, B>;
+}
+
 /** The route's `schema`: it validates the request and is this route's part of the document. */
 export function operation<
   P extends TSchema | undefined = undefined,
@@ -97,6 +130,8 @@ export function operation<
     ),
     [OWN_PROBLEMS]: spec.problems ?? {},
   };
-  // Typed as declared, so a type provider reads the request's types from it.
-  return schema as typeof schema & { params: P; querystring: Q; body: B };
+  // Typed as declared, so the type provider reads the request's types from it. The answers stay
+  // untyped here: write handlers answer through runWrite (a stored answer, sent as text), so the
+  // answers' types are held by the presenters, which return the schemas' Static types.
+  return schema as Omit<typeof schema, 'params' | 'querystring' | 'body'> & RequestParts<P, Q, B>;
 }

@@ -1,7 +1,7 @@
 // The building blocks of the API's schemas. The same TypeBox values validate requests and become
 // the OpenAPI document, so each carries what the reference shows: a description and a realistic
 // example (a renderer left to invent one shows random letters where an id or a queue name goes).
-import { Type, type TSchema, type TUnsafe } from 'typebox';
+import { Type, type Static, type TSchema, type TUnsafe } from 'typebox';
 import { ID_PREFIXES, type IdKind } from '../domain/ids.ts';
 
 /** Ids as readybell makes them (10 characters of time, 16 random), all from one moment. */
@@ -45,6 +45,15 @@ export const Id = (kind: ExampleIdKind, description?: string) =>
  */
 export const IdParam = (kind: ExampleIdKind) =>
   Type.String({ maxLength: 64, description: `An id starting \`${ID_PREFIXES[kind]}_\``, examples: [EXAMPLE_IDS[kind]] });
+
+/**
+ * `{ $ref: <its $id> }`, a reference to a named component, typed as the object it names (a bare
+ * `Type.Ref` is typed `unknown`).
+ */
+export const Ref = <T extends TSchema>(schema: T & { $id?: string }, options: { description?: string } = {}): TUnsafe<Static<T>> => {
+  if (schema.$id === undefined) throw new Error('Ref: the schema has no $id');
+  return Type.Unsafe<Static<T>>(Type.Ref(schema.$id, options));
+};
 
 /** `{ object: "list", data, has_more }`, the shape of every list answer. */
 export const ListOf = <T extends TSchema>(item: T, description: string) =>

@@ -1,13 +1,16 @@
 // TypeBox schemas shared by request validation and the OpenAPI document: one source for both.
 // Each one here has an $id and becomes a named component of the document.
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { QUEUE_NAME_PATTERN } from '../domain/validation.ts';
+import { SMS_STATUSES } from '../core/ticket.ts';
 import { TICKET_STATUSES } from '../domain/ticket-state.ts';
 import { SUPPORTED_LANGUAGES } from '../domain/branch-settings.ts';
 import { PROBLEM_CODES } from './problems.ts';
 import { ChannelUsedSchema, EventSchema, TYPED_EVENT_SCHEMAS } from './event-schemas.ts';
 import { DeliverySchema, EndpointSchema } from './routes/v1/webhook-schemas.ts';
-import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID, EXAMPLE_TICKET_URL, Id, ListOf, Nullable, StringEnum, Timestamp } from './schema-parts.ts';
+import { LADDER_CHANNELS, LADDER_SMS, MAX_LADDER_SECONDS, MIN_STEP_GAP_SECONDS } from '../domain/escalation-ladder.ts';
+import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID, EXAMPLE_TICKET_URL, Id, Nullable, Ref, StringEnum, Timestamp } from './schema-parts.ts';
+import { InsightFiguresSchema } from './insight-figures-schema.ts';
 
 export const ProblemSchema = Type.Object(
   {
@@ -84,6 +87,13 @@ export const TicketSchema = Type.Object(
       { description: 'What the customer did on their page' },
     ),
     rings: Type.Integer({ description: 'How many times the customer was rung', examples: [0] }),
+    sms_status: Nullable(
+      StringEnum(SMS_STATUSES, {
+        description:
+          "The delivery state of the latest text sent to the customer, from the SMS provider's receipts: `queued` (the provider took it), `sent` (handed to the carrier), " +
+          "`delivered` (the phone got it), `undelivered` or `failed` (it will not arrive). null: no text was sent. Test mode's simulated texts are `delivered` at once.",
+      }),
+    ),
   },
   { $id: 'Ticket', description: 'A pickup ticket' },
 );
@@ -93,12 +103,41 @@ export const RingResultSchema = Type.Object(
     rang: Type.Boolean({ description: 'Whether a channel is known to have reached the customer' }),
     channel_used: ChannelUsedSchema,
     call_out_loud: Type.Boolean({ description: 'Whether a connected display board with voice on was told to announce' }),
-    ticket: Type.Ref('Ticket'),
+    ticket: Ref(TicketSchema),
   },
   { $id: 'RingResult', description: 'What a ring reached: a true account, never a guess' },
 );
 
 const Language = StringEnum(SUPPORTED_LANGUAGES);
+
+export const LadderStepSchema = Type.Object(
+  {
+    after_seconds: Type.Integer({
+      minimum: MIN_STEP_GAP_SECONDS,
+      maximum: MAX_LADDER_SECONDS,
+      description: `Seconds after the ready; each step at least ${MIN_STEP_GAP_SECONDS} s after the one before it`,
+      examples: [60],
+    }),
+    channels: Type.Array(StringEnum(LADDER_CHANNELS), {
+      maxItems: LADDER_CHANNELS.length,
+      uniqueItems: true,
+      description: "The free channels to the customer's phone",
+      examples: [['push', 'page']],
+    }),
+    sms: StringEnum(LADDER_SMS, {
+      description:
+        '`never`; `fallback`: only when push and page did not reach the customer; `always`: even if push was accepted (business plan, SMS on)',
+    }),
+    call_out: Type.Boolean({ description: 'Connected boards with voice on call the number out', examples: [true] }),
+  },
+  { $id: 'EscalationStep', additionalProperties: false, description: 'One reminder of the escalation ladder' },
+);
+
+/** The ladder of the documentation: push and page after a minute, a text too after two. */
+export const EXAMPLE_LADDER = [
+  { after_seconds: 60, channels: ['push', 'page'], sms: 'never', call_out: true },
+  { after_seconds: 120, channels: ['push', 'page'], sms: 'always', call_out: true },
+];
 
 export const BranchSchema = Type.Object(
   {
@@ -112,6 +151,13 @@ export const BranchSchema = Type.Object(
     expiry_hours: Type.Number({ description: 'Open tickets expire this long after creation', examples: [12] }),
     reminder_delay_seconds: Type.Integer({ examples: [120] }),
     reminder_count: Type.Integer({ examples: [2] }),
+    escalation_ladder: Nullable(
+      Type.Array(Ref(LadderStepSchema), {
+        description:
+          'The reminders of a ready ticket nobody acknowledged, step by step; null: `reminder_count` reminders, one every `reminder_delay_seconds`, through every channel with SMS as the fallback',
+        examples: [EXAMPLE_LADDER],
+      }),
+    ),
     voice: Type.Object({ enabled: Type.Boolean(), language: Language }, { description: 'Display boards calling numbers out loud' }),
     customer_page: Type.Object({
       language: Language,
@@ -152,14 +198,24 @@ export const QueueSchema = Type.Object(
   { $id: 'Queue', description: 'A line of display numbers (`A-1`, `A-2`, …)' },
 );
 
+// The objects as the API sends them: the presenters return these types, so a field added to a
+// schema and not to its presenter (or the other way round) fails type-checking.
+export type TicketObject = Static<typeof TicketSchema>;
+export type RingResultObject = Static<typeof RingResultSchema>;
+export type BranchObject = Static<typeof BranchSchema>;
+export type QueueObject = Static<typeof QueueSchema>;
+export type LadderStepObject = Static<typeof LadderStepSchema>;
+
 export const SHARED_SCHEMAS = [
   ProblemSchema,
   TicketSchema,
   RingResultSchema,
+  LadderStepSchema,
   BranchSchema,
   QueueSchema,
   EndpointSchema,
   DeliverySchema,
   ...TYPED_EVENT_SCHEMAS,
   EventSchema,
+  InsightFiguresSchema,
 ];

@@ -1,31 +1,28 @@
-// Builds the Fastify app: request ids, the JSON parser, validation, problems, OpenAPI, and the
-// /v1 scope whose hooks (auth, rate limits, Idempotency-Key parsing) every API route passes.
+// Builds the Fastify app: request ids, the JSON parser, validation, problems and the hooks every
+// request passes; then mounts the route table (route-table.ts), the one place routes are added.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { pooledRandom } from '../domain/random-pool.ts';
-import type { Services } from '../actions/ctx.ts';
+import type { Services } from '../core/ctx.ts';
 import { AppError } from '../domain/errors.ts';
-import { parseIdempotencyKey } from '../domain/idempotency-key.ts';
+import type { VapidKeyStore } from '../channels/vapid.ts';
+import type { Live } from '../realtime/live.ts';
 import { sendProblem, toProblem, problem, rawProblemResponse } from './problems.ts';
-import { registerAuth, type SessionAuthenticator } from './plugins/auth.ts';
-import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerHsts } from './plugins/hsts.ts';
 import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerDraining } from './plugins/draining.ts';
 import { registerLoadShedding } from './plugins/load-shedding.ts';
 import { registerCompression } from './plugins/compression.ts';
-import { registerOpenApi, registerDocsUi } from './openapi.ts';
-import { registerV1Routes } from './routes/v1/index.ts';
-import { registerPublicPages } from './routes/pages.ts';
+import { mountedRoutes, mountRouteTable } from './route-table.ts';
 import { SHARED_SCHEMAS } from './schemas.ts';
 import type { RateLimiter } from '../realtime/limiter.ts';
-import { registerRequestMetrics, type Metrics } from '../metrics.ts';
+import { registerRequestMetrics } from '../metrics.ts';
+import type { Metrics } from '../core/metrics.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     rawBody?: string;
-    idempotencyKey: string | null;
   }
 }
 
@@ -33,8 +30,10 @@ export type AppDeps = {
   services: Services;
   limiter: RateLimiter;
   lastUsedKeys: Set<string>;
-  session?: SessionAuthenticator;
-  extraRoutes?: Array<(app: FastifyInstance) => void>;
+  /** The customer pages' and boards' hub and data (createLive). */
+  live: Live;
+  /** The push server key the customer page subscribes with (installRingChannels). */
+  vapid: VapidKeyStore;
   /** Dependencies /readyz reports besides the store (Redis). */
   readiness?: Record<string, () => Promise<void>>;
   metrics?: Metrics;
@@ -167,15 +166,22 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     return sendProblem(reply, p);
   });
 
-  const routes: Array<{ method: string; pattern: RegExp }> = [];
-  app.addHook('onRoute', (opts) => {
-    const methods = Array.isArray(opts.method) ? opts.method : [opts.method];
-    const pattern = new RegExp('^' + opts.url.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*') + '/?$');
-    for (const method of methods) routes.push({ method, pattern });
-  });
+  // The Allow header of a 405 lists the methods the route table has for the path.
+  const patterns = new Map<string, RegExp>();
+  const patternOf = (url: string): RegExp => {
+    let p = patterns.get(url);
+    if (p === undefined) patterns.set(url, (p = new RegExp('^' + url.replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*') + '/?$')));
+    return p;
+  };
   const notFound = (req: FastifyRequest, reply: FastifyReply): FastifyReply => {
     const path = req.url.split('?')[0] ?? '';
-    const allowed = [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    const allowed = [
+      ...new Set(
+        mountedRoutes(app)
+          .filter((r) => patternOf(r.url).test(path))
+          .map((r) => r.method),
+      ),
+    ];
     if (allowed.length > 0) {
       reply.header('Allow', allowed.join(', '));
       return sendProblem(
@@ -187,54 +193,17 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   };
   app.setNotFoundHandler(notFound);
 
-  await registerOpenApi(app, config);
-
   if (deps.metrics) registerRequestMetrics(app, deps.metrics);
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
-    const checks: Record<string, () => Promise<void>> = { store: () => services.db.ping(), ...deps.readiness };
-    const results: Record<string, string> = {};
-    await Promise.all(
-      Object.entries(checks).map(async ([name, check]) => {
-        results[name] = await Promise.race([
-          check().then(
-            () => 'ok',
-            () => 'unavailable',
-          ),
-          new Promise<string>((r) => setTimeout(() => r('timeout'), 2000).unref()),
-        ]);
-      }),
-    );
-    const ok = Object.values(results).every((r) => r === 'ok');
-    // A shedding node stays ready: it refuses what it cannot take, and takes what it can.
-    return reply
-      .code(ok ? 200 : 503)
-      .send({ status: ok ? 'ready' : 'unavailable', store: services.db.dialect, checks: results, load: shedding() ? 'shedding' : 'ok' });
+  await mountRouteTable(app, {
+    services,
+    limiter: deps.limiter,
+    lastUsedKeys: deps.lastUsedKeys,
+    live: deps.live,
+    vapid: deps.vapid,
+    readiness: deps.readiness ?? {},
+    shedding,
+    notFound,
   });
-
-  await app.register(
-    async (v1) => {
-      registerAuth(v1, services, deps.lastUsedKeys, deps.session);
-      registerRateLimit(v1, config, deps.limiter, services.clock, services.metrics);
-      v1.decorateRequest('idempotencyKey', null);
-      v1.addHook('preHandler', async (req) => {
-        if (req.method !== 'POST' && req.method !== 'PATCH' && req.method !== 'DELETE') return;
-        const parsed = parseIdempotencyKey(req.headers['idempotency-key']);
-        if (!parsed.ok)
-          throw new AppError('bad-request', parsed.detail, { errors: [{ pointer: '/headers/idempotency-key', detail: parsed.detail }] });
-        req.idempotencyKey = parsed.key;
-      });
-      registerV1Routes(v1, services);
-      // Unknown /v1 routes and wrong methods pass the scope's hooks too: authenticated and counted
-      // like every API request, so they carry the RateLimit fields.
-      v1.setNotFoundHandler(notFound);
-    },
-    { prefix: '/v1' },
-  );
-
-  registerPublicPages(app);
-  for (const extra of deps.extraRoutes ?? []) extra(app);
-  await registerDocsUi(app);
   return app;
 }

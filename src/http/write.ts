@@ -1,49 +1,53 @@
 // Every /v1 write goes through runWrite: one transaction per action, and idempotency implemented
 // once. With an Idempotency-Key the stored answer is written in the same transaction as the
 // effect, so a crash can never leave an effect without its answer or an answer without its
-// effect. Two-phase writes (ready: commit the transition, ring in-line, then answer) keep the key
-// "pending" between the phases; concurrent repeats wait for the answer instead of acting again.
+// effect. An action that answers with a Continuation (ready: commit the transition, ring in-line,
+// then answer) keeps the key "pending" between its two transactions; concurrent repeats wait for
+// the answer instead of acting again, and a repeat after a crash between them finishes the second.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Ctx, TxCtx } from '../actions/ctx.ts';
-import type { Tx } from '../store/db.ts';
+import type { Ctx, TxCtx } from '../core/ctx.ts';
+import { Continuation, finish } from '../actions/continuation.ts';
 import { AppError } from '../domain/errors.ts';
 import {
   claimIdempotencyKey,
   getIdempotencyRecord,
+  keepPendingWork,
+  recordAnsweredKey,
   releaseIdempotencyLock,
   storeIdempotentResponse,
+  takeOverPendingKey,
   type IdempotencyRecord,
+  type KeyToRecord,
+  type SelfRecorded,
 } from '../store/idempotency.ts';
 import { PROBLEM_CONTENT_TYPE, toProblem, type Problem } from './problems.ts';
 
-export type TwoPhase<R> = {
-  /**
-   * Work done after the first commit (the in-line ring); returns how to finish in a second
-   * transaction. After a crash another request calls it with what `keep` kept.
-   */
-  after: (ctx: Ctx, first: R) => Promise<(tx: Tx) => Promise<unknown>>;
-  /** What of the first phase's result the key's row keeps for that (default: all of it). */
-  keep?: (first: R) => R;
-  /** The answer, when the first phase already holds it: the write is then that one transaction. */
-  done?: (first: R) => unknown;
-};
-
 export type WriteSpec<R> = {
   status: number;
-  run: (ctx: TxCtx) => Promise<R>;
-  twoPhase?: TwoPhase<R>;
+  /** The write's transaction: its answer, or a Continuation that finishes it after the commit. */
+  run: (ctx: TxCtx) => Promise<R | Continuation<R>>;
+  /**
+   * For a write that may continue: its continuation rebuilt from what it saved, for a request
+   * with the same Idempotency-Key that finds the first transaction committed by a request that
+   * died before the second.
+   */
+  resume?: (ctx: Ctx, saved: unknown) => Continuation<R>;
   /**
    * What a replay may show, when the first answer reveals a secret "shown once" (a new API key,
    * a one-time password): the stored copy leaves it out, so the secret is never at rest here.
    */
   forReplay?: (first: R) => unknown;
-  /**
-   * Only for a request without an Idempotency-Key (which has no answer to store with its
-   * effect): the write done outside a transaction of `run`'s (the PostgreSQL statement create),
-   * or null to take `run` after all.
-   */
-  withoutKey?: (ctx: Ctx) => Promise<R | null>;
+};
+
+/**
+ * A write that commits itself and records its Idempotency-Key, with its answer, in the same
+ * commit (a create: src/store/ticket-create.ts). It claims nothing before its work, and writes
+ * the key once; a repeat finds the record and is answered from it as runWrite's repeats are.
+ */
+export type SelfRecordingWrite = {
+  status: number;
+  commit: (ctx: Ctx, key: KeyToRecord | null) => Promise<SelfRecorded>;
 };
 
 type Stored = { status: number; body: string };
@@ -85,26 +89,48 @@ export async function runWrite<R>(req: FastifyRequest, reply: FastifyReply, ctx:
   const { db } = ctx.services;
   const key = ctx.idempotencyKey;
   if (key === null) {
-    const direct = spec.withoutKey === undefined ? null : await spec.withoutKey(ctx);
-    if (direct !== null) return send(reply, { status: spec.status, body: JSON.stringify(direct) }, false);
     const first = await db.write((tx) => spec.run({ ...ctx, tx }));
-    const answer = spec.twoPhase === undefined ? first : spec.twoPhase.done?.(first);
-    if (answer !== undefined) return send(reply, { status: spec.status, body: JSON.stringify(answer) }, false);
-    const finish = await spec.twoPhase!.after(ctx, first);
-    const body = await db.write((tx) => finish(tx));
-    return send(reply, { status: spec.status, body: JSON.stringify(body) }, false);
+    const answer = first instanceof Continuation ? await finish(ctx, first) : first;
+    return send(reply, { status: spec.status, body: JSON.stringify(answer) }, false);
   }
 
+  return oncePerKey(req, reply, ctx, key, (deadline) => attempt(req, ctx, spec, key, deadline));
+}
+
+export async function runSelfRecordingWrite(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  ctx: Ctx,
+  spec: SelfRecordingWrite,
+): Promise<FastifyReply> {
+  const key = ctx.idempotencyKey;
+  if (key === null) {
+    const done = await spec.commit(ctx, null);
+    if (done.kind !== 'done') throw new Error('a write without a key cannot find its key taken');
+    return send(reply, { status: spec.status, body: done.answer }, false);
+  }
+  return oncePerKey(req, reply, ctx, key, (deadline, waited) => attemptSelfRecording(req, ctx, spec, key, deadline, waited));
+}
+
+async function oncePerKey(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  ctx: Ctx,
+  key: string,
+  run: (deadline: number, waited: boolean) => Promise<{ stored: Stored; replayed: boolean }>,
+): Promise<FastifyReply> {
   const scope = `${ctx.branchId}\u0000${ctx.mode}\u0000${key}`;
   const { waitMs } = ctx.services.config.idempotency;
   const deadline = Date.now() + waitMs;
   // In one process, repeats queue behind the first instead of racing it to the store.
+  let waited = false;
   for (let prior = inflight.get(scope); prior !== undefined; prior = inflight.get(scope)) {
     const left = deadline - Date.now();
     if (left <= 0) throw inUse();
+    waited = true;
     await Promise.race([prior.catch(() => {}), delay(left)]);
   }
-  const work = attempt(req, ctx, spec, key, deadline);
+  const work = run(deadline, waited);
   inflight.set(scope, work);
   try {
     const { stored, replayed } = await work;
@@ -133,10 +159,18 @@ function inUse(): AppError {
   );
 }
 
+/**
+ * A key stays locked while its write is in progress: through its first transaction (the claim
+ * commits with it), then through its continuation's work. After that the request that took it
+ * must have died, and a repeat finishes its work.
+ */
+const LOCK_MARGIN_MS = 10_000;
+const lockFor = (then: Continuation<unknown>, now: number): number => now + then.withinMs + LOCK_MARGIN_MS;
+
 type FirstOutcome<R> =
   | { kind: 'stored'; stored: Stored }
   | { kind: 'existing'; rec: IdempotencyRecord | undefined }
-  | { kind: 'continue'; first: R };
+  | { kind: 'continue'; then: Continuation<R> };
 
 async function attempt<R>(
   req: FastifyRequest,
@@ -145,31 +179,23 @@ async function attempt<R>(
   key: string,
   deadline: number,
 ): Promise<{ stored: Stored; replayed: boolean }> {
-  const { db, clock, config } = ctx.services;
+  const { db, clock } = ctx.services;
   const fp = fingerprint(req);
-  const lockMs = config.ring.inlineDeadlineMs + 10_000;
   for (;;) {
     const now = clock.now();
     const outcome = await db.write<FirstOutcome<R>>(async (tx) => {
-      if (!(await claimIdempotencyKey(tx, ctx.branchId, ctx.mode, key, fp, now, lockMs))) {
+      if (!(await claimIdempotencyKey(tx, ctx.branchId, ctx.mode, key, fp, now, LOCK_MARGIN_MS))) {
         return { kind: 'existing', rec: await getIdempotencyRecord(tx, ctx.branchId, ctx.mode, key, now) };
       }
       try {
         const first = await tx.savepoint(() => spec.run({ ...ctx, tx }));
-        const answer = spec.twoPhase === undefined ? first : spec.twoPhase.done?.(first);
-        if (answer === undefined) {
+        if (first instanceof Continuation) {
           // Keep what the second phase needs, so another attempt can finish it after a crash.
-          const kept = spec.twoPhase!.keep === undefined ? first : spec.twoPhase!.keep(first);
-          await tx.run('UPDATE idempotency_keys SET response_body = $4 WHERE branch_id = $1 AND mode = $2 AND key = $3', [
-            ctx.branchId,
-            ctx.mode,
-            key,
-            JSON.stringify(kept),
-          ]);
-          return { kind: 'continue', first };
+          await keepPendingWork(tx, ctx.branchId, ctx.mode, key, JSON.stringify(first.saved), lockFor(first, now));
+          return { kind: 'continue', then: first };
         }
-        const stored = { status: spec.status, body: JSON.stringify(answer) };
-        const kept = spec.forReplay === undefined || spec.twoPhase !== undefined ? stored.body : JSON.stringify(spec.forReplay(first));
+        const stored = { status: spec.status, body: JSON.stringify(first) };
+        const kept = spec.forReplay === undefined ? stored.body : JSON.stringify(spec.forReplay(first));
         await storeIdempotentResponse(tx, ctx.branchId, ctx.mode, key, stored.status, kept);
         return { kind: 'stored', stored };
       } catch (err) {
@@ -184,25 +210,82 @@ async function attempt<R>(
       }
     });
     if (outcome.kind === 'stored') return { stored: outcome.stored, replayed: false };
-    if (outcome.kind === 'continue') return { stored: await finishSecondPhaseOrRelease(ctx, spec, key, outcome.first), replayed: false };
+    if (outcome.kind === 'continue') return { stored: await finishSecondPhaseOrRelease(ctx, spec, key, outcome.then), replayed: false };
 
     const rec = outcome.rec;
     if (rec === undefined) continue; // released between our claim and read: try to claim again
-    if (rec.fingerprint !== fp) {
-      throw new AppError('idempotency-key-reuse', 'This Idempotency-Key was already used with a different method, path or body.');
-    }
-    if (rec.state === 'done') return { stored: { status: rec.responseStatus!, body: rec.responseBody! }, replayed: true };
-    if (rec.lockedUntil !== null && rec.lockedUntil < clock.now() && spec.twoPhase !== undefined && rec.responseBody !== null) {
+    const answered = answerOf(rec, fp);
+    if (answered !== null) return { stored: answered, replayed: true };
+    const { lockedUntil, responseBody } = rec;
+    if (lockedUntil !== null && lockedUntil < clock.now() && spec.resume !== undefined && responseBody !== null) {
       // The request that took this key died between its phases: finish its work, once.
-      const took = await db.write((tx) =>
-        tx.run(
-          "UPDATE idempotency_keys SET locked_until = $4 WHERE branch_id = $1 AND mode = $2 AND key = $3 AND state = 'pending' AND locked_until = $5",
-          [ctx.branchId, ctx.mode, key, clock.now() + lockMs, rec.lockedUntil],
-        ),
-      );
-      if (took === 1)
-        return { stored: await finishSecondPhaseOrRelease(ctx, spec, key, JSON.parse(rec.responseBody) as R), replayed: true };
+      const then = spec.resume(ctx, JSON.parse(responseBody));
+      const took = await db.write((tx) => takeOverPendingKey(tx, ctx.branchId, ctx.mode, key, lockedUntil, lockFor(then, clock.now())));
+      if (took) return { stored: await finishSecondPhaseOrRelease(ctx, spec, key, then), replayed: true };
     }
+    if (Date.now() >= deadline) throw inUse();
+    await delay(20);
+  }
+}
+
+/** A record's answer for a repeat: null while its request is still in flight. */
+function answerOf(rec: IdempotencyRecord, fp: string): Stored | null {
+  if (rec.fingerprint !== fp) {
+    throw new AppError('idempotency-key-reuse', 'This Idempotency-Key was already used with a different method, path or body.');
+  }
+  return rec.state === 'done' ? { status: rec.responseStatus!, body: rec.responseBody! } : null;
+}
+
+/** A client error is the request's answer, stored like a success; null for anything else. */
+function finalRefusal(req: FastifyRequest, err: unknown): Stored | null {
+  if (!(err instanceof AppError)) return null;
+  const { problem } = toProblem(req, err);
+  return isFinalAnswer(problem) ? { status: problem.status, body: JSON.stringify(problem) } : null;
+}
+
+async function attemptSelfRecording(
+  req: FastifyRequest,
+  ctx: Ctx,
+  spec: SelfRecordingWrite,
+  key: string,
+  deadline: number,
+  waited: boolean,
+): Promise<{ stored: Stored; replayed: boolean }> {
+  const { db, clock } = ctx.services;
+  const fp = fingerprint(req);
+  // A repeat that waited for the request before it nearly always finds its answer stored: a read
+  // is cheaper than a write that would find the key taken.
+  for (let tries = 0; ; tries++) {
+    const now = clock.now();
+    if (waited && tries === 0) {
+      const rec = await getIdempotencyRecord(db, ctx.branchId, ctx.mode, key, now);
+      const answered = rec === undefined ? null : answerOf(rec, fp);
+      if (answered !== null) return { stored: answered, replayed: true };
+    }
+    try {
+      const done = await spec.commit(ctx, { key, fingerprint: fp, status: spec.status });
+      if (done.kind === 'done') return { stored: { status: spec.status, body: done.answer }, replayed: false };
+    } catch (err) {
+      const refusal = finalRefusal(req, err);
+      if (refusal === null) throw err;
+      // Nothing was written: the refusal is stored under the key alone, unless the key was taken meanwhile.
+      const recorded = await db.write((tx) =>
+        recordAnsweredKey(tx, {
+          branchId: ctx.branchId,
+          mode: ctx.mode,
+          key,
+          fingerprint: fp,
+          status: refusal.status,
+          body: refusal.body,
+          createdAt: now,
+        }),
+      );
+      if (recorded) return { stored: refusal, replayed: false };
+    }
+    const rec = await getIdempotencyRecord(db, ctx.branchId, ctx.mode, key, now);
+    if (rec === undefined) continue; // forgotten between the commit and the read: try again
+    const answered = answerOf(rec, fp);
+    if (answered !== null) return { stored: answered, replayed: true };
     if (Date.now() >= deadline) throw inUse();
     await delay(20);
   }
@@ -213,9 +296,9 @@ async function attempt<R>(
  * lock is released at once so that the client's retry finishes the committed first phase instead
  * of being told "in use" until the lock would have run out.
  */
-async function finishSecondPhaseOrRelease<R>(ctx: Ctx, spec: WriteSpec<R>, key: string, first: R): Promise<Stored> {
+async function finishSecondPhaseOrRelease<R>(ctx: Ctx, spec: WriteSpec<R>, key: string, then: Continuation<R>): Promise<Stored> {
   try {
-    return await finishSecondPhase(ctx, spec, key, first);
+    return await finishSecondPhase(ctx, spec, key, then);
   } catch (err) {
     const { db, clock } = ctx.services;
     await db.write((tx) => releaseIdempotencyLock(tx, ctx.branchId, ctx.mode, key, clock.now())).catch(() => {});
@@ -223,10 +306,10 @@ async function finishSecondPhaseOrRelease<R>(ctx: Ctx, spec: WriteSpec<R>, key: 
   }
 }
 
-async function finishSecondPhase<R>(ctx: Ctx, spec: WriteSpec<R>, key: string, first: R): Promise<Stored> {
-  const finish = await spec.twoPhase!.after(ctx, first);
+async function finishSecondPhase<R>(ctx: Ctx, spec: WriteSpec<R>, key: string, then: Continuation<R>): Promise<Stored> {
+  const record = await then.proceed(ctx);
   return ctx.services.db.write(async (tx) => {
-    const stored = { status: spec.status, body: JSON.stringify(await finish(tx)) };
+    const stored = { status: spec.status, body: JSON.stringify(await record(tx)) };
     await storeIdempotentResponse(tx, ctx.branchId, ctx.mode, key, stored.status, stored.body);
     return stored;
   });

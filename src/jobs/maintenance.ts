@@ -1,15 +1,14 @@
 // Periodic housekeeping that every node may run at once without harm: expiring overdue tickets
-// (a guarded transition, so a second node's attempt is a no-op), retention sweeps, and flushing
-// API keys' last_used_at.
-import type { Services } from '../actions/ctx.ts';
+// (a guarded transition, so a second node's attempt is a no-op), the retention sweep
+// (src/store/retention.ts says what goes when), and flushing API keys' last_used_at.
+import type { Services } from '../core/ctx.ts';
 import { expireTicket } from '../actions/close-ticket.ts';
 import { AppError } from '../domain/errors.ts';
-import { deleteOldRows } from '../store/outbox.ts';
-import { deleteStaleSessions } from '../store/sessions.ts';
-import { deleteOldDeliveries } from '../store/webhook-deliveries.ts';
+import { listOverdueTickets } from '../store/open-tickets.ts';
+import { sweepExpiredRecords, type SweepCounts } from '../store/retention.ts';
 import { touchApiKeys } from '../store/credentials.ts';
-import type { Mode } from '../store/tenancy.ts';
 import { ctxForBranch } from './tasks.ts';
+import { foldShards } from '../store/insights-rollups.ts';
 
 export class Maintenance {
   private readonly services: Services;
@@ -30,18 +29,16 @@ export class Maintenance {
     every(15_000, () => this.expireDue());
     every(60_000, () => this.flushLastUsed());
     every(3600_000, () => this.sweep());
+    every(15 * 60_000, () => foldShards(this.services.db, this.services.clock.now()));
   }
 
   /** Expires open tickets past their branch's expiry; returns how many. */
   async expireDue(limit = 200): Promise<number> {
     const { db, clock } = this.services;
-    const due = await db.query<{ id: string; branch_id: string; mode: Mode }>(
-      'SELECT id, branch_id, mode FROM tickets WHERE closed_at IS NULL AND expires_at <= $1 ORDER BY expires_at LIMIT $2',
-      [clock.now(), limit],
-    );
+    const due = await listOverdueTickets(db, clock.now(), limit);
     let n = 0;
     for (const t of due) {
-      const ctx = await ctxForBranch(this.services, t.branch_id, t.mode, 'expiry');
+      const ctx = await ctxForBranch(this.services, t.branchId, t.mode, 'expiry');
       if (ctx === null) continue;
       try {
         await db.write((tx) => expireTicket({ ctx: { ...ctx, tx }, input: { id: t.id } }));
@@ -61,12 +58,9 @@ export class Maintenance {
     await this.services.db.write((tx) => touchApiKeys(tx, ids, now));
   }
 
-  async sweep(): Promise<void> {
-    const now = this.services.clock.now();
-    await this.services.db.write((tx) => deleteOldRows(tx, now));
-    await this.services.db.write((tx) => deleteStaleSessions(tx, now));
-    // Deliveries and their attempt logs live as long as their events.
-    await this.services.db.write((tx) => deleteOldDeliveries(tx, now - 30 * 24 * 3600_000));
+  /** Deletes what is past its retention; returns how many of each kind of record went. */
+  async sweep(): Promise<SweepCounts> {
+    return sweepExpiredRecords(this.services.db, this.services.clock.now());
   }
 
   async stop(): Promise<void> {

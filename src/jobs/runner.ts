@@ -3,16 +3,11 @@
 // so nothing is lost; tasks are written to be safe to run twice (their effects are keyed).
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
-import type { Services } from '../actions/ctx.ts';
-import { claimJobs, finishJob, retryJob, type ClaimedJob } from '../store/outbox.ts';
+import type { Services } from '../core/ctx.ts';
+import { claimJobs, finishJob, retryJob } from '../store/outbox.ts';
+import type { ClaimedJob } from '../core/jobs.ts';
 import { inSpan, jobParent, markSpanFailed } from '../telemetry/tracing.ts';
-
-/**
- * `retryAt`: run the job again then. `settled`: the task already finished or rescheduled its job
- * in its own transaction (together with its effects), so the runner writes nothing more.
- */
-export type TaskResult = { retryAt?: number; settled?: boolean } | void;
-export type Task = (services: Services, payload: Record<string, unknown>, job: ClaimedJob) => Promise<TaskResult>;
+import type { JobRegistry } from './registry.ts';
 
 /** `batch`: the most jobs claimed at once and in flight at any time. */
 export type RunnerOptions = { pollMs: number; leaseMs: number; batch: number };
@@ -30,7 +25,7 @@ export function backoffMs(attempts: number): number {
 export class JobRunner {
   readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private readonly services: Services;
-  private readonly tasks: Map<string, Task>;
+  private readonly tasks: JobRegistry;
   private readonly opts: RunnerOptions;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
@@ -43,7 +38,7 @@ export class JobRunner {
   private backlog = false;
   private failedTick = false;
 
-  constructor(services: Services, tasks: Map<string, Task>, opts: RunnerOptions = DEFAULT_RUNNER_OPTIONS) {
+  constructor(services: Services, tasks: JobRegistry, opts: RunnerOptions = DEFAULT_RUNNER_OPTIONS) {
     this.services = services;
     this.tasks = tasks;
     this.opts = opts;
@@ -161,11 +156,9 @@ export class JobRunner {
 
   private async execute(job: ClaimedJob): Promise<void> {
     const { db, clock, log } = this.services;
-    const task = this.tasks.get(job.kind);
     try {
-      if (task === undefined) throw new Error(`no task for job kind ${job.kind}`);
-      const result = await task(this.services, JSON.parse(job.payload) as Record<string, unknown>, job);
-      if (result && result.settled) return;
+      const result = await this.tasks.run(this.services, job);
+      if (result?.settled) return;
       await db.write(async (tx) => {
         if (result && result.retryAt !== undefined) await retryJob(tx, job.id, result.retryAt, 'rescheduled');
         else await finishJob(tx, job.id, clock.now());

@@ -2,11 +2,12 @@
 // counts in presence with what it shows and whether it has voice, which is what the display
 // channel asks before announcing (so `call_out_loud` reflects the boards really connected).
 import { Coalescer } from './coalescer.ts';
-import type { Services } from '../actions/ctx.ts';
+import type { BaseServices } from '../core/ctx.ts';
 import type { Display } from '../store/displays.ts';
 import type { Branch } from '../store/tenancy.ts';
 import { isLanguage, type Language } from '../i18n/language.ts';
-import { channels, type BusMessage } from './bus.ts';
+import { channels } from './bus.ts';
+import type { BusMessage } from '../core/bus.ts';
 import type { LiveConnection, LiveHub } from './hub.ts';
 import type { LiveData } from './live-data.ts';
 import { presenceScopes, type BoardPresence } from './presence.ts';
@@ -14,7 +15,7 @@ import { relayTopics, type BoardRingMessage } from './ring-relay.ts';
 import { buildBoardView, type BoardView } from './board-view.ts';
 import type { LiveStream } from './sse.ts';
 
-export type BoardLiveDeps = { services: Services; hub: LiveHub; data: LiveData };
+export type BoardLiveDeps = { services: BaseServices; hub: LiveHub; data: LiveData };
 
 export function boardLanguage(branch: Branch): Language {
   const l = branch.settings.customer_page.language;

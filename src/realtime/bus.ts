@@ -1,14 +1,7 @@
 // Live-update fan-out. Every committed change publishes a small message after commit; SSE hubs
 // subscribe. In one process this is an in-memory bus; with REDIS_URL a Redis pub/sub bus carries
 // the same messages between nodes.
-export type BusMessage = { type: string; [key: string]: unknown };
-export type BusHandler = (message: BusMessage) => void;
-
-export interface Bus {
-  publish(channel: string, message: BusMessage): void;
-  subscribe(channel: string, handler: BusHandler): () => void;
-  close(): Promise<void>;
-}
+import type { Bus, BusHandler, BusMessage } from '../core/bus.ts';
 
 export class MemoryBus implements Bus {
   private readonly handlers = new Map<string, Set<BusHandler>>();

@@ -2,13 +2,14 @@
 // connection that keeps a page current (its ticket, its place in the queue, announcements) and
 // relays rings to it. Snapshots are recomputed, never patched, so a page can never drift.
 import { Coalescer } from './coalescer.ts';
-import type { Services } from '../actions/ctx.ts';
-import type { Ticket } from '../store/tickets.ts';
+import type { BaseServices } from '../core/ctx.ts';
+import type { Ticket } from '../core/ticket.ts';
 import { getTicket } from '../store/tickets.ts';
 import type { Branch } from '../store/tenancy.ts';
 import { ringIdOf } from '../store/live-queries.ts';
 import type { Language } from '../i18n/language.ts';
-import { channels, type BusMessage } from './bus.ts';
+import { channels } from './bus.ts';
+import type { BusMessage } from '../core/bus.ts';
 import type { LiveConnection, LiveHub } from './hub.ts';
 import type { LiveData } from './live-data.ts';
 import { presenceScopes } from './presence.ts';
@@ -17,7 +18,7 @@ import { buildPageView, pageState, withPosition, type PageView } from './page-vi
 import { phoneEntryOffered } from '../domain/customer-phone.ts';
 import type { LiveStream } from './sse.ts';
 
-export type CustomerLiveDeps = { services: Services; hub: LiveHub; data: LiveData };
+export type CustomerLiveDeps = { services: BaseServices; hub: LiveHub; data: LiveData };
 
 /** A ticket that is no longer waiting may have been ahead of this one (customer events never move it). */
 const mayLeaveQueue = (m: BusMessage): boolean => m.status !== 'created' && !String(m.type).startsWith('ticket.customer_');

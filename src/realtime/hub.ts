@@ -4,7 +4,7 @@
 // bus and presence; the hub only knows its own connections.
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Bus, BusMessage } from './bus.ts';
+import type { Bus, BusMessage } from '../core/bus.ts';
 import type { Presence, PresenceInfo } from './presence.ts';
 import type { LiveStream } from './sse.ts';
 

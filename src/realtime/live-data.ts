@@ -2,9 +2,10 @@
 // pages costs one query, not one per page. Caches are dropped by the same bus messages that make
 // them stale (every node receives those), or after a short TTL for what no message announces
 // (branch settings, preparation times).
-import type { Clock } from '../actions/ctx.ts';
-import type { Queryable } from '../store/db.ts';
-import type { Branch, Mode, Plan } from '../store/tenancy.ts';
+import type { Clock } from '../core/clock.ts';
+import type { Queryable } from '../core/db.ts';
+import type { Branch } from '../store/tenancy.ts';
+import type { Mode, Plan } from '../core/tenancy.ts';
 import { getAccount, getBranch } from '../store/tenancy.ts';
 import { listActiveAnnouncements, type Announcement } from '../store/announcements.ts';
 import { openTickets, recentPrepTimes, waitingIds, type BoardTicket } from '../store/live-queries.ts';

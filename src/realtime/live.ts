@@ -1,17 +1,18 @@
 // The live side of one node, built once in the composition root: presence, the SSE hub, the
 // cached reads behind snapshots, and the two channels (page, display) the ringer uses.
-import type { Services } from '../actions/ctx.ts';
+import type { BaseServices } from '../core/ctx.ts';
 import type { Channel } from '../channels/ringer.ts';
 import { createPageChannel } from '../channels/page.ts';
 import { createDisplayChannel } from '../channels/display.ts';
-import type { BusMessage } from './bus.ts';
+import type { BusMessage } from '../core/bus.ts';
 import { LiveHub } from './hub.ts';
 import { LiveData } from './live-data.ts';
 import { MemoryPresence, type Presence } from './presence.ts';
 import { SimulatedClients } from './simulated-clients.ts';
 
 export type Live = {
-  services: Services;
+  /** The base services the live side reads with (a Live is the deps of page and board streams). */
+  services: BaseServices;
   presence: Presence;
   hub: LiveHub;
   data: LiveData;
@@ -30,7 +31,7 @@ function branchTopic(topic: string): { branchId: string; mode: 'live' | 'test' }
   return m === null ? null : { branchId: m[1]!, mode: m[2] as 'live' | 'test' };
 }
 
-export function createLive(services: Services, opts: { heartbeatMs?: number; presence?: Presence } = {}): Live {
+export function createLive(services: BaseServices, opts: { heartbeatMs?: number; presence?: Presence } = {}): Live {
   const presence = opts.presence ?? new MemoryPresence();
   const data = new LiveData(services.db, services.clock);
   const hub = new LiveHub(

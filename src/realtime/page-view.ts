@@ -2,10 +2,10 @@
 // from this one shape, so the page cannot show one thing on load and another once live.
 // Nothing personal is in it (no external reference, no metadata); the customer's phone number
 // only masked ("+44 •••• •••456"), and only where the page asks for one.
-import type { Ticket } from '../store/tickets.ts';
+import type { Ticket } from '../core/ticket.ts';
 import type { Branch } from '../store/tenancy.ts';
 import type { Announcement } from '../store/announcements.ts';
-import type { TicketStatus } from '../domain/ticket-state.ts';
+import type { TicketStatus } from '../core/ticket.ts';
 import { formatTime, type Language } from '../i18n/language.ts';
 import { customerTexts } from '../i18n/customer-texts.ts';
 import { maskPhone } from '../domain/customer-phone.ts';

@@ -3,7 +3,7 @@
 // Redis pub/sub keeps nothing: a node that misses a message (disconnected) relies on clients'
 // resync on reconnect (Last-Event-ID → fresh snapshot), which the hubs already do.
 import type { Redis } from 'ioredis';
-import type { Bus, BusHandler, BusMessage } from './bus.ts';
+import type { Bus, BusHandler, BusMessage } from '../core/bus.ts';
 import { MemoryBus } from './bus.ts';
 
 export class RedisBus implements Bus {

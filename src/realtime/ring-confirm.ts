@@ -2,9 +2,9 @@
 // /t/<token>/ring-ack and /board/<token>/ack) or a client readybell simulates in test mode. The
 // bus carries it to the node whose channel is waiting; the record lets a later attempt of the
 // same ring know it was delivered (decision 0006).
-import type { Services } from '../actions/ctx.ts';
+import type { BaseServices } from '../core/ctx.ts';
 import type { Display } from '../store/displays.ts';
-import type { Ticket } from '../store/tickets.ts';
+import type { Ticket } from '../core/ticket.ts';
 import { recordBranchDelivery, recordTicketDelivery } from '../store/ring-deliveries.ts';
 import { relayTopics, type RingAckMessage } from './ring-relay.ts';
 import { observeRingDelivery } from '../metrics.ts';
@@ -12,7 +12,7 @@ import { observeRingDelivery } from '../metrics.ts';
 type From = { simulated?: boolean };
 
 export async function confirmPageRing(
-  services: Services,
+  services: BaseServices,
   ticket: Pick<Ticket, 'id' | 'branchId' | 'mode'>,
   ringId: string,
   from: From = {},
@@ -36,7 +36,7 @@ export async function confirmPageRing(
 
 /** `spoke` false: the board got the call-out but could not speak (sound never enabled). */
 export async function confirmBoardRing(
-  services: Services,
+  services: BaseServices,
   display: Pick<Display, 'id' | 'branchId' | 'mode'>,
   ringId: string,
   spoke: boolean,

@@ -2,7 +2,7 @@
 // request; whichever node holds the page's or board's stream writes it there; the browser
 // confirms with a POST that any node may receive, which publishes the acknowledgement. The
 // channel waits for it on `ring-ack:<ring>` (decision: docs/decisions/0006-ring-delivery.md).
-import type { Bus, BusMessage } from './bus.ts';
+import type { Bus, BusMessage } from '../core/bus.ts';
 
 export const relayTopics = {
   /**

@@ -3,8 +3,9 @@
 // nodes behave as one.
 import { Redis } from 'ioredis';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.ts';
-import { MemoryBus, type Bus } from './bus.ts';
+import type { Config } from '../core/config.ts';
+import { MemoryBus } from './bus.ts';
+import type { Bus } from '../core/bus.ts';
 import { MemoryRateLimiter, type RateLimiter } from './limiter.ts';
 import { RedisBus } from './redis-bus.ts';
 import { RedisRateLimiter } from './redis-limiter.ts';

@@ -5,9 +5,12 @@
 // page's and board's scripts do, through the same confirmation (ring-confirm.ts), marked simulated.
 // Like a browser tab left open it lives on the node that opened it, for the minutes asked, and goes
 // with that node.
-import type { Display } from '../store/displays.ts';
-import type { Branch, Mode } from '../store/tenancy.ts';
-import type { Ticket } from '../store/tickets.ts';
+import type { ClientSimulator, SimulatedTarget } from '../core/client-simulator.ts';
+import type { Mode } from '../core/tenancy.ts';
+import { notFound } from '../domain/errors.ts';
+import { getDisplay } from '../store/displays.ts';
+import { getBranch } from '../store/tenancy.ts';
+import { getTicket } from '../store/tickets.ts';
 import { isLanguage } from '../i18n/language.ts';
 import { attachBoardStream, type BoardLiveDeps } from './board-live.ts';
 import { attachPageStream, type CustomerLiveDeps } from './customer-live.ts';
@@ -59,7 +62,7 @@ function testOnly(mode: Mode): void {
   if (mode !== 'test') throw new Error('simulated pages and boards exist in test mode only');
 }
 
-export class SimulatedClients {
+export class SimulatedClients implements ClientSimulator {
   private readonly deps: CustomerLiveDeps & BoardLiveDeps;
   private readonly open = new Map<string, SimulatedStream>();
   private readonly max: number;
@@ -74,9 +77,12 @@ export class SimulatedClients {
   }
 
   /** Opens the ticket's page (again: for `minutes` from now); resolves once a ring would reach it. */
-  async openPage(ticket: Ticket, branch: Branch, minutes: number): Promise<void> {
-    testOnly(ticket.mode);
+  async openPage(target: SimulatedTarget, minutes: number): Promise<void> {
+    testOnly(target.mode);
     const { services } = this.deps;
+    const ticket = await getTicket(services.db, target.branchId, target.mode, target.id);
+    const branch = await getBranch(services.db, target.branchId);
+    if (ticket === undefined || branch === undefined) throw notFound('ticket');
     const stream = this.start(`page:${ticket.id}`, minutes, (event, data) => {
       if (event !== 'ring' || typeof data.ring_id !== 'string') return;
       confirmPageRing(services, ticket, data.ring_id, { simulated: true }).catch((err: unknown) =>
@@ -91,9 +97,12 @@ export class SimulatedClients {
    * Connects a board of the display with sound enabled (again: for `minutes` from now). It speaks
    * what a real board would be asked to: nothing when voice is off for the display or the branch.
    */
-  async connectBoard(display: Display, branch: Branch, minutes: number): Promise<void> {
-    testOnly(display.mode);
+  async connectBoard(target: SimulatedTarget, minutes: number): Promise<void> {
+    testOnly(target.mode);
     const { services } = this.deps;
+    const display = await getDisplay(services.db, target.branchId, target.mode, target.id);
+    const branch = await getBranch(services.db, target.branchId);
+    if (display === undefined || branch === undefined) throw notFound('display');
     const stream = this.start(`board:${display.id}`, minutes, (event, data) => {
       if (event !== 'announce' || typeof data.ring_id !== 'string') return;
       confirmBoardRing(services, display, data.ring_id, true, { simulated: true }).catch((err: unknown) =>

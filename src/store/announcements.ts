@@ -1,7 +1,7 @@
 // Announcements: short notes for the customer pages and boards of one branch and mode.
-import type { Queryable, Tx } from './db.ts';
+import type { Queryable, Tx } from '../core/db.ts';
 import { one } from './db.ts';
-import type { Mode } from './tenancy.ts';
+import type { Mode } from '../core/tenancy.ts';
 
 export type Announcement = {
   id: string;

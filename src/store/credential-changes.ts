@@ -4,7 +4,7 @@
 // also stores a fresh marker, which a server on the embedded store reads whenever the store says
 // another process has committed (watchOtherProcesses), so a `readybell keys revoke` run beside it
 // applies from the server's next request.
-import type { Db, Tx } from './db.ts';
+import type { Db, Tx } from '../core/db.ts';
 import { getServiceSetting, replaceServiceSetting } from './service-settings.ts';
 import { randomAlphanumeric } from '../domain/ids.ts';
 

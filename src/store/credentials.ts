@@ -1,8 +1,8 @@
 // API keys and staff users. Only hashes are stored: SHA-256 for keys (160+ random bits need no
 // stretching, and one hash keeps auth cheap on the hot path), argon2id for human passwords.
-import type { Queryable, Tx } from './db.ts';
+import type { Queryable, Tx } from '../core/db.ts';
 import { one } from './db.ts';
-import type { Mode } from './tenancy.ts';
+import type { Mode, Role } from '../core/tenancy.ts';
 import { credentialsChanged } from './credential-changes.ts';
 
 export type ApiKeyRecord = {
@@ -88,9 +88,6 @@ export async function revokeApiKey(tx: Tx, id: string, now: number): Promise<boo
 export async function touchApiKeys(tx: Tx, ids: readonly string[], now: number): Promise<void> {
   for (const id of ids) await tx.run('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [id, now]);
 }
-
-export type Role = 'owner' | 'manager' | 'staff';
-export const ROLES: readonly Role[] = ['owner', 'manager', 'staff'];
 
 export type UserRecord = {
   id: string;

@@ -1,8 +1,8 @@
 // Display boards. Every query is filtered by branch and mode, except the lookup by token, which is
 // how a board page finds its branch (the token is the credential).
-import type { Queryable, Tx } from './db.ts';
+import type { Queryable, Tx } from '../core/db.ts';
 import { fromJson, one, toJson } from './db.ts';
-import type { Mode } from './tenancy.ts';
+import type { Mode } from '../core/tenancy.ts';
 
 export type Display = {
   id: string;

@@ -1,7 +1,8 @@
 // Stored answers of idempotent requests, scoped to branch and mode, kept 24 hours.
-import type { Queryable, Tx } from './db.ts';
+import type { Queryable, Tx } from '../core/db.ts';
 import { one } from './db.ts';
-import type { Mode } from './tenancy.ts';
+import type { RowWrite } from './rows.ts';
+import type { Mode } from '../core/tenancy.ts';
 
 export type IdempotencyRecord = {
   fingerprint: string;
@@ -80,6 +81,64 @@ export async function claimIdempotencyKey(
   return expired === 1 && (await insert());
 }
 
+/**
+ * An Idempotency-Key that a write records itself, with its answer, in the commit of its effect (a
+ * create: src/store/ticket-create.ts), instead of runWrite's claim before the work.
+ */
+export type KeyToRecord = { key: string; fingerprint: string; status: number };
+
+/** What such a write answers: its answer's bytes (as stored under the key), or that the key was taken and nothing was written. */
+export type SelfRecorded = { kind: 'done'; answer: string } | { kind: 'key-taken' };
+
+/** A key's record with its final answer, written with the effect in one write (a create's). */
+export type AnsweredKey = {
+  branchId: string;
+  mode: Mode;
+  key: string;
+  fingerprint: string;
+  status: number;
+  body: string;
+  createdAt: number;
+};
+
+export const answeredKeyRow = (k: AnsweredKey): RowWrite => ({
+  table: 'idempotency_keys',
+  values: {
+    branch_id: k.branchId,
+    mode: k.mode,
+    key: k.key,
+    fingerprint: k.fingerprint,
+    state: 'done',
+    locked_until: null,
+    response_status: k.status,
+    response_body: k.body,
+    created_at: k.createdAt,
+  },
+});
+
+/**
+ * How an answered key's INSERT meets an existing record: one older than 24 hours (not yet swept)
+ * is replaced, as if forgotten; a live one is kept and the INSERT writes nothing, which tells the
+ * writer that the key was taken. On PostgreSQL a record another transaction has just inserted
+ * makes this wait for that transaction to end, as the claim does.
+ */
+export const ANSWERED_KEY_CONFLICT = `ON CONFLICT (branch_id, mode, key) DO UPDATE SET fingerprint = excluded.fingerprint, state = excluded.state,
+  locked_until = NULL, response_status = excluded.response_status, response_body = excluded.response_body, created_at = excluded.created_at
+  WHERE idempotency_keys.created_at < excluded.created_at - ${IDEMPOTENCY_TTL_MS}`;
+
+/**
+ * Records the key with its answer in the effect's transaction: one write where a claim and then
+ * the stored answer take two. Returns false, writing nothing, when the key is taken; the caller
+ * must then undo the effect (throw, so that its savepoint rolls back).
+ */
+export async function recordAnsweredKey(tx: Tx, k: AnsweredKey): Promise<boolean> {
+  const values = Object.values(answeredKeyRow(k).values);
+  return (await tx.run(ANSWERED_KEY_INSERT, values)) === 1;
+}
+
+const ANSWERED_KEY_INSERT = `INSERT INTO idempotency_keys (branch_id, mode, key, fingerprint, state, locked_until, response_status, response_body, created_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ${ANSWERED_KEY_CONFLICT}`;
+
 export async function storeIdempotentResponse(
   tx: Tx,
   branchId: string,
@@ -94,8 +153,41 @@ export async function storeIdempotentResponse(
   );
 }
 
-export async function releaseIdempotencyKey(tx: Tx, branchId: string, mode: Mode, key: string): Promise<void> {
-  await tx.run("DELETE FROM idempotency_keys WHERE branch_id = $1 AND mode = $2 AND key = $3 AND state = 'pending'", [branchId, mode, key]);
+/**
+ * Keeps, on a key still pending, what another request needs to finish the write's second phase
+ * if this one dies between the phases (src/actions/continuation.ts), and how long it is locked.
+ */
+export async function keepPendingWork(
+  tx: Tx,
+  branchId: string,
+  mode: Mode,
+  key: string,
+  saved: string,
+  lockedUntil: number,
+): Promise<void> {
+  await tx.run('UPDATE idempotency_keys SET response_body = $4, locked_until = $5 WHERE branch_id = $1 AND mode = $2 AND key = $3', [
+    branchId,
+    mode,
+    key,
+    saved,
+    lockedUntil,
+  ]);
+}
+
+/** Takes over a pending key whose lock ran out at `lockedUntil` (its request died); false when another did first. */
+export async function takeOverPendingKey(
+  tx: Tx,
+  branchId: string,
+  mode: Mode,
+  key: string,
+  lockedUntil: number,
+  until: number,
+): Promise<boolean> {
+  const n = await tx.run(
+    "UPDATE idempotency_keys SET locked_until = $4 WHERE branch_id = $1 AND mode = $2 AND key = $3 AND state = 'pending' AND locked_until = $5",
+    [branchId, mode, key, until, lockedUntil],
+  );
+  return n === 1;
 }
 
 /** Marks a pending key's lock as run out, so the next request with the key takes over its work. */
@@ -106,8 +198,4 @@ export async function releaseIdempotencyLock(tx: Tx, branchId: string, mode: Mod
     key,
     now - 1,
   ]);
-}
-
-export async function sweepIdempotencyKeys(tx: Tx, now: number): Promise<number> {
-  return tx.run('DELETE FROM idempotency_keys WHERE created_at < $1', [now - IDEMPOTENCY_TTL_MS]);
 }

@@ -1,8 +1,8 @@
 // Reads behind the live pages: queue positions, recent preparation times, a board's tickets.
 // Each is bounded by the open tickets of one branch or by a fixed LIMIT, never by table size.
-import type { Queryable } from './db.ts';
+import type { Queryable } from '../core/db.ts';
 import { one } from './db.ts';
-import type { Mode } from './tenancy.ts';
+import type { Mode } from '../core/tenancy.ts';
 
 /** Ids of the tickets still waiting (created) in one queue, oldest first. */
 export async function waitingIds(q: Queryable, branchId: string, mode: Mode, queue: string): Promise<string[]> {

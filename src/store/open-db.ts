@@ -1,8 +1,8 @@
 // Chooses the store from configuration. Kept apart from the composition root (app.ts) so that
 // short CLI commands (keys create, migrate, …) open the store without loading the HTTP server.
 import path from 'node:path';
-import type { Config } from '../config.ts';
-import type { Db } from './db.ts';
+import type { Config } from '../core/config.ts';
+import type { Db } from '../core/db.ts';
 import { SqliteDb } from './sqlite/sqlite-db.ts';
 import { PostgresDb } from './postgres/postgres-db.ts';
 

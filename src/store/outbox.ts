@@ -1,14 +1,23 @@
 // Events and jobs: both written in the same transaction as the change that causes them.
-import type { Queryable, Tx } from './db.ts';
+import type { Queryable, Tx } from '../core/db.ts';
 import { one, toJson } from './db.ts';
-import type { Mode } from './tenancy.ts';
+import type { Mode } from '../core/tenancy.ts';
+import type { ClaimedJob } from '../core/jobs.ts';
+import type { EventRecord } from '../core/events.ts';
+import type { RowWrite } from './rows.ts';
 import { withTraceContext } from '../telemetry/tracing.ts';
 
-export type EventRecord = { id: string; branchId: string; mode: Mode; type: string; createdAt: number; body: string };
+export type { EventRecord };
 
 /** The event's INSERT and its parameters ($2 is the branch, $3 the mode), for statements that embed it. */
 export const EVENT_INSERT = 'INSERT INTO events (id, branch_id, mode, type, created_at, body) VALUES ($1, $2, $3, $4, $5, $6)';
 export const eventValues = (e: EventRecord): unknown[] => [e.id, e.branchId, e.mode, e.type, e.createdAt, e.body];
+
+/** The same row described, for a writer that sends it with others (a create's commit). */
+export const eventRow = (e: EventRecord): RowWrite => ({
+  table: 'events',
+  values: { id: e.id, branch_id: e.branchId, mode: e.mode, type: e.type, created_at: e.createdAt, body: e.body },
+});
 
 export async function insertEvent(tx: Tx, e: EventRecord): Promise<void> {
   await tx.run(EVENT_INSERT, eventValues(e));
@@ -69,6 +78,22 @@ export type JobRecord = {
 /** A job's stored payload: with the trace context of the work that enqueues it, when tracing is on. */
 export const jobPayloadJson = (payload: unknown): string | null => toJson(withTraceContext(payload));
 
+/** A job as a row to insert, for a new effect whose key nothing else can hold yet (a new event's delivery). */
+export const jobRow = (j: JobRecord): RowWrite => ({
+  table: 'jobs',
+  values: {
+    id: j.id,
+    kind: j.kind,
+    key: j.key,
+    payload: jobPayloadJson(j.payload),
+    run_at: j.runAt,
+    attempts: j.lease === undefined ? 0 : 1,
+    locked_until: j.lease?.until ?? null,
+    locked_by: j.lease?.workerId ?? null,
+    created_at: j.createdAt,
+  },
+});
+
 /** Enqueues a job unless one with the same key exists: the key is what makes effects happen once. */
 export async function enqueueJob(tx: Tx, j: JobRecord): Promise<boolean> {
   const n =
@@ -88,13 +113,23 @@ export async function completeJobByKey(tx: Tx, key: string, now: number): Promis
   await tx.run('UPDATE jobs SET done_at = $2, locked_until = NULL WHERE key = $1 AND done_at IS NULL', [key, now]);
 }
 
-export type ClaimedJob = { id: string; kind: string; key: string; payload: string; attempts: number };
+/** Brings the pending jobs of these keys forward to `runAt` (a job already due keeps its time). */
+export async function hastenJobs(tx: Tx, keys: readonly string[], runAt: number): Promise<number> {
+  if (keys.length === 0) return 0;
+  const list = keys.map((_, i) => `$${i + 2}`).join(', ');
+  return tx.run(`UPDATE jobs SET run_at = $1 WHERE key IN (${list}) AND done_at IS NULL AND run_at > $1`, [runAt, ...keys]);
+}
 
 /**
- * Claims up to `limit` due jobs for `leaseMs`. On PostgreSQL SKIP LOCKED lets every node claim
- * different rows at once; on SQLite the single writer makes the UPDATE atomic. A node that dies
- * mid-job simply lets its lease expire, and another node claims the job again.
+ * Claims up to `limit` due jobs for `leaseMs`, in one statement. On PostgreSQL SKIP LOCKED lets
+ * every node claim different rows at once; on SQLite the single writer makes the UPDATE atomic. A
+ * node that dies mid-job simply lets its lease expire, and another node claims the job again.
  */
+const claimSql = (lock: string): string => `UPDATE jobs SET locked_until = $2, locked_by = $3, attempts = attempts + 1
+  WHERE id IN (SELECT id FROM jobs WHERE done_at IS NULL AND run_at <= $1 AND (locked_until IS NULL OR locked_until < $1) ORDER BY run_at LIMIT $4 ${lock})
+  RETURNING id, kind, key, payload, attempts, run_at`;
+const CLAIM = { postgres: claimSql('FOR UPDATE SKIP LOCKED'), sqlite: claimSql('') };
+
 export async function claimJobs(
   db: { write: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T> },
   worker: string,
@@ -102,23 +137,10 @@ export async function claimJobs(
   leaseMs: number,
   limit: number,
 ): Promise<ClaimedJob[]> {
-  return db.write(async (tx) => {
-    const skip = tx.dialect === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
-    const due = await tx.query<{ id: string }>(
-      `SELECT id FROM jobs WHERE done_at IS NULL AND run_at <= $1 AND (locked_until IS NULL OR locked_until < $1) ORDER BY run_at LIMIT $2 ${skip}`,
-      [now, limit],
-    );
-    const out: ClaimedJob[] = [];
-    for (const { id } of due) {
-      const r = await one<ClaimedJob>(
-        tx,
-        'UPDATE jobs SET locked_until = $2, locked_by = $3, attempts = attempts + 1 WHERE id = $1 RETURNING id, kind, key, payload, attempts',
-        [id, now + leaseMs, worker],
-      );
-      if (r) out.push({ ...r, attempts: Number(r.attempts) });
-    }
-    return out;
-  });
+  const rows = await db.write((tx) => tx.query<ClaimedJob & { run_at: number }>(CLAIM[tx.dialect], [now, now + leaseMs, worker, limit]));
+  // RETURNING keeps no order: the oldest due first, as they were chosen.
+  rows.sort((a, b) => Number(a.run_at) - Number(b.run_at));
+  return rows.map((r) => ({ id: r.id, kind: r.kind, key: r.key, payload: r.payload, attempts: Number(r.attempts) }));
 }
 
 /**
@@ -139,13 +161,4 @@ export async function finishJob(tx: Tx, id: string, now: number): Promise<void> 
 
 export async function retryJob(tx: Tx, id: string, runAt: number, error: string): Promise<void> {
   await tx.run('UPDATE jobs SET run_at = $2, locked_until = NULL, last_error = $3 WHERE id = $1', [id, runAt, error.slice(0, 1000)]);
-}
-
-export async function deleteOldRows(tx: Tx, now: number): Promise<void> {
-  await tx.run('DELETE FROM idempotency_keys WHERE created_at < $1', [now - 24 * 3600_000]);
-  await tx.run('DELETE FROM events WHERE created_at < $1', [now - 30 * 24 * 3600_000]);
-  await tx.run('DELETE FROM jobs WHERE done_at IS NOT NULL AND done_at < $1', [now - 7 * 24 * 3600_000]);
-  // A page's or board's confirmation of a ring only dedupes that ring's retries (minutes); a
-  // ticket is open 72 hours at most. A week later the record is dead weight.
-  await tx.run('DELETE FROM ring_deliveries WHERE delivered_at < $1', [now - 7 * 24 * 3600_000]);
 }

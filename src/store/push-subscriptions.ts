@@ -1,7 +1,7 @@
 // Customers' Web Push subscriptions, one set per ticket. Every query is filtered by branch and
 // mode as well as ticket; the rows are erased when the ticket closes.
-import type { Queryable, Tx } from './db.ts';
-import type { Mode } from './tenancy.ts';
+import type { Queryable, Tx } from '../core/db.ts';
+import type { Mode } from '../core/tenancy.ts';
 
 export type PushSubscriptionRecord = {
   id: string;

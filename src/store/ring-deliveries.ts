@@ -2,12 +2,20 @@
 // channel)". A row is written only for a confirmed delivery, and only for a ring of the ticket
 // (or branch) the confirming client belongs to, so a forged confirmation cannot mark another
 // ticket's ring as delivered.
-import type { Queryable } from './db.ts';
+import type { Queryable } from '../core/db.ts';
 import { one } from './db.ts';
-import type { Mode } from './tenancy.ts';
+import type { Mode } from '../core/tenancy.ts';
 
 export async function wasDelivered(q: Queryable, ringId: string, channel: string): Promise<boolean> {
   return (await one(q, 'SELECT 1 AS x FROM ring_deliveries WHERE ring_id = $1 AND channel = $2 LIMIT 1', [ringId, channel])) !== undefined;
+}
+
+/** The channels that confirmed a ring (page, display), each once. */
+export async function deliveredChannels(q: Queryable, ringId: string): Promise<string[]> {
+  const rows = await q.query<{ channel: string }>('SELECT DISTINCT channel FROM ring_deliveries WHERE ring_id = $1 ORDER BY channel', [
+    ringId,
+  ]);
+  return rows.map((r) => r.channel);
 }
 
 /** Records a page's confirmation; false when the ring is not one of this ticket's. */

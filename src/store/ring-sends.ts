@@ -3,7 +3,7 @@
 // outbox job finishing a ring, possibly on another node) reads or waits for the recorded outcome.
 // A claim whose sender died mid-send is taken over by one asker (see send-once.ts); `claimed_at`
 // names the current owner, so only the owner's outcome settles it.
-import type { Db, Queryable, Tx } from './db.ts';
+import type { Db, Queryable, Tx } from '../core/db.ts';
 import { one } from './db.ts';
 
 export type SendKey = { ringId: string; channel: string; target: string };
@@ -74,7 +74,27 @@ export async function takeOverSend(db: Db, key: SendKey, claimedAt: number, now:
   return n === 1;
 }
 
-/** Retention: a closed ticket's send records go with it. */
+/** Every send of a ring, for recording its outcome from what was sent (a ticket closed mid-ring). */
+export async function listRingSends(q: Queryable, ringId: string): Promise<Array<SendKey & SendRecord>> {
+  const rows = await q.query<Row & { channel: string; target: string }>(
+    'SELECT channel, target, status, detail, claimed_at, settled_at FROM ring_sends WHERE ring_id = $1 ORDER BY channel, target',
+    [ringId],
+  );
+  return rows.map((r) => ({ ringId, channel: r.channel, target: r.target, ...toRecord(r) }));
+}
+
+/**
+ * Retention: a closed ticket's send records go with it, except those of a ring still open (the
+ * deadline cut it short): its job records the ring's outcome from them, then erases them
+ * (deleteRingSends), so that a send that reached the customer is not recorded as "not reached".
+ */
 export async function deleteTicketSends(tx: Tx, ticketId: string): Promise<void> {
-  await tx.run('DELETE FROM ring_sends WHERE ticket_id = $1', [ticketId]);
+  await tx.run(
+    'DELETE FROM ring_sends WHERE ticket_id = $1 AND ring_id NOT IN (SELECT id FROM rings WHERE ticket_id = $1 AND completed_at IS NULL)',
+    [ticketId],
+  );
+}
+
+export async function deleteRingSends(tx: Tx, ringId: string): Promise<void> {
+  await tx.run('DELETE FROM ring_sends WHERE ring_id = $1', [ringId]);
 }

@@ -1,22 +1,73 @@
-// The statements of a ring's life that ready, ring again and the automatic rings share: the
-// ticket's change and its ring count in one UPDATE, the ring row with its jobs, and the ring's
-// completion. Each does in one statement what used to take several, because on PostgreSQL every
-// statement is a round trip, and ready pays them between the POS's request and the page's ring.
-import type { Tx } from './db.ts';
+// The statements of a ring's life (src/ring/): the ticket's change and its ring count in one
+// UPDATE, the ring row with its jobs, and the ring's completion. Each does in one statement what
+// used to take several, because on PostgreSQL every statement is a round trip, and ready pays them
+// between the POS's request and the page's ring.
+import type { Queryable, Tx } from '../core/db.ts';
 import { fromJson, one, toJson } from './db.ts';
 import { completeJobByKey, jobPayloadJson, type JobRecord } from './outbox.ts';
-import type { Mode } from './tenancy.ts';
-import { getTicket, toTicket, TICKET_COLUMNS, type RingRecord, type Ticket } from './tickets.ts';
-import type { TicketStatus } from '../domain/ticket-state.ts';
-import { withDefaults, type BranchSettings } from '../domain/branch-settings.ts';
+import type { Mode, Plan } from '../core/tenancy.ts';
+import { getTicket, toTicket, TICKET_COLUMNS } from './tickets.ts';
+import type { Ticket } from '../core/ticket.ts';
+import type { TicketStatus } from '../core/ticket.ts';
+import { withDefaults } from '../domain/branch-settings.ts';
+import type { BranchSettings } from '../core/branch-settings.ts';
+import { EVERY_CHANNEL } from '../domain/channel-choice.ts';
+import type { ChannelChoice } from '../core/ring.ts';
+import type { RingBranch } from '../core/ring.ts';
 
-/** What the channels need of the branch: its name (texts) and settings (voice, SMS, language). */
-export type RingBranch = { name: string; settings: BranchSettings };
+/**
+ * One ring of a ticket. `channels`: the channels it was started with, so that whoever finishes it
+ * (its job, another node) uses the same ones. `result` is set once, when it completes.
+ */
+export type RingRecord = {
+  id: string;
+  ticketId: string;
+  branchId: string;
+  mode: Mode;
+  seq: number;
+  reason: string;
+  channels: ChannelChoice;
+  createdAt: number;
+  completedAt: number | null;
+  result: Record<string, unknown> | null;
+};
+
+type RingRow = {
+  id: string;
+  ticket_id: string;
+  branch_id: string;
+  mode: Mode;
+  seq: number;
+  reason: string;
+  channels: string | null;
+  created_at: number;
+  completed_at: number | null;
+  result: string | null;
+};
+const toRing = (r: RingRow): RingRecord => ({
+  id: r.id,
+  ticketId: r.ticket_id,
+  branchId: r.branch_id,
+  mode: r.mode,
+  seq: Number(r.seq),
+  reason: r.reason,
+  // Rings started before the column existed used every channel.
+  channels: fromJson(r.channels, EVERY_CHANNEL),
+  createdAt: Number(r.created_at),
+  completedAt: r.completed_at === null ? null : Number(r.completed_at),
+  result: fromJson(r.result, null),
+});
+
+export async function getRing(q: Queryable, id: string): Promise<RingRecord | undefined> {
+  const r = await one<RingRow>(
+    q,
+    'SELECT id, ticket_id, branch_id, mode, seq, reason, channels, created_at, completed_at, result FROM rings WHERE id = $1',
+    [id],
+  );
+  return r && toRing(r);
+}
 
 export type RingingTicket = { ticket: Ticket; branch: RingBranch; pushSubscriptions: number };
-
-/** The ring's outbox job: one per (ticket, ring number), so a ring is attempted by one job. */
-export const ringJobKey = (ticketId: string, seq: number): string => `ring:${ticketId}:${seq}`;
 
 export type RingStart = {
   branchId: string;
@@ -57,8 +108,18 @@ export async function startTicketRing(tx: Tx, s: RingStart): Promise<RingingTick
   };
 }
 
+/** The branch's plan and settings, for a ring asked about again (the first attempt is handed them). */
+export async function readRingBranch(q: Queryable, branchId: string): Promise<{ plan: Plan; settings: BranchSettings } | undefined> {
+  const row = await one<{ plan: Plan; settings: string }>(
+    q,
+    'SELECT a.plan AS plan, b.settings AS settings FROM branches b JOIN accounts a ON a.id = b.account_id WHERE b.id = $1',
+    [branchId],
+  );
+  return row && { plan: row.plan, settings: withDefaults(fromJson(row.settings, {})) };
+}
+
 const RING_INSERT =
-  'INSERT INTO rings (id, ticket_id, branch_id, mode, seq, reason, created_at, completed_at, result) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)';
+  'INSERT INTO rings (id, ticket_id, branch_id, mode, seq, reason, channels, created_at, completed_at, result) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)';
 
 /**
  * Inserts the ring and its jobs (its outbox job, a first reminder); a job whose key exists is
@@ -85,7 +146,18 @@ function jobInsert(count: number, from: number): string {
 
 /** The ring and its jobs: nothing in the transaction reads them back, so they go with its COMMIT. */
 export async function insertRingWithJobs(tx: Tx, r: RingRecord, jobs: readonly JobRecord[]): Promise<void> {
-  const ringValues = [r.id, r.ticketId, r.branchId, r.mode, r.seq, r.reason, r.createdAt, r.completedAt, toJson(r.result)];
+  const ringValues = [
+    r.id,
+    r.ticketId,
+    r.branchId,
+    r.mode,
+    r.seq,
+    r.reason,
+    toJson(r.channels),
+    r.createdAt,
+    r.completedAt,
+    toJson(r.result),
+  ];
   const jobValues = jobs.flatMap((j) => [j.id, j.kind, j.key, jobPayloadJson(j.payload), j.runAt, j.createdAt]);
   if (jobs.length > 0 && tx.dialect === 'postgres') {
     await tx.later(jobInsert(jobs.length, ringValues.length), [...ringValues, ...jobValues]);
@@ -101,17 +173,17 @@ const COMPLETE_RING_PG = `WITH r AS (UPDATE rings SET completed_at = $2, result 
   FROM (SELECT 1 AS one) o LEFT JOIN (SELECT ${TICKET_COLUMNS} FROM tickets WHERE id = $5 AND branch_id = $6 AND mode = $7) t ON true`;
 
 /**
- * Records a ring's result once (false: another attempt already did), marks its outbox job done
- * when it did, and reads the ticket for the answer and the ticket.rung event: one statement on
- * PostgreSQL. `ticket` is undefined only if the ticket row is gone.
+ * Records a ring's result once (false: another attempt already did), marks its outbox job (key
+ * `jobKey`) done when it did, and reads the ticket for the answer and the ticket.rung event: one
+ * statement on PostgreSQL. `ticket` is undefined only if the ticket row is gone.
  */
-export async function completeRingWithJob(
+export async function completeRing(
   tx: Tx,
   ring: RingRecord,
   result: Record<string, unknown>,
   now: number,
+  jobKey: string,
 ): Promise<{ completed: boolean; ticket: Ticket | undefined }> {
-  const jobKey = ringJobKey(ring.ticketId, ring.seq);
   if (tx.dialect === 'postgres') {
     const row = await one(tx, COMPLETE_RING_PG, [ring.id, now, toJson(result), jobKey, ring.ticketId, ring.branchId, ring.mode]);
     return { completed: Number(row?.ring_completed ?? 0) === 1, ticket: row?.id == null ? undefined : toTicket(row) };

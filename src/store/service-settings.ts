@@ -1,7 +1,7 @@
 // Service-wide settings shared by every node (the VAPID key pair). First writer wins: a value is
 // inserted only if absent, and everyone then reads the stored one, so two nodes starting at once
 // still agree.
-import type { Db, Queryable, Tx } from './db.ts';
+import type { Db, Queryable, Tx } from '../core/db.ts';
 import { one } from './db.ts';
 
 export async function getServiceSetting(q: Queryable, name: string): Promise<string | undefined> {

@@ -1,10 +1,10 @@
 // Staff page sessions. Looked up by the SHA-256 of the cookie's token; every read joins the user
 // and the account, so a removed user, a changed role or a changed plan take effect on the next
 // request without any cache to invalidate.
-import type { Queryable, Tx } from './db.ts';
+import type { Queryable, Tx } from '../core/db.ts';
 import { one } from './db.ts';
-import type { Plan } from './tenancy.ts';
-import type { Role } from './credentials.ts';
+import type { Plan } from '../core/tenancy.ts';
+import type { Role } from '../core/tenancy.ts';
 
 export type SessionRecord = {
   id: string;
@@ -102,9 +102,4 @@ export async function restampSessions(tx: Tx, userId: string, from: string, to: 
 
 export async function setSessionBranch(tx: Tx, id: string, branchId: string): Promise<void> {
   await tx.run('UPDATE sessions SET branch_id = $2 WHERE id = $1', [id, branchId]);
-}
-
-/** Retention: sessions past their absolute limit (or revoked) for a day are only clutter. */
-export async function deleteStaleSessions(tx: Tx, now: number): Promise<number> {
-  return tx.run('DELETE FROM sessions WHERE expires_at < $1 OR revoked_at < $1', [now - 24 * 3600_000]);
 }

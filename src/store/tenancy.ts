@@ -1,12 +1,10 @@
 // Accounts, branches and queues: the tenancy tree every request is resolved against.
-import type { Queryable, Tx } from './db.ts';
+import type { Queryable, Tx } from '../core/db.ts';
+import type { Plan } from '../core/tenancy.ts';
 import { credentialsChanged } from './credential-changes.ts';
 import { fromJson, one, toJson } from './db.ts';
-import { withDefaults, type BranchSettings } from '../domain/branch-settings.ts';
-
-export type Plan = 'free' | 'pro' | 'business';
-export const PLANS: readonly Plan[] = ['free', 'pro', 'business'];
-export type Mode = 'live' | 'test';
+import { withDefaults } from '../domain/branch-settings.ts';
+import type { BranchSettings } from '../core/branch-settings.ts';
 
 export type Account = { id: string; name: string; plan: Plan; createdAt: number };
 export type Branch = {
@@ -61,6 +59,11 @@ export async function listAccounts(q: Queryable): Promise<Account[]> {
     'SELECT id, name, plan, created_at FROM accounts ORDER BY id',
   );
   return rows.map((r) => ({ id: r.id, name: r.name, plan: r.plan, createdAt: Number(r.created_at) }));
+}
+
+/** False only on a store nobody has set up yet (serve --demo then provisions the demo account). */
+export async function hasAnyAccount(q: Queryable): Promise<boolean> {
+  return (await q.query('SELECT id FROM accounts LIMIT 1')).length > 0;
 }
 
 export async function setAccountPlan(tx: Tx, id: string, plan: Plan): Promise<boolean> {

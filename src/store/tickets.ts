@@ -1,38 +1,11 @@
 // Tickets, display-number counters and rings. Every query is filtered by branch and mode.
-import type { Queryable, Tx } from './db.ts';
+import type { Queryable, Tx } from '../core/db.ts';
+import type { RowWrite } from './rows.ts';
 import { fromJson, one, toJson } from './db.ts';
-import type { Mode } from './tenancy.ts';
-import { TICKET_STATUSES, type TicketStatus } from '../domain/ticket-state.ts';
+import type { Mode } from '../core/tenancy.ts';
+import { TICKET_STATUSES } from '../domain/ticket-state.ts';
+import type { Ticket, TicketStatus } from '../core/ticket.ts';
 import { firstIdAt } from '../domain/ids.ts';
-
-export type Ticket = {
-  id: string;
-  branchId: string;
-  mode: Mode;
-  queue: string;
-  number: number;
-  displayNumber: string;
-  status: TicketStatus;
-  token: string;
-  externalRef: string | null;
-  customerPhone: string | null;
-  metadata: Record<string, string> | null;
-  createdAt: number;
-  readyAt: number | null;
-  collectedAt: number | null;
-  cancelledAt: number | null;
-  expiredAt: number | null;
-  closedAt: number | null;
-  cancelReason: string | null;
-  viewedAt: number | null;
-  notifications: 'none' | 'push' | 'sms';
-  acknowledgedAt: number | null;
-  snoozedUntil: number | null;
-  rings: number;
-  lastRingAt: number | null;
-  expiresAt: number;
-  updatedAt: number;
-};
 
 const COLUMNS: Array<[keyof Ticket, string]> = [
   ['id', 'id'],
@@ -62,7 +35,11 @@ const COLUMNS: Array<[keyof Ticket, string]> = [
   ['expiresAt', 'expires_at'],
   ['updatedAt', 'updated_at'],
 ];
-export const TICKET_COLUMNS = COLUMNS.map(([, c]) => c).join(', ');
+/** Read with every ticket but never inserted (a new ticket has none): see store/sms-messages.ts. */
+const READ_ONLY: Array<[keyof Ticket, string]> = [['smsStatus', 'sms_status']];
+const READ = [...COLUMNS, ...READ_ONLY];
+export const TICKET_COLUMNS = READ.map(([, c]) => c).join(', ');
+const INSERT_COLUMNS = COLUMNS.map(([, c]) => c).join(', ');
 const NUMERIC = new Set([
   'number',
   'created_at',
@@ -82,7 +59,7 @@ const NUMERIC = new Set([
 
 export function toTicket(row: Record<string, unknown>): Ticket {
   const t: Record<string, unknown> = {};
-  for (const [prop, col] of COLUMNS) {
+  for (const [prop, col] of READ) {
     const v = row[col];
     t[prop] = v === null || v === undefined ? null : NUMERIC.has(col) ? Number(v) : v;
   }
@@ -90,78 +67,35 @@ export function toTicket(row: Record<string, unknown>): Ticket {
   return t as Ticket;
 }
 
-const UNNUMBERED = COLUMNS.filter(([prop]) => prop !== 'number' && prop !== 'displayNumber');
-/** Every ticket column but number and display_number, which the statement that numbers it fills. */
-export const UNNUMBERED_COLUMNS = UNNUMBERED.map(([, c]) => c).join(', ');
-/** The SQL type of each of UNNUMBERED_COLUMNS, for statements that take them as arrays. */
-export const UNNUMBERED_TYPES: readonly string[] = UNNUMBERED.map(([, c]) =>
-  c === 'rings' ? 'integer' : NUMERIC.has(c) ? 'bigint' : 'text',
-);
-/** Values for UNNUMBERED_COLUMNS, in that order. */
-export function unnumberedValues(t: Ticket): unknown[] {
-  return UNNUMBERED.map(([prop]) => (prop === 'metadata' ? toJson(t.metadata) : t[prop]));
-}
-
-/** Returns false, writing nothing, when an open ticket of the queue already holds the number. */
-export async function insertTicket(tx: Tx, t: Ticket): Promise<boolean> {
-  const values = COLUMNS.map(([prop]) => (prop === 'metadata' ? toJson(t.metadata) : t[prop]));
-  const n = await tx.run(
-    `INSERT INTO tickets (${TICKET_COLUMNS}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})
-     ON CONFLICT (branch_id, mode, queue, number) WHERE closed_at IS NULL DO NOTHING`,
-    values,
-  );
-  return n === 1;
+/** The ticket as a row to insert (a create describes its rows; the store decides how they travel). */
+export function ticketRow(t: Ticket): RowWrite {
+  const values: Record<string, unknown> = {};
+  for (const [prop, col] of COLUMNS) values[col] = prop === 'metadata' ? toJson(t.metadata) : t[prop];
+  return { table: 'tickets', values };
 }
 
 /**
- * Numbers `t` with the next display number of its queue for `day` and inserts it, taking further
- * numbers while open tickets of an earlier day hold them (see nextNumber). On PostgreSQL the
- * first try is one statement: the counter row stays locked from its increment to COMMIT, and
- * every round trip in between is time no other create of the queue can use.
- */
-export async function insertTicketNumbered(tx: Tx, t: Ticket, day: string): Promise<void> {
-  const numbered = (n: number): void => {
-    t.number = n;
-    t.displayNumber = `${t.queue}-${n}`;
-  };
-  if (tx.dialect === 'postgres') {
-    const values = unnumberedValues(t);
-    const n = values.length;
-    const row = await one<{ number: number }>(
-      tx,
-      `WITH c AS (
-         INSERT INTO queue_counters (branch_id, mode, queue, day, last_number) VALUES ($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}, 1)
-         ON CONFLICT (branch_id, mode, queue, day) DO UPDATE SET last_number = queue_counters.last_number + 1
-         RETURNING last_number
-       )
-       INSERT INTO tickets (number, display_number, ${UNNUMBERED_COLUMNS})
-       SELECT c.last_number, $${n + 3}::text || '-' || c.last_number::text, ${values.map((_, i) => `$${i + 1}`).join(', ')} FROM c
-       ON CONFLICT (branch_id, mode, queue, number) WHERE closed_at IS NULL DO NOTHING
-       RETURNING number`,
-      [...values, t.branchId, t.mode, t.queue, day],
-    );
-    if (row !== undefined) return numbered(Number(row.number));
-    // The number was held: the counter moved on anyway, and the loop below takes the next one.
-  }
-  do numbered(await nextNumber(tx, t.branchId, t.mode, t.queue, day));
-  while (!(await insertTicket(tx, t)));
-}
-
-/**
- * Takes the next display number of a queue for a business day. The counter row's lock
+ * Takes the next free display number of a queue for a business day. The counter row's lock
  * serialises concurrent creates of that queue. A number still held by an open ticket of an
- * earlier day (a ticket open across midnight) is skipped by the caller: insertTicket refuses it
- * through the partial unique index, and the caller takes the next one.
+ * earlier day (a ticket open across midnight) is skipped: the partial unique index would refuse it.
  */
-export async function nextNumber(tx: Tx, branchId: string, mode: Mode, queue: string, day: string): Promise<number> {
-  const row = await one<{ last_number: number }>(
-    tx,
-    `INSERT INTO queue_counters (branch_id, mode, queue, day, last_number) VALUES ($1, $2, $3, $4, 1)
-     ON CONFLICT (branch_id, mode, queue, day) DO UPDATE SET last_number = queue_counters.last_number + 1
-     RETURNING last_number`,
-    [branchId, mode, queue, day],
-  );
-  return Number(row!.last_number);
+export async function takeNumber(tx: Tx, branchId: string, mode: Mode, queue: string, day: string): Promise<number> {
+  for (;;) {
+    const row = await one<{ last_number: number }>(
+      tx,
+      `INSERT INTO queue_counters (branch_id, mode, queue, day, last_number) VALUES ($1, $2, $3, $4, 1)
+       ON CONFLICT (branch_id, mode, queue, day) DO UPDATE SET last_number = queue_counters.last_number + 1
+       RETURNING last_number`,
+      [branchId, mode, queue, day],
+    );
+    const n = Number(row!.last_number);
+    const held = await one(
+      tx,
+      'SELECT 1 AS held FROM tickets WHERE branch_id = $1 AND mode = $2 AND queue = $3 AND number = $4 AND closed_at IS NULL',
+      [branchId, mode, queue, n],
+    );
+    if (held === undefined) return n;
+  }
 }
 
 export async function getTicket(q: Queryable, branchId: string, mode: Mode, id: string): Promise<Ticket | undefined> {
@@ -279,48 +213,4 @@ export async function listTickets(
   const rows = await q.query(sql, values);
   const data = rows.slice(0, f.limit).map(toTicket);
   return { data, hasMore: rows.length > f.limit };
-}
-
-export type RingRecord = {
-  id: string;
-  ticketId: string;
-  branchId: string;
-  mode: Mode;
-  seq: number;
-  reason: string;
-  createdAt: number;
-  completedAt: number | null;
-  result: Record<string, unknown> | null;
-};
-
-type RingRow = {
-  id: string;
-  ticket_id: string;
-  branch_id: string;
-  mode: Mode;
-  seq: number;
-  reason: string;
-  created_at: number;
-  completed_at: number | null;
-  result: string | null;
-};
-const toRing = (r: RingRow): RingRecord => ({
-  id: r.id,
-  ticketId: r.ticket_id,
-  branchId: r.branch_id,
-  mode: r.mode,
-  seq: Number(r.seq),
-  reason: r.reason,
-  createdAt: Number(r.created_at),
-  completedAt: r.completed_at === null ? null : Number(r.completed_at),
-  result: fromJson(r.result, null),
-});
-
-export async function getRing(q: Queryable, id: string): Promise<RingRecord | undefined> {
-  const r = await one<RingRow>(
-    q,
-    'SELECT id, ticket_id, branch_id, mode, seq, reason, created_at, completed_at, result FROM rings WHERE id = $1',
-    [id],
-  );
-  return r && toRing(r);
 }

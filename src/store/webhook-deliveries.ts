@@ -1,8 +1,9 @@
 // Webhook deliveries (one per event and endpoint) and their attempt log. The delivery row is the
 // truth about a delivery; its outbox job (`deliver:<evt>:<we>`) only says when to look at it.
-import type { Queryable, Tx } from './db.ts';
+import type { Queryable, Tx } from '../core/db.ts';
 import { one } from './db.ts';
-import type { Mode } from './tenancy.ts';
+import type { Mode } from '../core/tenancy.ts';
+import type { RowWrite } from './rows.ts';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 
@@ -78,10 +79,36 @@ export function deliveryFromRow(r: DeliveryRow): WebhookDelivery {
   };
 }
 
-export async function insertDelivery(
-  tx: Tx,
-  d: { id: string; endpointId: string; branchId: string; mode: Mode; eventId: string; eventType: string; createdAt: number },
-): Promise<boolean> {
+export type NewDelivery = {
+  id: string;
+  endpointId: string;
+  branchId: string;
+  mode: Mode;
+  eventId: string;
+  eventType: string;
+  createdAt: number;
+};
+
+/** A new event's delivery as a row to insert (pending, first attempt due at once). */
+export const deliveryRow = (d: NewDelivery): RowWrite => ({
+  table: 'webhook_deliveries',
+  values: {
+    id: d.id,
+    endpoint_id: d.endpointId,
+    branch_id: d.branchId,
+    mode: d.mode,
+    event_id: d.eventId,
+    event_type: d.eventType,
+    status: 'pending',
+    attempts: 0,
+    auto_attempts: 0,
+    next_attempt_at: d.createdAt,
+    created_at: d.createdAt,
+    updated_at: d.createdAt,
+  },
+});
+
+export async function insertDelivery(tx: Tx, d: NewDelivery): Promise<boolean> {
   const n = await tx.run(
     `INSERT INTO webhook_deliveries (id, endpoint_id, branch_id, mode, event_id, event_type, status, attempts, auto_attempts, next_attempt_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, 0, $7, $7, $7) ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
@@ -199,10 +226,4 @@ export async function setDeliveryState(
     'UPDATE webhook_deliveries SET status = $2, next_attempt_at = $3, last_error = COALESCE($4, last_error), updated_at = $5 WHERE id = $1',
     [id, status, nextAttemptAt, lastError, now],
   );
-}
-
-/** Retention: deliveries live as long as their events (30 days). */
-export async function deleteOldDeliveries(tx: Tx, before: number): Promise<void> {
-  await tx.run('DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE created_at < $1)', [before]);
-  await tx.run('DELETE FROM webhook_deliveries WHERE created_at < $1', [before]);
 }

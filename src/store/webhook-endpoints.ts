@@ -1,9 +1,10 @@
 // Webhook endpoints. Every query an API request can reach is filtered by branch and mode; the
 // updates by id alone serve the delivery worker, which acts for the system on an id it was given.
-import type { Queryable, Tx } from './db.ts';
+import type { Queryable, Tx } from '../core/db.ts';
 import { fromJson, one } from './db.ts';
-import type { Mode } from './tenancy.ts';
+import type { Mode } from '../core/tenancy.ts';
 import { EVENT_INSERT, eventValues, insertEvent, type EventRecord } from './outbox.ts';
+import type { EventSubscriber } from '../core/events.ts';
 
 export type WebhookEndpoint = {
   id: string;
@@ -53,7 +54,7 @@ export function endpointFromRow(r: EndpointRow): WebhookEndpoint {
     branchId: r.branch_id,
     mode: r.mode,
     url: r.url,
-    enabledEvents: fromJson<string[]>(r.enabled_events, ['*']),
+    enabledEvents: parseEnabledEvents(r.enabled_events),
     description: r.description,
     disabled: Number(r.disabled) === 1,
     disabledReason: r.disabled_reason,
@@ -123,16 +124,19 @@ export async function countEndpoints(q: Queryable, branchId: string, mode: Mode)
 }
 
 /** The endpoints an event of this branch and mode may go to: enabled ones, with their filters. */
-export type FanOutTarget = { id: string; enabledEvents: string[] };
+export type FanOutTarget = EventSubscriber;
+
+/** The stored filter: a JSON list of event types; empty means every event. */
+export const parseEnabledEvents = (stored: string): string[] => fromJson<string[]>(stored, ['*']);
 
 const fanOutTargets = (branch: string, mode: string): string =>
-  `SELECT id, enabled_events FROM webhook_endpoints WHERE branch_id = ${branch} AND mode = ${mode} AND disabled = 0`;
+  `SELECT id, enabled_events FROM webhook_endpoints WHERE branch_id = ${branch} AND mode = ${mode} AND disabled = 0 ORDER BY id`;
 const FAN_OUT_TARGETS = fanOutTargets('$1', '$2');
 // The event's INSERT and the endpoints to fan it out to, in one round trip on PostgreSQL.
 const EVENT_WITH_TARGETS = `WITH e AS (${EVENT_INSERT}) ${fanOutTargets('$2', '$3')}`;
 
 const toTargets = (rows: Array<{ id: string; enabled_events: string }>): FanOutTarget[] =>
-  rows.map((r) => ({ id: r.id, enabledEvents: fromJson<string[]>(r.enabled_events, ['*']) }));
+  rows.map((r) => ({ id: r.id, enabledEvents: parseEnabledEvents(r.enabled_events) }));
 
 export async function listFanOutTargets(q: Queryable, branchId: string, mode: Mode): Promise<FanOutTarget[]> {
   return toTargets(await q.query<{ id: string; enabled_events: string }>(FAN_OUT_TARGETS, [branchId, mode]));

@@ -2,7 +2,7 @@
 // One round trip instead of three matters on PostgreSQL, where a worker draining a backlog does
 // this for every delivery. The worker acts for the system on an id it was given; the event is
 // still joined on the delivery's own branch and mode.
-import type { Queryable } from './db.ts';
+import type { Queryable } from '../core/db.ts';
 import { one } from './db.ts';
 import { DELIVERY_COLUMNS, deliveryFromRow, type DeliveryRow, type WebhookDelivery } from './webhook-deliveries.ts';
 import { ENDPOINT_COLUMNS, endpointFromRow, type EndpointRow, type WebhookEndpoint } from './webhook-endpoints.ts';

@@ -8,10 +8,6 @@ import { startSdk, type Sdk } from './sdk.ts';
 
 let sdk: Sdk | null = null;
 
-export function tracingOn(): boolean {
-  return sdk !== null;
-}
-
 /** Starts the SDK (once). Before pg, ioredis and Fastify are loaded, or they are not instrumented (preload.ts). */
 export function startTracing(): void {
   sdk ??= startSdk();

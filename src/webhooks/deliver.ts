@@ -4,10 +4,10 @@
 // least once) or everything. Nothing is written between claim and request, which keeps the
 // store's writer free while receivers answer.
 import { readFileSync } from 'node:fs';
-import type { Services } from '../actions/ctx.ts';
-import type { Task, TaskResult } from '../jobs/runner.ts';
-import type { Tx } from '../store/db.ts';
-import type { ClaimedJob } from '../store/outbox.ts';
+import type { Services } from '../core/ctx.ts';
+import type { JobHandler, TaskResult } from '../jobs/registry.ts';
+import type { Tx } from '../core/db.ts';
+import type { ClaimedJob } from '../core/jobs.ts';
 import { finishJob, retryJob } from '../store/outbox.ts';
 import { recordAttempt, setDeliveryState, type DeliveryStatus, type WebhookDelivery } from '../store/webhook-deliveries.ts';
 import { loadDeliveryWork } from '../store/webhook-work.ts';
@@ -37,12 +37,11 @@ export function signingSecrets(endpoint: WebhookEndpoint, now: number, box: Secr
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-export function webhookDeliveryTask(client: WebhookHttpClient, box: SecretBox): Task {
-  return async (services, rawPayload, job) => {
-    const payload = rawPayload as DeliveryJobPayload;
+export function webhookDeliveryTask(client: WebhookHttpClient, box: SecretBox): JobHandler<DeliveryJobPayload> {
+  return async (services, payload, job) => {
     const manual = payload.manual === true;
     const { db, clock } = services;
-    const work = await loadDeliveryWork(db, String(payload.delivery_id));
+    const work = await loadDeliveryWork(db, payload.delivery_id);
     if (work === undefined) return; // its endpoint was deleted
     const { delivery, endpoint, eventBody: body } = work;
     if (!manual) {

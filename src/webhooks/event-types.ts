@@ -15,6 +15,10 @@ export const TICKET_EVENT_TYPES = [
 /** Sent by POST /v1/webhook_endpoints/{id}/test to that endpoint only, whatever its filter. */
 export const PING_EVENT_TYPE = 'ping';
 
+/** Every type of event readybell sends: the ticket events and the ping. */
+export const EVENT_TYPES = [...TICKET_EVENT_TYPES, PING_EVENT_TYPE] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
 export const ALL_EVENTS = '*';
 
 const KNOWN: ReadonlySet<string> = new Set<string>(TICKET_EVENT_TYPES);

@@ -1,15 +1,18 @@
-// Fans an event out to the endpoints that want it, inside the event's own transaction: one
-// delivery row and one outbox job per (event, endpoint). Committed together with the change that
-// caused the event, or not at all — so a delivery is never lost and never made for a change that
-// was rolled back. An idempotent replay runs no action, hence records no event and no delivery.
-import type { Ctx, Services, TxCtx } from '../actions/ctx.ts';
-import type { EventHook } from '../actions/record-event.ts';
-import type { Tx } from '../store/db.ts';
-import type { Mode } from '../store/tenancy.ts';
+// The event sink (src/core/events.ts): stores each event and fans it out to the endpoints that
+// want it, one delivery row and one outbox job per (event, endpoint), with the writer of the
+// change that caused it (its transaction, or a create's commit). Committed together with that
+// change, or not at all — so a delivery is never lost and never made for a change that was rolled
+// back. An idempotent replay runs no action, hence records no event and no delivery.
+import type { Clock } from '../core/clock.ts';
+import type { Ctx, Services, TxCtx } from '../core/ctx.ts';
+import type { EventSink } from '../core/events.ts';
+import type { Tx } from '../core/db.ts';
+import type { Mode } from '../core/tenancy.ts';
 import { newId } from '../domain/ids.ts';
-import { enqueueJob, jobPayloadJson, type ClaimedJob } from '../store/outbox.ts';
-import { insertDelivery } from '../store/webhook-deliveries.ts';
-import { listFanOutTargets } from '../store/webhook-endpoints.ts';
+import { enqueueJob, jobPayloadJson, jobRow } from '../store/outbox.ts';
+import type { ClaimedJob } from '../core/jobs.ts';
+import { defineJobKind, newJob } from '../jobs/registry.ts';
+import { deliveryRow, insertDelivery } from '../store/webhook-deliveries.ts';
 import { endpointWants } from './event-types.ts';
 
 export const WEBHOOK_JOB_KIND = 'webhook';
@@ -17,6 +20,9 @@ export const WEBHOOK_JOB_KIND = 'webhook';
 export const deliveryJobKey = (eventId: string, endpointId: string): string => `deliver:${eventId}:${endpointId}`;
 
 export type DeliveryJobPayload = { delivery_id: string; manual?: boolean };
+
+/** One attempt at one delivery (webhooks/deliver.ts). */
+export const WEBHOOK_JOB = defineJobKind<DeliveryJobPayload>(WEBHOOK_JOB_KIND);
 
 type Lease = { workerId: string; until: number };
 
@@ -44,74 +50,82 @@ export async function enqueueDelivery(
     return null;
   }
   const payload: DeliveryJobPayload = { delivery_id: id };
-  const job = {
-    id: newId('job', d.now),
-    kind: WEBHOOK_JOB_KIND,
-    key: deliveryJobKey(d.eventId, d.endpointId),
-    payload,
-    runAt: d.now,
-    createdAt: d.now,
-  };
+  const job = newJob(WEBHOOK_JOB, deliveryJobKey(d.eventId, d.endpointId), payload, d.now, d.now);
   if (!(await enqueueJob(tx, lease === null ? job : { ...job, lease })) || lease === null) return { deliveryId: id, job: null };
   return { deliveryId: id, job: { id: job.id, kind: job.kind, key: job.key, payload: jobPayloadJson(payload)!, attempts: 1 } };
 }
 
 /** Where this node's runner has room, the jobs go to it with the commit; otherwise it is woken. */
 export function handOffAfterCommit(ctx: TxCtx, jobs: readonly ClaimedJob[]): void {
-  const handOff = handOffFor(ctx.services, jobs);
+  const handOff = handOffFor(ctx.services.jobs, jobs);
   if (handOff !== null) ctx.tx.afterCommit(handOff);
 }
 
-/** What to run once deliveries and their jobs are committed (see handOffAfterCommit). */
-export function handOffFor(services: Services, jobs: readonly ClaimedJob[]): (() => void) | null {
-  const runner = services.jobs;
+type Runner = NonNullable<Services['jobs']>;
+
+function handOffFor(runner: Runner | undefined, jobs: readonly ClaimedJob[]): (() => void) | null {
   if (runner === undefined) return null;
   return jobs.length > 0 ? () => runner.adopt(jobs) : () => runner.wake();
 }
 
-export function leaseFor(ctx: Ctx): Lease | null {
-  const adopter = ctx.services.jobs?.adopter() ?? null;
-  return adopter === null ? null : { workerId: adopter.workerId, until: ctx.services.clock.now() + adopter.leaseMs };
+function leaseOf(runner: Runner | undefined, clock: Clock): Lease | null {
+  const adopter = runner?.adopter() ?? null;
+  return adopter === null ? null : { workerId: adopter.workerId, until: clock.now() + adopter.leaseMs };
 }
 
-const fanOutHooks = new WeakSet<EventHook>();
+export function leaseFor(ctx: Ctx): Lease | null {
+  return leaseOf(ctx.services.jobs, ctx.services.clock);
+}
 
 /**
- * Whether `hook` is the fan-out below: a create that writes its event and deliveries in one
- * statement (src/store/postgres/create-ticket-statement.ts) does this hook's work in SQL, and
- * must not be taken while any other hook would expect to run in the event's transaction.
+ * The event sink of a running service: for each endpoint that wants the event, a delivery and its job, already leased to this node's runner when it has room (handed
+ * over with the commit, so the first attempt needs no claim). `jobs` is read at each event: the
+ * runner is made after the services that record events.
  */
-export function isWebhookFanOut(hook: EventHook): boolean {
-  return fanOutHooks.has(hook);
-}
-
-export function webhookFanOut(): EventHook {
-  const hook: EventHook = async (ctx: TxCtx, event) => {
-    const targets = event.targets ?? (await listFanOutTargets(ctx.tx, ctx.branchId, ctx.mode));
-    const wanted = targets.filter((endpoint) => endpointWants(endpoint.enabledEvents, event.type));
-    if (wanted.length === 0) return;
-    const lease = leaseFor(ctx);
-    const adopted: ClaimedJob[] = [];
-    let queued = 0;
-    for (const endpoint of wanted) {
-      const made = await enqueueDelivery(
-        ctx.tx,
-        {
-          endpointId: endpoint.id,
-          branchId: ctx.branchId,
-          mode: ctx.mode,
-          eventId: event.id,
-          eventType: event.type,
-          now: event.createdAt,
-        },
-        lease,
-      );
-      if (made === null) continue;
-      queued++;
-      if (made.job !== null) adopted.push(made.job);
-    }
-    if (queued > 0) handOffAfterCommit(ctx, adopted);
+export function webhookFanOut(deps: { clock: Clock; jobs: () => Runner | undefined }): EventSink {
+  return {
+    async record(event, out) {
+      const wanted = out.subscribers.filter((endpoint) => endpointWants(endpoint.enabledEvents, event.type));
+      if (wanted.length === 0) return;
+      const runner = deps.jobs();
+      const lease = leaseOf(runner, deps.clock);
+      const adopted: ClaimedJob[] = [];
+      const at = event.createdAt;
+      for (const endpoint of wanted) {
+        const deliveryId = newId('webhookDelivery', at);
+        await out.insert(
+          deliveryRow({
+            id: deliveryId,
+            endpointId: endpoint.id,
+            branchId: event.branchId,
+            mode: event.mode,
+            eventId: event.id,
+            eventType: event.type,
+            createdAt: at,
+          }),
+        );
+        const payload: DeliveryJobPayload = { delivery_id: deliveryId };
+        const job = jobRow({
+          id: newId('job', at),
+          kind: WEBHOOK_JOB_KIND,
+          key: deliveryJobKey(event.id, endpoint.id),
+          payload,
+          runAt: at,
+          createdAt: at,
+          ...(lease === null ? {} : { lease }),
+        });
+        await out.insert(job);
+        if (lease !== null)
+          adopted.push({
+            id: String(job.values.id),
+            kind: WEBHOOK_JOB_KIND,
+            key: String(job.values.key),
+            payload: String(job.values.payload),
+            attempts: 1,
+          });
+      }
+      const handOff = handOffFor(runner, adopted);
+      if (handOff !== null) out.afterCommit(handOff);
+    },
   };
-  fanOutHooks.add(hook);
-  return hook;
 }

@@ -9,8 +9,9 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import type { LookupAddress } from 'node:dns';
-import { isAddressAllowed } from './address-policy.ts';
-import { bareHost, type HostLookup } from './url-policy.ts';
+import { isAddressAllowed } from '../domain/address-policy.ts';
+import { bareHost } from './url-policy.ts';
+import type { HostLookup } from '../core/host-lookup.ts';
 
 export const RESPONSE_CAPTURE_BYTES = 1024;
 // Reading past this many bytes of an answer is wasted work: the socket is dropped instead of
@@ -65,11 +66,11 @@ function guardedLookup(resolve: HostLookup, allowPrivate: boolean): LookupFuncti
 }
 
 export class WebhookHttpClient {
-  private readonly lookup: () => HostLookup;
+  private readonly lookup: HostLookup;
   private readonly agents = new Map<string, http.Agent>();
 
-  /** `lookup` is read on every request, so tests can swap the resolver of a running service. */
-  constructor(lookup: () => HostLookup) {
+  /** `lookup`: the service's resolver (Services.webhookLookup; tests give their own to createApp). */
+  constructor(lookup: HostLookup) {
     this.lookup = lookup;
   }
 
@@ -117,7 +118,7 @@ export class WebhookHttpClient {
       const req = send(url, {
         method: 'POST',
         agent: this.agent(url.protocol, opts.allowPrivate),
-        lookup: guardedLookup(this.lookup(), opts.allowPrivate),
+        lookup: guardedLookup(this.lookup, opts.allowPrivate),
         headers: { ...headers, 'Content-Length': String(payload.length) },
       });
       const timer = setTimeout(() => {

@@ -1,10 +1,11 @@
-// The wire shapes of endpoints and deliveries (schemas in http/routes/v1/webhook-schemas.ts).
+// The wire shapes of endpoints and deliveries, typed by their schemas (http/routes/v1/webhook-schemas.ts).
 import { iso } from '../actions/present.ts';
+import type { DeliveryObject, EndpointObject } from '../http/routes/v1/webhook-schemas.ts';
 import type { WebhookAttempt, WebhookDelivery } from '../store/webhook-deliveries.ts';
 import type { WebhookEndpoint } from '../store/webhook-endpoints.ts';
 
 /** `secret` is given only right after creation or rotation. */
-export function presentEndpoint(e: WebhookEndpoint, now: number, secret?: string) {
+export function presentEndpoint(e: WebhookEndpoint, now: number, secret?: string): EndpointObject {
   const overlap = e.previousSecret !== null && e.previousSecretExpiresAt !== null && e.previousSecretExpiresAt > now;
   return {
     object: 'webhook_endpoint' as const,
@@ -24,7 +25,7 @@ export function presentEndpoint(e: WebhookEndpoint, now: number, secret?: string
   };
 }
 
-export function presentDelivery(d: WebhookDelivery, attempts: readonly WebhookAttempt[]) {
+export function presentDelivery(d: WebhookDelivery, attempts: readonly WebhookAttempt[]): DeliveryObject {
   return {
     object: 'webhook_delivery' as const,
     id: d.id,

@@ -7,14 +7,11 @@
 // targets are refused) and again at delivery against the address actually connected to.
 import { promises as dns } from 'node:dns';
 import { isIP } from 'node:net';
-import type { Config } from '../config.ts';
-import type { Mode } from '../store/tenancy.ts';
+import type { Config } from '../core/config.ts';
+import type { Mode } from '../core/tenancy.ts';
+import type { HostLookup, ResolvedAddress } from '../core/host-lookup.ts';
 import { invalid } from '../domain/errors.ts';
-import { isAddressAllowed } from './address-policy.ts';
-
-export type ResolvedAddress = { address: string; family: number };
-/** Resolves a host name to every address it has. Tests substitute their own. */
-export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;
+import { isAddressAllowed } from '../domain/address-policy.ts';
 
 export const systemLookup: HostLookup = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
 

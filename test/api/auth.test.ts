@@ -6,7 +6,7 @@ import { startTestApp, type Res, type TestApp } from '../helpers/app.ts';
 import { findApiKeyByHash, insertApiKey, revokeApiKey } from '../../src/store/credentials.ts';
 import { newId } from '../../src/domain/ids.ts';
 import { setAccountPlan } from '../../src/store/tenancy.ts';
-import { hashApiKey } from '../../src/http/plugins/auth.ts';
+import { hashApiKey } from '../../src/domain/secrets.ts';
 
 const logLines: string[] = [];
 let t: TestApp;

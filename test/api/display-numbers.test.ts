@@ -81,6 +81,16 @@ test('a ticket open across midnight keeps its number and the new day skips it', 
   assert.deepEqual(await openDuplicates(tenant.branchId), []);
 });
 
+test('a new day after a busy evening: twelve numbers still open are skipped, and every create is answered', async () => {
+  const tenant = await t.newTenant({ timezone: 'Europe/Paris' });
+  const key = tenant.testKey;
+  clock.set(Date.parse('2026-12-02T22:00:00.000Z'));
+  for (let i = 0; i < 12; i++) await createTicket(t, { key }); // A-1 … A-12, all still open at midnight
+  clock.set(Date.parse('2026-12-02T23:30:00.000Z'));
+  assert.equal((await createTicket(t, { key })).display_number, 'A-13');
+  assert.deepEqual(await openDuplicates(tenant.branchId), []);
+});
+
 test('numbers count per queue and per mode', async () => {
   const tenant = await t.newTenant();
   assert.equal((await t.request('POST', '/v1/queues', { key: tenant.testKey, body: { name: 'B' } })).status, 201);

@@ -138,10 +138,9 @@ test('/v1 unknown routes (404) and wrong methods (405) carry the RateLimit field
 });
 
 test('a request that reaches a closing server gets a 503 problem document; the one in flight finishes', async () => {
-  const node = await startTestApp();
-  const tk = await createTicket(node);
   const ringer = new GatedRinger();
-  node.app.services.ringer = ringer;
+  const node = await startTestApp({ ringer: () => ringer });
+  const tk = await createTicket(node);
   const head = `Host: x\r\nAuthorization: Bearer ${node.tenant.testKey}\r\n\r\n`;
   let closed: Promise<void> = Promise.resolve();
   const [ready, late, ...more] = await rawExchange(node.url, async (write) => {

@@ -9,9 +9,8 @@ import { countRows, CountingRinger, createTicket, startSecondNode } from '../hel
 let t: TestApp;
 let ringer: CountingRinger;
 before(async () => {
-  t = await startTestApp();
   ringer = new CountingRinger();
-  t.app.services.ringer = ringer;
+  t = await startTestApp({ ringer: () => ringer });
 });
 after(() => t.close());
 

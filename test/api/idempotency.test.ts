@@ -4,14 +4,15 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { FakeClock } from '../helpers/clock.ts';
-import { countRows, createTicket, GatedRinger, snapshot } from '../helpers/tickets.ts';
-import type { Ringer } from '../../src/channels/ringer.ts';
+import { countRows, createTicket, GatedRinger, RingerStandIn, snapshot } from '../helpers/tickets.ts';
+import type { Ringer } from '../../src/core/ring.ts';
 import { NOBODY_REACHED } from '../../src/channels/ringer.ts';
 
 const clock = new FakeClock();
+const ringers = new RingerStandIn();
 let t: TestApp;
 before(async () => {
-  t = await startTestApp({ clock });
+  t = await startTestApp({ clock, ringer: ringers.around });
 });
 after(() => t.close());
 
@@ -165,35 +166,40 @@ test('a ring refused as too soon (429) is not stored: the retry with the same ke
 });
 
 test('5xx answers are not stored: a retry with the same key tries again', async () => {
-  const { branchId, testKey } = await t.newTenant();
+  // An app of its own, whose first recorded event fails its transaction as a store failure would.
   let failures = 1;
-  const hook = async () => {
-    if (failures-- > 0) throw new Error('simulated store failure');
-  };
-  t.app.services.eventHooks.push(hook);
+  const tf = await startTestApp({
+    events: (sink) => ({
+      record: async (event, out) => {
+        if (failures-- > 0) throw new Error('simulated store failure');
+        return sink.record(event, out);
+      },
+    }),
+  });
   try {
-    const failed = await post('/v1/tickets', 'boom', {}, testKey);
+    const { branchId, testKey } = tf.tenant;
+    const postTo = (key: string) => tf.request('POST', '/v1/tickets', { key: testKey, body: {}, headers: idem(key) });
+    const failed = await postTo('boom');
     assert.equal(failed.status, 500);
     assert.equal(failed.body.code, 'internal');
-    assert.equal(await countRows(t, 'tickets', branchId), 0);
-    assert.equal(await countRows(t, 'idempotency_keys', branchId), 0);
-    const retried = await post('/v1/tickets', 'boom', {}, testKey);
+    assert.equal(await countRows(tf, 'tickets', branchId), 0);
+    assert.equal(await countRows(tf, 'idempotency_keys', branchId), 0);
+    const retried = await postTo('boom');
     assert.equal(retried.status, 201);
     assert.equal(retried.headers.get('idempotent-replayed'), null);
-    assert.equal((await post('/v1/tickets', 'boom', {}, testKey)).text, retried.text);
-    assert.equal(await countRows(t, 'tickets', branchId), 1);
+    assert.equal((await postTo('boom')).text, retried.text);
+    assert.equal(await countRows(tf, 'tickets', branchId), 1);
   } finally {
-    t.app.services.eventHooks.splice(t.app.services.eventHooks.indexOf(hook), 1);
+    await tf.close();
   }
 });
 
 test('a ready whose ring failed with a 5xx is finished, not repeated, by its retry', async () => {
   const { branchId, testKey } = await t.newTenant();
   const tk = await createTicket(t, { key: testKey });
-  const real = t.app.services.ringer;
   let calls = 0;
   const flaky: Ringer = { ring: async () => (++calls === 1 ? Promise.reject(new Error('channel crashed')) : NOBODY_REACHED) };
-  t.app.services.ringer = flaky;
+  ringers.use(flaky);
   try {
     const failed = await post(`/v1/tickets/${tk.id}/ready`, 'ready-1', undefined, testKey);
     assert.equal(failed.status, 500);
@@ -209,7 +215,7 @@ test('a ready whose ring failed with a 5xx is finished, not repeated, by its ret
     assert.deepEqual(types.sort(), ['ticket.created', 'ticket.ready', 'ticket.rung']);
     assert.equal(await countRows(t, 'rings', branchId), 1);
   } finally {
-    t.app.services.ringer = real;
+    ringers.restore();
   }
 });
 
@@ -236,9 +242,8 @@ test('keys are forgotten after 24 hours, and the sweep deletes them', async () =
 test('a repeat waits for a request in flight and gets its answer', async () => {
   const { testKey } = await t.newTenant();
   const tk = await createTicket(t, { key: testKey });
-  const real = t.app.services.ringer;
   const ringer = new GatedRinger();
-  t.app.services.ringer = ringer;
+  ringers.use(ringer);
   try {
     const first = post(`/v1/tickets/${tk.id}/ready`, 'slow', undefined, testKey);
     await ringer.entered.promise;
@@ -250,16 +255,15 @@ test('a repeat waits for a request in flight and gets its answer', async () => {
     assert.equal(b.headers.get('idempotent-replayed'), 'true');
     assert.equal(ringer.calls, 1);
   } finally {
-    t.app.services.ringer = real;
+    ringers.restore();
   }
 });
 
 test('with IDEMPOTENCY_WAIT_MS=0 a repeat in flight is 409 idempotency-key-in-use with Retry-After', async () => {
-  const t0 = await startTestApp({ env: { IDEMPOTENCY_WAIT_MS: '0' } });
+  const ringer = new GatedRinger();
+  const t0 = await startTestApp({ env: { IDEMPOTENCY_WAIT_MS: '0' }, ringer: () => ringer });
   try {
     const tk = await createTicket(t0);
-    const ringer = new GatedRinger();
-    t0.app.services.ringer = ringer;
     const first = t0.request('POST', `/v1/tickets/${tk.id}/ready`, { headers: idem('busy') });
     await ringer.entered.promise;
     const busy = await t0.request('POST', `/v1/tickets/${tk.id}/ready`, { headers: idem('busy') });

@@ -182,6 +182,12 @@ const OPERATION_IDS: Record<string, string> = {
   'DELETE /v1/announcements/{id}': 'deleteAnnouncement',
   'POST /v1/test_helpers/displays/{id}/connect': 'connectTestDisplay',
   'POST /v1/test_helpers/tickets/{id}/customer/{action}': 'actAsCustomer',
+  'POST /v1/test_helpers/tickets/{id}/sms_reply': 'replyToTextAsCustomer',
+  'GET /v1/insights': 'getInsights',
+  'GET /v1/insights/days': 'getInsightsByDay',
+  'GET /v1/insights/hours': 'getInsightsByHour',
+  'GET /v1/insights/weekday_hours': 'getInsightsByWeekdayHour',
+  'GET /v1/insights/tickets.csv': 'exportInsightsTickets',
 };
 
 test('every operation has its stable operationId, a summary, a description and a described tag', async () => {

@@ -9,9 +9,11 @@ import { FakeClock } from '../helpers/clock.ts';
 import { TestPushService } from '../helpers/push-service.ts';
 import { FakeSmsProvider } from '../helpers/sms-provider.ts';
 import { PushDevice } from '../helpers/push-device.ts';
+import { RingerStandIn } from '../helpers/tickets.ts';
+import { eventually } from '../helpers/eventually.ts';
 import { createApp } from '../../src/app.ts';
-import type { ChannelRinger } from '../../src/channels/channel-ringer.ts';
-import type { Channel, ChannelAttempt, RingRequest } from '../../src/channels/ringer.ts';
+import type { Channel } from '../../src/channels/ringer.ts';
+import type { ChannelAttempt, RingRequest } from '../../src/core/ring.ts';
 
 const DEADLINE_MS = 1000;
 const JOB_DUE_MS = DEADLINE_MS + 5_000;
@@ -42,13 +44,19 @@ let push: TestPushService;
 let sms: FakeSmsProvider;
 let biz: Tenant;
 const page = new OpenPage();
+const ringers = new RingerStandIn();
 const clock = new FakeClock();
 
 before(async () => {
   push = await new TestPushService().start();
   sms = await new FakeSmsProvider().start();
-  t = await startTestApp({ clock, env: { PUSH_ALLOW_INSECURE_ENDPOINTS: 'true', RING_DEADLINE_MS: String(DEADLINE_MS), ...sms.env() } });
-  (t.app.services.ringer as ChannelRinger).add(page);
+  // The test's page takes the place of the live one.
+  t = await startTestApp({
+    clock,
+    env: { PUSH_ALLOW_INSECURE_ENDPOINTS: 'true', RING_DEADLINE_MS: String(DEADLINE_MS), ...sms.env() },
+    ringChannels: [page],
+    ringer: ringers.around,
+  });
   biz = await t.newTenant({ plan: 'business' });
 });
 after(async () => {
@@ -196,15 +204,14 @@ test('a node that died mid-SMS: the next node never sends it again, and the ring
 
 test("the ring job's last try does not record a ring while a send is still in flight", async () => {
   const ticket = (await t.request('POST', '/v1/tickets', { body: {} })).body;
-  const real = t.app.services.ringer;
   let sending = true;
   const attempt: ChannelAttempt = { channel: 'push', delivered: true, detail: 'accepted' };
-  t.app.services.ringer = {
+  ringers.use({
     ring: async () =>
       sending
         ? { rang: false, channel_used: 'none', call_out_loud: false, attempts: [], complete: false, sending: true }
         : { rang: true, channel_used: 'push', call_out_loud: false, attempts: [attempt], complete: true },
-  };
+  });
   try {
     await t.request('POST', `/v1/tickets/${ticket.id}/ready`);
     clock.advance(JOB_DUE_MS);
@@ -218,6 +225,34 @@ test("the ring job's last try does not record a ring while a send is still in fl
     const result = JSON.parse((await ringRow(ticket.id)).result!);
     assert.deepEqual([result.rang, result.channel_used], [true, 'push']);
   } finally {
-    t.app.services.ringer = real;
+    ringers.restore();
   }
+});
+
+test('a ticket collected while its push is still in flight: the ring records the push that reached the phone, not "none", and nothing more is sent', async () => {
+  const { ticket, sub } = await ticketWithHangingPush(t.tenant.testKey);
+  const { res } = await timedReady(t.tenant.testKey, ticket.id);
+  assert.equal(res.body.channel_used, 'none', 'nothing reached by the deadline');
+  await push.waitForRequests(sub, 1);
+  assert.equal((await t.request('POST', `/v1/tickets/${ticket.id}/collect`)).status, 200);
+
+  // The ring's job comes while the push is still in flight: it waits for it.
+  clock.advance(JOB_DUE_MS);
+  await t.app.runner.runOnce();
+  assert.equal((await ringRow(ticket.id)).completed_at, null, 'a send in flight keeps the ring open');
+  push.release();
+  const sends = (): Promise<Array<{ status: string }>> =>
+    t.app.services.db.query('SELECT status FROM ring_sends WHERE ticket_id = $1', [ticket.id]);
+  await eventually(async () => (await sends()).some((s) => s.status === 'delivered'), 'the push send to be recorded');
+
+  clock.advance(5_000);
+  await t.app.runner.runOnce();
+  const result = JSON.parse((await ringRow(ticket.id)).result!);
+  assert.deepEqual([result.rang, result.channel_used], [true, 'push'], 'the phone got the ring before the collect');
+  assert.equal(push.requests.get(sub.id), 1, 'nothing sent to a closed ticket');
+  const events = await t.request('GET', '/v1/events?type=ticket.rung');
+  const rung = events.body.data.filter((e: any) => e.data.object.id === ticket.id);
+  assert.equal(rung.length, 1);
+  assert.equal(rung[0].data.ring.channel_used, 'push');
+  assert.deepEqual(await sends(), [], "the closed ticket's send records go once its ring is recorded");
 });

@@ -11,8 +11,7 @@ import { openSse } from '../helpers/sse-client.ts';
 let t: TestApp;
 let owner: Signed;
 before(async () => {
-  t = await startTestApp();
-  t.app.services.webhookLookup = fakeLookup({ 'pos.example.com': '93.184.216.34' });
+  t = await startTestApp({ webhookLookup: fakeLookup({ 'pos.example.com': '93.184.216.34' }) });
   owner = await signInOk(t, t.tenant.ownerEmail, t.tenant.ownerPassword);
 });
 after(() => t.close());

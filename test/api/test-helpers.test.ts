@@ -9,8 +9,8 @@ import { endpointProblem } from '../../src/domain/push-subscription.ts';
 import { upsertPushSubscription } from '../../src/store/push-subscriptions.ts';
 import { SimulatedClients } from '../../src/realtime/simulated-clients.ts';
 import { presenceScopes } from '../../src/realtime/presence.ts';
-import { getBranch } from '../../src/store/tenancy.ts';
-import { getTicket, type Ticket } from '../../src/store/tickets.ts';
+import { getTicket } from '../../src/store/tickets.ts';
+import type { Ticket } from '../../src/core/ticket.ts';
 import { eventually } from '../helpers/eventually.ts';
 
 let t: TestApp;
@@ -284,21 +284,20 @@ test('the simulated push service never serves live mode, and no browser can subs
 test('a node keeps a bounded number of simulated pages: opening one more closes the one opened longest ago', async () => {
   const { services, hub, data, presence } = t.app.live;
   const clients = new SimulatedClients({ services, hub, data }, { max: 2 });
-  const branch = (await getBranch(services.db, t.tenant.branchId))!;
   const tickets: Ticket[] = [];
   for (let i = 0; i < 3; i++) {
     const tk = await create();
     tickets.push((await getTicket(services.db, t.tenant.branchId, 'test', tk.id))!);
-    await clients.openPage(tickets[i]!, branch, 5);
+    await clients.openPage(tickets[i]!, 5);
   }
   assert.equal(clients.size, 2);
   const open = async () => Promise.all(tickets.map(async (tk) => (await presence.members(presenceScopes.page(tk.id))).length));
   await eventually(async () => (await open())[0] === 0, 'the oldest page to leave presence');
   assert.deepEqual(await open(), [0, 1, 1]);
   // Reopening one moves it to the back of the line instead of adding a page.
-  await clients.openPage(tickets[1]!, branch, 5);
+  await clients.openPage(tickets[1]!, 5);
   assert.equal(clients.size, 2);
-  await assert.rejects(clients.openPage({ ...tickets[0]!, mode: 'live' }, branch, 5), /test mode only/);
+  await assert.rejects(clients.openPage({ ...tickets[0]!, mode: 'live' }, 5), /test mode only/);
   clients.close();
   assert.equal(clients.size, 0);
   await eventually(

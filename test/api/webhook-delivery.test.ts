@@ -10,8 +10,7 @@ import type { Tenant } from '../helpers/app.ts';
 let w: WebhookWorld;
 let tenant: Tenant;
 before(async () => {
-  w = await startWebhookWorld();
-  w.t.app.services.webhookLookup = fakeLookup({ 'hooks.example.com': '93.184.216.34' });
+  w = await startWebhookWorld({}, { webhookLookup: fakeLookup({ 'hooks.example.com': '93.184.216.34' }) });
 });
 after(() => w.close());
 beforeEach(async () => {

@@ -8,8 +8,7 @@ import { asSession, signInOk } from '../helpers/session.ts';
 
 let t: TestApp;
 before(async () => {
-  t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
-  t.app.services.webhookLookup = fakeLookup({ 'pos.example.com': '93.184.216.34' });
+  t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' }, webhookLookup: fakeLookup({ 'pos.example.com': '93.184.216.34' }) });
 });
 after(() => t.close());
 

@@ -16,12 +16,13 @@ const names: Record<string, string> = {
   'metadata.example.com': '169.254.169.254',
   'v6.example.com': '::1',
 };
+// Each app's resolver reads its own table at every lookup; a test adds the names it needs.
+const strictNames = { ...names };
+const lenientNames = { ...names };
 
 before(async () => {
-  strict = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE: 'false' } });
-  lenient = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
-  strict.app.services.webhookLookup = fakeLookup(names);
-  lenient.app.services.webhookLookup = fakeLookup(names);
+  strict = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE: 'false' }, webhookLookup: fakeLookup(strictNames) });
+  lenient = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' }, webhookLookup: fakeLookup(lenientNames) });
   receiver = await new WebhookReceiver().start();
 });
 after(async () => {
@@ -82,10 +83,9 @@ test('test mode: private targets only where the operator allows them', async () 
 });
 
 test('a name that turns private after creation (DNS rebinding) is refused at connection time', async () => {
-  const lookup = { ...names, 'rebind.example.com': '93.184.216.34' };
-  strict.app.services.webhookLookup = fakeLookup(lookup);
+  strictNames['rebind.example.com'] = '93.184.216.34';
   const e = await createEndpoint(strict, { url: `http://rebind.example.com:${receiver.port}/hook` });
-  lookup['rebind.example.com'] = '127.0.0.1';
+  strictNames['rebind.example.com'] = '127.0.0.1';
   await createTicket(strict);
   await strict.app.runner.runOnce();
   assert.equal(receiver.deliveries.length, 0, 'nothing reached the private address');
@@ -96,7 +96,9 @@ test('a name that turns private after creation (DNS rebinding) is refused at con
 });
 
 test('where private targets are allowed, the connection goes to the address the checked lookup returned', async () => {
-  lenient.app.services.webhookLookup = fakeLookup({ 'receiver.example.com': '127.0.0.1' });
+  // From here on only the receiver's name resolves: earlier tests' endpoints get nowhere.
+  for (const name of Object.keys(lenientNames)) delete lenientNames[name];
+  lenientNames['receiver.example.com'] = '127.0.0.1';
   const e = await createEndpoint(lenient, { url: `http://receiver.example.com:${receiver.port}/hook` });
   receiver.secrets = [e.secret];
   await createTicket(lenient);

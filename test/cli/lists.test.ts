@@ -4,7 +4,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.ts';
 import { createApp } from '../../src/app.ts';
-import { hashApiKey } from '../../src/http/plugins/auth.ts';
+import { hashApiKey } from '../../src/domain/secrets.ts';
 import { runCli, runCliJson } from '../helpers/cli.ts';
 import { createTestStore, type TestStore } from '../helpers/store.ts';
 

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { RedisRateLimiter } from '../../src/realtime/redis-limiter.ts';
 import { RedisBus } from '../../src/realtime/redis-bus.ts';
-import type { BusMessage } from '../../src/realtime/bus.ts';
+import type { BusMessage } from '../../src/core/bus.ts';
 
 const url = process.env.TEST_REDIS_URL;
 if (url !== undefined) {

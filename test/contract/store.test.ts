@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { loadConfig } from '../../src/config.ts';
 import { openDb } from '../../src/store/open-db.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/core/db.ts';
 import { loadMigrations, MIGRATIONS_TABLE_SQL } from '../../src/store/migrations.ts';
 import { getAccount, insertAccount } from '../../src/store/tenancy.ts';
 import { createTestStore, storeName, type TestStore } from '../helpers/store.ts';

@@ -3,7 +3,7 @@ import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.ts';
 import { openDb } from '../../src/store/open-db.ts';
-import type { Db } from '../../src/store/db.ts';
+import type { Db } from '../../src/core/db.ts';
 import {
   countBranches,
   countOpenTicketsInQueue,

@@ -9,12 +9,13 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { loadConfig } from '../../src/config.ts';
 import { openDb } from '../../src/store/open-db.ts';
-import type { Db, Queryable, Row } from '../../src/store/db.ts';
+import type { Db, Queryable, Row } from '../../src/core/db.ts';
 import { insertQueue } from '../../src/store/tenancy.ts';
 import { listTickets, type TicketFilter } from '../../src/store/tickets.ts';
 import { openTickets, waitingIds } from '../../src/store/live-queries.ts';
 import { createAccount, createBranch } from '../../src/actions/provision.ts';
-import { TICKET_STATUSES, type TicketStatus } from '../../src/domain/ticket-state.ts';
+import { TICKET_STATUSES } from '../../src/domain/ticket-state.ts';
+import type { TicketStatus } from '../../src/core/ticket.ts';
 import { createTestStore, type TestStore } from '../helpers/store.ts';
 import { fillHistory, type History } from '../helpers/ticket-history.ts';
 

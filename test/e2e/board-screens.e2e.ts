@@ -96,6 +96,9 @@ const fontPx = (page: Page, selector: string) => page.$eval(selector, (el) => pa
 
 /** Every number of `list` is whole on screen, inside its panel. */
 async function allFit(page: Page, list: string, count: number): Promise<void> {
+  // The board fits its lists from a ResizeObserver, which runs in the frame after a resize: measure
+  // after two frames, not in between (a wait on the font size alone can be true before the re-fit).
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   const viewport = page.viewportSize()!;
   const screen = { x: 0, y: 0, width: viewport.width, height: viewport.height };
   const panel = await box(page, list);

@@ -15,7 +15,8 @@ let t: TestApp;
 let browser: Browser;
 let owner: { email: string; password: string };
 before(async () => {
-  t = await startTestApp({ clock });
+  // Every webhook host resolves to one public address: the admin screens add an endpoint.
+  t = await startTestApp({ clock, webhookLookup: async () => [{ address: '93.184.215.14', family: 4 }] });
   owner = { email: t.tenant.ownerEmail, password: t.tenant.ownerPassword };
   browser = await launchChromium();
 });
@@ -178,7 +179,6 @@ test('an owner creates an API key (shown once), it works, and revoking it stops 
 });
 
 test('the other admin screens work and are kept as screenshots', async () => {
-  t.app.services.webhookLookup = async () => [{ address: '93.184.215.14', family: 4 }];
   const { ctx, page, errors } = await openStaffPage(browser, t, owner);
   await page.goto(`${t.url}/staff#/admin/webhooks`);
   await page.fill('#wh-url', 'https://pos.example.com/readybell');
@@ -221,6 +221,26 @@ test('the other admin screens work and are kept as screenshots', async () => {
   await page.click('button:has-text("Save settings")');
   await page.waitForSelector('text=Settings saved.');
   assert.equal((await api('GET', '/v1/branch')).body.expiry_hours, 6);
+  // The escalation ladder: on (from the reminders: 120 s, 240 s), a step added, one step's channels changed.
+  await page.check('text=Use an escalation ladder');
+  await page.click('button:has-text("Add a step")');
+  await page.fill('#s-ls-0', '60');
+  await page.locator('#s-ls-2').locator('xpath=..').locator('label:has-text("Push") input').uncheck();
+  await page.fill('#s-ls-1', '60');
+  await page.click('button:has-text("Save settings")');
+  await page.waitForSelector('#s-ladder-error');
+  await page.fill('#s-ls-1', '120');
+  await page.click('button:has-text("Save settings")');
+  await page.waitForSelector('text=Settings saved.');
+  const ladder = (await api('GET', '/v1/branch')).body.escalation_ladder;
+  assert.deepEqual(
+    ladder.map((s: any) => [s.after_seconds, s.channels, s.sms, s.call_out]),
+    [
+      [60, ['push', 'page'], 'never', true],
+      [120, ['push', 'page'], 'never', true],
+      [300, ['page'], 'never', true],
+    ],
+  );
   assert.deepEqual(errors, []);
   await ctx.close();
 

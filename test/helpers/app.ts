@@ -1,8 +1,8 @@
 // Starts a real readybell on a random loopback port with its own store, and seeds tenants.
 // Tests talk to it over HTTP, as an integrator would.
 import { loadConfig } from '../../src/config.ts';
-import { createApp, type App } from '../../src/app.ts';
-import type { Clock } from '../../src/actions/ctx.ts';
+import { createApp, type App, type AppOptions } from '../../src/app.ts';
+import type { Clock } from '../../src/core/clock.ts';
 import type { DestinationStream } from 'pino';
 import { createAccount, createApiKey, createBranch, createUser } from '../../src/actions/provision.ts';
 import { createTestStore } from './store.ts';
@@ -26,8 +26,11 @@ export type TestApp = {
 
 let seq = 0;
 
+/** What a test substitutes in the app it starts (createApp's options): resolvers, ringers, ring channels, event hooks. */
+export type Substitutes = Pick<AppOptions, 'webhookLookup' | 'ringer' | 'ringChannels' | 'events'>;
+
 export async function startTestApp(
-  opts: { env?: Record<string, string>; clock?: Clock; workers?: boolean; logDestination?: DestinationStream } = {},
+  opts: { env?: Record<string, string>; clock?: Clock; workers?: boolean; logDestination?: DestinationStream } & Substitutes = {},
 ): Promise<TestApp> {
   const store = await createTestStore();
   // Load shedding off unless a test asks for it: a test file runs several apps in one process, so
@@ -40,7 +43,14 @@ export async function startTestApp(
     ...store.env,
     ...opts.env,
   });
-  const app = await createApp(config, { clock: opts.clock, logDestination: opts.logDestination });
+  const app = await createApp(config, {
+    clock: opts.clock,
+    logDestination: opts.logDestination,
+    webhookLookup: opts.webhookLookup,
+    ringer: opts.ringer,
+    ringChannels: opts.ringChannels,
+    events: opts.events,
+  });
   await app.listen();
   const address = app.server.server.address();
   const url = typeof address === 'object' && address !== null ? `http://127.0.0.1:${address.port}` : '';
@@ -74,7 +84,7 @@ export async function startTestApp(
     }
     const res = await fetch(url + path, { method, headers, body });
     const text = await res.text();
-    let parsed: unknown = undefined;
+    let parsed: unknown;
     try {
       parsed = text === '' ? undefined : JSON.parse(text);
     } catch {

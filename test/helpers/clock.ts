@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/actions/ctx.ts';
+import type { Clock } from '../../src/core/clock.ts';
 
 /** A clock tests move by hand: no sleeping for time. */
 export class FakeClock implements Clock {

@@ -1,6 +1,6 @@
 // A Db that records every statement it is asked to run, in order, tagged with the transaction it
 // ran in (0 = outside any). For tests and scripts that count what a request costs the store.
-import type { Db, Queryable, Row, Tx } from '../../src/store/db.ts';
+import type { Db, Queryable, Row, Tx } from '../../src/core/db.ts';
 
 /** `later`: sent by Tx.later, so it costs no round trip of its own on PostgreSQL. */
 export type Statement = { tx: number; sql: string; later?: true };

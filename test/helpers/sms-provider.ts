@@ -1,9 +1,14 @@
 // A local fake of a Twilio-compatible SMS API: POST /2010-04-01/Accounts/{sid}/Messages.json,
-// form-encoded To/From/Body, HTTP basic auth; answers 201 with a message resource. It records
-// every request so a test can assert what was (or was never) sent.
+// form-encoded To/From/Body/StatusCallback, HTTP basic auth; answers 201 with a message resource.
+// It records every request so a test can assert what was (or was never) sent. Like the provider,
+// it also calls readybell back: a customer's text (the inbound-message webhook) and a message's
+// delivery receipts (its StatusCallback), signed with X-Twilio-Signature by the `twilio`
+// package's own helper, so readybell's check is held against Twilio's implementation.
 import { createServer, type Server } from 'node:http';
+import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
 
-export type SentSms = { to: string; from: string; body: string };
+export type SentSms = { to: string; from: string; body: string; sid: string; statusCallback: string | null };
+export type Callback = { status: number; type: string | null; text: string };
 export type SmsReply = number | 'hang';
 
 export class FakeSmsProvider {
@@ -15,6 +20,7 @@ export class FakeSmsProvider {
   /** Requests of any kind, accepted or not. */
   requests = 0;
   reply: SmsReply = 201;
+  private inboundSeq = 0;
   private readonly hanging: Array<() => void> = [];
   private arrivals: Array<() => void> = [];
   private server: Server | null = null;
@@ -35,10 +41,16 @@ export class FakeSmsProvider {
         if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
           return json(400, { code: 20001, message: 'form expected' });
         const form = new URLSearchParams(Buffer.concat(chunks).toString());
-        const msg = { to: form.get('To') ?? '', from: form.get('From') ?? '', body: form.get('Body') ?? '' };
+        const msg: SentSms = {
+          to: form.get('To') ?? '',
+          from: form.get('From') ?? '',
+          body: form.get('Body') ?? '',
+          sid: `SM${String(this.requests).padStart(32, '0')}`,
+          statusCallback: form.get('StatusCallback'),
+        };
         const accept = () => {
           this.messages.push(msg);
-          json(201, { sid: `SM${this.messages.length}`, status: 'queued', to: msg.to, from: msg.from, body: msg.body });
+          json(201, { sid: msg.sid, status: 'queued', to: msg.to, from: msg.from, body: msg.body });
         };
         if (this.reply === 'hang') this.hanging.push(accept);
         else if (this.reply === 201) accept();
@@ -68,6 +80,83 @@ export class FakeSmsProvider {
 
   release(): void {
     for (const go of this.hanging.splice(0)) go();
+  }
+
+  /**
+   * POSTs a signed form to readybell at `publicUrl` (the URL the provider was given, which the
+   * signature covers), reached at `serverUrl`. `signature`: override the header (null: none).
+   */
+  async callBack(
+    serverUrl: string,
+    publicUrl: string,
+    params: Record<string, string>,
+    opts: { signature?: string | null; token?: string } = {},
+  ): Promise<Callback> {
+    const url = new URL(publicUrl);
+    const signature =
+      opts.signature === undefined ? getExpectedTwilioSignature(opts.token ?? FakeSmsProvider.TOKEN, publicUrl, params) : opts.signature;
+    const res = await fetch(`${serverUrl}${url.pathname}${url.search}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(signature === null ? {} : { 'x-twilio-signature': signature }) },
+      body: new URLSearchParams(params).toString(),
+    });
+    return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+  }
+
+  /** A customer's text, from `from` to the service's number, as Twilio's inbound-message webhook posts it. */
+  inbound(
+    serverUrl: string,
+    publicUrl: string,
+    from: string,
+    body: string,
+    opts: { signature?: string | null; token?: string; messageSid?: string } = {},
+  ): Promise<Callback> {
+    const sid = opts.messageSid ?? `SM${String(++this.inboundSeq).padStart(32, 'f')}`;
+    return this.callBack(
+      serverUrl,
+      `${publicUrl}/sms/inbound`,
+      {
+        ToCountry: 'US',
+        SmsMessageSid: sid,
+        NumMedia: '0',
+        SmsSid: sid,
+        SmsStatus: 'received',
+        Body: body,
+        To: FakeSmsProvider.FROM,
+        NumSegments: '1',
+        MessageSid: sid,
+        AccountSid: FakeSmsProvider.SID,
+        From: from,
+        ApiVersion: '2010-04-01',
+      },
+      opts,
+    );
+  }
+
+  /** A delivery receipt for a sent message, posted to the StatusCallback it was given. */
+  receipt(
+    serverUrl: string,
+    message: SentSms,
+    status: string,
+    opts: { errorCode?: string; signature?: string | null } = {},
+  ): Promise<Callback> {
+    if (message.statusCallback === null) throw new Error('the message was sent without a StatusCallback');
+    return this.callBack(
+      serverUrl,
+      message.statusCallback,
+      {
+        MessageSid: message.sid,
+        SmsSid: message.sid,
+        MessageStatus: status,
+        SmsStatus: status,
+        AccountSid: FakeSmsProvider.SID,
+        To: message.to,
+        From: message.from,
+        ApiVersion: '2010-04-01',
+        ...(opts.errorCode === undefined ? {} : { ErrorCode: opts.errorCode }),
+      },
+      opts,
+    );
   }
 
   async close(): Promise<void> {

@@ -7,8 +7,8 @@
 // range relies on). The `open` newest tickets are open, alternately ready and created; the rest
 // are closed: 90 % collected, 7 % cancelled, 3 % expired. Every tenth ticket is in queue B, the
 // others in A; each has its own external_ref, `order-<s>`.
-import type { Db } from '../../src/store/db.ts';
-import type { Mode } from '../../src/store/tenancy.ts';
+import type { Db } from '../../src/core/db.ts';
+import type { Mode } from '../../src/core/tenancy.ts';
 
 export type History = {
   branchId: string;

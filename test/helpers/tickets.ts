@@ -1,8 +1,9 @@
 // Small helpers shared by the ticket API tests: counting stored rows (to prove that nothing
-// changed), promises a test resolves by hand, and a ringer that waits for the test.
+// changed), promises a test resolves by hand, and ringers that wait for the test, count, or stand
+// in for the app's own.
 import { spawn } from 'node:child_process';
 import type { TestApp } from './app.ts';
-import type { Ringer, RingOutcome, RingRequest } from '../../src/channels/ringer.ts';
+import type { Ringer, RingOutcome, RingRequest, RingTarget } from '../../src/core/ring.ts';
 import { NOBODY_REACHED } from '../../src/channels/ringer.ts';
 
 export type Deferred<T> = { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void };
@@ -55,7 +56,47 @@ export class GatedRinger implements Ringer {
   }
 }
 
-/** Counts ring attempts and answers like the silent ringer. */
+/**
+ * The app's own ringer, for which a test may stand in another for a while: handed to startTestApp
+ * (`ringer: ringers.around`), so that the test changes this object, never the app's services.
+ */
+export class RingerStandIn implements Ringer {
+  private built: Ringer | null = null;
+  private standIn: Ringer | null = null;
+
+  /** For createApp's `ringer` option: keeps the app's ringer and rings through this. */
+  readonly around = (built: Ringer): Ringer => {
+    this.built = built;
+    return this;
+  };
+
+  /** Rings (and look-aheads) go to `ringer` until `restore`. */
+  use(ringer: Ringer): void {
+    this.standIn = ringer;
+  }
+
+  restore(): void {
+    this.standIn = null;
+  }
+
+  private current(): Ringer {
+    const ringer = this.standIn ?? this.built;
+    if (ringer === null) throw new Error('RingerStandIn: not handed to an app');
+    return ringer;
+  }
+
+  ring(request: RingRequest, deadlineMs: number): Promise<RingOutcome> {
+    return this.current().ring(request, deadlineMs);
+  }
+
+  /** A ringer without a look-ahead counts as one whose channels all have someone to try. */
+  async lookAhead(target: RingTarget): Promise<(request: RingRequest) => RingOutcome | null> {
+    const ringer = this.current();
+    return ringer.lookAhead === undefined ? () => null : ringer.lookAhead(target);
+  }
+}
+
+/** Counts ring attempts and answers that nobody was reached. */
 export class CountingRinger implements Ringer {
   calls = 0;
   async ring(): Promise<RingOutcome> {

@@ -1,17 +1,17 @@
 // Shared steps of the webhook tests: an app on a fake clock whose test endpoints may reach the
 // receiver on 127.0.0.1, and small wrappers over the API calls the tests repeat.
 import assert from 'node:assert/strict';
-import { startTestApp, type TestApp } from './app.ts';
+import { startTestApp, type Substitutes, type TestApp } from './app.ts';
 import { FakeClock } from './clock.ts';
 import { WebhookReceiver } from './webhook-receiver.ts';
-import type { ResolvedAddress } from '../../src/webhooks/url-policy.ts';
+import type { ResolvedAddress } from '../../src/core/host-lookup.ts';
 
 export type WebhookWorld = { t: TestApp; clock: FakeClock; receiver: WebhookReceiver; close(): Promise<void> };
 
-export async function startWebhookWorld(env: Record<string, string> = {}): Promise<WebhookWorld> {
+export async function startWebhookWorld(env: Record<string, string> = {}, substitutes: Substitutes = {}): Promise<WebhookWorld> {
   const clock = new FakeClock();
   // PostgreSQL's default refuses private targets; the receiver lives on 127.0.0.1.
-  const t = await startTestApp({ clock, env: { WEBHOOK_ALLOW_PRIVATE: 'true', ...env } });
+  const t = await startTestApp({ clock, env: { WEBHOOK_ALLOW_PRIVATE: 'true', ...env }, ...substitutes });
   const receiver = await new WebhookReceiver().start();
   receiver.nowSeconds = () => Math.floor(clock.now() / 1000);
   return {
@@ -25,7 +25,7 @@ export async function startWebhookWorld(env: Record<string, string> = {}): Promi
   };
 }
 
-/** A resolver for names under example.test; anything else fails like an unknown name. */
+/** A resolver for the names in `table` (read at every lookup); anything else fails like an unknown name. */
 export function fakeLookup(table: Record<string, string>): (host: string) => Promise<ResolvedAddress[]> {
   return async (host) => {
     const address = table[host];

@@ -3,9 +3,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChannelRinger } from '../../src/channels/channel-ringer.ts';
-import type { Channel, ChannelAttempt, ChannelName, RingRequest } from '../../src/channels/ringer.ts';
-import type { Db } from '../../src/store/db.ts';
-import type { Ticket } from '../../src/store/tickets.ts';
+import type { Channel } from '../../src/channels/ringer.ts';
+import type { ChannelAttempt, ChannelName, RingRequest } from '../../src/core/ring.ts';
+import type { Db } from '../../src/core/db.ts';
+import type { Ticket } from '../../src/core/ticket.ts';
+import { EVERY_CHANNEL } from '../../src/domain/channel-choice.ts';
 
 type Behaviour = 'deliver' | 'fail' | 'throw' | 'hang' | 'pending-at-abort' | 'answer-at-abort';
 
@@ -54,7 +56,7 @@ function request(over: Partial<Ticket> = {}, livemode = true): RingRequest {
     customerPhone: '+14155550100',
     ...over,
   } as Ticket;
-  return { ringId: 'rng_1', seq: 1, reason: 'ready', ticket, livemode };
+  return { ringId: 'rng_1', seq: 1, reason: 'ready', ticket, livemode, channels: EVERY_CHANNEL };
 }
 
 function ringer(plan: string, subs: number, behaviours: Partial<Record<ChannelName, Behaviour>>) {
@@ -124,4 +126,34 @@ test('no channel is asked for a ticket that is not ready; no SMS without a phone
   const pro = ringer('pro', 0, { page: 'fail', sms: 'deliver' });
   assert.equal((await pro.ringer.ring(request(), 100)).channel_used, 'none');
   assert.equal(noPhone.stubs.sms.calls + pro.stubs.sms.calls, 0);
+});
+
+test('a ring uses only the channels it was started with: SMS "always" goes out with stage 1, even when push reached', async () => {
+  const r = ringer('business', 1, { push: 'deliver', page: 'deliver', display: 'deliver', sms: 'deliver' });
+  const out = await r.ringer.ring({ ...request(), channels: { free: ['push'], sms: 'always' } }, 500);
+  assert.deepEqual(
+    out.attempts.map((x) => [x.channel, x.delivered]),
+    [
+      ['push', true],
+      ['sms', true],
+    ],
+  );
+  assert.deepEqual([r.stubs.page.calls, r.stubs.display.calls], [0, 0], 'page and boards were not chosen');
+  assert.deepEqual([out.channel_used, out.call_out_loud, out.complete], ['push', false, true]);
+
+  const never = ringer('business', 1, { push: 'fail', page: 'fail', display: 'deliver', sms: 'deliver' });
+  const quiet = await never.ringer.ring({ ...request(), channels: { free: ['push', 'page', 'display'], sms: 'never' } }, 500);
+  assert.equal(never.stubs.sms.calls, 0, 'no SMS when the ring chose none, though nobody was reached');
+  assert.deepEqual([quiet.rang, quiet.channel_used, quiet.call_out_loud], [false, 'none', true]);
+});
+
+test('SMS chosen "always" is not held back by a push still undecided at the deadline', async () => {
+  const r = ringer('business', 1, { push: 'pending-at-abort', sms: 'deliver' });
+  const out = await r.ringer.ring({ ...request(), channels: { free: ['push'], sms: 'always' } }, 50);
+  assert.equal(r.stubs.sms.calls, 1);
+  assert.deepEqual(
+    out.attempts.map((x) => [x.channel, x.delivered]),
+    [['sms', true]],
+  );
+  assert.deepEqual([out.channel_used, out.complete, out.sending], ['sms', false, true]);
 });

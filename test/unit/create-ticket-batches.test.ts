@@ -1,57 +1,47 @@
-// Group commit of one-statement creates (src/store/postgres/create-ticket-batches.ts), against a
+// Group commit of creates on PostgreSQL (src/store/postgres/create-ticket-batches.ts), against a
 // fake store whose statements the test finishes by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import pg from 'pg';
-import { CreateTicketBatches, type RunCreates } from '../../src/store/postgres/create-ticket-batches.ts';
-import type { CreateStatementInput } from '../../src/store/postgres/create-ticket-statement.ts';
+import { CreateTicketBatches, type Place, type RunCreates } from '../../src/store/postgres/create-ticket-batches.ts';
 import { deferred, type Deferred } from '../helpers/tickets.ts';
 
+type Input = { day: string; place: Place };
+type Result = { number: number };
 type Call = { days: string[]; done: Deferred<void>; fail?: unknown };
 
 /** A store that records each statement's creates (by day) and answers when the test says so. */
-function fakeStore(): { db: RunCreates; calls: Call[] } {
+function fakeStore(): { db: RunCreates<Input, Result>; calls: Call[] } {
   const calls: Call[] = [];
-  const db: RunCreates = async (items) => {
+  const db: RunCreates<Input, Result> = async (items) => {
     const days = items.map((it) => it.day);
     const call: Call = { days, done: deferred() };
     calls.push(call);
     await call.done.promise;
     if (call.fail !== undefined) throw call.fail;
-    return days.map((_, i) => ({
-      branch: null,
-      fresh: true,
-      number: i + 1,
-      endpoints: 0,
-      deliveries: 0,
-      jobs: [],
-    }));
+    return days.map((_, i) => ({ number: i + 1 }));
   };
   return { db, calls };
 }
 
-const input = (day: string): CreateStatementInput => ({
-  ticket: [],
-  queueGiven: true,
-  timezone: 'UTC',
-  settings: '{}',
-  day,
-  event: { id: 'evt', createdAt: 0, bodyBefore: '', bodyAfter: '' },
-  webhooks: null,
-});
+/** A create of `queue` for `day`, with an Idempotency-Key when `key` is given. */
+function create(batches: CreateTicketBatches<Input, Result>, day: string, queue = 'q', key: string | null = null): Promise<Result> {
+  const place = { queue, day, key };
+  return batches.run({ day, place }, place);
+}
 const tick = () => new Promise((r) => setImmediate(r));
 
 test('a create with a free slot runs at once and alone; those arriving meanwhile share the next statement', async () => {
   const { db, calls } = fakeStore();
   const batches = new CreateTicketBatches(db, { slots: 1, maxBatch: 3 });
-  const first = batches.run(input('d1'), 'q');
+  const first = create(batches, 'd1');
   await tick();
   assert.equal(calls.length, 1);
-  const waiting = Array.from({ length: 5 }, () => batches.run(input('d1'), 'q'));
+  const waiting = Array.from({ length: 5 }, () => create(batches, 'd1'));
   await tick();
   assert.equal(calls.length, 1, 'the others wait for the slot');
   calls[0]!.done.resolve();
-  assert.equal((await first)?.number, 1);
+  assert.equal((await first).number, 1);
   await tick();
   assert.deepEqual(
     calls.map((c) => c.days.length),
@@ -66,7 +56,7 @@ test('a create with a free slot runs at once and alone; those arriving meanwhile
   );
   calls[2]!.done.resolve();
   assert.deepEqual(
-    (await Promise.all(waiting)).map((r) => r?.number),
+    (await Promise.all(waiting)).map((r) => r.number),
     [1, 2, 3, 1, 2],
   );
 });
@@ -74,9 +64,9 @@ test('a create with a free slot runs at once and alone; those arriving meanwhile
 test('a statement takes one business day per queue: a create of another day waits for the next', async () => {
   const { db, calls } = fakeStore();
   const batches = new CreateTicketBatches(db, { slots: 1, maxBatch: 10 });
-  const all = [batches.run(input('d0'), 'q')];
+  const all = [create(batches, 'd0')];
   await tick();
-  all.push(batches.run(input('d1'), 'q'), batches.run(input('d2'), 'q'), batches.run(input('d2'), 'other'), batches.run(input('d1'), 'q'));
+  all.push(create(batches, 'd1'), create(batches, 'd2'), create(batches, 'd2', 'other'), create(batches, 'd1'));
   calls[0]!.done.resolve();
   await tick();
   assert.deepEqual(calls[1]!.days, ['d1', 'd2', 'd1']);
@@ -87,12 +77,28 @@ test('a statement takes one business day per queue: a create of another day wait
   await Promise.all(all);
 });
 
+test('two creates with one Idempotency-Key never share a statement', async () => {
+  const { db, calls } = fakeStore();
+  const batches = new CreateTicketBatches(db, { slots: 1, maxBatch: 10 });
+  const all = [create(batches, 'd')];
+  await tick();
+  all.push(create(batches, 'd', 'q', 'k1'), create(batches, 'd', 'q', 'k1'), create(batches, 'd', 'q', 'k2'), create(batches, 'd'));
+  calls[0]!.done.resolve();
+  await tick();
+  assert.equal(calls[1]!.days.length, 3, 'k1, k2 and the create without a key');
+  calls[1]!.done.resolve();
+  await tick();
+  assert.equal(calls[2]!.days.length, 1, 'the second k1 alone, next');
+  calls[2]!.done.resolve();
+  await Promise.all(all);
+});
+
 test('a statement the server refused is tried again create by create; a lost connection fails its creates', async () => {
   const { db, calls } = fakeStore();
   const batches = new CreateTicketBatches(db, { slots: 1, maxBatch: 10 });
-  const first = batches.run(input('d'), 'q');
+  const first = create(batches, 'd');
   await tick();
-  const refused = [batches.run(input('d'), 'q'), batches.run(input('d'), 'q')];
+  const refused = [create(batches, 'd'), create(batches, 'd')];
   calls[0]!.done.resolve();
   await first;
   await tick();
@@ -108,11 +114,11 @@ test('a statement the server refused is tried again create by create; a lost con
   calls[3]!.done.resolve();
   const [a, b] = await Promise.allSettled(refused);
   assert.equal(a!.status, 'rejected', 'the create that fails alone gets its own error');
-  assert.equal(b!.status === 'fulfilled' ? b!.value?.number : null, 1);
+  assert.equal(b!.status === 'fulfilled' ? b!.value.number : null, 1);
   await tick();
 
-  const busy = batches.run(input('d'), 'q');
-  const lost = [batches.run(input('d'), 'q'), batches.run(input('d'), 'q')];
+  const busy = create(batches, 'd');
+  const lost = [create(batches, 'd'), create(batches, 'd')];
   calls[4]!.done.resolve();
   await busy;
   await tick();

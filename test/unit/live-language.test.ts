@@ -4,7 +4,7 @@ import { pickLanguage } from '../../src/i18n/language.ts';
 import { calloutText } from '../../src/i18n/board-texts.ts';
 import { buildPageView, pageState } from '../../src/realtime/page-view.ts';
 import { withDefaults } from '../../src/domain/branch-settings.ts';
-import type { Ticket } from '../../src/store/tickets.ts';
+import type { Ticket } from '../../src/core/ticket.ts';
 import type { Branch } from '../../src/store/tenancy.ts';
 
 test('Accept-Language: highest q among supported primaries; branch default otherwise', () => {

@@ -6,9 +6,10 @@ import { createPageChannel } from '../../src/channels/page.ts';
 import { MemoryBus } from '../../src/realtime/bus.ts';
 import { relayTopics, type RingAckMessage } from '../../src/realtime/ring-relay.ts';
 import type { Presence, PresenceMember } from '../../src/realtime/presence.ts';
-import type { RingRequest } from '../../src/channels/ringer.ts';
-import type { Queryable } from '../../src/store/db.ts';
-import type { Ticket } from '../../src/store/tickets.ts';
+import type { RingRequest } from '../../src/core/ring.ts';
+import type { Queryable } from '../../src/core/db.ts';
+import type { Ticket } from '../../src/core/ticket.ts';
+import { EVERY_CHANNEL } from '../../src/domain/channel-choice.ts';
 import { deferred } from '../helpers/tickets.ts';
 import { withDefaults } from '../../src/domain/branch-settings.ts';
 
@@ -18,6 +19,7 @@ const request: RingRequest = {
   seq: 1,
   reason: 'ready',
   livemode: false,
+  channels: EVERY_CHANNEL,
   ticket: { id: TICKET } as Ticket,
   first: { branch: { name: 'B', settings: withDefaults({}) }, plan: 'pro', pushSubscriptions: 0 },
 };

@@ -1,8 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planRing, smsNeeded, summarizeRing, type RingFacts } from '../../src/domain/ring-policy.ts';
-import type { ChannelAttempt, ChannelName } from '../../src/channels/ringer.ts';
-import { PLANS } from '../../src/store/tenancy.ts';
+import { FAN_OUT_ORDER, planRing, smsNeeded, summarizeRing, type RingFacts } from '../../src/domain/ring-policy.ts';
+import { EVERY_CHANNEL } from '../../src/domain/channel-choice.ts';
+import type { FreeChannel } from '../../src/core/ring.ts';
+import type { ChannelAttempt, ChannelName } from '../../src/core/ring.ts';
+import { PLANS } from '../../src/core/tenancy.ts';
 
 const ALL: ChannelName[] = ['push', 'page', 'sms', 'display'];
 const base: RingFacts = {
@@ -123,4 +125,31 @@ test('an SMS whose outcome is unknown makes the answer "unknown", never "none", 
   });
   assert.deepEqual(summarizeRing([attempt('display', true), unknownSms]), { rang: false, channel_used: 'unknown', call_out_loud: true });
   assert.deepEqual(summarizeRing([attempt('page', true), unknownSms]), { rang: true, channel_used: 'page', call_out_loud: false });
+});
+
+test('a ring narrowed to some channels: only those are planned, and SMS is never, a fallback or always', () => {
+  const facts: RingFacts = { ...base, pushSubscriptions: 1, plan: 'business', phone: true };
+  const frees: FreeChannel[][] = [[], ['push'], ['page'], ['display'], ['push', 'page'], ['push', 'page', 'display'], ['display', 'push']];
+  const reachedByPush = [attempt('push', true)];
+  for (const free of frees)
+    for (const sms of ['never', 'fallback', 'always'] as const) {
+      const p = planRing(facts, { free, sms });
+      const name = JSON.stringify({ free, sms });
+      assert.deepEqual(
+        p.fanOut,
+        FAN_OUT_ORDER.filter((c) => (free as ChannelName[]).includes(c)),
+        name,
+      );
+      assert.equal(p.sms.send, sms !== 'never', name);
+      if (!p.sms.send) assert.equal(p.sms.reason, 'not-chosen', name);
+      else assert.equal(p.sms.alongside, sms === 'always', name);
+      assert.equal(smsNeeded(p, reachedByPush), sms === 'always', `${name}: push reached`);
+      assert.equal(smsNeeded(p, []), sms !== 'never', `${name}: nothing reached`);
+    }
+  // What the plan, the phone and the branch rule out stays out whatever the ring chose.
+  assert.equal(planRing({ ...facts, plan: 'pro' }, { free: ['push'], sms: 'always' }).sms.send, false);
+  assert.equal(planRing({ ...facts, phone: false }, { free: ['push'], sms: 'always' }).sms.send, false);
+  assert.deepEqual(planRing({ ...facts, pushSubscriptions: 0, pageOpen: false }, { free: ['push', 'page'], sms: 'never' }).fanOut, []);
+  // Without a choice, a ring uses every channel (EVERY_CHANNEL).
+  assert.deepEqual(planRing(facts), planRing(facts, EVERY_CHANNEL));
 });

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { TICKET_STATUSES, isOpen, nextStatus } from '../../src/domain/ticket-state.ts';
-import type { TicketOperation, TicketStatus } from '../../src/domain/ticket-state.ts';
+import type { TicketOperation } from '../../src/domain/ticket-state.ts';
+import type { TicketStatus } from '../../src/core/ticket.ts';
 
 const C = 'created';
 const R = 'ready';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { classifyAddress, isAddressAllowed, type AddressKind } from '../../src/webhooks/address-policy.ts';
+import { classifyAddress, isAddressAllowed, type AddressKind } from '../../src/domain/address-policy.ts';
 
 const CASES: Array<[string, AddressKind]> = [
   // IPv4 public, including the neighbours of every special block

@@ -306,8 +306,13 @@
     });
     showSound();
   }
-  if (window.ResizeObserver) new ResizeObserver(layout).observe(main);
-  else window.addEventListener('resize', layout);
+  // The lists themselves are watched, not the page: a banner, the missed list or an announcement
+  // changes their room without resizing the window.
+  if (window.ResizeObserver) {
+    const watch = new ResizeObserver(layout);
+    watch.observe($('ready'));
+    watch.observe($('preparing'));
+  } else window.addEventListener('resize', layout);
   tick();
   setInterval(tick, 1000);
   layout();

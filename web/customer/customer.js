@@ -251,7 +251,7 @@
     }
     $('alert-on').hidden = false;
     const push = window.readybellPush;
-    if (push && push.supported && push.supported()) push.subscribe().catch(() => {});
+    if (push?.supported?.()) push.subscribe().catch(() => {});
   });
 
   $('alertbox').hidden = !open;

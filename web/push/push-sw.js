@@ -16,32 +16,20 @@ function firstSighting(ringId) {
   var key = new Request(self.location.origin + '/__readybell/rings-seen/' + encodeURIComponent(ringId));
   return caches
     .open(RINGS_SEEN)
-    .then(function (cache) {
-      return cache.match(key).then(function (hit) {
+    .then((cache) =>
+      cache.match(key).then((hit) => {
         if (hit) return false;
         return cache
           .put(key, new Response(''))
-          .then(function () {
-            return cache.keys();
-          })
-          .then(function (keys) {
-            return Promise.all(
-              keys.slice(0, Math.max(0, keys.length - RINGS_KEPT)).map(function (k) {
-                return cache.delete(k);
-              }),
-            );
-          })
-          .then(function () {
-            return true;
-          });
-      });
-    })
-    .catch(function () {
-      return true;
-    });
+          .then(() => cache.keys())
+          .then((keys) => Promise.all(keys.slice(0, Math.max(0, keys.length - RINGS_KEPT)).map((k) => cache.delete(k))))
+          .then(() => true);
+      }),
+    )
+    .catch(() => true);
 }
 
-self.addEventListener('push', function (event) {
+self.addEventListener('push', (event) => {
   var data = {};
   try {
     data = event.data ? event.data.json() : {};
@@ -50,7 +38,7 @@ self.addEventListener('push', function (event) {
   }
   var title = data.title || 'Your order is ready';
   event.waitUntil(
-    firstSighting(data.ring_id).then(function (first) {
+    firstSighting(data.ring_id).then((first) => {
       var options = {
         body: data.body || '',
         // One notification per ticket: a reminder replaces the earlier ring instead of stacking.
@@ -67,9 +55,9 @@ self.addEventListener('push', function (event) {
   );
 });
 
-self.addEventListener('notificationclick', function (event) {
+self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  var raw = (event.notification.data && event.notification.data.url) || '';
+  var raw = event.notification.data?.url || '';
   var target;
   try {
     target = new URL(raw, self.location.origin);
@@ -79,7 +67,7 @@ self.addEventListener('notificationclick', function (event) {
   // Only ever open this service's own pages.
   if (target.origin !== self.location.origin) return;
   event.waitUntil(
-    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(function (list) {
+    self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((list) => {
       for (var i = 0; i < list.length; i++) {
         if (new URL(list[i].url).pathname === target.pathname && 'focus' in list[i]) return list[i].focus();
       }

@@ -1,7 +1,7 @@
 // readybell Web Push for the customer page. Defines window.readybellPush, which the page's
 // "Alert me" button calls: that tap is the user gesture browsers require before asking for
 // notification permission. The service worker (/sw.js, scope /t/) shows the ring.
-(function () {
+(() => {
   'use strict';
 
   function supported() {
@@ -40,7 +40,7 @@
     var reg = await registration();
     var sub = await reg.pushManager.getSubscription();
     // A subscription made for another server key (the operator rotated it) cannot be used.
-    if (sub && !sameKey(sub.options && sub.options.applicationServerKey, key)) {
+    if (sub && !sameKey(sub.options?.applicationServerKey, key)) {
       await sub.unsubscribe();
       sub = null;
     }

@@ -753,6 +753,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/test_helpers/tickets/{id}/sms_reply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Text back as the customer
+         * @description Test mode only: does exactly what the customer's text back to the ticket's SMS does in live mode, events and webhooks included. The ticket needs a `customer_phone` and a text already sent (a ring by SMS: business plan; test mode simulates it). `1`, `OK` or "on my way" (in any language of the customer page) is `ticket.customer_acknowledged`, `5` or "later" is `ticket.customer_snoozed` for 5 minutes, both with `data.via: "sms"`; `STOP` stops test mode's texts to that number (until `START`); `HELP` answers with the shop's name.
+         */
+        post: operations["replyToTextAsCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a period's figures
+         * @description Tickets created, collected, cancelled, expired and still open; preparation and pickup times; rings, how they reached customers, "On my way" and snoozes: for a period of days in the branch's time zone (the last 7 by default), all queues or one, and the same figures for a comparison period. Read from rollups kept as tickets change, so a year costs what a week does, whatever the history. For an API key of the branch, or a staff session with the manager or owner role; in the key's or the session's mode.
+         */
+        get: operations["getInsights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/insights/days": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the figures day by day
+         * @description The figures of each day of the period (a line or bar chart of volume and times). For an API key of the branch, or a staff session with the manager or owner role; in the key's or the session's mode.
+         */
+        get: operations["getInsightsByDay"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/insights/hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the figures by hour of the day
+         * @description The figures of each local hour of the day, 0 to 23, over the whole period: when the rush comes, and how preparation and pickup times follow it. For an API key of the branch, or a staff session with the manager or owner role; in the key's or the session's mode.
+         */
+        get: operations["getInsightsByHour"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/insights/weekday_hours": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the figures by weekday and hour
+         * @description The week as a grid of 7 days × 24 hours over the whole period, for a heatmap of when tickets come. For an API key of the branch, or a staff session with the manager or owner role; in the key's or the session's mode.
+         */
+        get: operations["getInsightsByWeekdayHour"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/insights/tickets.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export a period's tickets as CSV
+         * @description One row per ticket created in the period (oldest first) with its times (UTC, and its creation on the branch's clock), queue, `external_ref`, preparation and pickup seconds, rings and how the ready ring reached the customer (`channel_used`). No phone number, metadata or customer link. UTF-8 with a byte order mark, comma-separated, CRLF line ends: it opens as is in a spreadsheet. For an API key of the branch, or a staff session with the manager or owner role; in the key's or the session's mode.
+         */
+        get: operations["exportInsightsTickets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions": {
         parameters: {
             query?: never;
@@ -962,7 +1082,7 @@ export interface webhooks {
         put?: never;
         /**
          * ticket.customer_acknowledged
-         * @description The customer tapped "On my way" after a ring.
+         * @description The customer tapped "On my way" after a ring, or texted it back (`1`, `OK`, …).
          *
          *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
@@ -984,7 +1104,7 @@ export interface webhooks {
         put?: never;
         /**
          * ticket.customer_snoozed
-         * @description The customer asked for more time; they are rung again when it ends.
+         * @description The customer asked for more time, on their page or by texting `5` back; they are rung again when it ends.
          *
          *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
@@ -1147,6 +1267,7 @@ export interface components {
              * @example 0
              */
             rings: number;
+            sms_status: ("queued" | "sent" | "delivered" | "undelivered" | "failed") | null;
         };
         /** @description What a ring reached: a true account, never a guess */
         RingResult: {
@@ -1160,6 +1281,32 @@ export interface components {
             /** @description Whether a connected display board with voice on was told to announce */
             call_out_loud: boolean;
             ticket: components["schemas"]["Ticket"];
+        };
+        /** @description One reminder of the escalation ladder */
+        EscalationStep: {
+            /**
+             * @description Seconds after the ready; each step at least 30 s after the one before it
+             * @example 60
+             */
+            after_seconds: number;
+            /**
+             * @description The free channels to the customer's phone
+             * @example [
+             *       "push",
+             *       "page"
+             *     ]
+             */
+            channels: ("push" | "page")[];
+            /**
+             * @description `never`; `fallback`: only when push and page did not reach the customer; `always`: even if push was accepted (business plan, SMS on)
+             * @enum {string}
+             */
+            sms: "never" | "fallback" | "always";
+            /**
+             * @description Connected boards with voice on call the number out
+             * @example true
+             */
+            call_out: boolean;
         };
         /** @description A shop: the settings its tickets, pages and boards follow */
         Branch: {
@@ -1192,6 +1339,7 @@ export interface components {
             reminder_delay_seconds: number;
             /** @example 2 */
             reminder_count: number;
+            escalation_ladder: components["schemas"]["EscalationStep"][] | null;
             /** @description Display boards calling numbers out loud */
             voice: {
                 enabled: boolean;
@@ -1364,7 +1512,8 @@ export interface components {
          *             "acknowledged_at": null,
          *             "snoozed_until": null
          *           },
-         *           "rings": 0
+         *           "rings": 0,
+         *           "sms_status": null
          *         }
          *       },
          *       "request": {
@@ -1443,7 +1592,8 @@ export interface components {
          *             "acknowledged_at": null,
          *             "snoozed_until": null
          *           },
-         *           "rings": 1
+         *           "rings": 1,
+         *           "sms_status": null
          *         },
          *         "previous_status": "created"
          *       },
@@ -1528,7 +1678,8 @@ export interface components {
          *             "acknowledged_at": null,
          *             "snoozed_until": null
          *           },
-         *           "rings": 1
+         *           "rings": 1,
+         *           "sms_status": null
          *         },
          *         "ring": {
          *           "id": "rng_01m81j18pees95dsax2gr9sxv6",
@@ -1666,7 +1817,8 @@ export interface components {
          *             "acknowledged_at": "2026-11-22T12:09:48.000Z",
          *             "snoozed_until": null
          *           },
-         *           "rings": 1
+         *           "rings": 1,
+         *           "sms_status": null
          *         },
          *         "previous_status": "ready"
          *       },
@@ -1751,7 +1903,8 @@ export interface components {
          *             "acknowledged_at": null,
          *             "snoozed_until": null
          *           },
-         *           "rings": 0
+         *           "rings": 0,
+         *           "sms_status": null
          *         },
          *         "previous_status": "created"
          *       },
@@ -1836,7 +1989,8 @@ export interface components {
          *             "acknowledged_at": null,
          *             "snoozed_until": null
          *           },
-         *           "rings": 3
+         *           "rings": 3,
+         *           "sms_status": null
          *         },
          *         "previous_status": "ready"
          *       },
@@ -1918,7 +2072,8 @@ export interface components {
          *             "acknowledged_at": null,
          *             "snoozed_until": null
          *           },
-         *           "rings": 0
+         *           "rings": 0,
+         *           "sms_status": null
          *         }
          *       },
          *       "request": null
@@ -1994,7 +2149,8 @@ export interface components {
          *             "acknowledged_at": null,
          *             "snoozed_until": null
          *           },
-         *           "rings": 0
+         *           "rings": 0,
+         *           "sms_status": null
          *         },
          *         "channel": "push"
          *       },
@@ -2041,7 +2197,7 @@ export interface components {
             } | null;
         };
         /**
-         * @description The customer tapped "On my way" after a ring.
+         * @description The customer tapped "On my way" after a ring, or texted it back (`1`, `OK`, …).
          * @example {
          *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
          *       "object": "event",
@@ -2076,8 +2232,10 @@ export interface components {
          *             "acknowledged_at": "2026-11-22T12:09:48.000Z",
          *             "snoozed_until": null
          *           },
-         *           "rings": 1
-         *         }
+         *           "rings": 1,
+         *           "sms_status": null
+         *         },
+         *         "via": "page"
          *       },
          *       "request": null
          *     }
@@ -2109,6 +2267,11 @@ export interface components {
             branch: string;
             data: {
                 object: components["schemas"]["Ticket"];
+                /**
+                 * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
+                 * @enum {string}
+                 */
+                via: "page" | "sms";
             };
             request: {
                 /** @example req_Xk2v9QmH4c7PzR1b */
@@ -2117,7 +2280,7 @@ export interface components {
             } | null;
         };
         /**
-         * @description The customer asked for more time; they are rung again when it ends.
+         * @description The customer asked for more time, on their page or by texting `5` back; they are rung again when it ends.
          * @example {
          *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
          *       "object": "event",
@@ -2152,10 +2315,12 @@ export interface components {
          *             "acknowledged_at": null,
          *             "snoozed_until": "2026-11-22T12:14:40.000Z"
          *           },
-         *           "rings": 1
+         *           "rings": 1,
+         *           "sms_status": null
          *         },
          *         "minutes": 5,
-         *         "snoozed_until": "2026-11-22T12:14:40.000Z"
+         *         "snoozed_until": "2026-11-22T12:14:40.000Z",
+         *         "via": "page"
          *       },
          *       "request": null
          *     }
@@ -2195,6 +2360,11 @@ export interface components {
                  * @example 2026-11-22T12:00:00.000Z
                  */
                 snoozed_until: string;
+                /**
+                 * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
+                 * @enum {string}
+                 */
+                via: "page" | "sms";
             };
             request: {
                 /** @example req_Xk2v9QmH4c7PzR1b */
@@ -2273,6 +2443,67 @@ export interface components {
         };
         /** @description An event: one of the types below, told apart by `type`. More types may be added within v1; ignore the ones you do not know. */
         Event: components["schemas"]["TicketCreatedEvent"] | components["schemas"]["TicketReadyEvent"] | components["schemas"]["TicketRungEvent"] | components["schemas"]["TicketCollectedEvent"] | components["schemas"]["TicketCancelledEvent"] | components["schemas"]["TicketExpiredEvent"] | components["schemas"]["TicketCustomerViewedEvent"] | components["schemas"]["TicketCustomerSubscribedEvent"] | components["schemas"]["TicketCustomerAcknowledgedEvent"] | components["schemas"]["TicketCustomerSnoozedEvent"] | components["schemas"]["PingEvent"];
+        /** @description What happened in some hours of a branch (all its queues, or the one asked for). Counts are of changes in those hours: a ticket created at 11:58 and collected at 12:03 counts as created at 11 and collected at 12. */
+        InsightFigures: {
+            /** @description Tickets created */
+            created: number;
+            /** @description Tickets collected */
+            collected: number;
+            /** @description Tickets cancelled */
+            cancelled: number;
+            /** @description Tickets that expired: nobody collected them (no-shows) */
+            expired: number;
+            /** @description Tickets created in these hours that are still open now */
+            open: number;
+            /** @description Tickets made ready (each rung at least once) */
+            ready: number;
+            preparation: {
+                /** @description How many tickets made ready: the time from created to ready the figures are made of */
+                count: number;
+                median_seconds: number | null;
+                p90_seconds: number | null;
+                longest_seconds: number | null;
+                mean_seconds: number | null;
+            };
+            pickup: {
+                /** @description How many tickets collected after being made ready: the time from ready to collected the figures are made of */
+                count: number;
+                median_seconds: number | null;
+                p90_seconds: number | null;
+                longest_seconds: number | null;
+                mean_seconds: number | null;
+            };
+            /** @description Rings completed: the ready's, and every ring again, reminder and end of a snooze */
+            rings: number;
+            rings_per_ticket: number | null;
+            reached: {
+                /** @description Rings whose strongest channel to reach the customer was push */
+                push: number;
+                /** @description Rings whose strongest channel to reach the customer was page */
+                page: number;
+                /** @description Rings whose strongest channel to reach the customer was sms */
+                sms: number;
+                /** @description Rings that reached nobody */
+                none: number;
+                /** @description Rings by SMS whose outcome is not known */
+                unknown: number;
+            };
+            reached_share: {
+                push: number | null;
+                page: number | null;
+                sms: number | null;
+                none: number | null;
+                unknown: number | null;
+            };
+            /** @description Rings a display board called out loud */
+            called_out: number;
+            called_out_share: number | null;
+            /** @description Tickets whose customer answered a ring with "On my way" */
+            acknowledged: number;
+            acknowledgement_rate: number | null;
+            /** @description "Need N more minutes" answers */
+            snoozed: number;
+        };
     };
     responses: never;
     parameters: {
@@ -2460,6 +2691,7 @@ export interface operations {
                      * @example 2
                      */
                     reminder_count?: number;
+                    escalation_ladder?: components["schemas"]["EscalationStep"][] | null;
                     voice?: {
                         enabled?: boolean;
                         /**
@@ -3544,7 +3776,8 @@ export interface operations {
                      *             "acknowledged_at": null,
                      *             "snoozed_until": null
                      *           },
-                     *           "rings": 1
+                     *           "rings": 1,
+                     *           "sms_status": null
                      *         }
                      *       ],
                      *       "has_more": false
@@ -3754,7 +3987,8 @@ export interface operations {
                      *         "acknowledged_at": null,
                      *         "snoozed_until": null
                      *       },
-                     *       "rings": 0
+                     *       "rings": 0,
+                     *       "sms_status": null
                      *     }
                      */
                     "application/json": components["schemas"]["Ticket"];
@@ -3995,7 +4229,8 @@ export interface operations {
                      *         "acknowledged_at": "2026-11-22T12:09:48.000Z",
                      *         "snoozed_until": null
                      *       },
-                     *       "rings": 1
+                     *       "rings": 1,
+                     *       "sms_status": null
                      *     }
                      */
                     "application/json": components["schemas"]["Ticket"];
@@ -4517,7 +4752,8 @@ export interface operations {
                      *           "acknowledged_at": null,
                      *           "snoozed_until": null
                      *         },
-                     *         "rings": 1
+                     *         "rings": 1,
+                     *         "sms_status": null
                      *       }
                      *     }
                      */
@@ -4790,7 +5026,8 @@ export interface operations {
                      *           "acknowledged_at": null,
                      *           "snoozed_until": null
                      *         },
-                     *         "rings": 2
+                     *         "rings": 2,
+                     *         "sms_status": null
                      *       }
                      *     }
                      */
@@ -5059,7 +5296,8 @@ export interface operations {
                      *         "acknowledged_at": "2026-11-22T12:09:48.000Z",
                      *         "snoozed_until": null
                      *       },
-                     *       "rings": 1
+                     *       "rings": 1,
+                     *       "sms_status": null
                      *     }
                      */
                     "application/json": components["schemas"]["Ticket"];
@@ -5332,7 +5570,8 @@ export interface operations {
                      *         "acknowledged_at": null,
                      *         "snoozed_until": null
                      *       },
-                     *       "rings": 0
+                     *       "rings": 0,
+                     *       "sms_status": null
                      *     }
                      */
                     "application/json": components["schemas"]["Ticket"];
@@ -5612,7 +5851,8 @@ export interface operations {
                      *                 "acknowledged_at": null,
                      *                 "snoozed_until": null
                      *               },
-                     *               "rings": 1
+                     *               "rings": 1,
+                     *               "sms_status": null
                      *             },
                      *             "ring": {
                      *               "id": "rng_01m81j18pees95dsax2gr9sxv6",
@@ -5678,7 +5918,8 @@ export interface operations {
                      *                 "acknowledged_at": null,
                      *                 "snoozed_until": null
                      *               },
-                     *               "rings": 1
+                     *               "rings": 1,
+                     *               "sms_status": null
                      *             },
                      *             "previous_status": "created"
                      *           },
@@ -5877,7 +6118,8 @@ export interface operations {
                      *             "acknowledged_at": null,
                      *             "snoozed_until": null
                      *           },
-                     *           "rings": 1
+                     *           "rings": 1,
+                     *           "sms_status": null
                      *         },
                      *         "ring": {
                      *           "id": "rng_01m81j18pees95dsax2gr9sxv6",
@@ -11972,7 +12214,8 @@ export interface operations {
                      *         "acknowledged_at": "2026-11-22T12:09:48.000Z",
                      *         "snoozed_until": null
                      *       },
-                     *       "rings": 1
+                     *       "rings": 1,
+                     *       "sms_status": null
                      *     }
                      */
                     "application/json": components["schemas"]["Ticket"];
@@ -12390,6 +12633,1585 @@ export interface operations {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too Many Requests: a problem document whose `code` is one of:
+             *
+             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal Server Error: a problem document whose `code` is one of:
+             *
+             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service Unavailable: a problem document whose `code` is one of:
+             *
+             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replyToTextAsCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description An id starting `tk_`
+                 * @example tk_01m81j19a75aagw39z4av2ch96
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The text the customer sends
+                     * @example 1
+                     */
+                    body: string;
+                };
+            };
+        };
+        responses: {
+            /** @description What the reply did and what readybell texts back */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "sms_reply",
+                     *       "understood_as": "acknowledge",
+                     *       "reply": "Demo Café: thanks, see you at the counter (A-42).",
+                     *       "ticket": {
+                     *         "object": "ticket",
+                     *         "id": "tk_01m81j19a75aagw39z4av2ch96",
+                     *         "display_number": "A-42",
+                     *         "queue": "A",
+                     *         "status": "ready",
+                     *         "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
+                     *         "external_ref": "1001",
+                     *         "metadata": {
+                     *           "table": "12"
+                     *         },
+                     *         "livemode": false,
+                     *         "branch": "br_01m81j194tb8kmycb0gheeaj9r",
+                     *         "created_at": "2026-11-22T12:00:00.000Z",
+                     *         "ready_at": "2026-11-22T12:09:30.000Z",
+                     *         "collected_at": null,
+                     *         "cancelled_at": null,
+                     *         "expired_at": null,
+                     *         "cancellation_reason": null,
+                     *         "customer": {
+                     *           "viewed_at": "2026-11-22T12:00:41.000Z",
+                     *           "notifications": "push",
+                     *           "acknowledged_at": "2026-11-22T12:09:48.000Z",
+                     *           "snoozed_until": null
+                     *         },
+                     *         "rings": 1,
+                     *         "sms_status": "delivered"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "sms_reply";
+                        /**
+                         * @description `acknowledge` ("On my way": `1`, `OK`, …), `snooze` (5 more minutes: `5`, `later`, …), `stop` (no more texts to the number), `start` (texts again), `help`, or `unrecognised` (answered like `help`)
+                         * @enum {string}
+                         */
+                        understood_as: "acknowledge" | "snooze" | "stop" | "start" | "help" | "unrecognised";
+                        reply: string | null;
+                        ticket: components["schemas"]["Ticket"];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request: a problem document whose `code` is one of:
+             *
+             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
+             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized: a problem document whose `code` is one of:
+             *
+             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
+             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden: a problem document whose `code` is one of:
+             *
+             *     - `forbidden`: A live key: test helpers never touch live tickets.
+             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not Found: a problem document whose `code` is one of:
+             *
+             *     - `not-found`: No such ticket.
+             */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Request Timeout: a problem document whose `code` is one of:
+             *
+             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict: a problem document whose `code` is one of:
+             *
+             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
+             *     - `conflict`: No text was sent for this open ticket yet (no `customer_phone`, no ring by SMS, or the ticket is closed).
+             */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Payload Too Large: a problem document whose `code` is one of:
+             *
+             *     - `payload-too-large`: The request body is larger than the service accepts.
+             */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unsupported Media Type: a problem document whose `code` is one of:
+             *
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable Entity: a problem document whose `code` is one of:
+             *
+             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
+             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
+             */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too Many Requests: a problem document whose `code` is one of:
+             *
+             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal Server Error: a problem document whose `code` is one of:
+             *
+             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service Unavailable: a problem document whose `code` is one of:
+             *
+             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getInsights: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First day (YYYY-MM-DD, the branch's calendar); default: 6 days before `to`
+                 * @example 2026-11-16
+                 */
+                from?: string;
+                /**
+                 * @description Last day, counted; default: today in the branch's time zone
+                 * @example 2026-11-22
+                 */
+                to?: string;
+                /**
+                 * @description 1–16 letters, digits or _
+                 * @example A
+                 */
+                queue?: string;
+                /** @description `previous_period`: the days just before, as many; `week_before`: the same dates a week earlier (periods of up to 7 days) */
+                compare?: "previous_period" | "week_before";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The figures and their comparison */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "insights",
+                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
+                     *       "livemode": true,
+                     *       "timezone": "Europe/Paris",
+                     *       "queue": null,
+                     *       "period": {
+                     *         "from": "2026-11-16",
+                     *         "to": "2026-11-22",
+                     *         "days": 7
+                     *       },
+                     *       "figures": {
+                     *         "created": 412,
+                     *         "collected": 371,
+                     *         "cancelled": 14,
+                     *         "expired": 9,
+                     *         "open": 3,
+                     *         "ready": 386,
+                     *         "preparation": {
+                     *           "count": 386,
+                     *           "median_seconds": 437,
+                     *           "p90_seconds": 842,
+                     *           "longest_seconds": 2110,
+                     *           "mean_seconds": 489
+                     *         },
+                     *         "pickup": {
+                     *           "count": 371,
+                     *           "median_seconds": 96,
+                     *           "p90_seconds": 312,
+                     *           "longest_seconds": 1805,
+                     *           "mean_seconds": 141
+                     *         },
+                     *         "rings": 463,
+                     *         "rings_per_ticket": 1.2,
+                     *         "reached": {
+                     *           "push": 287,
+                     *           "page": 151,
+                     *           "sms": 12,
+                     *           "none": 13,
+                     *           "unknown": 0
+                     *         },
+                     *         "reached_share": {
+                     *           "push": 0.6199,
+                     *           "page": 0.3261,
+                     *           "sms": 0.0259,
+                     *           "none": 0.0281,
+                     *           "unknown": 0
+                     *         },
+                     *         "called_out": 455,
+                     *         "called_out_share": 0.9827,
+                     *         "acknowledged": 241,
+                     *         "acknowledgement_rate": 0.6244,
+                     *         "snoozed": 17
+                     *       },
+                     *       "comparison": {
+                     *         "kind": "previous_period",
+                     *         "from": "2026-11-09",
+                     *         "to": "2026-11-15",
+                     *         "days": 7,
+                     *         "through": {
+                     *           "date": "2026-11-15",
+                     *           "hour": 14
+                     *         },
+                     *         "figures": {
+                     *           "created": 388,
+                     *           "collected": 352,
+                     *           "cancelled": 19,
+                     *           "expired": 11,
+                     *           "open": 0,
+                     *           "ready": 366,
+                     *           "preparation": {
+                     *             "count": 386,
+                     *             "median_seconds": 437,
+                     *             "p90_seconds": 842,
+                     *             "longest_seconds": 2110,
+                     *             "mean_seconds": 489
+                     *           },
+                     *           "pickup": {
+                     *             "count": 371,
+                     *             "median_seconds": 96,
+                     *             "p90_seconds": 312,
+                     *             "longest_seconds": 1805,
+                     *             "mean_seconds": 141
+                     *           },
+                     *           "rings": 463,
+                     *           "rings_per_ticket": 1.2,
+                     *           "reached": {
+                     *             "push": 287,
+                     *             "page": 151,
+                     *             "sms": 12,
+                     *             "none": 13,
+                     *             "unknown": 0
+                     *           },
+                     *           "reached_share": {
+                     *             "push": 0.6199,
+                     *             "page": 0.3261,
+                     *             "sms": 0.0259,
+                     *             "none": 0.0281,
+                     *             "unknown": 0
+                     *           },
+                     *           "called_out": 455,
+                     *           "called_out_share": 0.9827,
+                     *           "acknowledged": 241,
+                     *           "acknowledgement_rate": 0.6244,
+                     *           "snoozed": 17
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "insights";
+                        /** @example br_01m81j194tb8kmycb0gheeaj9r */
+                        branch: string;
+                        livemode: boolean;
+                        /**
+                         * @description The branch's IANA time zone: days start at its local midnight, hours are its local hours
+                         * @example Europe/Paris
+                         */
+                        timezone: string;
+                        queue: string | null;
+                        period: {
+                            /**
+                             * Format: date
+                             * @description First day, in the branch's time zone
+                             * @example 2026-11-16
+                             */
+                            from: string;
+                            /**
+                             * Format: date
+                             * @description Last day, in the branch's time zone
+                             * @example 2026-11-22
+                             */
+                            to: string;
+                            /** @example 7 */
+                            days: number;
+                        };
+                        figures: components["schemas"]["InsightFigures"];
+                        comparison: {
+                            /** @enum {string} */
+                            kind: "previous_period" | "week_before";
+                            /**
+                             * Format: date
+                             * @description First day, in the branch's time zone
+                             * @example 2026-11-16
+                             */
+                            from: string;
+                            /**
+                             * Format: date
+                             * @description Last day, in the branch's time zone
+                             * @example 2026-11-22
+                             */
+                            to: string;
+                            /** @example 7 */
+                            days: number;
+                            through: {
+                                /**
+                                 * Format: date
+                                 * @description The comparison's day that matches today
+                                 * @example 2026-11-15
+                                 */
+                                date: string;
+                                /** @example 14 */
+                                hour: number;
+                            } | null;
+                            figures: components["schemas"]["InsightFigures"];
+                        };
+                    };
+                };
+            };
+            /**
+             * @description Bad Request: a problem document whose `code` is one of:
+             *
+             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized: a problem document whose `code` is one of:
+             *
+             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
+             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden: a problem document whose `code` is one of:
+             *
+             *     - `forbidden`: A staff session with the staff role: insights are for managers and owners.
+             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable Entity: a problem document whose `code` is one of:
+             *
+             *     - `validation-failed`: A date that is not YYYY-MM-DD, `from` after `to`, a period over 366 days, or `week_before` for more than 7 days.
+             */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too Many Requests: a problem document whose `code` is one of:
+             *
+             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal Server Error: a problem document whose `code` is one of:
+             *
+             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service Unavailable: a problem document whose `code` is one of:
+             *
+             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getInsightsByDay: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First day (YYYY-MM-DD, the branch's calendar); default: 6 days before `to`
+                 * @example 2026-11-16
+                 */
+                from?: string;
+                /**
+                 * @description Last day, counted; default: today in the branch's time zone
+                 * @example 2026-11-22
+                 */
+                to?: string;
+                /**
+                 * @description 1–16 letters, digits or _
+                 * @example A
+                 */
+                queue?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per day */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "insights.days",
+                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
+                     *       "livemode": true,
+                     *       "timezone": "Europe/Paris",
+                     *       "queue": null,
+                     *       "period": {
+                     *         "from": "2026-11-16",
+                     *         "to": "2026-11-22",
+                     *         "days": 7
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "date": "2026-11-16",
+                     *           "weekday": 1,
+                     *           "figures": {
+                     *             "created": 412,
+                     *             "collected": 371,
+                     *             "cancelled": 14,
+                     *             "expired": 9,
+                     *             "open": 3,
+                     *             "ready": 386,
+                     *             "preparation": {
+                     *               "count": 386,
+                     *               "median_seconds": 437,
+                     *               "p90_seconds": 842,
+                     *               "longest_seconds": 2110,
+                     *               "mean_seconds": 489
+                     *             },
+                     *             "pickup": {
+                     *               "count": 371,
+                     *               "median_seconds": 96,
+                     *               "p90_seconds": 312,
+                     *               "longest_seconds": 1805,
+                     *               "mean_seconds": 141
+                     *             },
+                     *             "rings": 463,
+                     *             "rings_per_ticket": 1.2,
+                     *             "reached": {
+                     *               "push": 287,
+                     *               "page": 151,
+                     *               "sms": 12,
+                     *               "none": 13,
+                     *               "unknown": 0
+                     *             },
+                     *             "reached_share": {
+                     *               "push": 0.6199,
+                     *               "page": 0.3261,
+                     *               "sms": 0.0259,
+                     *               "none": 0.0281,
+                     *               "unknown": 0
+                     *             },
+                     *             "called_out": 455,
+                     *             "called_out_share": 0.9827,
+                     *             "acknowledged": 241,
+                     *             "acknowledgement_rate": 0.6244,
+                     *             "snoozed": 17
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "insights.days";
+                        /** @example br_01m81j194tb8kmycb0gheeaj9r */
+                        branch: string;
+                        livemode: boolean;
+                        /**
+                         * @description The branch's IANA time zone: days start at its local midnight, hours are its local hours
+                         * @example Europe/Paris
+                         */
+                        timezone: string;
+                        queue: string | null;
+                        period: {
+                            /**
+                             * Format: date
+                             * @description First day, in the branch's time zone
+                             * @example 2026-11-16
+                             */
+                            from: string;
+                            /**
+                             * Format: date
+                             * @description Last day, in the branch's time zone
+                             * @example 2026-11-22
+                             */
+                            to: string;
+                            /** @example 7 */
+                            days: number;
+                        };
+                        /** @description Every day of the period, oldest first, days without activity included */
+                        data: {
+                            /**
+                             * Format: date
+                             * @description A day of the period
+                             * @example 2026-11-16
+                             */
+                            date: string;
+                            /**
+                             * @description 1 Monday … 7 Sunday
+                             * @example 1
+                             */
+                            weekday: number;
+                            figures: components["schemas"]["InsightFigures"];
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request: a problem document whose `code` is one of:
+             *
+             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized: a problem document whose `code` is one of:
+             *
+             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
+             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden: a problem document whose `code` is one of:
+             *
+             *     - `forbidden`: A staff session with the staff role: insights are for managers and owners.
+             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable Entity: a problem document whose `code` is one of:
+             *
+             *     - `validation-failed`: A date that is not YYYY-MM-DD, `from` after `to`, a period over 366 days, or `week_before` for more than 7 days.
+             */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too Many Requests: a problem document whose `code` is one of:
+             *
+             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal Server Error: a problem document whose `code` is one of:
+             *
+             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service Unavailable: a problem document whose `code` is one of:
+             *
+             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getInsightsByHour: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First day (YYYY-MM-DD, the branch's calendar); default: 6 days before `to`
+                 * @example 2026-11-16
+                 */
+                from?: string;
+                /**
+                 * @description Last day, counted; default: today in the branch's time zone
+                 * @example 2026-11-22
+                 */
+                to?: string;
+                /**
+                 * @description 1–16 letters, digits or _
+                 * @example A
+                 */
+                queue?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 24 entries */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "insights.hours",
+                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
+                     *       "livemode": true,
+                     *       "timezone": "Europe/Paris",
+                     *       "queue": null,
+                     *       "period": {
+                     *         "from": "2026-11-16",
+                     *         "to": "2026-11-22",
+                     *         "days": 7
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "hour": 0,
+                     *           "figures": {
+                     *             "created": 0,
+                     *             "collected": 0,
+                     *             "cancelled": 0,
+                     *             "expired": 0,
+                     *             "open": 0,
+                     *             "ready": 0,
+                     *             "preparation": {
+                     *               "count": 0,
+                     *               "median_seconds": null,
+                     *               "p90_seconds": null,
+                     *               "longest_seconds": null,
+                     *               "mean_seconds": null
+                     *             },
+                     *             "pickup": {
+                     *               "count": 0,
+                     *               "median_seconds": null,
+                     *               "p90_seconds": null,
+                     *               "longest_seconds": null,
+                     *               "mean_seconds": null
+                     *             },
+                     *             "rings": 0,
+                     *             "rings_per_ticket": null,
+                     *             "reached": {
+                     *               "push": 0,
+                     *               "page": 0,
+                     *               "sms": 0,
+                     *               "none": 0,
+                     *               "unknown": 0
+                     *             },
+                     *             "reached_share": {
+                     *               "push": null,
+                     *               "page": null,
+                     *               "sms": null,
+                     *               "none": null,
+                     *               "unknown": null
+                     *             },
+                     *             "called_out": 0,
+                     *             "called_out_share": null,
+                     *             "acknowledged": 0,
+                     *             "acknowledgement_rate": null,
+                     *             "snoozed": 0
+                     *           }
+                     *         },
+                     *         {
+                     *           "hour": 12,
+                     *           "figures": {
+                     *             "created": 412,
+                     *             "collected": 371,
+                     *             "cancelled": 14,
+                     *             "expired": 9,
+                     *             "open": 3,
+                     *             "ready": 386,
+                     *             "preparation": {
+                     *               "count": 386,
+                     *               "median_seconds": 437,
+                     *               "p90_seconds": 842,
+                     *               "longest_seconds": 2110,
+                     *               "mean_seconds": 489
+                     *             },
+                     *             "pickup": {
+                     *               "count": 371,
+                     *               "median_seconds": 96,
+                     *               "p90_seconds": 312,
+                     *               "longest_seconds": 1805,
+                     *               "mean_seconds": 141
+                     *             },
+                     *             "rings": 463,
+                     *             "rings_per_ticket": 1.2,
+                     *             "reached": {
+                     *               "push": 287,
+                     *               "page": 151,
+                     *               "sms": 12,
+                     *               "none": 13,
+                     *               "unknown": 0
+                     *             },
+                     *             "reached_share": {
+                     *               "push": 0.6199,
+                     *               "page": 0.3261,
+                     *               "sms": 0.0259,
+                     *               "none": 0.0281,
+                     *               "unknown": 0
+                     *             },
+                     *             "called_out": 455,
+                     *             "called_out_share": 0.9827,
+                     *             "acknowledged": 241,
+                     *             "acknowledgement_rate": 0.6244,
+                     *             "snoozed": 17
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "insights.hours";
+                        /** @example br_01m81j194tb8kmycb0gheeaj9r */
+                        branch: string;
+                        livemode: boolean;
+                        /**
+                         * @description The branch's IANA time zone: days start at its local midnight, hours are its local hours
+                         * @example Europe/Paris
+                         */
+                        timezone: string;
+                        queue: string | null;
+                        period: {
+                            /**
+                             * Format: date
+                             * @description First day, in the branch's time zone
+                             * @example 2026-11-16
+                             */
+                            from: string;
+                            /**
+                             * Format: date
+                             * @description Last day, in the branch's time zone
+                             * @example 2026-11-22
+                             */
+                            to: string;
+                            /** @example 7 */
+                            days: number;
+                        };
+                        /** @description 24 entries: each local hour of the day (0 is midnight to 1 am) over the whole period */
+                        data: {
+                            /** @example 12 */
+                            hour: number;
+                            figures: components["schemas"]["InsightFigures"];
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request: a problem document whose `code` is one of:
+             *
+             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized: a problem document whose `code` is one of:
+             *
+             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
+             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden: a problem document whose `code` is one of:
+             *
+             *     - `forbidden`: A staff session with the staff role: insights are for managers and owners.
+             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable Entity: a problem document whose `code` is one of:
+             *
+             *     - `validation-failed`: A date that is not YYYY-MM-DD, `from` after `to`, a period over 366 days, or `week_before` for more than 7 days.
+             */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too Many Requests: a problem document whose `code` is one of:
+             *
+             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal Server Error: a problem document whose `code` is one of:
+             *
+             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service Unavailable: a problem document whose `code` is one of:
+             *
+             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getInsightsByWeekdayHour: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First day (YYYY-MM-DD, the branch's calendar); default: 6 days before `to`
+                 * @example 2026-11-16
+                 */
+                from?: string;
+                /**
+                 * @description Last day, counted; default: today in the branch's time zone
+                 * @example 2026-11-22
+                 */
+                to?: string;
+                /**
+                 * @description 1–16 letters, digits or _
+                 * @example A
+                 */
+                queue?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description 168 entries, Monday 0 h first */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "insights.weekday_hours",
+                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
+                     *       "livemode": true,
+                     *       "timezone": "Europe/Paris",
+                     *       "queue": null,
+                     *       "period": {
+                     *         "from": "2026-11-16",
+                     *         "to": "2026-11-22",
+                     *         "days": 7
+                     *       },
+                     *       "data": [
+                     *         {
+                     *           "weekday": 5,
+                     *           "hour": 12,
+                     *           "figures": {
+                     *             "created": 412,
+                     *             "collected": 371,
+                     *             "cancelled": 14,
+                     *             "expired": 9,
+                     *             "open": 3,
+                     *             "ready": 386,
+                     *             "preparation": {
+                     *               "count": 386,
+                     *               "median_seconds": 437,
+                     *               "p90_seconds": 842,
+                     *               "longest_seconds": 2110,
+                     *               "mean_seconds": 489
+                     *             },
+                     *             "pickup": {
+                     *               "count": 371,
+                     *               "median_seconds": 96,
+                     *               "p90_seconds": 312,
+                     *               "longest_seconds": 1805,
+                     *               "mean_seconds": 141
+                     *             },
+                     *             "rings": 463,
+                     *             "rings_per_ticket": 1.2,
+                     *             "reached": {
+                     *               "push": 287,
+                     *               "page": 151,
+                     *               "sms": 12,
+                     *               "none": 13,
+                     *               "unknown": 0
+                     *             },
+                     *             "reached_share": {
+                     *               "push": 0.6199,
+                     *               "page": 0.3261,
+                     *               "sms": 0.0259,
+                     *               "none": 0.0281,
+                     *               "unknown": 0
+                     *             },
+                     *             "called_out": 455,
+                     *             "called_out_share": 0.9827,
+                     *             "acknowledged": 241,
+                     *             "acknowledgement_rate": 0.6244,
+                     *             "snoozed": 17
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "insights.weekday_hours";
+                        /** @example br_01m81j194tb8kmycb0gheeaj9r */
+                        branch: string;
+                        livemode: boolean;
+                        /**
+                         * @description The branch's IANA time zone: days start at its local midnight, hours are its local hours
+                         * @example Europe/Paris
+                         */
+                        timezone: string;
+                        queue: string | null;
+                        period: {
+                            /**
+                             * Format: date
+                             * @description First day, in the branch's time zone
+                             * @example 2026-11-16
+                             */
+                            from: string;
+                            /**
+                             * Format: date
+                             * @description Last day, in the branch's time zone
+                             * @example 2026-11-22
+                             */
+                            to: string;
+                            /** @example 7 */
+                            days: number;
+                        };
+                        /** @description 168 entries, Monday 0 h to Sunday 23 h: the week as a heatmap, over the whole period */
+                        data: {
+                            /**
+                             * @description 1 Monday … 7 Sunday
+                             * @example 5
+                             */
+                            weekday: number;
+                            /** @example 12 */
+                            hour: number;
+                            figures: components["schemas"]["InsightFigures"];
+                        }[];
+                    };
+                };
+            };
+            /**
+             * @description Bad Request: a problem document whose `code` is one of:
+             *
+             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized: a problem document whose `code` is one of:
+             *
+             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
+             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden: a problem document whose `code` is one of:
+             *
+             *     - `forbidden`: A staff session with the staff role: insights are for managers and owners.
+             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable Entity: a problem document whose `code` is one of:
+             *
+             *     - `validation-failed`: A date that is not YYYY-MM-DD, `from` after `to`, a period over 366 days, or `week_before` for more than 7 days.
+             */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too Many Requests: a problem document whose `code` is one of:
+             *
+             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal Server Error: a problem document whose `code` is one of:
+             *
+             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service Unavailable: a problem document whose `code` is one of:
+             *
+             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportInsightsTickets: {
+        parameters: {
+            query?: {
+                /**
+                 * @description First day (YYYY-MM-DD, the branch's calendar); default: 6 days before `to`
+                 * @example 2026-11-16
+                 */
+                from?: string;
+                /**
+                 * @description Last day, counted; default: today in the branch's time zone
+                 * @example 2026-11-22
+                 */
+                to?: string;
+                /**
+                 * @description 1–16 letters, digits or _
+                 * @example A
+                 */
+                queue?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tickets, as a file to save */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /**
+             * @description Bad Request: a problem document whose `code` is one of:
+             *
+             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized: a problem document whose `code` is one of:
+             *
+             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
+             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden: a problem document whose `code` is one of:
+             *
+             *     - `forbidden`: A staff session with the staff role: insights are for managers and owners.
+             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable Entity: a problem document whose `code` is one of:
+             *
+             *     - `validation-failed`: A date that is not YYYY-MM-DD, `from` after `to`, a period over 366 days, or `week_before` for more than 7 days.
+             */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     [name: string]: unknown;
                 };
                 content: {

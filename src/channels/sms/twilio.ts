@@ -1,6 +1,7 @@
 // Twilio-compatible adapter: POST {base}/2010-04-01/Accounts/{sid}/Messages.json, form-encoded
-// To/From/Body, HTTP basic auth with the account SID and auth token; 201 Created = accepted.
-import type { SmsConfig } from '../channel-config.ts';
+// To/From/Body (and StatusCallback, where the provider reports delivery), HTTP basic auth with the
+// account SID and auth token; 201 Created = accepted.
+import type { SmsConfig } from '../../core/config.ts';
 import type { SmsMessage, SmsProvider, SmsSendResult } from './provider.ts';
 
 export class TwilioSmsProvider implements SmsProvider {
@@ -22,21 +23,35 @@ export class TwilioSmsProvider implements SmsProvider {
         'content-type': 'application/x-www-form-urlencoded',
         accept: 'application/json',
       },
-      body: new URLSearchParams({ To: message.to, From: from, Body: message.body }).toString(),
+      body: new URLSearchParams({
+        To: message.to,
+        From: from,
+        Body: message.body,
+        ...(message.statusCallback === undefined ? {} : { StatusCallback: message.statusCallback }),
+      }).toString(),
       redirect: 'manual',
       // Not the ring deadline: a message the provider may have accepted must not be abandoned.
       signal: AbortSignal.timeout(this.timeoutMs),
     });
     const text = await res.text().catch(() => '');
-    if (res.status === 201) return { accepted: true, status: 201, detail: 'accepted' };
-    // Twilio's error body carries a numeric code and a message that may repeat the phone number.
-    let code = '';
+    // Twilio's bodies repeat the phone number and the text: only the id and the error code are read.
+    let parsed: { sid?: unknown; code?: unknown } = {};
     try {
-      const parsed = JSON.parse(text) as { code?: unknown };
-      if (typeof parsed.code === 'number') code = ` code ${parsed.code}`;
+      const value: unknown = JSON.parse(text);
+      if (typeof value === 'object' && value !== null) parsed = value;
     } catch {
       // not JSON: the status alone says enough
     }
-    return { accepted: false, status: res.status, detail: `rejected (${res.status}${code})` };
+    if (res.status === 201) {
+      const sid = typeof parsed.sid === 'string' && /^[A-Za-z0-9]{1,64}$/.test(parsed.sid) ? parsed.sid : undefined;
+      return { accepted: true, status: 201, detail: 'accepted', ...(sid === undefined ? {} : { sid }) };
+    }
+    const code = typeof parsed.code === 'number' ? String(parsed.code) : undefined;
+    return {
+      accepted: false,
+      status: res.status,
+      detail: `rejected (${res.status}${code === undefined ? '' : ` code ${code}`})`,
+      ...(code === undefined ? {} : { errorCode: code }),
+    };
   }
 }

@@ -2,11 +2,12 @@
 // Keys are looked up by SHA-256 hash (an index seek; the hash compare happens inside the index, and
 // the final equality check below is constant-time). The key itself is never logged: pino's
 // redaction removes the Authorization header, and no message here includes it.
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/errors.ts';
-import type { Actor, Services } from '../../actions/ctx.ts';
-import type { Mode, Plan } from '../../store/tenancy.ts';
+import { hashApiKey } from '../../domain/secrets.ts';
+import type { Actor, Services } from '../../core/ctx.ts';
+import type { Mode, Plan } from '../../core/tenancy.ts';
 import { findApiKeyWithPlan } from '../../store/credentials.ts';
 import { onCredentialsChanged, watchOtherProcesses } from '../../store/credential-changes.ts';
 import { channels } from '../../realtime/bus.ts';
@@ -25,10 +26,6 @@ const BEARER = /^Bearer[ ]+(\S+)[ ]*$/i;
 /** What readybell issues: the mode prefix, then 32 letters and digits (earlier keys: 32 base64url). */
 const KEY_SHAPE = /^rk_(live|test)_[A-Za-z0-9_-]{20,128}$/i;
 const KEY_PREFIX = /^rk_(live|test)_/i;
-
-export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
 
 export type SessionAuthenticator = (req: FastifyRequest) => Promise<Auth | null>;
 

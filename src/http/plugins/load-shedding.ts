@@ -8,7 +8,7 @@
 // never stored under its key (http/write.ts), so the retry performs it.
 import type { FastifyInstance } from 'fastify';
 import underPressure from '@fastify/under-pressure';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../core/config.ts';
 import { unavailable } from '../../domain/errors.ts';
 
 /**

@@ -6,7 +6,7 @@
 // modes and no request acts on test data by a setting its sender cannot see.
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/errors.ts';
-import type { Mode } from '../../store/tenancy.ts';
+import type { Mode } from '../../core/tenancy.ts';
 
 export const MODE_HEADER = 'readybell-mode';
 

@@ -1,13 +1,14 @@
 // Token buckets per API key and branch (PRODUCT.md §8). Every authenticated /v1 request counts,
 // replays and errors included, and every answer carries the RateLimit fields.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Config } from '../../config.ts';
-import type { Clock } from '../../actions/ctx.ts';
+import type { Config } from '../../core/config.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { BucketPolicy } from '../../domain/token-bucket.ts';
 import { rateLimitField, rateLimitPolicyField } from '../../domain/rate-limit-headers.ts';
 import { AppError } from '../../domain/errors.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
-import { countRefusal, type Metrics } from '../../metrics.ts';
+import { countRefusal } from '../../metrics.ts';
+import type { Metrics } from '../../core/metrics.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -18,6 +19,24 @@ declare module 'fastify' {
      */
     startEarly?: (req: FastifyRequest) => void;
   }
+}
+
+/**
+ * Work a route starts early (see `startEarly`), kept per request for its handler: `take` returns
+ * what `start` began for this request, or undefined when it began nothing.
+ */
+export function earlyWork<T>(start: (req: FastifyRequest) => T | undefined): {
+  startEarly: (req: FastifyRequest) => void;
+  take: (req: FastifyRequest) => T | undefined;
+} {
+  const started = new WeakMap<FastifyRequest, T>();
+  return {
+    startEarly(req) {
+      const work = start(req);
+      if (work !== undefined) started.set(req, work);
+    },
+    take: (req) => started.get(req),
+  };
 }
 
 export function policies(config: Config): { writes: BucketPolicy; reads: BucketPolicy } {

@@ -6,8 +6,8 @@
 //      an HMAC of the cookie's token, a signed double-submit bound to this one session).
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Services } from '../../actions/ctx.ts';
-import type { Config } from '../../config.ts';
+import type { Services } from '../../core/ctx.ts';
+import type { Config } from '../../core/config.ts';
 import { AppError } from '../../domain/errors.ts';
 import { findSessionByTokenHash, touchSession, type SessionView } from '../../store/sessions.ts';
 import { csrfTokenFor, hashSessionToken, passwordStamp, SESSION_IDLE_MS, SESSION_TOKEN_SHAPE } from '../../domain/session-token.ts';

@@ -2,6 +2,7 @@
 // board's confirmation of each call-out. A deleted board's link says so (410) instead of
 // showing numbers that are no longer kept up to date.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
 import { AppError, invalid } from '../../domain/errors.ts';
 import { isId } from '../../domain/ids.ts';
 import { getDisplayByToken, type Display } from '../../store/displays.ts';
@@ -16,22 +17,32 @@ import { boardMessageHtml, boardPageHtml } from '../pages/board-html.ts';
 import { LIVE_HEADERS, sendHtml } from '../pages/page-headers.ts';
 import type { LivePagesDeps } from './customer-page.ts';
 import { linkLimiter } from './live-limits.ts';
+import { hidden, typed } from '../operation.ts';
 
 export const DISPLAY_TOKEN_PATTERN = '^[A-Za-z0-9_-]{32}$';
 const TOKEN = new RegExp(DISPLAY_TOKEN_PATTERN);
 
-export function registerBoardPage(app: FastifyInstance, deps: LivePagesDeps): void {
+// A malformed token is answered by find() (rate limited, the board's 404), and the ack's fields
+// are checked where they are read, with the board's own messages.
+const Link = Type.Object({ token: Type.String() });
+const board = { schema: hidden({ params: Link }) };
+const ack = {
+  schema: hidden({ params: Link, body: Type.Object({ ring_id: Type.Optional(Type.Unknown()), spoke: Type.Optional(Type.Unknown()) }) }),
+};
+
+export function registerBoardPage(fastify: FastifyInstance, deps: LivePagesDeps): void {
+  const app = typed(fastify);
   const { services, live, assets } = deps;
   const { db, clock } = services;
   const limit = linkLimiter(deps.limiter, clock, services.metrics);
   const cssHash = assets.styleHash(assets.boardCss);
 
   async function find(
-    req: FastifyRequest,
+    req: FastifyRequest & { params: Static<typeof Link> },
     reply: FastifyReply,
     html: boolean,
   ): Promise<{ display: Display; branch: Branch; base: string } | null> {
-    const { token } = req.params as { token: string };
+    const { token } = req.params;
     const lang = pickLanguage(req.headers['accept-language'], 'en');
     const t = boardTexts(lang);
     const wellFormed = TOKEN.test(token);
@@ -54,16 +65,14 @@ export function registerBoardPage(app: FastifyInstance, deps: LivePagesDeps): vo
     return { display, branch, base: `/board/${token}` };
   }
 
-  const hide = { schema: { hide: true } };
-
-  app.get('/board/:token', hide, async (req, reply) => {
+  app.get('/board/:token', board, async (req, reply) => {
     const found = await find(req, reply, true);
     if (found === null) return reply;
     const view = await loadBoardView(live, found.display, found.branch);
     return sendHtml(reply, 200, boardPageHtml(view, found.base, assets, live.hub.heartbeatMs, clock.now()), cssHash);
   });
 
-  app.get('/board/:token/events', hide, async (req, reply) => {
+  app.get('/board/:token/events', board, async (req, reply) => {
     const found = await find(req, reply, false);
     if (found === null) return reply;
     // HEAD asks for GET's headers; a hijacked response to it would never send them.
@@ -77,10 +86,10 @@ export function registerBoardPage(app: FastifyInstance, deps: LivePagesDeps): vo
     });
   });
 
-  app.post('/board/:token/ack', hide, async (req, reply) => {
+  app.post('/board/:token/ack', ack, async (req, reply) => {
     const found = await find(req, reply, false);
     if (found === null) return reply;
-    const body = (req.body ?? {}) as { ring_id?: unknown; spoke?: unknown };
+    const body = req.body ?? {};
     if (typeof body.ring_id !== 'string' || !isId('ring', body.ring_id)) throw invalid('/ring_id', 'ring_id must be the id of a ring.');
     if (typeof body.spoke !== 'boolean') throw invalid('/spoke', 'spoke must be true or false.');
     await confirmBoardRing(services, found.display, body.ring_id, body.spoke);

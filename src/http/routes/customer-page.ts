@@ -3,14 +3,16 @@
 // nothing here reveals more than the ticket's own number and state, its queue position, and the
 // customer's phone number masked.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Ctx, Services } from '../../actions/ctx.ts';
+import { Type, type Static, type TSchema } from 'typebox';
+import type { Ctx, Services } from '../../core/ctx.ts';
 import { recordCustomerAction, type CustomerActionInput, type CustomerActionName } from '../../actions/customer-action.ts';
 import { isPhoneProblem } from '../../domain/customer-phone.ts';
 import { customerTexts } from '../../i18n/customer-texts.ts';
 import { AppError, invalid } from '../../domain/errors.ts';
 import { isId } from '../../domain/ids.ts';
 import { TICKET_TOKEN_PATTERN } from '../../domain/ticket-token.ts';
-import { getTicketByToken, type Ticket } from '../../store/tickets.ts';
+import { getTicketByToken } from '../../store/tickets.ts';
+import type { Ticket } from '../../core/ticket.ts';
 import { getAccount, type Branch } from '../../store/tenancy.ts';
 import { openLiveStream } from '../../metrics.ts';
 import { pickLanguage, isLanguage, type Language } from '../../i18n/language.ts';
@@ -23,6 +25,7 @@ import type { WebAssets } from '../pages/assets.ts';
 import { customerManifest, customerNotFoundHtml, customerPageHtml, customerTooManyHtml } from '../pages/customer-html.ts';
 import { LIVE_HEADERS, sendHtml } from '../pages/page-headers.ts';
 import { linkLimiter } from './live-limits.ts';
+import { hidden, typed } from '../operation.ts';
 
 export type LivePagesDeps = { services: Services; live: Live; limiter: RateLimiter; assets: WebAssets; pushScript: string | null };
 
@@ -47,15 +50,30 @@ export function customerCtx(services: Services, ticket: Ticket, accountId: strin
 
 const wantsJson = (req: FastifyRequest): boolean => (req.headers.accept ?? '').includes('application/json');
 
-export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps): void {
+// The routes' schemas type their handlers and refuse nothing the page sends: a malformed token is
+// answered by find() (rate limited, the page's 404), and the page's fields are taken as any value
+// and checked where they are read, so that a wrong one gets the page's own answer. Only a body
+// that is not an object (no form or script of the page sends one) is refused, with a 422.
+const Link = Type.Object({ token: Type.String() });
+const PageQuery = Type.Object({ lang: Type.Optional(Type.Unknown()), phone_error: Type.Optional(Type.Unknown()) });
+const page = { schema: hidden({ params: Link, querystring: PageQuery }) };
+const pageWith = <B extends TSchema>(body: B) => ({ schema: hidden({ params: Link, querystring: PageQuery, body }) });
+const SnoozeForm = Type.Object({ minutes: Type.Optional(Type.Unknown()) });
+const PhoneForm = Type.Object({ phone: Type.Optional(Type.Unknown()) });
+const RingAck = Type.Object({ ring_id: Type.Optional(Type.Unknown()) });
+
+type PageRequest = FastifyRequest & { params: Static<typeof Link>; query: Static<typeof PageQuery> };
+
+export function registerCustomerPage(fastify: FastifyInstance, deps: LivePagesDeps): void {
+  const app = typed(fastify);
   const { services, live, assets } = deps;
   const { db, clock } = services;
   const limit = linkLimiter(deps.limiter, clock, services.metrics);
   const cssHash = assets.styleHash(assets.customerCss);
 
   /** Resolves the token, or answers (404 page, 429) and returns null. */
-  async function find(req: FastifyRequest, reply: FastifyReply, html: boolean): Promise<Found | null> {
-    const { token } = req.params as { token: string };
+  async function find(req: PageRequest, reply: FastifyReply, html: boolean): Promise<Found | null> {
+    const { token } = req.params;
     const fallback = pickLanguage(req.headers['accept-language'], 'en');
     const wellFormed = TOKEN.test(token);
     if (!(await limit.admit(req, reply, wellFormed ? `t:${token}` : null))) {
@@ -71,7 +89,7 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
       if (html) return (sendHtml(reply, 404, customerNotFoundHtml(fallback, assets), cssHash), null);
       throw new AppError('not-found', 'This link is not active.');
     }
-    const q = (req.query as { lang?: string } | undefined)?.lang;
+    const q = req.query.lang;
     const lang = isLanguage(q) ? q : pickLanguage(req.headers['accept-language'], branch.settings.customer_page.language);
     return { ticket, branch, lang, base: `/t/${token}` };
   }
@@ -93,9 +111,7 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
   /** A form's answer without script: the ticket's page again. */
   const back = (reply: FastifyReply, location: string) => reply.code(303).headers(LIVE_HEADERS).header('location', location).send();
 
-  const hide = { schema: { hide: true } };
-
-  app.get('/t/:token', hide, async (req, reply) => {
+  app.get('/t/:token', page, async (req, reply) => {
     const found = await find(req, reply, true);
     if (found === null) return reply;
     let { ticket } = found;
@@ -103,7 +119,7 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
     if (ticket.viewedAt === null) ticket = await act(req, found, 'view').catch(() => ticket);
     const view = await loadPageView(live, ticket, found.branch, found.lang);
     // After a "text me" without script that was refused, the page says why (?phone_error=…).
-    const problem = (req.query as { phone_error?: string } | undefined)?.phone_error;
+    const problem = req.query.phone_error;
     const phone = {
       needsCountryCode: found.branch.settings.customer_page.phone_country === null,
       error: isPhoneProblem(problem) ? customerTexts(found.lang).t(`phone.error.${problem}`) : null,
@@ -116,7 +132,7 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
     );
   });
 
-  app.get('/t/:token/manifest.webmanifest', hide, async (req, reply) => {
+  app.get('/t/:token/manifest.webmanifest', page, async (req, reply) => {
     const found = await find(req, reply, true);
     if (found === null) return reply;
     const manifest = customerManifest({
@@ -129,7 +145,7 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
     return reply.headers(LIVE_HEADERS).type('application/manifest+json').send(manifest);
   });
 
-  app.get('/t/:token/events', hide, async (req, reply) => {
+  app.get('/t/:token/events', page, async (req, reply) => {
     const found = await find(req, reply, false);
     if (found === null) return reply;
     // HEAD asks for GET's headers; a hijacked response to it would never send them.
@@ -144,13 +160,13 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
     });
   });
 
-  const button = (action: 'acknowledge' | 'snooze') => async (req: FastifyRequest, reply: FastifyReply) => {
+  /** `raw`: the snooze's minutes as the form or the script sent them. */
+  const press = async (req: PageRequest, reply: FastifyReply, action: 'acknowledge' | 'snooze', raw?: unknown) => {
     const json = wantsJson(req);
     const found = await find(req, reply, !json);
     if (found === null) return reply;
     let minutes: number | undefined;
     if (action === 'snooze') {
-      const raw = (req.body as { minutes?: unknown } | undefined)?.minutes;
       minutes = raw === undefined || raw === '' ? undefined : Number(raw);
       if (minutes !== undefined && !Number.isFinite(minutes)) throw invalid('/minutes', 'minutes must be a whole number.');
     }
@@ -164,17 +180,17 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
       throw err;
     }
   };
-  app.post('/t/:token/acknowledge', hide, button('acknowledge'));
-  app.post('/t/:token/snooze', hide, button('snooze'));
+  app.post('/t/:token/acknowledge', page, (req, reply) => press(req, reply, 'acknowledge'));
+  app.post('/t/:token/snooze', pageWith(SnoozeForm), (req, reply) => press(req, reply, 'snooze', req.body?.minutes));
 
   // "Text me": the number a customer types for SMS fallback, where the branch asks for one
   // (decision 0023); refused (403) elsewhere. What is wrong with a number is said in the page's
   // language: in the problem's detail, or without script on the page it redirects to.
-  app.post('/t/:token/phone', hide, async (req, reply) => {
+  app.post('/t/:token/phone', pageWith(PhoneForm), async (req, reply) => {
     const json = wantsJson(req);
     const found = await find(req, reply, !json);
     if (found === null) return reply;
-    const raw = (req.body as { phone?: unknown } | undefined)?.phone;
+    const raw = req.body?.phone;
     try {
       const ticket = await act(req, found, 'subscribe', { channel: 'sms', phone: typeof raw === 'string' ? raw : '' });
       if (!json) return back(reply, found.base);
@@ -193,10 +209,10 @@ export function registerCustomerPage(app: FastifyInstance, deps: LivePagesDeps):
 
   // The page's confirmation that it showed a ring: any node may receive it; the bus carries it
   // to the node whose page channel is waiting (decision 0006).
-  app.post('/t/:token/ring-ack', hide, async (req, reply) => {
+  app.post('/t/:token/ring-ack', pageWith(RingAck), async (req, reply) => {
     const found = await find(req, reply, false);
     if (found === null) return reply;
-    const ringId = (req.body as { ring_id?: unknown } | undefined)?.ring_id;
+    const ringId = req.body?.ring_id;
     if (typeof ringId !== 'string' || !isId('ring', ringId)) throw invalid('/ring_id', 'ring_id must be the id of a ring of this ticket.');
     await confirmPageRing(services, found.ticket, ringId);
     return reply.code(204).headers(LIVE_HEADERS).send();

@@ -8,8 +8,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BucketPolicy } from '../../domain/token-bucket.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
-import type { Clock } from '../../actions/ctx.ts';
-import { countRefusal, type Metrics } from '../../metrics.ts';
+import type { Clock } from '../../core/clock.ts';
+import { countRefusal } from '../../metrics.ts';
+import type { Metrics } from '../../core/metrics.ts';
 
 /** A page reconnecting, confirming rings and posting its buttons stays far below this. */
 export const LINK_POLICY: BucketPolicy = { name: 'link', capacity: 120, refillPerSecond: 1 };

@@ -1,16 +1,20 @@
 // Human-readable pages for problem types: every problem's `type` points here.
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import { PROBLEM_CATALOGUE } from '../problems.ts';
 import type { ErrorCode } from '../../domain/errors.ts';
+import { hidden, typed } from '../operation.ts';
 
 const esc = (s: string): string => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 /** The catalogue's help marks code the Markdown way, `like this`; the page shows it as code. */
 const withCode = (escaped: string): string => escaped.replace(/`([^`]+)`/g, '<code>$1</code>');
 
-export function registerPublicPages(app: FastifyInstance): void {
-  app.get<{ Params: { code: string } }>('/problems/:code', { schema: { hide: true } }, async (req, reply) => {
-    // Own members only: `toString` or `__proto__` are members of every object, not problem types.
-    const entry = Object.hasOwn(PROBLEM_CATALOGUE, req.params.code) ? PROBLEM_CATALOGUE[req.params.code as ErrorCode] : undefined;
+// Own members only: `toString` or `__proto__` are members of every object, not problem types.
+const isProblemCode = (code: string): code is ErrorCode => Object.hasOwn(PROBLEM_CATALOGUE, code);
+
+export function registerPublicPages(fastify: FastifyInstance): void {
+  typed(fastify).get('/problems/:code', { schema: hidden({ params: Type.Object({ code: Type.String() }) }) }, async (req, reply) => {
+    const entry = isProblemCode(req.params.code) ? PROBLEM_CATALOGUE[req.params.code] : undefined;
     if (entry === undefined) reply.code(404);
     const title = entry ? `${entry.status} ${entry.title}` : 'Unknown problem type';
     const help = entry ? entry.help : 'readybell does not define this problem type.';

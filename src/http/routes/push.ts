@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../actions/ctx.ts';
+import { Type } from 'typebox';
+import type { Services } from '../../core/ctx.ts';
 import { recordCustomerAction } from '../../actions/customer-action.ts';
 import { AppError, notFound } from '../../domain/errors.ts';
 import { newId } from '../../domain/ids.ts';
@@ -18,6 +19,7 @@ import type { RateLimiter } from '../../realtime/limiter.ts';
 import type { VapidKeyStore } from '../../channels/vapid.ts';
 import { customerCtx } from './customer-page.ts';
 import { linkLimiter } from './live-limits.ts';
+import { hidden, typed } from '../operation.ts';
 
 const WEB_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web', 'push');
 /** The path the customer page loads (LivePagesDeps.pushScript). */
@@ -27,7 +29,8 @@ export type PushRouteDeps = { services: Services; limiter: RateLimiter; vapid: V
 
 const TOKEN = new RegExp(TICKET_TOKEN_PATTERN);
 
-export function registerPushRoutes(app: FastifyInstance, deps: PushRouteDeps): void {
+export function registerPushRoutes(fastify: FastifyInstance, deps: PushRouteDeps): void {
+  const app = typed(fastify);
   const { services, vapid } = deps;
   const { db, clock, config } = services;
   const limit = linkLimiter(deps.limiter, clock, services.metrics);
@@ -53,8 +56,10 @@ export function registerPushRoutes(app: FastifyInstance, deps: PushRouteDeps): v
     return reply.header('cache-control', 'no-cache').send({ public_key: keys.publicKey });
   });
 
-  app.post('/t/:token/push', hide, async (req, reply) => {
-    const { token } = req.params as { token: string };
+  // The body is the browser's PushSubscription, checked by parsePushSubscription; a malformed
+  // token is answered like an unknown one, after the link's rate limit.
+  app.post('/t/:token/push', { schema: hidden({ params: Type.Object({ token: Type.String() }) }) }, async (req, reply) => {
+    const { token } = req.params;
     const wellFormed = TOKEN.test(token);
     if (!(await limit.admit(req, reply, wellFormed ? `t:${token}` : null))) {
       throw new AppError('rate-limited', 'Too many requests for this link; retry shortly.', {

@@ -1,43 +1,50 @@
-// Group commit for the statement create: creates that arrive while earlier statements are still
-// running wait and then go together, so they share the round trips, the commit and the WAL flush,
-// and each queue's counter is moved once for all of them. Under light load a create finds a free
-// slot and runs at once, alone.
+// Group commit for creates on PostgreSQL: creates that arrive while a batch is being written wait
+// and then go together, so they share the round trips, the commit and the WAL flush, and each
+// queue's counter is moved once for all of them. Under light load a create finds the slot free
+// and runs at once, alone.
 import pg from 'pg';
-import type { CreateStatementInput, CreateStatementResult } from './create-ticket-statement.ts';
 
-/** Runs creates together (runCreateStatement): one result per input, in order. */
-export type RunCreates = (items: readonly CreateStatementInput[]) => Promise<Array<CreateStatementResult | undefined>>;
+/** Runs creates together: one result per input, in order. */
+export type RunCreates<I, O> = (items: readonly I[]) => Promise<O[]>;
 
-type Pending = {
-  input: CreateStatementInput;
-  /** branch, mode and queue: a statement takes one business day of each. */
-  queueKey: string;
-  resolve: (r: CreateStatementResult | undefined) => void;
+/** Where a create's writes may meet another create's in one statement. */
+export type Place = {
+  /** Branch, mode and queue: a batch takes one business day of each (see the statements' lock order). */
+  queue: string;
+  day: string;
+  /** Its Idempotency-Key, scoped: two creates with one key never share a statement. */
+  key: string | null;
+};
+
+type Pending<I, O> = {
+  input: I;
+  place: Place;
+  resolve: (r: O) => void;
   reject: (err: unknown) => void;
 };
 
 export type BatchOptions = {
-  /** Statements run at once; the rest of the pool stays free for everything else. */
+  /** Batches written at once; the rest of the pool stays free for everything else. */
   slots: number;
   maxBatch: number;
   /** Told the size of every batch (metrics). */
   onBatch?: (creates: number) => void;
 };
 
-export class CreateTicketBatches {
-  private waiting: Pending[] = [];
+export class CreateTicketBatches<I, O> {
+  private waiting: Array<Pending<I, O>> = [];
   private running = 0;
-  private readonly runCreates: RunCreates;
+  private readonly runCreates: RunCreates<I, O>;
   private readonly opts: BatchOptions;
 
-  constructor(runCreates: RunCreates, opts: BatchOptions) {
+  constructor(runCreates: RunCreates<I, O>, opts: BatchOptions) {
     this.runCreates = runCreates;
     this.opts = opts;
   }
 
-  run(input: CreateStatementInput, queueKey: string): Promise<CreateStatementResult | undefined> {
+  run(input: I, place: Place): Promise<O> {
     return new Promise((resolve, reject) => {
-      this.waiting.push({ input, queueKey, resolve, reject });
+      this.waiting.push({ input, place, resolve, reject });
       this.pump();
     });
   }
@@ -55,38 +62,42 @@ export class CreateTicketBatches {
     this.pump();
   }
 
-  /** The oldest waiting creates, at most one business day per queue (see the statement's lock order). */
-  private take(): Pending[] {
+  /** The oldest waiting creates, at most one business day per queue and one create per key. */
+  private take(): Array<Pending<I, O>> {
     const days = new Map<string, string>();
-    const batch: Pending[] = [];
-    const rest: Pending[] = [];
+    const keys = new Set<string>();
+    const batch: Array<Pending<I, O>> = [];
+    const rest: Array<Pending<I, O>> = [];
     for (const p of this.waiting) {
-      const day = days.get(p.queueKey);
-      if (batch.length >= this.opts.maxBatch || (day !== undefined && day !== p.input.day)) {
+      const { queue, day, key } = p.place;
+      const taken = days.get(queue);
+      if (batch.length >= this.opts.maxBatch || (taken !== undefined && taken !== day) || (key !== null && keys.has(key))) {
         rest.push(p);
         continue;
       }
-      days.set(p.queueKey, p.input.day);
+      days.set(queue, day);
+      if (key !== null) keys.add(key);
       batch.push(p);
     }
     this.waiting = rest;
     return batch;
   }
 
-  private async flush(batch: Pending[]): Promise<void> {
+  private async flush(batch: Array<Pending<I, O>>): Promise<void> {
     this.opts.onBatch?.(batch.length);
-    let results: Array<CreateStatementResult | undefined>;
+    let results: O[];
     try {
       results = await this.runCreates(batch.map((p) => p.input));
     } catch (err) {
       // An error the server reports means the statement, and so every create in it, was rolled
-      // back: each is tried again alone, so that one bad create does not fail the others. Any
-      // other error (a connection lost) leaves the outcome unknown, and nothing is tried again.
-      if (batch.length > 1 && err instanceof pg.DatabaseError) {
+      // back: each is tried again alone, once, so that one bad create does not fail the others
+      // (and a create whose key another node recorded meanwhile finds it taken, and replays).
+      // Any other error (a connection lost) leaves the outcome unknown, and nothing is tried again.
+      if (err instanceof pg.DatabaseError) {
         await Promise.all(
           batch.map(async (p) => {
             try {
-              p.resolve((await this.runCreates([p.input]))[0]);
+              p.resolve((await this.runCreates([p.input]))[0]!);
             } catch (e) {
               p.reject(e);
             }
@@ -98,10 +109,10 @@ export class CreateTicketBatches {
       this.release();
       return;
     }
-    // The next statement is sent before these creates are answered: answering them is this
-    // node's work and running the next one the server's, so the two overlap instead of taking
-    // turns (measured: one slot then keeps PostgreSQL and the node busy at once).
+    // The next batch is sent before these creates are answered: answering them is this node's
+    // work and writing the next one the server's, so the two overlap instead of taking turns
+    // (measured: one slot then keeps PostgreSQL and the node busy at once).
     this.release();
-    batch.forEach((p, i) => p.resolve(results[i]));
+    batch.forEach((p, i) => p.resolve(results[i]!));
   }
 }

@@ -3,7 +3,8 @@
 // below 2^53), and migrations serialised across nodes by an advisory lock.
 import pg from 'pg';
 import { createHash } from 'node:crypto';
-import { runAfterCommitHooks, type Db, type Dialect, type Queryable, type Row, type Tx } from '../db.ts';
+import { runAfterCommitHooks } from '../db.ts';
+import type { Db, Dialect, Row, Tx } from '../../core/db.ts';
 import { loadMigrations, MIGRATIONS_TABLE_SQL } from '../migrations.ts';
 import { inSpan } from '../../telemetry/tracing.ts';
 
@@ -138,7 +139,13 @@ export class PostgresDb implements Db {
    * (synchronous_commit=off, on two connections of their own). Only for writes that nothing
    * acknowledged depends on until a later ordinary commit, which flushes all earlier WAL with
    * its own: a crash before that loses them together with everything that used them (see
-   * create-ticket-statement.ts, the display-number counters).
+   * create-statements.ts, the display-number counters).
+   *
+   * These connections also never plan a sequential scan: the one statement they run (the
+   * numbering of creates) finds every row it reads by its index, and a prepared statement's plan
+   * made while a table was small would otherwise keep scanning it as it grows (plans are made
+   * again only when the table is analysed: measured with autovacuum off, every idempotency key
+   * read by each batch once the plan chose a scan).
    */
   async queryUnflushed<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
     if (this.unflushedPool === null) {
@@ -146,7 +153,7 @@ export class PostgresDb implements Db {
         connectionString: this.opts.url,
         max: 2,
         application_name: this.opts.applicationName ?? 'readybell',
-        options: '-c synchronous_commit=off',
+        options: '-c synchronous_commit=off -c enable_seqscan=off',
       });
       this.unflushedPool.on('error', () => {});
     }

@@ -13,7 +13,8 @@
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
-import { runAfterCommitHooks, type Db, type Dialect, type Queryable, type Row, type Tx } from '../db.ts';
+import { runAfterCommitHooks } from '../db.ts';
+import type { Db, Dialect, Queryable, Row, Tx } from '../../core/db.ts';
 import { loadMigrations, MIGRATIONS_TABLE_SQL } from '../migrations.ts';
 import { inCallerContext, inSpan, outsideTraces } from '../../telemetry/tracing.ts';
 

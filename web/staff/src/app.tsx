@@ -45,7 +45,7 @@ export function App({ initialLang }: { initialLang: Lang }) {
   }, []);
 
   useEffect(() => {
-    call<Session>('session').then(setSession, () => setSessionState(null));
+    call('getSession').then(setSession, () => setSessionState(null));
     return onSessionExpired(() => {
       setSessionState((prev) => {
         if (prev !== null && prev !== 'loading') setExpired(true);
@@ -55,7 +55,7 @@ export function App({ initialLang }: { initialLang: Lang }) {
   }, [setSession]);
 
   const signOut = useCallback(() => {
-    call('signOut').finally(() => {
+    call('deleteSession').finally(() => {
       setSessionState(null);
       setExpired(false);
     });

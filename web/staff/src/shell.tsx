@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ComponentType } from 'preact';
 import { call } from './api.ts';
-import type { Role, Session } from './types.ts';
+import type { Role, WebhookEndpoint } from './types.ts';
 import { atLeast, useSession } from './session.tsx';
 import { useClearNotices } from './ui/notify.tsx';
 import { problemText } from './ui/field-errors.tsx';
@@ -21,13 +21,14 @@ import { Account } from './admin/account.tsx';
 import { Displays } from './admin/displays.tsx';
 import { Announcements } from './admin/announcements.tsx';
 import { Webhooks } from './admin/webhooks.tsx';
-import type { List, WebhookEndpoint } from './types.ts';
+import { Insights } from './insights/insights.tsx';
 
 type Screen = { path: string; label: MessageKey; role: Role; component: ComponentType; inNav: boolean };
 
 export const SCREENS: Screen[] = [
   { path: '/board', label: 'nav.board', role: 'staff', component: Board, inNav: true },
   { path: '/announcements', label: 'nav.announcements', role: 'staff', component: Announcements, inNav: true },
+  { path: '/insights', label: 'nav.insights', role: 'manager', component: Insights, inNav: true },
   { path: '/admin/queues', label: 'nav.queues', role: 'manager', component: Queues, inNav: true },
   { path: '/admin/displays', label: 'nav.displays', role: 'manager', component: Displays, inNav: true },
   { path: '/admin/settings', label: 'nav.settings', role: 'manager', component: BranchSettings, inNav: true },
@@ -68,7 +69,7 @@ export function Shell() {
   const [disabled, setDisabled] = useState<WebhookEndpoint[]>([]);
   useEffect(() => {
     if (session.user.role !== 'owner' || !session.account.api_access) return setDisabled([]);
-    call<List<WebhookEndpoint>>('webhookEndpoints').then(
+    call('listWebhookEndpoints').then(
       (l) => setDisabled(l.data.filter((e) => e.disabled && e.disabled_reason !== null && !/by hand/i.test(e.disabled_reason))),
       () => {},
     );
@@ -77,7 +78,7 @@ export function Shell() {
   const switchBranch = async (branch: string) => {
     setBranchError(null);
     try {
-      setSession(await call<Session>('switchBranch', { body: { branch } }));
+      setSession(await call('switchSessionBranch', { body: { branch } }));
     } catch (err) {
       setBranchError(problemText(err));
     }

@@ -23,7 +23,7 @@ export function SignIn({ onSignedIn, expired }: { onSignedIn: (s: Session) => vo
     setBusy(true);
     setError(null);
     try {
-      const s = await call<Session>('signIn', { body: { email, password } });
+      const s = await call('createSession', { body: { email, password } });
       localStorage.setItem('readybell:email', email);
       onSignedIn(s);
     } catch (err) {

@@ -1,14 +1,14 @@
 // GET/POST /v1/announcements, DELETE /v1/announcements/{id} (PRODUCT.md §3).
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
-import type { Services } from '../../../actions/ctx.ts';
+import { Type, type Static } from 'typebox';
+import type { Services } from '../../../core/ctx.ts';
 import { ANNOUNCEMENT_LIMITS, createAnnouncement, deleteAnnouncement } from '../../../actions/announcements.ts';
 import { iso } from '../../../actions/present.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import { listActiveAnnouncements, type Announcement } from '../../../store/announcements.ts';
 import { Id, IdParam, ListOf, Timestamp } from '../../schema-parts.ts';
-import { operation } from '../../operation.ts';
+import { operation, typed } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
@@ -20,6 +20,8 @@ const AnnouncementSchema = Type.Object({
   created_at: Timestamp,
   expires_at: Timestamp,
 });
+
+const Deleted = Type.Object({ object: Type.Literal('announcement'), id: Id('announcement'), deleted: Type.Literal(true) });
 
 const L = ANNOUNCEMENT_LIMITS;
 const CreateBody = Type.Object(
@@ -44,8 +46,8 @@ const CreateBody = Type.Object(
   { additionalProperties: false },
 );
 
-const present = (a: Announcement) => ({
-  object: 'announcement' as const,
+const present = (a: Announcement): Static<typeof AnnouncementSchema> => ({
+  object: 'announcement',
   id: a.id,
   message: a.message,
   livemode: a.mode === 'live',
@@ -53,7 +55,8 @@ const present = (a: Announcement) => ({
   expires_at: iso(a.expiresAt)!,
 });
 
-export function registerAnnouncementRoutes(app: FastifyInstance, services: Services): void {
+export function registerAnnouncementRoutes(fastify: FastifyInstance, services: Services): void {
+  const app = typed(fastify);
   app.get(
     '/announcements',
     {
@@ -85,7 +88,7 @@ export function registerAnnouncementRoutes(app: FastifyInstance, services: Servi
       }),
     },
     async (req, reply) => {
-      const body = req.body as { message: string; expires_in?: number };
+      const body = req.body;
       const input = { message: body.message.trim(), expiresIn: body.expires_in ?? L.defaultExpiresIn };
       return runWrite(req, reply, ctxFor(req, services), {
         status: 201,
@@ -103,20 +106,18 @@ export function registerAnnouncementRoutes(app: FastifyInstance, services: Servi
         summary: 'Delete an announcement',
         description: 'Takes it down from the pages and boards at once.',
         params: Type.Object({ id: IdParam('announcement') }),
-        answers: {
-          200: {
-            description: 'The announcement is gone',
-            schema: Type.Object({ object: Type.Literal('announcement'), id: Id('announcement'), deleted: Type.Literal(true) }),
-          },
-        },
+        answers: { 200: { description: 'The announcement is gone', schema: Deleted } },
       }),
     },
     async (req, reply) => {
-      const { id } = req.params as { id: string };
+      const { id } = req.params;
       if (!isId('announcement', id)) throw notFound('announcement');
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
-        run: async (ctx) => ({ object: 'announcement', id: (await deleteAnnouncement({ ctx, input: { id } })).id, deleted: true }),
+        run: async (ctx) =>
+          ({ object: 'announcement', id: (await deleteAnnouncement({ ctx, input: { id } })).id, deleted: true }) satisfies Static<
+            typeof Deleted
+          >,
       });
     },
   );

@@ -1,15 +1,15 @@
 // /v1/api_keys: owners manage the branch's keys from the staff page. API keys get 403: a key
 // cannot mint or revoke keys (PRODUCT.md §3).
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
-import type { Services } from '../../../actions/ctx.ts';
+import { Type, type Static } from 'typebox';
+import type { Services } from '../../../core/ctx.ts';
 import { createKey, listKeys, revokeKey } from '../../../actions/api-keys.ts';
 import { iso } from '../../../actions/present.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import type { ApiKeyRecord } from '../../../store/credentials.ts';
 import { Id, IdParam, ListOf, Nullable, StringEnum, Timestamp } from '../../schema-parts.ts';
-import { operation } from '../../operation.ts';
+import { operation, typed } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
@@ -31,8 +31,8 @@ const ApiKeySchema = Type.Object({
   ),
 });
 
-const present = (k: ApiKeyRecord, secret: string | null = null) => ({
-  object: 'api_key' as const,
+const present = (k: ApiKeyRecord, secret: string | null = null): Static<typeof ApiKeySchema> => ({
+  object: 'api_key',
   id: k.id,
   name: k.name,
   mode: k.mode,
@@ -46,7 +46,8 @@ const present = (k: ApiKeyRecord, secret: string | null = null) => ({
 
 const ownerOnly = 'Owner role, staff session only (API keys get 403).';
 
-export function registerApiKeyRoutes(app: FastifyInstance, services: Services): void {
+export function registerApiKeyRoutes(fastify: FastifyInstance, services: Services): void {
+  const app = typed(fastify);
   app.get(
     '/api_keys',
     {
@@ -83,7 +84,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: Services): 
       }),
     },
     async (req, reply) => {
-      const body = req.body as { mode: 'live' | 'test'; name?: string };
+      const body = req.body;
       return runWrite(req, reply, ctxFor(req, services), {
         status: 201,
         run: async (ctx) => {
@@ -109,7 +110,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, services: Services): 
       }),
     },
     async (req, reply) => {
-      const { id } = req.params as { id: string };
+      const { id } = req.params;
       if (!isId('key', id)) throw notFound('API key');
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,

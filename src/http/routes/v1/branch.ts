@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Services } from '../../../actions/ctx.ts';
+import type { Services } from '../../../core/ctx.ts';
 import { getAccount, getBranch } from '../../../store/tenancy.ts';
 import { presentBranch } from '../../../actions/present.ts';
 import { updateBranchSettings } from '../../../actions/branch.ts';
-import { QueueName } from '../../schemas.ts';
-import { StringEnum } from '../../schema-parts.ts';
-import { operation } from '../../operation.ts';
+import { EXAMPLE_LADDER, LadderStepSchema, QueueName } from '../../schemas.ts';
+import { Ref } from '../../schema-parts.ts';
+import { MAX_LADDER_STEPS } from '../../../domain/escalation-ladder.ts';
+import { operation, typed } from '../../operation.ts';
 import { SUPPORTED_LANGUAGES } from '../../../domain/branch-settings.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
@@ -33,6 +34,16 @@ export const UpdateBranchBody = Type.Object(
       }),
     ),
     reminder_count: Type.Optional(Type.Integer({ minimum: 0, maximum: 5, description: 'How many such reminders at most', examples: [2] })),
+    escalation_ladder: Type.Optional(
+      Type.Union([
+        Type.Array(Ref(LadderStepSchema), {
+          maxItems: MAX_LADDER_STEPS,
+          description: `Replaces the reminder settings: up to ${MAX_LADDER_STEPS} reminders, each later than the one before; a step with SMS needs the business plan (else 403 plan-required) and SMS on; null: back to the reminder settings`,
+          examples: [EXAMPLE_LADDER],
+        }),
+        Type.Null(),
+      ]),
+    ),
     voice: Type.Optional(
       Type.Object({ enabled: Type.Optional(Type.Boolean()), language: Type.Optional(Language) }, { additionalProperties: false }),
     ),
@@ -70,7 +81,8 @@ export const UpdateBranchBody = Type.Object(
   { additionalProperties: false },
 );
 
-export function registerBranchRoutes(app: FastifyInstance, services: Services): void {
+export function registerBranchRoutes(fastify: FastifyInstance, services: Services): void {
+  const app = typed(fastify);
   app.get(
     '/branch',
     {
@@ -107,7 +119,7 @@ export function registerBranchRoutes(app: FastifyInstance, services: Services): 
       return runWrite(req, reply, ctx, {
         status: 200,
         run: async (tx) => {
-          const branch = await updateBranchSettings({ ctx: tx, input: (req.body ?? {}) as never });
+          const branch = await updateBranchSettings({ ctx: tx, input: req.body ?? {} });
           const account = (await getAccount(tx.tx, ctx.accountId))!;
           return presentBranch(branch, account.plan);
         },

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { Ctx, Services } from '../../../actions/ctx.ts';
+import type { Ctx, Services } from '../../../core/ctx.ts';
 
 /** The action context of an authenticated /v1 request: tenant, mode and actor come from auth only. */
 export function ctxFor(req: FastifyRequest, services: Services): Ctx {

@@ -1,7 +1,7 @@
 // GET/POST /v1/displays, DELETE /v1/displays/{id}: display board links (PRODUCT.md §3, §11).
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
-import type { Services } from '../../../actions/ctx.ts';
+import { Type, type Static } from 'typebox';
+import type { Services } from '../../../core/ctx.ts';
 import { createDisplay, deleteDisplay, MAX_DISPLAYS_PER_BRANCH } from '../../../actions/displays.ts';
 import { iso } from '../../../actions/present.ts';
 import { notFound } from '../../../domain/errors.ts';
@@ -9,7 +9,7 @@ import { isId } from '../../../domain/ids.ts';
 import { listDisplays, type Display } from '../../../store/displays.ts';
 import { QueueName } from '../../schemas.ts';
 import { Id, IdParam, ListOf, Timestamp } from '../../schema-parts.ts';
-import { operation } from '../../operation.ts';
+import { operation, typed } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
@@ -38,10 +38,11 @@ const CreateBody = Type.Object(
 );
 
 const IdParams = Type.Object({ id: IdParam('display') });
+const Deleted = Type.Object({ object: Type.Literal('display'), id: Id('display'), deleted: Type.Literal(true) });
 
-export function presentDisplay(d: Display, publicUrl: string) {
+export function presentDisplay(d: Display, publicUrl: string): Static<typeof DisplaySchema> {
   return {
-    object: 'display' as const,
+    object: 'display',
     id: d.id,
     name: d.name,
     queues: d.queues,
@@ -52,7 +53,8 @@ export function presentDisplay(d: Display, publicUrl: string) {
   };
 }
 
-export function registerDisplayRoutes(app: FastifyInstance, services: Services): void {
+export function registerDisplayRoutes(fastify: FastifyInstance, services: Services): void {
+  const app = typed(fastify);
   const { publicUrl } = services.config;
 
   app.get(
@@ -91,7 +93,7 @@ export function registerDisplayRoutes(app: FastifyInstance, services: Services):
       }),
     },
     async (req, reply) => {
-      const body = (req.body ?? {}) as { name?: string; queues?: string[]; voice?: boolean };
+      const body = req.body ?? {};
       const input = { name: body.name ?? 'Display board', queues: body.queues ?? [], voice: body.voice ?? true };
       return runWrite(req, reply, ctxFor(req, services), {
         status: 201,
@@ -109,21 +111,17 @@ export function registerDisplayRoutes(app: FastifyInstance, services: Services):
         summary: 'Delete a display board',
         description: 'Its link stops working at once.',
         params: IdParams,
-        answers: {
-          200: {
-            description: 'The board is gone',
-            schema: Type.Object({ object: Type.Literal('display'), id: Id('display'), deleted: Type.Literal(true) }),
-          },
-        },
+        answers: { 200: { description: 'The board is gone', schema: Deleted } },
         problems: { forbidden: 'A staff session needs the manager or owner role.' },
       }),
     },
     async (req, reply) => {
-      const { id } = req.params as { id: string };
+      const { id } = req.params;
       if (!isId('display', id)) throw notFound('display');
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
-        run: async (ctx) => ({ object: 'display', id: (await deleteDisplay({ ctx, input: { id } })).id, deleted: true }),
+        run: async (ctx) =>
+          ({ object: 'display', id: (await deleteDisplay({ ctx, input: { id } })).id, deleted: true }) satisfies Static<typeof Deleted>,
       });
     },
   );

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import type { Services } from '../../../actions/ctx.ts';
+import type { Services } from '../../../core/ctx.ts';
 import { invalid, notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import { getEventBody, listEventBodies } from '../../../store/outbox.ts';
 import { EXAMPLE_IDS, EXAMPLE_TIME, IdParam, ListOf } from '../../schema-parts.ts';
-import { operation } from '../../operation.ts';
+import { operation, typed } from '../../operation.ts';
 import { exampleEvent } from '../../example-objects.ts';
 import { ctxFor } from './context.ts';
 
@@ -15,7 +15,8 @@ const sendJson = (reply: FastifyReply, json: string): FastifyReply => reply.type
 const EVENTS_NOTE =
   'Each event is sent exactly as it was stored and as webhooks deliver it. New event types may appear within v1: ignore the ones you do not know.';
 
-export function registerEventRoutes(app: FastifyInstance, services: Services): void {
+export function registerEventRoutes(fastify: FastifyInstance, services: Services): void {
+  const app = typed(fastify);
   app.get(
     '/events',
     {
@@ -48,7 +49,7 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
     },
     async (req, reply) => {
       const ctx = ctxFor(req, services);
-      const q = req.query as { type?: string; created_after?: string; limit?: number; starting_after?: string };
+      const q = req.query;
       if (
         q.starting_after !== undefined &&
         (!isId('event', q.starting_after) || (await getEventBody(services.db, ctx.branchId, ctx.mode, q.starting_after)) === undefined)
@@ -82,7 +83,7 @@ export function registerEventRoutes(app: FastifyInstance, services: Services): v
     },
     async (req, reply) => {
       const ctx = ctxFor(req, services);
-      const { id } = req.params as { id: string };
+      const { id } = req.params;
       const body = isId('event', id) ? await getEventBody(services.db, ctx.branchId, ctx.mode, id) : undefined;
       if (body === undefined) throw notFound('event');
       return sendJson(reply, body);

@@ -1,25 +1,28 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
-import type { Services } from '../../../actions/ctx.ts';
+import { Type, type Static } from 'typebox';
+import type { Services } from '../../../core/ctx.ts';
 import { getBranch, listQueues } from '../../../store/tenancy.ts';
+import { countOpenTicketsByQueue } from '../../../store/open-tickets.ts';
 import { createQueue, removeQueue, updateQueue, type QueueView } from '../../../actions/queues.ts';
 import { iso } from '../../../actions/present.ts';
-import { QueueName } from '../../schemas.ts';
+import { QueueName, type QueueObject } from '../../schemas.ts';
 import { ListOf } from '../../schema-parts.ts';
-import { operation } from '../../operation.ts';
+import { operation, typed } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
-const present = (q: QueueView) => ({
-  object: 'queue' as const,
+const present = (q: QueueView): QueueObject => ({
+  object: 'queue',
   name: q.name,
   is_default: q.isDefault,
   open_tickets: q.openTickets,
   created_at: iso(q.createdAt)!,
 });
 const NameParams = Type.Object({ name: Type.String({ maxLength: 64, examples: ['A'] }) });
+const Deleted = Type.Object({ object: Type.Literal('queue'), name: Type.String({ examples: ['A'] }), deleted: Type.Literal(true) });
 
-export function registerQueueRoutes(app: FastifyInstance, services: Services): void {
+export function registerQueueRoutes(fastify: FastifyInstance, services: Services): void {
+  const app = typed(fastify);
   app.get(
     '/queues',
     {
@@ -35,11 +38,7 @@ export function registerQueueRoutes(app: FastifyInstance, services: Services): v
       const ctx = ctxFor(req, services);
       const branch = (await getBranch(services.db, ctx.branchId))!;
       const queues = await listQueues(services.db, ctx.branchId);
-      const counts = await services.db.query<{ queue: string; n: number }>(
-        'SELECT queue, COUNT(*) AS n FROM tickets WHERE branch_id = $1 AND mode = $2 AND closed_at IS NULL GROUP BY queue',
-        [ctx.branchId, ctx.mode],
-      );
-      const open = new Map(counts.map((c) => [c.queue, Number(c.n)]));
+      const open = await countOpenTicketsByQueue(services.db, ctx.branchId, ctx.mode);
       return {
         object: 'list',
         has_more: false,
@@ -64,7 +63,7 @@ export function registerQueueRoutes(app: FastifyInstance, services: Services): v
       }),
     },
     async (req, reply) => {
-      const body = req.body as { name: string };
+      const body = req.body;
       return runWrite(req, reply, ctxFor(req, services), {
         status: 201,
         run: async (ctx) => present(await createQueue({ ctx, input: body })),
@@ -96,8 +95,8 @@ export function registerQueueRoutes(app: FastifyInstance, services: Services): v
       }),
     },
     async (req, reply) => {
-      const { name } = req.params as { name: string };
-      const body = (req.body ?? {}) as { name?: string; is_default?: boolean };
+      const { name } = req.params;
+      const body = req.body ?? {};
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
         run: async (ctx) => present(await updateQueue({ ctx, input: { name, new_name: body.name, is_default: body.is_default } })),
@@ -114,12 +113,7 @@ export function registerQueueRoutes(app: FastifyInstance, services: Services): v
         summary: 'Delete a queue',
         description: 'Only a queue with no open ticket (in either mode) that is not the default.',
         params: NameParams,
-        answers: {
-          200: {
-            description: 'The queue is gone',
-            schema: Type.Object({ object: Type.Literal('queue'), name: Type.String({ examples: ['A'] }), deleted: Type.Literal(true) }),
-          },
-        },
+        answers: { 200: { description: 'The queue is gone', schema: Deleted } },
         problems: {
           conflict: 'The queue is the default, or has open tickets.',
           forbidden: 'A staff session needs the manager or owner role.',
@@ -127,10 +121,11 @@ export function registerQueueRoutes(app: FastifyInstance, services: Services): v
       }),
     },
     async (req, reply) => {
-      const { name } = req.params as { name: string };
+      const { name } = req.params;
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
-        run: async (ctx) => ({ object: 'queue', name: (await removeQueue({ ctx, input: { name } })).name, deleted: true }),
+        run: async (ctx) =>
+          ({ object: 'queue', name: (await removeQueue({ ctx, input: { name } })).name, deleted: true }) satisfies Static<typeof Deleted>,
       });
     },
   );

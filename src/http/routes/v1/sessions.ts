@@ -2,8 +2,8 @@
 // needs no credentials); everything else is an ordinary authenticated /v1 route, which an API
 // key may call but gets 403, since keys have no session.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
-import type { Services } from '../../../actions/ctx.ts';
+import { Type, type Static } from 'typebox';
+import type { Services } from '../../../core/ctx.ts';
 import { AppError } from '../../../domain/errors.ts';
 import { csrfTokenFor, hashSessionToken, SESSION_ABSOLUTE_MS } from '../../../domain/session-token.ts';
 import type { RateLimiter } from '../../../realtime/limiter.ts';
@@ -11,44 +11,13 @@ import { findSessionByTokenHash } from '../../../store/sessions.ts';
 import { changeOwnPassword, signIn, signOut, summarise, switchBranch, WRONG_CREDENTIALS } from '../../../actions/staff-session.ts';
 import { sessionMode } from '../../plugins/mode-header.ts';
 import { assertSameSite, clearSessionCookie, sessionOf, setSessionCookie, type StaffSession } from '../../plugins/session.ts';
-import { EXAMPLE_IDS, EXAMPLE_TIME, Id, StringEnum } from '../../schema-parts.ts';
-import { operation } from '../../operation.ts';
+import { EXAMPLE_IDS } from '../../schema-parts.ts';
+import { SessionSchema } from '../../session-schema.ts';
+import { operation, typed } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 import { admitSignIn } from './sign-in-throttle.ts';
 import { countRefusal } from '../../../metrics.ts';
-
-const BranchName = Type.String({ examples: ['Rue Oberkampf'] });
-const Ident = Type.Object({ id: Id('branch'), name: BranchName });
-export const SessionSchema = Type.Object({
-  object: Type.Literal('session'),
-  user: Type.Object({
-    id: Id('user'),
-    email: Type.String({ examples: ['owner@example.com'] }),
-    role: StringEnum(['owner', 'manager', 'staff']),
-  }),
-  account: Type.Object({
-    id: Id('account'),
-    name: Type.String({ examples: ['Café Lumière'] }),
-    plan: StringEnum(['free', 'pro', 'business']),
-    api_access: Type.Boolean({ description: 'false on the free plan: API keys and webhooks need pro or business' }),
-  }),
-  branch: Type.Object(
-    { id: Id('branch'), name: BranchName, timezone: Type.String({ examples: ['Europe/Paris'] }) },
-    { description: 'The branch this session acts on' },
-  ),
-  branches: Type.Array(Ident, { description: "All branches of the user's account; switch with POST /v1/session/branch" }),
-  mode: StringEnum(['live', 'test'], {
-    description:
-      'The mode this request acted in. A session has no mode of its own: each request sends `Readybell-Mode: test` to act on test data (as an rk_test_ key does), or nothing for live.',
-  }),
-  csrf_token: Type.String({
-    description: 'Send as X-CSRF-Token on every POST, PATCH and DELETE made with the session cookie',
-    examples: ['q8ZtWm3vR1xYc5NbL7pK2sHd9fGj4aE6'],
-  }),
-  expires_at: Type.String({ format: 'date-time', description: 'Absolute end of the session', examples: [EXAMPLE_TIME] }),
-  idle_timeout_seconds: Type.Integer({ description: 'The session ends after this long without a request', examples: [43200] }),
-});
 
 const SignedOut = Type.Object({ object: Type.Literal('session'), deleted: Type.Literal(true) });
 
@@ -62,7 +31,8 @@ function current(req: FastifyRequest): StaffSession {
 }
 
 /** POST /v1/sessions, registered outside the authenticated /v1 scope. */
-export function registerSignIn(app: FastifyInstance, services: Services, limiter: RateLimiter): void {
+export function registerSignIn(fastify: FastifyInstance, services: Services, limiter: RateLimiter): void {
+  const app = typed(fastify);
   app.post(
     '/sessions',
     {
@@ -98,7 +68,7 @@ export function registerSignIn(app: FastifyInstance, services: Services, limiter
       reply.header('Cache-Control', 'no-store');
       // Also a defence against login CSRF: a foreign page must not sign a victim into its account.
       assertSameSite(req, services.config);
-      const body = req.body as { email: string; password: string; branch?: string };
+      const body = req.body;
       const mode = sessionMode(req);
       const attempt = await admitSignIn(limiter, services.clock.now(), req.ip, body.email, (policy) =>
         countRefusal(services.metrics, policy),
@@ -120,7 +90,8 @@ export function registerSignIn(app: FastifyInstance, services: Services, limiter
   );
 }
 
-export function registerSessionRoutes(app: FastifyInstance, services: Services): void {
+export function registerSessionRoutes(fastify: FastifyInstance, services: Services): void {
+  const app = typed(fastify);
   const noStore = async (_req: FastifyRequest, reply: FastifyReply) => {
     reply.header('Cache-Control', 'no-store');
   };
@@ -163,7 +134,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: Services):
         status: 200,
         run: async (ctx) => {
           await signOut({ ctx, input: { sessionId: s.view.id } });
-          return { object: 'session', deleted: true };
+          return { object: 'session', deleted: true } satisfies Static<typeof SignedOut>;
         },
       });
     },
@@ -188,7 +159,7 @@ export function registerSessionRoutes(app: FastifyInstance, services: Services):
     },
     async (req, reply) => {
       const s = current(req);
-      const { branch } = req.body as { branch: string };
+      const { branch } = req.body;
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
         run: async (ctx) =>
@@ -219,12 +190,12 @@ export function registerSessionRoutes(app: FastifyInstance, services: Services):
     },
     async (req, reply) => {
       current(req);
-      const input = req.body as { current_password: string; new_password: string };
+      const input = req.body;
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
         run: async (ctx) => {
           await changeOwnPassword({ ctx, input });
-          return { object: 'session', deleted: true };
+          return { object: 'session', deleted: true } satisfies Static<typeof SignedOut>;
         },
       });
     },

@@ -3,7 +3,7 @@
 // of src/actions/publish.ts ("ticket X is now ready"); clients fetch the objects they care about
 // through the ordinary /v1 reads, so the stream never carries more than the caller may read.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Services } from '../../../actions/ctx.ts';
+import type { Services } from '../../../core/ctx.ts';
 import { channels } from '../../../realtime/bus.ts';
 import { SSE_HEADERS } from '../../../realtime/sse.ts';
 import { getApiKey } from '../../../store/credentials.ts';
@@ -11,7 +11,7 @@ import { findSessionByTokenHash } from '../../../store/sessions.ts';
 import { hashSessionToken } from '../../../domain/session-token.ts';
 import { isLive, sessionOf } from '../../plugins/session.ts';
 import { Type } from 'typebox';
-import { operation } from '../../operation.ts';
+import { operation, typed } from '../../operation.ts';
 import { ctxFor } from './context.ts';
 import { openLiveStream } from '../../../metrics.ts';
 
@@ -40,7 +40,8 @@ async function stillValid(services: Services, req: FastifyRequest): Promise<bool
   return true;
 }
 
-export function registerStreamRoute(app: FastifyInstance, services: Services): void {
+export function registerStreamRoute(fastify: FastifyInstance, services: Services): void {
+  const app = typed(fastify);
   const open = new Set<() => void>();
   // Long-lived responses would hold a graceful shutdown forever: end them first.
   app.addHook('preClose', async () => {

@@ -5,29 +5,33 @@
 //   `subscribe` also subscribes the customer to the push service readybell simulates, and
 //   `open_page` keeps a page readybell simulates open, which confirms rings as a browser would.
 // - POST /v1/test_helpers/displays/{id}/connect: a board of the display, connected with sound on.
+// - POST /v1/test_helpers/tickets/{id}/sms_reply: the customer texts back (test-helpers-sms.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { Services } from '../../../actions/ctx.ts';
+import type { Services } from '../../../core/ctx.ts';
 import { CUSTOMER_ACTIONS, recordCustomerAction, SNOOZE_MINUTES, type CustomerActionName } from '../../../actions/customer-action.ts';
-import { presentTicket } from '../../../actions/present.ts';
+import { presentTicket, type TicketObject } from '../../../actions/present.ts';
+import { Continuation } from '../../../actions/continuation.ts';
 import { simulatedPushSubscription } from '../../../channels/simulated-push.ts';
 import { AppError, invalid, notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
-import { SIMULATED_MINUTES, type SimulatedClients } from '../../../realtime/simulated-clients.ts';
+import type { ClientSimulator } from '../../../core/client-simulator.ts';
+import { SIMULATED_MINUTES } from '../../../realtime/simulated-clients.ts';
 import { getDisplay, type Display } from '../../../store/displays.ts';
 import { upsertPushSubscription } from '../../../store/push-subscriptions.ts';
-import { getBranch, type Branch } from '../../../store/tenancy.ts';
 import { getTicket } from '../../../store/tickets.ts';
 import { IdParam } from '../../schema-parts.ts';
-import { operation } from '../../operation.ts';
+import { operation, typed } from '../../operation.ts';
 import { EXAMPLE_TICKETS } from '../../example-objects.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 import { DisplaySchema, presentDisplay } from './displays.ts';
 import { ticketIdFrom } from './tickets.ts';
+import { registerSmsTestHelper } from './test-helpers-sms.ts';
 
 type HelperAction = CustomerActionName | 'open_page';
 const HELPER_ACTIONS: readonly HelperAction[] = [...CUSTOMER_ACTIONS, 'open_page'];
+const isHelperAction = (a: string): a is HelperAction => (HELPER_ACTIONS as readonly string[]).includes(a);
 
 const span = (m: { min: number; max: number; default: number }): string => `${m.min}–${m.max}, default ${m.default}`;
 
@@ -69,7 +73,8 @@ function openMinutes(minutes: number | undefined): number {
   return minutes;
 }
 
-export function registerTestHelperRoutes(app: FastifyInstance, services: Services): void {
+export function registerTestHelperRoutes(fastify: FastifyInstance, services: Services): void {
+  const app = typed(fastify);
   const { db, config } = services;
   const { publicUrl } = config;
   // Before the body is validated: a live key is refused whatever it sends.
@@ -77,11 +82,10 @@ export function registerTestHelperRoutes(app: FastifyInstance, services: Service
     if (req.auth?.mode !== 'test')
       throw new AppError('forbidden', 'Test helpers work only with a test key (rk_test_…); they never touch live tickets.');
   };
-  const simulated = (): SimulatedClients => {
+  const simulated = (): ClientSimulator => {
     if (services.simulatedClients === undefined) throw new AppError('unavailable', 'This node runs no simulated pages or boards.');
     return services.simulatedClients;
   };
-  const branchOf = async (id: string): Promise<Branch> => (await getBranch(db, id))!;
 
   app.post(
     '/test_helpers/tickets/:id/customer/:action',
@@ -113,36 +117,32 @@ export function registerTestHelperRoutes(app: FastifyInstance, services: Service
       preValidation: testKeysOnly,
     },
     async (req, reply) => {
-      const { id, action } = req.params as { id: string; action: string };
-      if (!(HELPER_ACTIONS as readonly string[]).includes(action))
-        throw notFound(`test helper action "${action}" (use ${HELPER_ACTIONS.join(', ')})`);
-      const minutes = (req.body as { minutes?: number } | undefined)?.minutes;
+      const { id, action } = req.params;
+      if (!isHelperAction(action)) throw notFound(`test helper action "${action}" (use ${HELPER_ACTIONS.join(', ')})`);
+      const minutes = req.body?.minutes;
       if (minutes !== undefined && action !== 'snooze' && action !== 'open_page')
         throw invalid('/minutes', 'minutes applies to snooze and open_page only.');
       ticketIdFrom(id);
       const ctx = ctxFor(req, services);
       if (action === 'open_page') {
         const open = openMinutes(minutes);
+        // After the view commits and before the answer: once answered, a ring reaches the page.
+        const openPage = (ticketId: string): Continuation<TicketObject> =>
+          new Continuation(ticketId, async () => {
+            const ticket = (await getTicket(db, ctx.branchId, ctx.mode, ticketId))!;
+            await simulated().openPage(ticket, open);
+            return async () => presentTicket(ticket, publicUrl);
+          });
         return runWrite(req, reply, ctx, {
           status: 200,
-          run: async (tx) => (await recordCustomerAction({ ctx: tx, input: { ticketId: id, action: 'view' } })).ticket.id,
-          // After the view commits and before the answer: once answered, a ring reaches the page.
-          twoPhase: {
-            after: async (_ctx, ticketId: string) => {
-              const ticket = (await getTicket(db, ctx.branchId, ctx.mode, ticketId))!;
-              await simulated().openPage(ticket, await branchOf(ticket.branchId), open);
-              return async () => presentTicket(ticket, publicUrl);
-            },
-          },
+          run: async (tx) => openPage((await recordCustomerAction({ ctx: tx, input: { ticketId: id, action: 'view' } })).ticket.id),
+          resume: (_ctx, saved) => openPage(saved as string),
         });
       }
       return runWrite(req, reply, ctx, {
         status: 200,
         run: async (tx) => {
-          const { ticket } = await recordCustomerAction({
-            ctx: tx,
-            input: { ticketId: id, action: action as CustomerActionName, minutes },
-          });
+          const { ticket } = await recordCustomerAction({ ctx: tx, input: { ticketId: id, action, minutes } });
           if (action === 'subscribe') await upsertPushSubscription(tx.tx, simulatedPushSubscription(ticket, services.clock.now()));
           return presentTicket(ticket, publicUrl);
         },
@@ -171,23 +171,26 @@ export function registerTestHelperRoutes(app: FastifyInstance, services: Service
       preValidation: testKeysOnly,
     },
     async (req, reply) => {
-      const { id } = req.params as { id: string };
+      const { id } = req.params;
       if (!isId('display', id)) throw notFound('display');
-      const minutes = (req.body as { minutes?: number } | undefined)?.minutes ?? SIMULATED_MINUTES.default;
+      const minutes = req.body?.minutes ?? SIMULATED_MINUTES.default;
+      // After the display is found and before the answer: once answered, a ring reaches the board.
+      const connect = (display: Display): Continuation<ReturnType<typeof presentDisplay>> =>
+        new Continuation(display, async () => {
+          await simulated().connectBoard(display, minutes);
+          return async () => presentDisplay(display, publicUrl);
+        });
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
         run: async (ctx) => {
           const display = await getDisplay(ctx.tx, ctx.branchId, ctx.mode, id);
           if (display === undefined) throw notFound('display');
-          return display;
+          return connect(display);
         },
-        twoPhase: {
-          after: async (_ctx, display: Display) => {
-            await simulated().connectBoard(display, await branchOf(display.branchId), minutes);
-            return async () => presentDisplay(display, publicUrl);
-          },
-        },
+        resume: (_ctx, saved) => connect(saved as Display),
       });
     },
   );
+
+  registerSmsTestHelper(app, services);
 }

@@ -1,18 +1,17 @@
-// ready, ring, collect, cancel. Ready and ring are two-phase writes: the transition, ring row and
-// outbox job commit first; then the in-line ring attempt runs under the ring deadline; then its
-// outcome and the stored idempotent answer commit together. When the ringer's look-ahead finds
-// nobody to reach, the first transaction already holds the answer and is the whole write.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+// ready, ring, collect, cancel. Ready and ring start their ring in the request's transaction and
+// run it right after the commit (src/ring/ready.ts); runWrite commits both and the answer.
+import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { Ctx, Services } from '../../../actions/ctx.ts';
-import { durableStartedRing, markReady, ringAgain, RingLookAhead, type StartedRing } from '../../../actions/ring-ticket.ts';
-import { attemptRing } from '../../../actions/perform-ring.ts';
+import type { Ctx, Services } from '../../../core/ctx.ts';
+import { markReady, resumeRing, ringAgain } from '../../../ring/ready.ts';
+import { lookAhead, type RingLookAhead } from '../../../ring/look-ahead.ts';
 import { cancelTicket, collectTicket } from '../../../actions/close-ticket.ts';
 import { presentTicket } from '../../../actions/present.ts';
 import { isId } from '../../../domain/ids.ts';
-import { operation } from '../../operation.ts';
+import { operation, typed } from '../../operation.ts';
 import { EXAMPLE_RING_RESULT, EXAMPLE_TICKETS } from '../../example-objects.ts';
-import { runWrite, type TwoPhase } from '../../write.ts';
+import { earlyWork } from '../../plugins/rate-limit.ts';
+import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 import { TicketIdParams, ticketIdFrom } from './tickets.ts';
 
@@ -20,50 +19,24 @@ const NoBody = Type.Optional(
   Type.Object({}, { additionalProperties: false, description: 'No body is needed; an empty JSON object is accepted.' }),
 );
 
-function ringPhase(services: Services): TwoPhase<StartedRing> {
-  return {
-    after: (ctx: Ctx, started) => attemptRing(ctx, started, services.config.ring.inlineDeadlineMs),
-    keep: durableStartedRing,
-    done: (started) => started.answer,
-  };
-}
-
-/**
- * Who is connected, looked up before the request's transaction (see RingLookAhead). Started as
- * the rate limit is asked (startEarly), so its Redis round trip is not paid after that one.
- */
-function ringLookAhead(services: Services): {
-  startEarly: (req: FastifyRequest) => void;
-  settled: (req: FastifyRequest, ctx: Ctx, id: string) => Promise<RingLookAhead>;
-} {
-  const started = new WeakMap<FastifyRequest, RingLookAhead>();
-  const start = (ctx: Pick<Ctx, 'branchId' | 'mode'>, ticketId: string): RingLookAhead =>
-    new RingLookAhead(services.ringer, { ticketId, branchId: ctx.branchId, mode: ctx.mode });
-  return {
-    startEarly(req) {
-      const { id } = req.params as { id?: string };
-      if (req.auth !== null && typeof id === 'string' && isId('ticket', id)) started.set(req, start(req.auth, id));
-    },
-    async settled(req, ctx, id) {
-      const look = started.get(req) ?? start(ctx, id);
-      await look.settled;
-      return look;
-    },
-  };
-}
-
-function ticketId(params: unknown): string {
-  return ticketIdFrom((params as { id: string }).id);
-}
-
-export function registerTicketActionRoutes(app: FastifyInstance, services: Services): void {
+export function registerTicketActionRoutes(fastify: FastifyInstance, services: Services): void {
+  const app = typed(fastify);
   const { publicUrl } = services.config;
-  const look = ringLookAhead(services);
+  const lookFor = (ctx: Pick<Ctx, 'branchId' | 'mode'>, ticketId: string): Promise<RingLookAhead> =>
+    lookAhead(services.ringer, { ticketId, branchId: ctx.branchId, mode: ctx.mode });
+  // Who is connected, asked before the transaction, and as the rate limit is asked, so that its
+  // Redis round trip is not paid after that one (decision 0006).
+  const early = earlyWork((req) => {
+    // Before validation, on any request of the route: the id is whatever the path holds.
+    const params: unknown = req.params;
+    const id = typeof params === 'object' && params !== null && 'id' in params ? params.id : undefined;
+    return req.auth !== null && typeof id === 'string' && isId('ticket', id) ? lookFor(req.auth, id) : undefined;
+  });
 
   app.post(
     '/tickets/:id/ready',
     {
-      config: { startEarly: look.startEarly },
+      config: { startEarly: early.startEarly },
       schema: operation({
         operationId: 'markTicketReady',
         tag: 'Tickets',
@@ -86,21 +59,17 @@ export function registerTicketActionRoutes(app: FastifyInstance, services: Servi
       }),
     },
     async (req, reply) => {
-      const id = ticketId(req.params);
+      const id = ticketIdFrom(req.params.id);
       const ctx = ctxFor(req, services);
-      const looked = await look.settled(req, ctx, id);
-      return runWrite(req, reply, ctx, {
-        status: 200,
-        run: (tx) => markReady({ ctx: tx, input: { id, look: looked } }),
-        twoPhase: ringPhase(services),
-      });
+      const look = await (early.take(req) ?? lookFor(ctx, id));
+      return runWrite(req, reply, ctx, { status: 200, run: (tx) => markReady({ ctx: tx, input: { id, look } }), resume: resumeRing });
     },
   );
 
   app.post(
     '/tickets/:id/ring',
     {
-      config: { startEarly: look.startEarly },
+      config: { startEarly: early.startEarly },
       schema: operation({
         operationId: 'ringTicket',
         tag: 'Tickets',
@@ -123,14 +92,10 @@ export function registerTicketActionRoutes(app: FastifyInstance, services: Servi
       }),
     },
     async (req, reply) => {
-      const id = ticketId(req.params);
+      const id = ticketIdFrom(req.params.id);
       const ctx = ctxFor(req, services);
-      const looked = await look.settled(req, ctx, id);
-      return runWrite(req, reply, ctx, {
-        status: 200,
-        run: (tx) => ringAgain({ ctx: tx, input: { id, look: looked } }),
-        twoPhase: ringPhase(services),
-      });
+      const look = await (early.take(req) ?? lookFor(ctx, id));
+      return runWrite(req, reply, ctx, { status: 200, run: (tx) => ringAgain({ ctx: tx, input: { id, look } }), resume: resumeRing });
     },
   );
 
@@ -149,7 +114,7 @@ export function registerTicketActionRoutes(app: FastifyInstance, services: Servi
       }),
     },
     async (req, reply) => {
-      const id = ticketId(req.params);
+      const id = ticketIdFrom(req.params.id);
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
         run: async (ctx) => presentTicket(await collectTicket({ ctx, input: { id } }), publicUrl),
@@ -181,8 +146,8 @@ export function registerTicketActionRoutes(app: FastifyInstance, services: Servi
       }),
     },
     async (req, reply) => {
-      const id = ticketId(req.params);
-      const reason = (req.body as { reason?: string } | undefined)?.reason;
+      const id = ticketIdFrom(req.params.id);
+      const reason = req.body?.reason;
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
         run: async (ctx) => presentTicket(await cancelTicket({ ctx, input: { id, reason } }), publicUrl),

@@ -1,20 +1,21 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import QRCode from 'qrcode';
-import type { Services } from '../../../actions/ctx.ts';
-import { createTicket, type CreateTicketInput } from '../../../actions/create-ticket.ts';
-import { createTicketInOneStatement } from '../../../actions/create-ticket-one-statement.ts';
+import type { Services } from '../../../core/ctx.ts';
+import { createTicket } from '../../../actions/create-ticket.ts';
 import { presentTicket, ticketUrl } from '../../../actions/present.ts';
 import { AppError, invalid, notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import { E164_PATTERN } from '../../../domain/validation.ts';
-import { TICKET_STATUSES, type TicketStatus } from '../../../domain/ticket-state.ts';
-import { getTicket, LIST_LIMIT_MAX, listTickets, type Ticket } from '../../../store/tickets.ts';
+import { TICKET_STATUSES } from '../../../domain/ticket-state.ts';
+import type { TicketStatus } from '../../../core/ticket.ts';
+import { getTicket, LIST_LIMIT_MAX, listTickets } from '../../../store/tickets.ts';
+import type { Ticket } from '../../../core/ticket.ts';
 import { QueueName } from '../../schemas.ts';
 import { EXAMPLE_IDS, EXAMPLE_TIME, IdParam, ListOf } from '../../schema-parts.ts';
-import { operation } from '../../operation.ts';
+import { operation, typed } from '../../operation.ts';
 import { EXAMPLE_TICKETS } from '../../example-objects.ts';
-import { runWrite } from '../../write.ts';
+import { runSelfRecordingWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
 export const CreateTicketBody = Type.Object(
@@ -66,6 +67,8 @@ const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 
+const isTicketStatus = (s: string): s is TicketStatus => (TICKET_STATUSES as readonly string[]).includes(s);
+
 const DISPLAY_NUMBER = /^([A-Za-z0-9_]{1,16})-[0-9]+$/;
 
 /**
@@ -104,7 +107,8 @@ export async function findTicket(services: Services, req: FastifyRequest, id: st
   return ticket;
 }
 
-export function registerTicketRoutes(app: FastifyInstance, services: Services): void {
+export function registerTicketRoutes(fastify: FastifyInstance, services: Services): void {
+  const app = typed(fastify);
   const { publicUrl } = services.config;
 
   app.post(
@@ -123,15 +127,8 @@ export function registerTicketRoutes(app: FastifyInstance, services: Services): 
       }),
     },
     async (req, reply) => {
-      const input = (req.body ?? {}) as CreateTicketInput;
-      return runWrite(req, reply, ctxFor(req, services), {
-        status: 201,
-        withoutKey: async (ctx) => {
-          const created = await createTicketInOneStatement(ctx, input);
-          return created && presentTicket(created, publicUrl);
-        },
-        run: async (tx) => presentTicket(await createTicket({ ctx: tx, input }), publicUrl),
-      });
+      const input = req.body ?? {};
+      return runSelfRecordingWrite(req, reply, ctxFor(req, services), { status: 201, commit: (ctx, key) => createTicket(ctx, input, key) });
     },
   );
 
@@ -148,7 +145,7 @@ export function registerTicketRoutes(app: FastifyInstance, services: Services): 
         answers: { 200: { description: 'The ticket', schema: Type.Ref('Ticket'), example: EXAMPLE_TICKETS.acknowledged } },
       }),
     },
-    async (req) => presentTicket(await findTicket(services, req, (req.params as { id: string }).id), publicUrl),
+    async (req) => presentTicket(await findTicket(services, req, req.params.id), publicUrl),
   );
 
   app.get(
@@ -172,20 +169,13 @@ export function registerTicketRoutes(app: FastifyInstance, services: Services): 
     },
     async (req) => {
       const ctx = ctxFor(req, services);
-      const q = req.query as {
-        queue?: string;
-        status?: string;
-        external_ref?: string;
-        created_after?: string;
-        created_before?: string;
-        limit?: number;
-        starting_after?: string;
-      };
+      const q = req.query;
       let statuses: TicketStatus[] | undefined;
       if (q.status !== undefined) {
-        statuses = q.status.split(',').map((s) => s.trim()) as TicketStatus[];
-        const bad = statuses.find((s) => !TICKET_STATUSES.includes(s));
+        const named = q.status.split(',').map((s) => s.trim());
+        const bad = named.find((s) => !isTicketStatus(s));
         if (bad !== undefined) throw invalid('/query/status', `Unknown status "${bad}"; use ${TICKET_STATUSES.join(', ')}.`);
+        statuses = named.filter(isTicketStatus);
       }
       if (q.starting_after !== undefined) {
         const cursor = isId('ticket', q.starting_after)
@@ -231,7 +221,7 @@ export function registerTicketRoutes(app: FastifyInstance, services: Services): 
         }),
       },
       async (req, reply) => {
-        const ticket = await findTicket(services, req, (req.params as { id: string }).id);
+        const ticket = await findTicket(services, req, req.params.id);
         const url = ticketUrl(publicUrl, ticket.token);
         reply.header('Cache-Control', 'private, max-age=86400, immutable');
         if (format === 'svg') {

@@ -1,15 +1,15 @@
 // /v1/users: owners invite, re-role and remove the account's staff users from the staff page.
 // API keys get 403 (PRODUCT.md §3: staff users are not in the integrators' API).
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
-import type { Services } from '../../../actions/ctx.ts';
+import { Type, type Static } from 'typebox';
+import type { Services } from '../../../core/ctx.ts';
 import { deleteUser, inviteUser, listAccountUsers, updateUser } from '../../../actions/users.ts';
 import { iso } from '../../../actions/present.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
-import type { Role, UserRecord } from '../../../store/credentials.ts';
+import type { UserRecord } from '../../../store/credentials.ts';
 import { Id, IdParam, ListOf, Nullable, StringEnum, Timestamp } from '../../schema-parts.ts';
-import { operation } from '../../operation.ts';
+import { operation, typed } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
@@ -33,8 +33,8 @@ const UserSchema = Type.Object({
   ),
 });
 
-const present = (u: UserRecord, password: string | null = null) => ({
-  object: 'user' as const,
+const present = (u: UserRecord, password: string | null = null): Static<typeof UserSchema> => ({
+  object: 'user',
   id: u.id,
   email: u.email,
   role: u.role,
@@ -44,13 +44,13 @@ const present = (u: UserRecord, password: string | null = null) => ({
 });
 const IdParams = Type.Object({ id: IdParam('user') });
 const ownerOnly = 'Owner role, staff session only (API keys get 403).';
-const userId = (params: unknown): string => {
-  const { id } = params as { id: string };
+const userId = (id: string): string => {
   if (!isId('user', id)) throw notFound('user');
   return id;
 };
 
-export function registerUserRoutes(app: FastifyInstance, services: Services): void {
+export function registerUserRoutes(fastify: FastifyInstance, services: Services): void {
+  const app = typed(fastify);
   app.get(
     '/users',
     {
@@ -84,7 +84,7 @@ export function registerUserRoutes(app: FastifyInstance, services: Services): vo
       }),
     },
     async (req, reply) => {
-      const body = req.body as { email: string; role: Role };
+      const body = req.body;
       return runWrite(req, reply, ctxFor(req, services), {
         status: 201,
         run: async (ctx) => {
@@ -118,8 +118,8 @@ export function registerUserRoutes(app: FastifyInstance, services: Services): vo
       }),
     },
     async (req, reply) => {
-      const id = userId(req.params);
-      const body = (req.body ?? {}) as { role?: Role; reset_password?: boolean };
+      const id = userId(req.params.id);
+      const body = req.body ?? {};
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
         run: async (ctx) => {
@@ -146,7 +146,7 @@ export function registerUserRoutes(app: FastifyInstance, services: Services): vo
       }),
     },
     async (req, reply) => {
-      const id = userId(req.params);
+      const id = userId(req.params.id);
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
         run: async (ctx) => present(await deleteUser({ ctx, input: { id } })),

@@ -1,7 +1,7 @@
 // /v1/webhook_endpoints and /v1/webhook_deliveries. Endpoints and deliveries belong to the key's
 // branch and mode: another branch's or mode's id answers 404 like an unknown one.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Ctx, Services } from '../../../actions/ctx.ts';
+import type { FastifyInstance } from 'fastify';
+import type { Ctx, Services } from '../../../core/ctx.ts';
 import { invalid, notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import {
@@ -14,12 +14,12 @@ import { rotateWebhookSecret } from '../../../actions/rotate-webhook-secret.ts';
 import { sendTestWebhook } from '../../../actions/send-test-webhook.ts';
 import { retryWebhookDelivery } from '../../../actions/retry-webhook-delivery.ts';
 import { getEndpoint, listEndpoints } from '../../../store/webhook-endpoints.ts';
-import { getDelivery, listAttempts, listDeliveries, type DeliveryStatus, type WebhookDelivery } from '../../../store/webhook-deliveries.ts';
+import { getDelivery, listAttempts, listDeliveries, type WebhookDelivery } from '../../../store/webhook-deliveries.ts';
 import { presentDelivery, presentEndpoint } from '../../../webhooks/present.ts';
 import { SecretBox } from '../../../webhooks/secret-box.ts';
 import { checkWebhookUrl, systemLookup } from '../../../webhooks/url-policy.ts';
-import { Type } from 'typebox';
-import { operation } from '../../operation.ts';
+import { Type, type Static } from 'typebox';
+import { operation, typed } from '../../operation.ts';
 import { EXAMPLE_ENDPOINT } from '../../example-objects.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
@@ -48,8 +48,7 @@ const withoutSecret = <T extends { secret?: string }>(answer: T): Omit<T, 'secre
   return rest;
 };
 
-function idParam(req: FastifyRequest, kind: 'webhookEndpoint' | 'webhookDelivery'): string {
-  const { id } = req.params as { id: string };
+function idParam(id: string, kind: 'webhookEndpoint' | 'webhookDelivery'): string {
   if (!isId(kind, id)) throw notFound(kind === 'webhookEndpoint' ? 'webhook endpoint' : 'webhook delivery');
   return id;
 }
@@ -69,7 +68,8 @@ async function presentDeliveries(services: Services, list: WebhookDelivery[]) {
   return list.map((d) => presentDelivery(d, attempts.get(d.id) ?? []));
 }
 
-export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Services): void {
+export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services: Services): void {
+  const app = typed(fastify);
   const { db, clock, config } = services;
   // Read on every call, so tests can substitute a resolver on a running service.
   const checkUrl = (url: string, ctx: Ctx): Promise<string> =>
@@ -126,7 +126,7 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
     async (req, reply) => {
       const ctx = ctxFor(req, services);
       requireWebhookAccess(ctx);
-      const body = req.body as { url: string; enabled_events?: string[]; description?: string | null };
+      const body = req.body;
       // DNS is checked before the write: a lookup must never hold the store's writer.
       const url = await checkUrl(body.url, ctx);
       return runWrite(req, reply, ctx, {
@@ -152,7 +152,8 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
         answers: { 200: { description: 'The endpoint', schema: Endpoint, example: EXAMPLE_ENDPOINT } },
       }),
     },
-    async (req) => presentEndpoint(await endpointOf(services, ctxFor(req, services), idParam(req, 'webhookEndpoint')), clock.now()),
+    async (req) =>
+      presentEndpoint(await endpointOf(services, ctxFor(req, services), idParam(req.params.id, 'webhookEndpoint')), clock.now()),
   );
 
   app.patch(
@@ -170,10 +171,10 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
       }),
     },
     async (req, reply) => {
-      const id = idParam(req, 'webhookEndpoint');
+      const id = idParam(req.params.id, 'webhookEndpoint');
       const ctx = ctxFor(req, services);
       requireWebhookAccess(ctx);
-      const body = (req.body ?? {}) as { url?: string; enabled_events?: string[]; description?: string | null; disabled?: boolean };
+      const body = req.body ?? {};
       const url = body.url === undefined ? undefined : await checkUrl(body.url, ctx);
       return runWrite(req, reply, ctx, {
         status: 200,
@@ -195,10 +196,13 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
       }),
     },
     async (req, reply) => {
-      const id = idParam(req, 'webhookEndpoint');
+      const id = idParam(req.params.id, 'webhookEndpoint');
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
-        run: async (ctx) => ({ object: 'webhook_endpoint', id: (await removeWebhookEndpoint({ ctx, input: { id } })).id, deleted: true }),
+        run: async (ctx) =>
+          ({ object: 'webhook_endpoint', id: (await removeWebhookEndpoint({ ctx, input: { id } })).id, deleted: true }) satisfies Static<
+            typeof DeletedEndpointSchema
+          >,
       });
     },
   );
@@ -219,8 +223,8 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
       }),
     },
     async (req, reply) => {
-      const id = idParam(req, 'webhookEndpoint');
-      const body = (req.body ?? {}) as { expires_in?: number };
+      const id = idParam(req.params.id, 'webhookEndpoint');
+      const body = req.body ?? {};
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
         run: async (ctx) => {
@@ -245,7 +249,7 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
       }),
     },
     async (req, reply) => {
-      const endpoint = await endpointOf(services, ctxFor(req, services), idParam(req, 'webhookEndpoint'));
+      const endpoint = await endpointOf(services, ctxFor(req, services), idParam(req.params.id, 'webhookEndpoint'));
       const now = clock.now();
       // A secret must not linger in a browser or proxy cache.
       reply.header('Cache-Control', 'no-store');
@@ -255,7 +259,7 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
         endpoint: endpoint.id,
         secret: new SecretBox(config.webhookSecretsKey).open(endpoint.secret, endpoint.id),
         previous_secret_expires_at: overlap ? new Date(endpoint.previousSecretExpiresAt!).toISOString() : null,
-      };
+      } satisfies Static<typeof SecretSchema>;
     },
   );
 
@@ -274,7 +278,7 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
       }),
     },
     async (req, reply) => {
-      const id = idParam(req, 'webhookEndpoint');
+      const id = idParam(req.params.id, 'webhookEndpoint');
       return runWrite(req, reply, ctxFor(req, services), {
         status: 202,
         run: async (ctx) => presentDelivery(await sendTestWebhook({ ctx, input: { id } }), []),
@@ -297,8 +301,8 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
     },
     async (req) => {
       const ctx = ctxFor(req, services);
-      const endpoint = await endpointOf(services, ctx, idParam(req, 'webhookEndpoint'));
-      const q = req.query as { limit?: number; starting_after?: string; status?: DeliveryStatus; event?: string };
+      const endpoint = await endpointOf(services, ctx, idParam(req.params.id, 'webhookEndpoint'));
+      const q = req.query;
       if (q.starting_after !== undefined) {
         const cursor = isId('webhookDelivery', q.starting_after)
           ? await getDelivery(db, ctx.branchId, ctx.mode, q.starting_after)
@@ -332,7 +336,7 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
     async (req) => {
       const ctx = ctxFor(req, services);
       requireWebhookAccess(ctx);
-      const delivery = await getDelivery(db, ctx.branchId, ctx.mode, idParam(req, 'webhookDelivery'));
+      const delivery = await getDelivery(db, ctx.branchId, ctx.mode, idParam(req.params.id, 'webhookDelivery'));
       if (delivery === undefined) throw notFound('webhook delivery');
       return (await presentDeliveries(services, [delivery]))[0];
     },
@@ -353,7 +357,7 @@ export function registerWebhookEndpointRoutes(app: FastifyInstance, services: Se
       }),
     },
     async (req, reply) => {
-      const id = idParam(req, 'webhookDelivery');
+      const id = idParam(req.params.id, 'webhookDelivery');
       return runWrite(req, reply, ctxFor(req, services), {
         status: 202,
         run: async (ctx) => {

@@ -1,6 +1,6 @@
 // Request and response schemas of the webhook routes: the same TypeBox objects validate requests
 // and produce the OpenAPI document.
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { EXAMPLE_IDS, Id, IdParam, ListOf, Nullable, StringEnum, Timestamp } from '../../schema-parts.ts';
 import { MAX_URL_LENGTH } from '../../../webhooks/url-policy.ts';
 import { ALL_EVENTS, TICKET_EVENT_TYPES } from '../../../webhooks/event-types.ts';
@@ -100,6 +100,8 @@ export const EndpointSchema = Type.Object(
   { $id: 'WebhookEndpoint', description: 'Where events are sent, signed with its secret' },
 );
 
+export type EndpointObject = Static<typeof EndpointSchema>;
+
 export const EndpointListSchema = ListOf(Type.Ref('WebhookEndpoint'), 'Newest first');
 
 export const SecretSchema = Type.Object({
@@ -152,6 +154,8 @@ export const DeliverySchema = Type.Object(
   },
   { $id: 'WebhookDelivery', description: 'One event on its way to one endpoint, with every attempt' },
 );
+
+export type DeliveryObject = Static<typeof DeliverySchema>;
 
 export const DeliveryListSchema = ListOf(Type.Ref('WebhookDelivery'), 'Newest first');
 

@@ -2,7 +2,7 @@
 // e.g. "The kitchen is running 10 minutes late", until it expires or is taken down.
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
-import type { Announcement, List } from '../types.ts';
+import type { Announcement } from '../types.ts';
 import { useSession } from '../session.tsx';
 import { useNotify } from '../ui/notify.tsx';
 import { clock } from '../ui/format.ts';
@@ -11,7 +11,7 @@ import { useDraft } from '../ui/drafts.ts';
 import { FieldError, problemText, useFormErrors } from '../ui/field-errors.tsx';
 import { t } from '../i18n/i18n.ts';
 
-const loadAnnouncements = () => call<List<Announcement>>('announcements');
+const loadAnnouncements = () => call('listAnnouncements');
 const DURATIONS = [900, 1800, 3600, 7200, 14400, 43200];
 const FIELDS = ['message', 'expires_in'] as const;
 

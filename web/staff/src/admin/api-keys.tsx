@@ -4,7 +4,7 @@
 // changes a word, not the layout. Free-plan accounts are told why there are none.
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
-import type { ApiKey, List } from '../types.ts';
+import type { ApiKey } from '../types.ts';
 import { useSession } from '../session.tsx';
 import { useNotify } from '../ui/notify.tsx';
 import { useConfirm } from '../ui/dialog.tsx';
@@ -14,7 +14,7 @@ import { useDraft } from '../ui/drafts.ts';
 import { FieldError, useFormErrors } from '../ui/field-errors.tsx';
 import { t } from '../i18n/i18n.ts';
 
-const loadKeys = () => call<List<ApiKey>>('apiKeys');
+const loadKeys = () => call('listApiKeys');
 const FIELDS = ['mode', 'name'] as const;
 
 export function ApiKeys() {
@@ -34,9 +34,7 @@ export function ApiKeys() {
     setBusy(true);
     form.reset();
     try {
-      const key = await call<ApiKey>('createApiKey', {
-        body: { mode: draft.mode, ...(draft.name.trim() ? { name: draft.name.trim() } : {}) },
-      });
+      const key = await call('createApiKey', { body: { mode: draft.mode, ...(draft.name.trim() ? { name: draft.name.trim() } : {}) } });
       setFresh(key);
       clear();
       reload();

@@ -2,8 +2,8 @@
 // edits are a draft until saved, so an expired session loses nothing. The server's objections
 // are shown under the field they point at; the time zone is picked from a searchable list.
 import { useState } from 'preact/hooks';
-import { call } from '../api.ts';
-import type { Branch, List, Queue } from '../types.ts';
+import { call, type Body } from '../api.ts';
+import type { Branch } from '../types.ts';
 import { useSession } from '../session.tsx';
 import { useNotify } from '../ui/notify.tsx';
 import { useLoad } from '../ui/load.ts';
@@ -12,8 +12,9 @@ import { FieldError, useFormErrors } from '../ui/field-errors.tsx';
 import { TimeZonePicker } from '../ui/timezone-picker.tsx';
 import { t, type MessageKey } from '../i18n/i18n.ts';
 import { CUSTOMER_LANGUAGES } from '../ui/customer-languages.ts';
+import { EscalationLadder, MAX_STEPS, type LadderStep } from './escalation-ladder.tsx';
 
-const loadAll = () => Promise.all([call<Branch>('branch'), call<List<Queue>>('queues')]);
+const loadAll = () => Promise.all([call('getBranch'), call('listQueues')]);
 
 type Flat = {
   name: string;
@@ -31,6 +32,7 @@ type Flat = {
   sms_enabled: boolean;
   phone_entry: boolean;
   phone_country: string;
+  ladder: LadderStep[] | null;
 };
 
 const flatten = (b: Branch): Flat => ({
@@ -49,26 +51,39 @@ const flatten = (b: Branch): Flat => ({
   sms_enabled: b.sms_enabled,
   phone_entry: b.customer_page.phone_entry,
   phone_country: b.customer_page.phone_country ?? '',
+  ladder: b.escalation_ladder,
 });
 
-function patchOf(edits: Partial<Flat>): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  const voice: Record<string, unknown> = {};
-  const page: Record<string, unknown> = {};
-  const messages: Record<string, string | null> = {};
-  for (const [k, v] of Object.entries(edits)) {
-    if (k === 'voice_enabled') voice.enabled = v;
-    else if (k === 'voice_language') voice.language = v;
-    else if (k === 'page_language') page.language = v;
-    else if (k === 'phone_entry') page.phone_entry = v;
-    else if (k === 'phone_country') page.phone_country = String(v).trim() === '' ? null : String(v).trim().toUpperCase();
-    else if (k.startsWith('msg_')) messages[k.slice(4)] = String(v).trim() === '' ? null : String(v).trim();
-    else body[k] = v;
-  }
-  if (Object.keys(messages).length > 0) page.messages = messages;
-  if (Object.keys(voice).length > 0) body.voice = voice;
-  if (Object.keys(page).length > 0) body.customer_page = page;
-  return body;
+/** `o` without its undefined fields, or undefined when none is left: only edited fields are sent. */
+function edited<T extends Record<string, unknown>>(o: T): T | undefined {
+  const kept = Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+  return Object.keys(kept).length === 0 ? undefined : (kept as T);
+}
+
+/** A text that may be cleared: empty sends null (the default comes back). */
+const orNull = (v: string | undefined, shape = (s: string) => s): string | null | undefined =>
+  v === undefined ? undefined : v.trim() === '' ? null : shape(v.trim());
+
+function patchOf(e: Partial<Flat>): Body<'updateBranch'> {
+  return (
+    edited({
+      name: e.name,
+      timezone: e.timezone,
+      default_queue: e.default_queue,
+      expiry_hours: e.expiry_hours,
+      reminder_delay_seconds: e.reminder_delay_seconds,
+      reminder_count: e.reminder_count,
+      escalation_ladder: e.ladder,
+      sms_enabled: e.sms_enabled,
+      voice: edited({ enabled: e.voice_enabled, language: e.voice_language }),
+      customer_page: edited({
+        language: e.page_language,
+        phone_entry: e.phone_entry,
+        phone_country: orNull(e.phone_country, (c) => c.toUpperCase()),
+        messages: edited({ waiting: orNull(e.msg_waiting), ready: orNull(e.msg_ready), closed: orNull(e.msg_closed) }),
+      }),
+    }) ?? {}
+  );
 }
 
 const POINTERS: Record<string, keyof Flat> = {
@@ -80,6 +95,13 @@ const POINTERS: Record<string, keyof Flat> = {
   '/customer_page/messages/closed': 'msg_closed',
   '/customer_page/phone_entry': 'phone_entry',
   '/customer_page/phone_country': 'phone_country',
+  // Any objection to the ladder is shown under it (its text says which step).
+  '/escalation_ladder': 'ladder',
+  ...Object.fromEntries(
+    Array.from({ length: MAX_STEPS }, (_, i) =>
+      ['', '/after_seconds', '/channels', '/sms', '/call_out'].map((f) => [`/escalation_ladder/${i}${f}`, 'ladder']),
+    ).flat(),
+  ),
 };
 const FIELDS: Array<keyof Flat> = [
   'name',
@@ -97,6 +119,7 @@ const FIELDS: Array<keyof Flat> = [
   'sms_enabled',
   'phone_entry',
   'phone_country',
+  'ladder',
 ];
 
 export function BranchSettings() {
@@ -123,7 +146,7 @@ export function BranchSettings() {
     setBusy(true);
     form.reset();
     try {
-      await call<Branch>('updateBranch', { body: patchOf(edits) });
+      await call('updateBranch', { body: patchOf(edits) });
       clear();
       reload();
       notify(t('settings.saved'), 'success');
@@ -232,6 +255,17 @@ export function BranchSettings() {
             {...form.bind('reminder_count', 's-rc')}
           />
           {err('reminder_count', 's-rc')}
+        </fieldset>
+        <fieldset>
+          <legend>{t('ladder.heading')}</legend>
+          <EscalationLadder
+            ladder={f.ladder}
+            smsPlan={smsPlan}
+            reminders={{ delay: f.reminder_delay_seconds, count: f.reminder_count }}
+            onChange={(ladder) => update({ ladder })}
+            invalid={form.errors.fields.ladder !== undefined}
+          />
+          {err('ladder', 's-ladder')}
         </fieldset>
         <fieldset>
           <legend>{t('settings.voice')}</legend>

@@ -2,7 +2,7 @@
 // someone open it on the TV's browser without typing the link. Deleting asks first.
 import { useRef, useState } from 'preact/hooks';
 import { call } from '../api.ts';
-import type { Display, List, Queue } from '../types.ts';
+import type { Display } from '../types.ts';
 import { useNotify } from '../ui/notify.tsx';
 import { useConfirm } from '../ui/dialog.tsx';
 import { useLoad } from '../ui/load.ts';
@@ -11,7 +11,7 @@ import { FieldError, useFormErrors } from '../ui/field-errors.tsx';
 import { QrImage } from '../ui/qr.tsx';
 import { t } from '../i18n/i18n.ts';
 
-const loadAll = () => Promise.all([call<List<Display>>('displays'), call<List<Queue>>('queues')]);
+const loadAll = () => Promise.all([call('listDisplays'), call('listQueues')]);
 const FIELDS = ['name', 'queues', 'voice'] as const;
 
 export function Displays() {
@@ -27,7 +27,7 @@ export function Displays() {
     e.preventDefault();
     form.reset();
     try {
-      const d = await call<Display>('createDisplay', {
+      const d = await call('createDisplay', {
         body: { name: draft.name.trim() || t('displays.fallbackName'), queues: draft.queues, voice: draft.voice },
       });
       clear();

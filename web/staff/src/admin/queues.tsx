@@ -2,7 +2,7 @@
 // tickets cannot be renamed or deleted; the server says so, next to the queue concerned.
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
-import type { List, Queue } from '../types.ts';
+import type { Queue } from '../types.ts';
 import { useNotify } from '../ui/notify.tsx';
 import { useConfirm } from '../ui/dialog.tsx';
 import { useLoad } from '../ui/load.ts';
@@ -10,7 +10,7 @@ import { useDraft } from '../ui/drafts.ts';
 import { FieldError, problemText, useFormErrors } from '../ui/field-errors.tsx';
 import { t } from '../i18n/i18n.ts';
 
-const loadQueues = () => call<List<Queue>>('queues');
+const loadQueues = () => call('listQueues');
 const FIELDS = ['name'] as const;
 
 export function Queues() {

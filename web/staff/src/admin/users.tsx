@@ -4,7 +4,7 @@
 // control that caused it. Stepping down from owner asks first and reloads the session.
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
-import type { List, Role, Session, User } from '../types.ts';
+import type { Role, User } from '../types.ts';
 import { useSession } from '../session.tsx';
 import { useNotify } from '../ui/notify.tsx';
 import { useConfirm } from '../ui/dialog.tsx';
@@ -14,7 +14,7 @@ import { useDraft } from '../ui/drafts.ts';
 import { FieldError, problemText, useFormErrors } from '../ui/field-errors.tsx';
 import { t } from '../i18n/i18n.ts';
 
-const loadUsers = () => call<List<User>>('users');
+const loadUsers = () => call('listUsers');
 const ROLES: Role[] = ['staff', 'manager', 'owner'];
 const FIELDS = ['email', 'role'] as const;
 
@@ -35,7 +35,7 @@ export function Users() {
     setBusy(true);
     form.reset();
     try {
-      const u = await call<User>('inviteUser', { body: { email: draft.email.trim(), role: draft.role } });
+      const u = await call('inviteUser', { body: { email: draft.email.trim(), role: draft.role } });
       setOnce(u);
       clear();
       reload();
@@ -47,9 +47,9 @@ export function Users() {
   };
 
   const applyRole = async (u: User, role: Role) => {
-    await call<User>('updateUser', { params: { id: u.id }, body: { role } });
+    await call('updateUser', { params: { id: u.id }, body: { role } });
     notify(t('users.roleDone', { email: u.email, role: t(`role.${role}`) }), 'success');
-    if (u.id === session.user.id) setSession(await call<Session>('session'));
+    if (u.id === session.user.id) setSession(await call('getSession'));
     else reload();
   };
   const setRole = async (u: User, role: Role, select: HTMLSelectElement) => {
@@ -80,7 +80,7 @@ export function Users() {
       title: t('users.resetTitle', { email: u.email }),
       body: t('users.resetBody'),
       confirm: t('users.reset'),
-      action: async () => setOnce(await call<User>('updateUser', { params: { id: u.id }, body: { reset_password: true } })),
+      action: async () => setOnce(await call('updateUser', { params: { id: u.id }, body: { reset_password: true } })),
     });
   const remove = (u: User) =>
     confirm({
@@ -89,7 +89,7 @@ export function Users() {
       confirm: t('users.remove'),
       danger: true,
       action: async () => {
-        await call<User>('removeUser', { params: { id: u.id } });
+        await call('removeUser', { params: { id: u.id } });
         notify(t('users.removed', { email: u.email }), 'success');
         reload();
       },

@@ -3,7 +3,7 @@
 // first; a failure is shown under the buttons of this endpoint.
 import { useCallback, useState } from 'preact/hooks';
 import { call } from '../api.ts';
-import type { List, WebhookDelivery, WebhookEndpoint, WebhookSecret } from '../types.ts';
+import type { WebhookDelivery, WebhookEndpoint } from '../types.ts';
 import { useSession } from '../session.tsx';
 import { useNotify } from '../ui/notify.tsx';
 import { useConfirm } from '../ui/dialog.tsx';
@@ -18,10 +18,7 @@ export function EndpointDetail({ endpoint: ep, onChanged, onSecret }: Props) {
   const { session } = useSession();
   const notify = useNotify();
   const confirm = useConfirm();
-  const load = useCallback(
-    () => call<List<WebhookDelivery>>('webhookDeliveries', { params: { id: ep.id }, query: { limit: 20 } }),
-    [ep.id],
-  );
+  const load = useCallback(() => call('listWebhookEndpointDeliveries', { params: { id: ep.id }, query: { limit: 20 } }), [ep.id]);
   const deliveries = useLoad(load);
   const [failure, setFailure] = useState<string | null>(null);
   const tz = session.branch.timezone;
@@ -40,18 +37,18 @@ export function EndpointDetail({ endpoint: ep, onChanged, onSecret }: Props) {
       setFailure(problemText(err));
     }
   };
-  const reveal = () => run(async () => onSecret((await call<WebhookSecret>('webhookSecret', { params: { id: ep.id } })).secret), null);
+  const reveal = () => run(async () => onSecret((await call('getWebhookEndpointSecret', { params: { id: ep.id } })).secret), null);
   const rotate = () =>
     confirm({
       title: t('endpoint.rotateTitle'),
       body: t('endpoint.rotateBody'),
       confirm: t('endpoint.rotate'),
       action: async () => {
-        onSecret((await call<WebhookEndpoint>('rotateWebhookSecret', { params: { id: ep.id }, body: {} })).secret ?? '');
+        onSecret((await call('rotateWebhookEndpointSecret', { params: { id: ep.id }, body: {} })).secret ?? '');
         changed(t('endpoint.rotated'));
       },
     });
-  const test = () => run(() => call('testWebhook', { params: { id: ep.id }, body: {} }), t('endpoint.testQueued'));
+  const test = () => run(() => call('testWebhookEndpoint', { params: { id: ep.id }, body: {} }), t('endpoint.testQueued'));
   const setDisabled = (disabled: boolean) =>
     run(
       () => call('updateWebhookEndpoint', { params: { id: ep.id }, body: { disabled } }),

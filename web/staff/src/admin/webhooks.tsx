@@ -2,7 +2,6 @@
 // shown when created or rotated, and can be revealed again on demand; deliveries open per endpoint.
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
-import type { List, WebhookEndpoint } from '../types.ts';
 import { useSession } from '../session.tsx';
 import { dateTime } from '../ui/format.ts';
 import { useLoad } from '../ui/load.ts';
@@ -23,7 +22,7 @@ const EVENTS = [
   'ticket.customer_acknowledged',
   'ticket.customer_snoozed',
 ];
-const loadEndpoints = () => call<List<WebhookEndpoint>>('webhookEndpoints');
+const loadEndpoints = () => call('listWebhookEndpoints');
 const FIELDS = ['url', 'description', 'enabled_events'] as const;
 
 export function Webhooks() {
@@ -39,9 +38,13 @@ export function Webhooks() {
     e.preventDefault();
     form.reset();
     try {
-      const body: Record<string, unknown> = { url: draft.url.trim(), enabled_events: draft.all ? ['*'] : draft.events };
-      if (draft.description.trim() !== '') body.description = draft.description.trim();
-      const ep = await call<WebhookEndpoint>('createWebhookEndpoint', { body });
+      const description = draft.description.trim();
+      const body = {
+        url: draft.url.trim(),
+        enabled_events: draft.all ? ['*'] : draft.events,
+        ...(description === '' ? {} : { description }),
+      };
+      const ep = await call('createWebhookEndpoint', { body });
       if (ep.secret) setSecret({ url: ep.url, secret: ep.secret });
       clear();
       reload();

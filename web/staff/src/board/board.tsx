@@ -1,7 +1,7 @@
 // The counter board: new ticket, search, and the waiting / ready / recently closed columns, live.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { ApiError, call } from '../api.ts';
-import type { List, Ticket } from '../types.ts';
+import type { Ticket } from '../types.ts';
 import { useSession } from '../session.tsx';
 import { useAnnounce, useNotify } from '../ui/notify.tsx';
 import { problemText } from '../ui/field-errors.tsx';
@@ -73,7 +73,7 @@ export function Board() {
     if (q === '') return;
     setSearchNote(null);
     try {
-      const l = await call<List<Ticket>>('tickets', { query: { external_ref: q, limit: 20 } });
+      const l = await call('listTickets', { query: { external_ref: q, limit: 20 } });
       setFound(l.data);
       if (l.data.length === 0 && results.length === 0) setSearchNote({ text: t('board.searchNothing', { query: q }), error: false });
     } catch (err) {

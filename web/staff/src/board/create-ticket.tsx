@@ -3,7 +3,7 @@
 // creates one ticket, not two.
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, newIdempotencyKey } from '../api.ts';
-import type { List, Queue, Ticket } from '../types.ts';
+import type { Queue, Ticket } from '../types.ts';
 import { useDraft } from '../ui/drafts.ts';
 import { FieldError, useFormErrors } from '../ui/field-errors.tsx';
 import { t } from '../i18n/i18n.ts';
@@ -18,7 +18,7 @@ export function CreateTicket({ onCreated, say }: Props) {
   const { errors, fail, reset, bind } = useFormErrors(FIELDS);
 
   useEffect(() => {
-    call<List<Queue>>('queues').then(
+    call('listQueues').then(
       (l) => setQueues(l.data),
       () => {},
     );
@@ -39,7 +39,7 @@ export function CreateTicket({ onCreated, say }: Props) {
     if (queue !== '') body.queue = queue;
     if (draft.external_ref.trim() !== '') body.external_ref = draft.external_ref.trim();
     try {
-      const ticket = await call<Ticket>('createTicket', { body, idempotencyKey: draft.key });
+      const ticket = await call('createTicket', { body, idempotencyKey: draft.key });
       clear();
       update({ queue, key: newIdempotencyKey('staff-create') });
       say(t('create.done', { number: ticket.display_number }), 'success');

@@ -19,7 +19,7 @@ function useQr(id: string): string | null {
   useEffect(() => {
     let href: string | null = null;
     let live = true;
-    image('ticketQr', { id }).then(
+    image('getTicketQrSvg', { id }).then(
       (u) => {
         if (live) setSrc((href = u));
         else URL.revokeObjectURL(u);

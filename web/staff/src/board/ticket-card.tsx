@@ -18,12 +18,23 @@ type Props = {
   onSelect: (t: Ticket) => void;
 };
 
+const SMS_CHIP = { queued: 'sms', sent: 'sms', delivered: 'sms-delivered', undelivered: 'sms-failed', failed: 'sms-failed' } as const;
+const SMS_TEXT = {
+  queued: 'card.smsSending',
+  sent: 'card.smsSent',
+  delivered: 'card.smsDelivered',
+  undelivered: 'card.smsFailed',
+  failed: 'card.smsFailed',
+} as const;
+
 export function CustomerState({ t: ticket, now, timeZone }: { t: Ticket; now: number; timeZone: string }) {
   const c = ticket.customer;
   const chips: Array<{ key: string; icon: string; text: string }> = [];
   if (c.viewed_at !== null) chips.push({ key: 'viewed', icon: 'eye', text: t('card.seen') });
   if (c.notifications !== 'none')
     chips.push({ key: 'notify', icon: 'bell', text: t(c.notifications === 'sms' ? 'card.smsOn' : 'card.alertsOn') });
+  // The latest text's delivery receipt: staff see a text that will not arrive, and can call out instead.
+  if (ticket.sms_status !== null) chips.push({ key: SMS_CHIP[ticket.sms_status], icon: 'text', text: t(SMS_TEXT[ticket.sms_status]) });
   if (c.acknowledged_at !== null && ticket.status === 'ready') chips.push({ key: 'ack', icon: 'walk', text: t('card.onTheWay') });
   if (c.snoozed_until !== null && Date.parse(c.snoozed_until) > now && ticket.status === 'ready') {
     chips.push({ key: 'snooze', icon: 'clock', text: t('card.snoozed', { time: clock(c.snoozed_until, timeZone) }) });
@@ -45,6 +56,7 @@ const PATHS: Record<string, string> = {
   eye: 'M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12zm11 3.5a3.5 3.5 0 1 0 0-7 3.5 3.5 0 0 0 0 7z',
   bell: 'M12 22a2.5 2.5 0 0 0 2.5-2.5h-5A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.8V3a1.5 1.5 0 0 0-3 0v1.2A7 7 0 0 0 5 11v5l-2 2v1h18v-1z',
   walk: 'M13.5 5.5a2 2 0 1 0 0-4 2 2 0 0 0 0 4zM9.8 8.9 7 23h2.1l1.8-8 2.1 2v6h2v-7.5l-2.1-2 .6-3A7.3 7.3 0 0 0 19 13v-2a5 5 0 0 1-4.3-2.4l-1-1.6a2 2 0 0 0-2.5-.8L6 8.3V13h2V9.6z',
+  text: 'M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H9l-5 4v-4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2zm3 6v2h2V9zm4 0v2h2V9zm4 0v2h2V9z',
   clock: 'M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm1 10.4 3.6 2.1-.8 1.3L11 13V7h2z',
   // A plug: the board's connection to the server (not the data mode, which the top bar shows).
   plug: 'M9 2v5H7v4a5 5 0 0 0 4 4.9V22h2v-6.1A5 5 0 0 0 17 11V7h-2V2h-2v5h-2V2z',

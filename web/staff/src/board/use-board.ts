@@ -3,7 +3,7 @@
 // so a board that lost its connection never keeps a stale state.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, newIdempotencyKey, openStream } from '../api.ts';
-import type { List, LiveMessage, RingResult, Ticket } from '../types.ts';
+import type { LiveMessage, RingResult, Ticket } from '../types.ts';
 import { t } from '../i18n/i18n.ts';
 import { problemText } from '../ui/field-errors.tsx';
 
@@ -64,7 +64,7 @@ export function useBoard(say: Say, announce: (text: string) => void) {
   );
 
   const reload = useCallback(async () => {
-    const q = (status: string, limit: number) => call<List<Ticket>>('tickets', { query: { status, limit } });
+    const q = (status: string, limit: number) => call('listTickets', { query: { status, limit } });
     try {
       const [waiting, ready, closed] = await Promise.all([
         q('created', 100),
@@ -92,7 +92,7 @@ export function useBoard(say: Say, announce: (text: string) => void) {
         id,
         setTimeout(() => {
           fetchSoon.delete(id);
-          call<Ticket>('ticket', { params: { id } }).then(upsert, (err: unknown) => {
+          call('getTicket', { params: { id } }).then(upsert, (err: unknown) => {
             if (err instanceof ApiError && err.status === 404) remove(id);
           });
         }, 60),
@@ -118,7 +118,7 @@ export function useBoard(say: Say, announce: (text: string) => void) {
         // The server refused the stream (an ended session, a restart): find out which, then retry.
         es.close();
         retry = setTimeout(() => {
-          call('session').then(
+          call('getSession').then(
             () => {
               if (!stopped) connect();
             },
@@ -140,7 +140,7 @@ export function useBoard(say: Say, announce: (text: string) => void) {
   }, [reload, upsert, remove, announce]);
 
   const perform = useCallback(
-    async (ticket: Ticket, action: TicketAction, body?: unknown) => {
+    async (ticket: Ticket, action: TicketAction) => {
       const intent = `${action}:${ticket.id}:${ticket.rings}`;
       if (inflight.current.has(intent)) return;
       inflight.current.add(intent);
@@ -152,13 +152,14 @@ export function useBoard(say: Say, announce: (text: string) => void) {
       setPending((p) => new Set(p).add(ticket.id));
       const number = ticket.display_number;
       const show = (text: string, error = false) => setResults((m) => new Map(m).set(ticket.id, { text, error }));
+      const request = { params: { id: ticket.id }, idempotencyKey: key, body: {} };
       try {
         if (action === 'ready' || action === 'ring') {
-          const r = await call<RingResult>(action, { params: { id: ticket.id }, idempotencyKey: key, body: {} });
+          const r = action === 'ready' ? await call('markTicketReady', request) : await call('ringTicket', request);
           upsert(r.ticket);
           show(ringSummary(r));
         } else {
-          upsert(await call<Ticket>(action, { params: { id: ticket.id }, idempotencyKey: key, body: body ?? {} }));
+          upsert(action === 'collect' ? await call('collectTicket', request) : await call('cancelTicket', request));
           say(t(action === 'collect' ? 'board.collectedDone' : 'board.cancelledDone', { number }), 'success');
         }
         intents.current.delete(intent);

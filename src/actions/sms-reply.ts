@@ -1,0 +1,80 @@
+// A customer's text back to a ring's SMS (decision 0026): "1"/"OK"/"on my way" is "On my way",
+// "5"/"later" is "Need 5 more minutes", STOP and START opt the number out of and back into texts,
+// HELP (and anything else) is answered with the shop's name and what to reply. The provider's
+// inbound webhook and the test helper both come here, and "On my way" and the snooze go through
+// the customer's own action, so the POS gets the same events as from the page, with `via: "sms"`.
+import type { Ctx } from '../core/ctx.ts';
+import type { Tx } from '../core/db.ts';
+import type { Mode } from '../core/tenancy.ts';
+import type { Ticket } from '../core/ticket.ts';
+import type { RingBranch } from '../core/ring.ts';
+import { AppError } from '../domain/errors.ts';
+import { SMS_SNOOZE_MINUTES, type SmsVerb } from '../domain/sms-reply.ts';
+import { firstInbound, optIn, optOut } from '../store/sms-opt-outs.ts';
+import { NO_OPEN_ORDER_TEXT, smsReplyTexts } from '../i18n/sms-reply-texts.ts';
+import { shortBranchName } from '../channels/ring-texts.ts';
+import { recordCustomerAction } from './customer-action.ts';
+
+/** The open ticket the reply answers, with the context its customer acts in. */
+export type SmsReplyTarget = { ctx: Ctx; ticket: Ticket; branch: RingBranch };
+
+export type SmsReplyInput = {
+  mode: Mode;
+  verb: SmsVerb;
+  /** The sender's phone digest (channels/sms/phone-digest.ts), computed before the transaction. */
+  digest: string;
+  /** null: no open ticket was texted at that number. */
+  target: SmsReplyTarget | null;
+  /** The provider's id of the inbound message: a second delivery of it does nothing. */
+  messageSid?: string;
+  now: number;
+};
+
+export type SmsReplyResult = {
+  understoodAs: SmsVerb;
+  /** The text sent back (TwiML), or null for none. */
+  reply: string | null;
+  /** The ticket after the reply (unchanged when the reply changed nothing). */
+  ticket: Ticket | null;
+  /** The provider delivered this message before: nothing was done again, and nothing is answered. */
+  duplicate: boolean;
+};
+
+export async function answerSmsReply(tx: Tx, input: SmsReplyInput): Promise<SmsReplyResult> {
+  const { verb, target } = input;
+  const result = (reply: string | null, ticket = target?.ticket ?? null): SmsReplyResult => ({
+    understoodAs: verb,
+    reply,
+    ticket,
+    duplicate: false,
+  });
+  if (input.messageSid !== undefined && !(await firstInbound(tx, input.messageSid, input.now))) {
+    return { ...result(null), duplicate: true };
+  }
+  // The carriers' keywords work whatever ticket there is, or none: they are about the number.
+  if (verb === 'stop') {
+    await optOut(tx, input.mode, input.digest, input.now);
+    return result(null);
+  }
+  if (verb === 'start') {
+    await optIn(tx, input.mode, input.digest);
+    return result(null);
+  }
+  if (target === null) return result(NO_OPEN_ORDER_TEXT);
+  const texts = smsReplyTexts(target.branch.settings.customer_page.language);
+  const shop = shortBranchName(target.branch.name);
+  const number = target.ticket.displayNumber;
+  if (verb !== 'acknowledge' && verb !== 'snooze') return result(texts.help(shop, number));
+  try {
+    const { ticket } = await recordCustomerAction({
+      ctx: { ...target.ctx, tx },
+      input: { ticketId: target.ticket.id, action: verb, via: 'sms', ...(verb === 'snooze' ? { minutes: SMS_SNOOZE_MINUTES } : {}) },
+    });
+    return result(verb === 'acknowledge' ? texts.acknowledged(shop, number) : texts.snoozed(shop, number, SMS_SNOOZE_MINUTES), ticket);
+  } catch (err) {
+    // The ticket closed or changed since it was found: nothing to acknowledge; say what works.
+    if (err instanceof AppError && (err.code === 'ticket-state-conflict' || err.code === 'not-found'))
+      return result(texts.help(shop, number));
+    throw err;
+  }
+}

@@ -1,0 +1,12 @@
+// Live-update fan-out, as actions see it: every committed change publishes a small message after
+// commit; SSE hubs subscribe. In one process it is an in-memory bus (src/realtime/bus.ts); with
+// REDIS_URL a Redis pub/sub bus carries the same messages between nodes (src/realtime/redis-bus.ts).
+
+export type BusMessage = { type: string; [key: string]: unknown };
+export type BusHandler = (message: BusMessage) => void;
+
+export interface Bus {
+  publish(channel: string, message: BusMessage): void;
+  subscribe(channel: string, handler: BusHandler): () => void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,49 @@
+// The narrow database port every store module is written against. SQL is written once, in the
+// common subset of SQLite and PostgreSQL ($1-style parameters, RETURNING, ON CONFLICT), and each
+// engine supplies an executor (src/store/sqlite, src/store/postgres). pg-boss does the same with its
+// `executeSql` port; it keeps one implementation of each store instead of two that drift apart.
+// The helpers written against it (one, toJson, …) stay in src/store/db.ts.
+
+export type Dialect = 'sqlite' | 'postgres';
+export type Row = Record<string, unknown>;
+
+export interface Queryable {
+  readonly dialect: Dialect;
+  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Rows changed by an INSERT/UPDATE/DELETE without RETURNING. */
+  run(sql: string, params?: readonly unknown[]): Promise<number>;
+}
+
+export interface Tx extends Queryable {
+  /**
+   * A write whose outcome the transaction needs only at its commit. On PostgreSQL it is sent at
+   * once and not waited for, so it travels with whatever follows (the COMMIT, at best); its
+   * failure fails the commit (or the enclosing savepoint). Elsewhere it is `run`.
+   */
+  later(sql: string, params?: readonly unknown[]): Promise<void>;
+  /** Runs `fn` so that its writes are undone on a throw without aborting the enclosing transaction. */
+  savepoint<T>(fn: () => Promise<T>): Promise<T>;
+  /** Called once the transaction holding this work has committed (publish to the bus, wake a worker). */
+  afterCommit(fn: () => void): void;
+  /** `FOR UPDATE` on PostgreSQL; nothing on SQLite, whose writer already holds the only write lock. */
+  readonly forUpdate: string;
+}
+
+export interface Db extends Queryable {
+  /**
+   * Runs `fn` in a write transaction and resolves once it is durably committed. On the embedded
+   * store concurrent calls share one transaction and one fsync (group commit); each call runs in
+   * its own savepoint, so one failing call does not fail the others.
+   */
+  write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  migrate(): Promise<string[]>;
+  ping(): Promise<void>;
+  /**
+   * A number that changes whenever another process (the CLI, a worker) commits to the store, read
+   * without a round trip; null where that is not cheap to know (PostgreSQL).
+   */
+  dataVersion(): number | null;
+  /** Told how many writes each group commit carried (metrics; set by the composition root). */
+  onGroupCommit?: (writes: number) => void;
+  close(): Promise<void>;
+}

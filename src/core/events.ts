@@ -1,0 +1,46 @@
+// The port actions record events through (PRODUCT.md §6), and the narrow writer a sink writes
+// with. Two writers exist: an action's own transaction (actions/record-event.ts) and a create's
+// commit (store/ticket-create.ts), which may share one statement with other creates on
+// PostgreSQL. A sink therefore describes rows; it never runs SQL of its own.
+
+/**
+ * One row to insert: column names as in the schema, values as bound parameters. With `merge`,
+ * the row is added into the one with the same `key` columns if it exists ('add': the sum, 'max':
+ * the larger; every column is a key or merged), as counters and rollups are: rows of one key
+ * written together merge the same way, whichever store writes them.
+ */
+export type RowWrite = {
+  readonly table: string;
+  readonly values: Readonly<Record<string, unknown>>;
+  readonly merge?: { readonly key: readonly string[]; readonly columns: Readonly<Record<string, 'add' | 'max'>> };
+};
+
+/** An event as stored and sent: `body` is the PRODUCT.md §6 envelope, serialised once. */
+export type EventRecord = {
+  readonly id: string;
+  readonly branchId: string;
+  readonly mode: 'live' | 'test';
+  readonly type: string;
+  readonly createdAt: number;
+  readonly body: string;
+};
+
+/** An enabled webhook endpoint of the event's branch and mode, with the event types it wants. */
+export type EventSubscriber = { readonly id: string; readonly enabledEvents: readonly string[] };
+
+/** What a sink writes with; its rows commit with the change that caused the event, or not at all. */
+export interface EventWrites {
+  /** The enabled endpoints of the event's branch and mode, read by the writer in the same commit. */
+  readonly subscribers: readonly EventSubscriber[];
+  insert(row: RowWrite): Promise<void>;
+  /** Runs once the rows are durably committed (waking a job runner, say). */
+  afterCommit(fn: () => void): void;
+}
+
+export interface EventSink {
+  /**
+   * Writes what the event sets off (a webhook delivery and its job per endpoint that wants it),
+   * once the event's own row is written with `out`.
+   */
+  record(event: EventRecord, out: EventWrites): Promise<void>;
+}

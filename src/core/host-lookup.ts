@@ -1,0 +1,8 @@
+// Name resolution for the hosts readybell connects to on a customer's or an integrator's behalf
+// (webhook receivers): checked against the address policy at creation and at delivery. A port,
+// so that tests answer for names they do not own.
+
+export type ResolvedAddress = { address: string; family: number };
+
+/** Resolves a host name to every address it has. Tests substitute their own. */
+export type HostLookup = (hostname: string) => Promise<ResolvedAddress[]>;

@@ -1,0 +1,89 @@
+// How a ring reaches the customer, as the code that starts rings sees it: what a ring asks for
+// (RingRequest), what really happened (RingOutcome) and the port that carries it out (Ringer).
+// The ringer (src/channels/channel-ringer.ts) asks the ring policy (src/domain/ring-policy.ts)
+// which channels to try, runs them under one deadline, and reports only what really happened.
+import type { BranchSettings } from './branch-settings.ts';
+import type { Plan, Mode } from './tenancy.ts';
+import type { Ticket } from './ticket.ts';
+
+/** What the channels need of the branch: its name (texts) and settings (voice, SMS, language). */
+export type RingBranch = { name: string; settings: BranchSettings };
+
+export type ChannelName = 'push' | 'page' | 'sms' | 'display';
+export type RingReason = 'ready' | 'manual' | 'reminder' | 'snooze_end';
+/** unknown: nothing is known to have reached the customer, and a send that may have did not record its outcome. */
+export type ChannelUsed = 'push' | 'page' | 'sms' | 'none' | 'unknown';
+
+/** The free channels, tried together in a ring's first stage. */
+export type FreeChannel = 'push' | 'page' | 'display';
+
+/**
+ * Which channels one ring may use: a parameter of every ring, decided per ring by the ring
+ * module's policy (src/ring/escalation.ts) and stored on the ring's row, so that the job that
+ * finishes a ring uses the channels its start chose (src/domain/channel-choice.ts).
+ */
+export type ChannelChoice = {
+  /** Free channels this ring may try, in stage 1. */
+  free: readonly FreeChannel[];
+  /**
+   * SMS, the paid channel: `fallback` only when stage 1 reached the customer through neither push
+   * nor page (PRODUCT.md §2); `always` alongside stage 1, even if push is accepted; `never`.
+   */
+  sms: 'fallback' | 'always' | 'never';
+};
+
+/** `channels`: which channels this ring may use (decided by src/ring/escalation.ts, stored on the ring). */
+export type RingRequest = {
+  ringId: string;
+  seq: number;
+  reason: RingReason;
+  ticket: Ticket;
+  livemode: boolean;
+  channels: ChannelChoice;
+  first?: FirstAttempt;
+};
+
+/**
+ * Set only for the attempt made right after the ring was started, in the same process: what the
+ * transaction that started it read (so the ringer and the channels read none of it again), and the
+ * knowledge that no earlier attempt exists whose confirmation they would have to look up. A page
+ * or board that confirmed the ring through its snapshot in the meantime dedupes the repeat by ring
+ * id and confirms again, so skipping that lookup never alerts anyone twice.
+ */
+export type FirstAttempt = { branch: RingBranch; plan: Plan; pushSubscriptions: number };
+
+export type ChannelAttempt = {
+  channel: ChannelName;
+  /** null: unknown (an SMS whose sender died between sending and recording it). */
+  delivered: boolean | null;
+  detail?: string;
+  /** The outcome is not known yet (a send still in flight): the ring stays open and is asked again. */
+  pending?: boolean;
+};
+
+export type RingOutcome = {
+  rang: boolean;
+  channel_used: ChannelUsed;
+  call_out_loud: boolean;
+  attempts: ChannelAttempt[];
+  /** false when the deadline cut the attempt short; the outbox job finishes it. */
+  complete: boolean;
+  /**
+   * A push or SMS send's outcome was not known yet (still in flight, or claimed by an attempt
+   * not yet known to be dead): even the job's last try must not record the ring before it is.
+   */
+  sending?: true;
+};
+
+/** Whose ring a look-ahead is for: known from the request before the ticket is read. */
+export type RingTarget = { ticketId: string; branchId: string; mode: Mode };
+
+export interface Ringer {
+  ring(request: RingRequest, deadlineMs: number): Promise<RingOutcome>;
+  /**
+   * Optional: the channels' look-aheads together. The check answers the whole (complete) outcome
+   * of the ring's first attempt when no channel has anyone to try, so that the ring can be
+   * recorded with the transaction that starts it; null when a channel has someone to try.
+   */
+  lookAhead?(target: RingTarget): Promise<(request: RingRequest) => RingOutcome | null>;
+}

@@ -1,0 +1,195 @@
+// The shapes of GET /v1/insights… (decision 0025), with whole examples: a week of a café with two
+// queues. The same TypeBox values validate the query and make the reference.
+import { Type } from 'typebox';
+import { Id, Nullable, StringEnum } from './schema-parts.ts';
+import { QueueName } from './schemas.ts';
+import { RING_CHANNELS } from '../domain/insight-figures.ts';
+import { COMPARISONS, DEFAULT_PERIOD_DAYS, MAX_PERIOD_DAYS } from '../actions/read-insights.ts';
+import { CSV_COLUMNS } from '../actions/export-tickets.ts';
+
+const LocalDate = (description: string, example: string) => Type.String({ format: 'date', description, examples: [example] });
+
+const Figures = Type.Ref('InsightFigures');
+
+const PeriodSchema = Type.Object({
+  from: LocalDate("First day, in the branch's time zone", '2026-11-16'),
+  to: LocalDate("Last day, in the branch's time zone", '2026-11-22'),
+  days: Type.Integer({ minimum: 1, maximum: MAX_PERIOD_DAYS, examples: [7] }),
+});
+
+const Scope = {
+  branch: Id('branch'),
+  livemode: Type.Boolean(),
+  timezone: Type.String({
+    description: "The branch's IANA time zone: days start at its local midnight, hours are its local hours",
+    examples: ['Europe/Paris'],
+  }),
+  queue: Nullable(Type.String({ description: 'The queue asked for; null: all queues', examples: ['A'] })),
+  period: PeriodSchema,
+};
+
+export const PeriodQuery = {
+  from: Type.Optional(
+    LocalDate(`First day (YYYY-MM-DD, the branch's calendar); default: ${DEFAULT_PERIOD_DAYS - 1} days before \`to\``, '2026-11-16'),
+  ),
+  to: Type.Optional(LocalDate("Last day, counted; default: today in the branch's time zone", '2026-11-22')),
+  queue: Type.Optional(QueueName),
+};
+
+export const SummaryQuery = Type.Object(
+  {
+    ...PeriodQuery,
+    compare: Type.Optional(
+      StringEnum(COMPARISONS, {
+        default: 'previous_period',
+        description:
+          '`previous_period`: the days just before, as many; `week_before`: the same dates a week earlier (periods of up to 7 days)',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const SeriesQuery = Type.Object(PeriodQuery, { additionalProperties: false });
+
+export const InsightsSummarySchema = Type.Object({
+  object: Type.Literal('insights'),
+  ...Scope,
+  figures: Figures,
+  comparison: Type.Object({
+    kind: StringEnum(COMPARISONS),
+    ...PeriodSchema.properties,
+    through: Nullable(
+      Type.Object(
+        {
+          date: LocalDate("The comparison's day that matches today", '2026-11-15'),
+          hour: Type.Integer({ minimum: 0, maximum: 23, examples: [14] }),
+        },
+        {
+          description:
+            'While the period is under way, the comparison stops at the same point of its own course: this day, up to the end of this hour',
+        },
+      ),
+    ),
+    figures: Figures,
+  }),
+});
+
+export const InsightsByDaySchema = Type.Object({
+  object: Type.Literal('insights.days'),
+  ...Scope,
+  data: Type.Array(
+    Type.Object({
+      date: LocalDate('A day of the period', '2026-11-16'),
+      weekday: Type.Integer({ minimum: 1, maximum: 7, description: '1 Monday … 7 Sunday', examples: [1] }),
+      figures: Figures,
+    }),
+    { description: 'Every day of the period, oldest first, days without activity included' },
+  ),
+});
+
+export const InsightsByHourSchema = Type.Object({
+  object: Type.Literal('insights.hours'),
+  ...Scope,
+  data: Type.Array(Type.Object({ hour: Type.Integer({ minimum: 0, maximum: 23, examples: [12] }), figures: Figures }), {
+    description: '24 entries: each local hour of the day (0 is midnight to 1 am) over the whole period',
+  }),
+});
+
+export const InsightsByWeekdayHourSchema = Type.Object({
+  object: Type.Literal('insights.weekday_hours'),
+  ...Scope,
+  data: Type.Array(
+    Type.Object({
+      weekday: Type.Integer({ minimum: 1, maximum: 7, description: '1 Monday … 7 Sunday', examples: [5] }),
+      hour: Type.Integer({ minimum: 0, maximum: 23, examples: [12] }),
+      figures: Figures,
+    }),
+    { description: '168 entries, Monday 0 h to Sunday 23 h: the week as a heatmap, over the whole period' },
+  ),
+});
+
+const zeros = (n = 0) => Object.fromEntries(RING_CHANNELS.map((c) => [c, n]));
+
+export const EXAMPLE_FIGURES = {
+  created: 412,
+  collected: 371,
+  cancelled: 14,
+  expired: 9,
+  open: 3,
+  ready: 386,
+  preparation: { count: 386, median_seconds: 437, p90_seconds: 842, longest_seconds: 2110, mean_seconds: 489 },
+  pickup: { count: 371, median_seconds: 96, p90_seconds: 312, longest_seconds: 1805, mean_seconds: 141 },
+  rings: 463,
+  rings_per_ticket: 1.2,
+  reached: { ...zeros(), push: 287, page: 151, sms: 12, none: 13 },
+  reached_share: { ...zeros(), push: 0.6199, page: 0.3261, sms: 0.0259, none: 0.0281 },
+  called_out: 455,
+  called_out_share: 0.9827,
+  acknowledged: 241,
+  acknowledgement_rate: 0.6244,
+  snoozed: 17,
+};
+const EXAMPLE_SCOPE = {
+  branch: 'br_01m81j194tb8kmycb0gheeaj9r',
+  livemode: true,
+  timezone: 'Europe/Paris',
+  queue: null,
+  period: { from: '2026-11-16', to: '2026-11-22', days: 7 },
+};
+const quiet = {
+  created: 0,
+  collected: 0,
+  cancelled: 0,
+  expired: 0,
+  open: 0,
+  ready: 0,
+  preparation: { count: 0, median_seconds: null, p90_seconds: null, longest_seconds: null, mean_seconds: null },
+  pickup: { count: 0, median_seconds: null, p90_seconds: null, longest_seconds: null, mean_seconds: null },
+  rings: 0,
+  rings_per_ticket: null,
+  reached: zeros(),
+  reached_share: Object.fromEntries(RING_CHANNELS.map((c) => [c, null])),
+  called_out: 0,
+  called_out_share: null,
+  acknowledged: 0,
+  acknowledgement_rate: null,
+  snoozed: 0,
+};
+
+export const EXAMPLE_SUMMARY = {
+  object: 'insights',
+  ...EXAMPLE_SCOPE,
+  figures: EXAMPLE_FIGURES,
+  comparison: {
+    kind: 'previous_period',
+    from: '2026-11-09',
+    to: '2026-11-15',
+    days: 7,
+    through: { date: '2026-11-15', hour: 14 },
+    figures: { ...EXAMPLE_FIGURES, created: 388, collected: 352, cancelled: 19, expired: 11, open: 0, ready: 366 },
+  },
+};
+export const EXAMPLE_BY_DAY = {
+  object: 'insights.days',
+  ...EXAMPLE_SCOPE,
+  data: [{ date: '2026-11-16', weekday: 1, figures: EXAMPLE_FIGURES }],
+};
+export const EXAMPLE_BY_HOUR = {
+  object: 'insights.hours',
+  ...EXAMPLE_SCOPE,
+  data: [
+    { hour: 0, figures: quiet },
+    { hour: 12, figures: EXAMPLE_FIGURES },
+  ],
+};
+export const EXAMPLE_BY_WEEKDAY_HOUR = {
+  object: 'insights.weekday_hours',
+  ...EXAMPLE_SCOPE,
+  data: [{ weekday: 5, hour: 12, figures: EXAMPLE_FIGURES }],
+};
+
+export const EXAMPLE_CSV =
+  `${CSV_COLUMNS.join(',')}\r\n` +
+  'tk_01m81j19a75aagw39z4av2ch96,A-42,A,collected,1001,2026-11-22T12:00:00.000Z,2026-11-22 13:00:00,2026-11-22T12:09:30.000Z,' +
+  '2026-11-22T12:11:02.000Z,,,570,92,1,push,push,2026-11-22T12:00:41.000Z,2026-11-22T12:09:48.000Z\r\n';

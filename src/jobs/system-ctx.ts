@@ -1,0 +1,16 @@
+// The ctx a job acts with: the system as the actor, on the branch and mode its payload names.
+import type { Ctx, Services } from '../core/ctx.ts';
+import type { Mode } from '../core/tenancy.ts';
+import { getAccount, getBranch } from '../store/tenancy.ts';
+
+export function systemCtx(services: Services, accountId: string, plan: Ctx['plan'], branchId: string, mode: Mode, name: string): Ctx {
+  return { actor: { kind: 'system', name }, accountId, plan, branchId, mode, requestId: null, idempotencyKey: null, services };
+}
+
+/** Null when the branch no longer exists (its jobs have nothing left to do). */
+export async function ctxForBranch(services: Services, branchId: string, mode: Mode, name: string): Promise<Ctx | null> {
+  const branch = await getBranch(services.db, branchId);
+  if (branch === undefined) return null;
+  const account = (await getAccount(services.db, branch.accountId))!;
+  return systemCtx(services, account.id, account.plan, branchId, mode, name);
+}

@@ -1,0 +1,272 @@
+// The write side of owner insights (decision 0025): every change an owner's figures count is
+// added to the rollup row of its branch, mode, local date and hour, and queue, by one upsert in
+// the change's own transaction. So a committed change is counted exactly once (a rolled-back one
+// never, a crash loses neither), and a read of a period never looks at the tickets.
+//
+// The upsert goes with `tx.later`: nothing in the transaction reads it back, so on PostgreSQL it
+// travels with the next statement (usually the COMMIT) and costs no round trip of its own.
+import type { RowWrite } from '../core/events.ts';
+import type { Db, Dialect, Queryable, Tx } from '../core/db.ts';
+import { one } from './db.ts';
+import type { Mode } from '../core/tenancy.ts';
+import { localHour, weekday, type LocalHour } from '../domain/local-time.ts';
+import {
+  bucketOf,
+  MAX_COLUMNS,
+  PICKUP_BUCKET_COLUMNS,
+  PREP_BUCKET_COLUMNS,
+  SUM_COLUMNS,
+  type RingChannel,
+  RING_CHANNELS,
+} from '../domain/insight-figures.ts';
+
+export type InsightChange =
+  | { kind: 'created' }
+  | { kind: 'ready'; preparationMs: number }
+  /** `pickupMs`: ready to collected; null for a ticket collected without having been ready. */
+  | { kind: 'collected'; pickupMs: number | null }
+  | { kind: 'cancelled' }
+  | { kind: 'expired' }
+  /** A ring completed: the strongest channel that reached the customer, and whether a board called it out. */
+  | { kind: 'rung'; channel: string; calledOut: boolean }
+  /** "On my way", counted once per ticket (the first; see decision 0025). */
+  | { kind: 'acknowledged' }
+  | { kind: 'snoozed' };
+
+/** What one change adds to a row: columns to add to, and longest durations to raise. */
+export type Deltas = { add: Array<[string, number]>; max: Array<[string, number]> };
+
+export function deltasOf(change: InsightChange, times = 1): Deltas {
+  switch (change.kind) {
+    case 'created':
+    case 'cancelled':
+    case 'expired':
+    case 'acknowledged':
+    case 'snoozed':
+      return { add: [[change.kind, times]], max: [] };
+    case 'ready': {
+      const ms = Math.max(0, change.preparationMs);
+      return {
+        add: [
+          ['ready', times],
+          ['prep_sum_ms', ms * times],
+          [PREP_BUCKET_COLUMNS[bucketOf(ms)]!, times],
+        ],
+        max: [['prep_max_ms', ms]],
+      };
+    }
+    case 'collected': {
+      if (change.pickupMs === null) return { add: [['collected', times]], max: [] };
+      const ms = Math.max(0, change.pickupMs);
+      return {
+        add: [
+          ['collected', times],
+          ['pickup_count', times],
+          ['pickup_sum_ms', ms * times],
+          [PICKUP_BUCKET_COLUMNS[bucketOf(ms)]!, times],
+        ],
+        max: [['pickup_max_ms', ms]],
+      };
+    }
+    case 'rung': {
+      const channel: RingChannel = (RING_CHANNELS as readonly string[]).includes(change.channel)
+        ? (change.channel as RingChannel)
+        : 'unknown';
+      const add: Array<[string, number]> = [
+        ['rings', times],
+        [`rings_${channel}`, times],
+      ];
+      if (change.calledOut) add.push(['rings_called_out', times]);
+      return { add, max: [] };
+    }
+  }
+}
+
+const KEY = 'branch_id, mode, day, hour, queue, shard';
+
+// One fixed text per shape of change: the stores cache prepared statements by their text, and
+// the shapes are few (a change kind and, for durations, one bucket of 25).
+const upserts = new Map<string, string>();
+
+function upsertSql(add: readonly string[], max: readonly string[]): string {
+  const shape = `${add.join(',')}|${max.join(',')}`;
+  let sql = upserts.get(shape);
+  if (sql === undefined) {
+    const cols = [...add, ...max];
+    const sets = [
+      ...add.map((c) => `${c} = insight_hours.${c} + excluded.${c}`),
+      // CASE rather than MAX()/GREATEST(): the one spelling both engines read.
+      ...max.map((c) => `${c} = CASE WHEN excluded.${c} > insight_hours.${c} THEN excluded.${c} ELSE insight_hours.${c} END`),
+    ];
+    sql = `INSERT INTO insight_hours (${KEY}, weekday, ${cols.join(', ')}) VALUES ($1, $2, $3, $4, $5, $6, $7, ${cols.map((_, i) => `$${i + 8}`).join(', ')})
+      ON CONFLICT (${KEY}) DO UPDATE SET ${sets.join(', ')}`;
+    upserts.set(shape, sql);
+  }
+  return sql;
+}
+
+export type Counted = { id: string; branchId: string; mode: Mode; queue: string };
+
+/**
+ * Rows per hour and queue a change may go to. On PostgreSQL an upsert locks its row until COMMIT,
+ * so with one row every ready, ring and collect of a queue in that hour waited for the one before
+ * to commit: 50 concurrent readies of one queue ran at half the rate they ran without insights,
+ * and at the same rate with 8 rows (decision 0025). SQLite has one writer: one row.
+ */
+export const SHARDS = { postgres: 8, sqlite: 1 } as const;
+const ID_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+/**
+ * A ticket's row among the hour's: from the last character of its id, random (and within one
+ * millisecond counting up), so tickets spread evenly. Every change of a ticket goes to the same
+ * row, so a transaction (one ticket's change) never locks two rows of one hour in either order.
+ */
+export function shardOf(ticketId: string, dialect: Dialect): number {
+  const shards = SHARDS[dialect];
+  return shards === 1 ? 0 : Math.max(0, ID_ALPHABET.indexOf(ticketId.charAt(ticketId.length - 1))) % shards;
+}
+
+/**
+ * Counts a change of `ticket` at `at` (the change's own clock reading) in the row of the local
+ * hour it happened in. `timeZone`: the branch's, when the caller has just read the branch (a
+ * create); otherwise it is looked up (cached briefly). `times`: for a caller counting several
+ * identical changes at once (creates that share one statement).
+ */
+export async function countTicketChange(
+  tx: Tx,
+  ticket: Counted,
+  at: number,
+  change: InsightChange,
+  timeZone?: string,
+  times = 1,
+): Promise<void> {
+  const where = localHour(at, timeZone ?? (await branchTimeZone(tx, ticket.branchId)));
+  if (timeZone !== undefined) rememberTimeZone(ticket.branchId, timeZone);
+  await addToRollup(tx, ticket, where, deltasOf(change, times));
+}
+
+export async function addToRollup(tx: Tx, ticket: Counted, { day, hour }: LocalHour, d: Deltas): Promise<void> {
+  await tx.later(
+    upsertSql(
+      d.add.map(([c]) => c),
+      d.max.map(([c]) => c),
+    ),
+    [
+      ticket.branchId,
+      ticket.mode,
+      day,
+      hour,
+      ticket.queue,
+      shardOf(ticket.id, tx.dialect),
+      weekday(day),
+      ...d.add.map(([, v]) => v),
+      ...d.max.map(([, v]) => v),
+    ],
+  );
+}
+
+/** Which "On my way" or snooze a ticket's figures count: the first acknowledgement only. */
+export function customerAnswer(action: string, before: { acknowledgedAt: number | null }): InsightChange | null {
+  if (action === 'snooze') return { kind: 'snoozed' };
+  if (action === 'acknowledge' && before.acknowledgedAt === null) return { kind: 'acknowledged' };
+  return null;
+}
+
+/** The change a closing ticket counts (collected, cancelled or expired), from the ticket as it closed. */
+export function closingChange(t: { status: string; readyAt: number | null; collectedAt: number | null }): InsightChange {
+  if (t.status === 'collected')
+    return { kind: 'collected', pickupMs: t.readyAt === null || t.collectedAt === null ? null : t.collectedAt - t.readyAt };
+  return { kind: t.status === 'cancelled' ? 'cancelled' : 'expired' };
+}
+
+// Branch time zones, as this node last read them. A change outside a create does not read its
+// branch, and on PostgreSQL a read is a round trip; a zone is kept for a minute, and a branch
+// update on this node forgets it at once (forgetTimeZone). Another node's update is seen within
+// TIME_ZONE_TTL_MS: the changes of that minute count in the hours of the old zone (a branch
+// changes its zone once in its life, if ever; decision 0025).
+export const TIME_ZONE_TTL_MS = 60_000;
+const zones = new Map<string, { tz: string; until: number }>();
+
+function rememberTimeZone(branchId: string, tz: string): void {
+  zones.set(branchId, { tz, until: performance.now() + TIME_ZONE_TTL_MS });
+}
+
+export function forgetTimeZone(branchId: string): void {
+  zones.delete(branchId);
+}
+
+export async function branchTimeZone(q: Queryable, branchId: string): Promise<string> {
+  const known = zones.get(branchId);
+  if (known !== undefined && known.until > performance.now()) return known.tz;
+  const row = await one<{ timezone: string }>(q, 'SELECT timezone FROM branches WHERE id = $1', [branchId]);
+  if (row === undefined) throw new Error(`no branch ${branchId}`);
+  // Bounded like the branches themselves; a node serves a bounded set of them.
+  if (zones.size > 10_000) zones.clear();
+  rememberTimeZone(branchId, row.timezone);
+  return row.timezone;
+}
+
+/** Every rollup column in a fixed order: key and weekday, then sums, then maxima (rebuild's full rows). */
+export const ROLLUP_COLUMNS = [...KEY.split(', '), 'weekday', ...SUM_COLUMNS, ...MAX_COLUMNS];
+/** Where the values (sums and maxima) start in ROLLUP_COLUMNS. */
+export const FIRST_VALUE = 7;
+
+/** Rows of shards folded per statement: a bounded transaction however many branches there are. */
+const FOLD_BATCH = 1_000;
+const VALUE_COLUMNS = [...SUM_COLUMNS, ...MAX_COLUMNS];
+// PostgreSQL only (SQLite keeps one row per hour): the shards of a batch of rows deleted and
+// added into their hour's shard 0, in one statement, so a crash or a second node running it at the
+// same moment can neither lose nor double a count (a row is deleted once; the second finds none).
+const FOLD_PG = `WITH moved AS (
+    DELETE FROM insight_hours WHERE ctid IN (SELECT ctid FROM insight_hours WHERE shard > 0 AND day < $1 LIMIT ${FOLD_BATCH})
+    RETURNING *
+  )
+  INSERT INTO insight_hours (${KEY}, weekday, ${VALUE_COLUMNS.join(', ')})
+  SELECT branch_id, mode, day, hour, queue, 0, MIN(weekday), ${SUM_COLUMNS.map((c) => `SUM(${c})`).join(', ')}, ${MAX_COLUMNS.map((c) => `MAX(${c})`).join(', ')}
+  FROM moved GROUP BY branch_id, mode, day, hour, queue
+  ON CONFLICT (${KEY}) DO UPDATE SET ${[
+    ...SUM_COLUMNS.map((c) => `${c} = insight_hours.${c} + excluded.${c}`),
+    ...MAX_COLUMNS.map((c) => `${c} = CASE WHEN excluded.${c} > insight_hours.${c} THEN excluded.${c} ELSE insight_hours.${c} END`),
+  ].join(', ')}`;
+
+/**
+ * Folds the shards of hours that are over into one row each, so that reads of past days add up
+ * one row per hour and queue, not eight. "Over" for every zone: a day two days before today's UTC
+ * date (no zone is more than 14 hours from UTC), which no change can be counted in any more.
+ * Returns how many hour rows it added into. Run by every node's maintenance; PostgreSQL only.
+ */
+export async function foldShards(db: Db, now: number): Promise<number> {
+  if (db.dialect !== 'postgres') return 0;
+  const before = new Date(now - 2 * 86_400_000).toISOString().slice(0, 10);
+  let folded = 0;
+  for (;;) {
+    const n = await db.write((tx) => tx.run(FOLD_PG, [before]));
+    folded += n;
+    if (n === 0) return folded;
+  }
+}
+
+/**
+ * A create's count as one of the rows its commit writes (store/ticket-create.ts): the upsert
+ * countTicketChange makes, merged with the creates committed together. The create has just read
+ * its branch, so `timeZone` is fresh.
+ */
+export function createdRollupRow(ticket: Counted, at: number, timeZone: string, dialect: Dialect): RowWrite {
+  const { day, hour } = localHour(at, timeZone);
+  rememberTimeZone(ticket.branchId, timeZone);
+  return {
+    table: 'insight_hours',
+    values: {
+      branch_id: ticket.branchId,
+      mode: ticket.mode,
+      day,
+      hour,
+      queue: ticket.queue,
+      shard: shardOf(ticket.id, dialect),
+      weekday: weekday(day),
+      created: 1,
+    },
+    // The weekday follows from the day: merged as the larger of two equal values.
+    merge: { key: ['branch_id', 'mode', 'day', 'hour', 'queue', 'shard'], columns: { weekday: 'max', created: 'add' } },
+  };
+}

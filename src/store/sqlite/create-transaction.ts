@@ -1,0 +1,50 @@
+// A create on the embedded store: one write of the store's group commit (sqlite-db.ts), so it
+// shares a transaction and a WAL flush with the writes that arrive with it, in a savepoint of its
+// own. Here statements cost no round trip, so the create simply runs them in order.
+import type { Db } from '../../core/db.ts';
+import type { CreateOutcome, CreateRequest, CreateWrites } from '../ticket-create.ts';
+import { businessDay } from '../../domain/business-day.ts';
+import { getBranchAndQueue } from '../tenancy.ts';
+import { takeNumber } from '../tickets.ts';
+import { listFanOutTargets } from '../webhook-endpoints.ts';
+import { recordAnsweredKey } from '../idempotency.ts';
+import { insertRow } from '../rows.ts';
+
+/** Thrown inside the write to undo the create when its key turns out to be taken. */
+const KEY_TAKEN = new Error('idempotency key taken');
+
+export async function createInTransaction(db: Db, req: CreateRequest): Promise<CreateOutcome> {
+  try {
+    return await db.write(async (tx): Promise<CreateOutcome> => {
+      const found = await getBranchAndQueue(tx, req.branchId, req.queue);
+      if (found === undefined) throw new Error(`branch ${req.branchId} does not exist`);
+      const { branch, queue } = found;
+      if (!found.queueExists) return { kind: 'unknown-queue', queue };
+      const number = await takeNumber(tx, req.branchId, req.mode, queue, businessDay(req.at, branch.timezone));
+      const out: CreateWrites = {
+        subscribers: await listFanOutTargets(tx, req.branchId, req.mode),
+        insert: (row) => insertRow(tx, row),
+        afterCommit: (fn) => tx.afterCommit(fn),
+      };
+      const answer = await req.build({ queue, number, expiryHours: branch.settings.expiry_hours, timeZone: branch.timezone }, out);
+      // The key last, with the answer: a key already taken (a replay, nearly always) costs the
+      // work above, undone by the savepoint, instead of a read before every keyed create.
+      if (req.key !== null) {
+        const recorded = await recordAnsweredKey(tx, {
+          branchId: req.branchId,
+          mode: req.mode,
+          key: req.key.key,
+          fingerprint: req.key.fingerprint,
+          status: req.key.status,
+          body: answer,
+          createdAt: req.at,
+        });
+        if (!recorded) throw KEY_TAKEN;
+      }
+      return { kind: 'done', answer };
+    });
+  } catch (err) {
+    if (err === KEY_TAKEN) return { kind: 'key-taken' };
+    throw err;
+  }
+}

@@ -1,0 +1,48 @@
+// The contract between createTicket, which decides every row a create writes, and the store,
+// which finds what the rows depend on (the branch, the queue, its next number, the webhook
+// endpoints) and commits them: in one transaction on SQLite (sqlite/create-transaction.ts), in
+// statements shared by the creates that arrive together on PostgreSQL
+// (postgres/create-statements.ts). commitCreate (commit-create.ts) picks one; both are held to
+// the same tests (test/api/create-ticket.test.ts).
+import type { EventWrites } from '../core/events.ts';
+import type { Mode } from '../core/tenancy.ts';
+import type { KeyToRecord, SelfRecorded } from './idempotency.ts';
+
+/** What the store found for a create, as of its commit. */
+export type CreateFound = {
+  /** The queue asked for, or the branch's default queue. */
+  queue: string;
+  /** The display number taken for the ticket: the queue's next for the business day of `at`, held by no open ticket. */
+  number: number;
+  expiryHours: number;
+  /** The branch's time zone, as read for the business day the number belongs to. */
+  timeZone: string;
+};
+
+/**
+ * Where a create writes. Everything inserted here commits together, with the key's record when
+ * the create has one, or nothing does.
+ */
+export type CreateWrites = EventWrites;
+
+export type CreateRequest = {
+  branchId: string;
+  mode: Mode;
+  /** Null: the branch's default queue. */
+  queue: string | null;
+  /** When the create happens: its business day (in the branch's time zone) numbers the ticket. */
+  at: number;
+  /** Recorded with the create's rows, with its answer: the create is written only if the key is free. */
+  key: KeyToRecord | null;
+  /**
+   * Writes every row of the create, given what was found, and answers the response body (stored
+   * under the key). Called once the number is taken; may be called again with another number.
+   */
+  build(found: CreateFound, out: CreateWrites): Promise<string>;
+};
+
+export type CreateOutcome =
+  /** 'done' with the answer, or 'key-taken': the key holds another request's record, and nothing of this create was written. */
+  | SelfRecorded
+  /** Nothing was written. */
+  | { kind: 'unknown-queue'; queue: string };

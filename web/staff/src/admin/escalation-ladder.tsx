@@ -1,0 +1,121 @@
+// The branch's escalation ladder (decision 0032) in the settings form: off, the reminder settings
+// above decide; on, up to 5 steps, each its time after the ready and its channels. A step that
+// texts needs the business plan (the choices are disabled without it; the server refuses them too).
+import type { EscalationStep } from '../types.ts';
+import { t } from '../i18n/i18n.ts';
+
+export type LadderStep = EscalationStep;
+
+export const MAX_STEPS = 5;
+
+/** The ladder the reminder settings make, the starting point when the ladder is turned on. */
+export function ladderFromReminders(delay: number, count: number, smsPlan: boolean): LadderStep[] {
+  return Array.from({ length: Math.min(Math.max(count, 1), MAX_STEPS) }, (_, i) => ({
+    after_seconds: delay * (i + 1),
+    channels: ['push', 'page'],
+    sms: smsPlan ? 'fallback' : 'never',
+    call_out: true,
+  }));
+}
+
+type Props = {
+  ladder: LadderStep[] | null;
+  smsPlan: boolean;
+  reminders: { delay: number; count: number };
+  onChange: (ladder: LadderStep[] | null) => void;
+  invalid: boolean;
+};
+
+export function EscalationLadder({ ladder, smsPlan, reminders, onChange, invalid }: Props) {
+  const set = (i: number, change: Partial<LadderStep>) => onChange(ladder!.map((s, j) => (j === i ? { ...s, ...change } : s)));
+  const toggle = (i: number, channel: 'push' | 'page', on: boolean) => {
+    const channels = ladder![i]!.channels.filter((c: LadderStep['channels'][number]) => c !== channel);
+    set(i, { channels: on ? (['push', 'page'] as const).filter((c) => c === channel || channels.includes(c)) : channels });
+  };
+  const add = () => {
+    const last = ladder!.at(-1)?.after_seconds ?? 0;
+    onChange([...ladder!, { after_seconds: last + 60, channels: ['push', 'page'], sms: 'never', call_out: true }]);
+  };
+  return (
+    <div class="ladder" id="s-ladder" aria-invalid={invalid || undefined} aria-describedby={invalid ? 's-ladder-error' : undefined}>
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={ladder !== null}
+          onChange={(e) =>
+            onChange((e.currentTarget as HTMLInputElement).checked ? ladderFromReminders(reminders.delay, reminders.count, smsPlan) : null)
+          }
+        />{' '}
+        {t('ladder.use')}
+      </label>
+      {ladder !== null && (
+        <ol class="ladder-steps">
+          {ladder.map((s, i) => (
+            <li key={i}>
+              <fieldset>
+                <legend>{t('ladder.step', { number: i + 1 })}</legend>
+                <label for={`s-ls-${i}`}>{t('ladder.after')}</label>
+                <input
+                  id={`s-ls-${i}`}
+                  type="number"
+                  min={30}
+                  max={7200}
+                  step={1}
+                  required
+                  value={s.after_seconds}
+                  onInput={(e) => set(i, { after_seconds: Number((e.currentTarget as HTMLInputElement).value) })}
+                />
+                <label class="check">
+                  <input
+                    type="checkbox"
+                    checked={s.channels.includes('push')}
+                    onChange={(e) => toggle(i, 'push', (e.currentTarget as HTMLInputElement).checked)}
+                  />{' '}
+                  {t('ladder.push')}
+                </label>
+                <label class="check">
+                  <input
+                    type="checkbox"
+                    checked={s.channels.includes('page')}
+                    onChange={(e) => toggle(i, 'page', (e.currentTarget as HTMLInputElement).checked)}
+                  />{' '}
+                  {t('ladder.page')}
+                </label>
+                <label class="check">
+                  <input
+                    type="checkbox"
+                    checked={s.call_out}
+                    onChange={(e) => set(i, { call_out: (e.currentTarget as HTMLInputElement).checked })}
+                  />{' '}
+                  {t('ladder.callOut')}
+                </label>
+                <label for={`s-lsms-${i}`}>{t('ladder.sms')}</label>
+                <select
+                  id={`s-lsms-${i}`}
+                  value={s.sms}
+                  onChange={(e) => set(i, { sms: (e.currentTarget as HTMLSelectElement).value as LadderStep['sms'] })}
+                >
+                  <option value="never">{t('ladder.smsNever')}</option>
+                  <option value="fallback" disabled={!smsPlan}>
+                    {t('ladder.smsFallback')}
+                  </option>
+                  <option value="always" disabled={!smsPlan}>
+                    {t('ladder.smsAlways')}
+                  </option>
+                </select>
+                <button type="button" onClick={() => onChange(ladder.filter((_, j) => j !== i))}>
+                  {t('ladder.remove')}
+                </button>
+              </fieldset>
+            </li>
+          ))}
+        </ol>
+      )}
+      {ladder !== null && (
+        <button type="button" disabled={ladder.length >= MAX_STEPS} onClick={add}>
+          {t('ladder.add')}
+        </button>
+      )}
+    </div>
+  );
+}
