@@ -385,6 +385,28 @@ test('the last owner cannot change their own role on the page (and the API refus
   await ctx.close();
 });
 
+test('an owner\'s every screen has its link in sight, in German, on a 10" tablet (1280 px) and at 1024 px', async () => {
+  for (const width of [1280, 1024]) {
+    const { ctx, page } = await open('tablet', { viewport: { width, height: 800 }, locale: 'de-DE' });
+    await page.waitForSelector('.topbar nav a');
+    const links = await page.$$eval('.topbar nav a', (els) =>
+      els.map((a) => {
+        const r = a.getBoundingClientRect();
+        const nav = a.closest('nav')!.getBoundingClientRect();
+        const inNav = r.left >= nav.left - 0.5 && r.right <= nav.right + 0.5 && r.top >= nav.top - 0.5 && r.bottom <= nav.bottom + 0.5;
+        return { text: a.textContent, seen: inNav && r.left >= 0 && r.right <= innerWidth };
+      }),
+    );
+    assert.ok(links.length >= 8, `an owner has every screen (${links.length} links)`);
+    assert.deepEqual(
+      links.filter((l) => !l.seen).map((l) => l.text),
+      [],
+      `${width} px: no link is cut off or scrolled out of the bar`,
+    );
+    await ctx.close();
+  }
+});
+
 test('the branch name is shown whole, at tablet and phone sizes', async () => {
   for (const size of ['tablet', 'phone'] as const) {
     const { ctx, page } = await open(size);

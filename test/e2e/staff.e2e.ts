@@ -222,7 +222,12 @@ test('the other admin screens work and are kept as screenshots', async () => {
   await page.waitForSelector('text=Settings saved.');
   assert.equal((await api('GET', '/v1/branch')).body.expiry_hours, 6);
   // The escalation ladder: on (from the reminders: 120 s, 240 s), a step added, one step's channels changed.
+  assert.ok(await page.isVisible('#s-rd'), 'without a ladder, the reminder delay is set here');
   await page.check('text=Use an escalation ladder');
+  // With one, the reminders are its steps: the two reminder fields give way to a line saying so.
+  await page.waitForSelector('text=Reminders follow the escalation ladder below.');
+  assert.equal(await page.$('#s-rd'), null);
+  assert.equal(await page.$('#s-rc'), null);
   await page.click('button:has-text("Add a step")');
   await page.fill('#s-ls-0', '60');
   await page.locator('#s-ls-2').locator('xpath=..').locator('label:has-text("Push") input').uncheck();

@@ -229,32 +229,40 @@ export function BranchSettings() {
             {...form.bind('expiry_hours', 's-exp')}
           />
           {err('expiry_hours', 's-exp')}
-          {label('s-rd', 'settings.reminderDelay')}
-          <input
-            id="s-rd"
-            type="number"
-            min={30}
-            max={3600}
-            step={1}
-            required
-            value={f.reminder_delay_seconds}
-            onInput={num('reminder_delay_seconds')}
-            {...form.bind('reminder_delay_seconds', 's-rd')}
-          />
-          {err('reminder_delay_seconds', 's-rd')}
-          {label('s-rc', 'settings.reminderCount')}
-          <input
-            id="s-rc"
-            type="number"
-            min={0}
-            max={5}
-            step={1}
-            required
-            value={f.reminder_count}
-            onInput={num('reminder_count')}
-            {...form.bind('reminder_count', 's-rc')}
-          />
-          {err('reminder_count', 's-rc')}
+          {/* With a ladder the reminders are its steps: these two would only mislead (they are kept,
+              and come back if the ladder is turned off). */}
+          {f.ladder === null ? (
+            <>
+              {label('s-rd', 'settings.reminderDelay')}
+              <input
+                id="s-rd"
+                type="number"
+                min={30}
+                max={3600}
+                step={1}
+                required
+                value={f.reminder_delay_seconds}
+                onInput={num('reminder_delay_seconds')}
+                {...form.bind('reminder_delay_seconds', 's-rd')}
+              />
+              {err('reminder_delay_seconds', 's-rd')}
+              {label('s-rc', 'settings.reminderCount')}
+              <input
+                id="s-rc"
+                type="number"
+                min={0}
+                max={5}
+                step={1}
+                required
+                value={f.reminder_count}
+                onInput={num('reminder_count')}
+                {...form.bind('reminder_count', 's-rc')}
+              />
+              {err('reminder_count', 's-rc')}
+            </>
+          ) : (
+            <p class="hint">{t('settings.remindersByLadder')}</p>
+          )}
         </fieldset>
         <fieldset>
           <legend>{t('ladder.heading')}</legend>

@@ -3,7 +3,7 @@
 // hears them).
 import { t, type MessageKey } from '../i18n/i18n.ts';
 import type { Figures, Summary } from './types.ts';
-import { change, count, duration, share, shortDate, type Change } from './format.ts';
+import { change, count, duration, hourLabel, share, shortDate, type Change } from './format.ts';
 
 type Row = {
   key: string;
@@ -90,9 +90,7 @@ export function Glance({ today }: { today: Summary }) {
   return (
     <section class="glance" id="insights-today" aria-labelledby="glance-title">
       <h2 id="glance-title">{t('insights.today', { day: shortDate(today.period.from) })}</h2>
-      <p class="lead">
-        {t('insights.todayLead', { day: shortDate(then.from), hour: String((then.through?.hour ?? 23) + 1).padStart(2, '0') })}
-      </p>
+      <p class="lead">{t('insights.todayLead', { day: shortDate(then.from), time: hourLabel((then.through?.hour ?? 23) + 1) })}</p>
       <ul class="glance-cards">
         {ROWS.map((r) => {
           const now = r.value(today.figures);

@@ -38,7 +38,10 @@ export function weekdayName(n: number, width: 'short' | 'long' = 'short'): strin
   return new Intl.DateTimeFormat(language(), { timeZone: 'UTC', weekday: width }).format(new Date(Date.UTC(2026, 10, 15 + n))); // 16 Nov 2026 is a Monday
 }
 
-export const hourLabel = (h: number): string => `${String(h).padStart(2, '0')}:00`;
+/** An hour of the day as the page's clocks show times ("4:00 PM" in English, "16:00" in French), 24 as midnight. */
+export function hourLabel(h: number): string {
+  return new Intl.DateTimeFormat(language(), { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' }).format(Date.UTC(2026, 0, 1, h % 24));
+}
 
 /** Today's date in the branch's time zone, YYYY-MM-DD. */
 export function today(timeZone: string, now = Date.now()): string {
