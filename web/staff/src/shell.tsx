@@ -45,6 +45,9 @@ function useHashPath(): string {
   useEffect(() => {
     const on = () => setPath(read());
     addEventListener('hashchange', on);
+    // The hash may have changed between this render and the listener: a remount (the page's
+    // language loading as a link is clicked) would otherwise stay on the screen it rendered.
+    on();
     return () => removeEventListener('hashchange', on);
   }, []);
   return path;
