@@ -10,7 +10,7 @@ import { invalid } from '../domain/errors.ts';
 import { ticketToken } from '../domain/ticket-token.ts';
 import { commitCreate } from '../store/commit-create.ts';
 import type { CreateFound } from '../store/ticket-create.ts';
-import type { KeyToRecord, SelfRecorded } from '../store/idempotency.ts';
+import type { Committed, KeyToRecord } from '../store/idempotency.ts';
 import { ticketRow } from '../store/tickets.ts';
 import type { Ticket } from '../core/ticket.ts';
 import { createdRollupRow } from '../store/insights-rollups.ts';
@@ -26,7 +26,7 @@ export type CreateTicketInput = {
 };
 
 /** Creates the ticket; answers its wire form, serialised as sent and stored under `key`. */
-export async function createTicket(ctx: Ctx, input: CreateTicketInput, key: KeyToRecord | null): Promise<SelfRecorded> {
+export async function createTicket(ctx: Ctx, input: CreateTicketInput, key: KeyToRecord | null): Promise<Committed> {
   const { db, clock, config, bus } = ctx.services;
   const now = clock.now();
   const outcome = await commitCreate(db, {

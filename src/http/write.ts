@@ -1,32 +1,36 @@
-// Every /v1 write goes through runWrite: one transaction per action, and idempotency implemented
-// once. With an Idempotency-Key the stored answer is written in the same transaction as the
-// effect, so a crash can never leave an effect without its answer or an answer without its
-// effect. An action that answers with a Continuation (ready: commit the transition, ring in-line,
-// then answer) keeps the key "pending" between its two transactions; concurrent repeats wait for
-// the answer instead of acting again, and a repeat after a crash between them finishes the second.
+// Every /v1 write goes through runWrite: one commit per write, and idempotency implemented once.
+// A write with an Idempotency-Key records the key at the end of its own commit, once: with its
+// answer, or, for an action that answers with a Continuation (ready: commit the transition, ring
+// in-line, then answer), "pending" with what finishing needs, until a second transaction stores the
+// answer. So a crash can never leave an effect without its key's record or a record without its
+// effect. Nothing is claimed before the work: a key found taken rolls the commit back, and the
+// request is answered from the record (a replay, a wait for a request in flight, the take-over of a
+// pending key whose request died, or idempotency-key-reuse). How a write commits is its spec's:
+// by default its action in a transaction of its own (commitInTransaction); a create commits its
+// rows its store's way (src/store/commit-create.ts). Decision 0002.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx, TxCtx } from '../core/ctx.ts';
+import type { Tx } from '../core/db.ts';
 import { Continuation, finish } from '../actions/continuation.ts';
 import { AppError } from '../domain/errors.ts';
 import {
-  claimIdempotencyKey,
   getIdempotencyRecord,
-  keepPendingWork,
-  recordAnsweredKey,
+  recordKey,
   releaseIdempotencyLock,
   storeIdempotentResponse,
   takeOverPendingKey,
+  type Committed,
   type IdempotencyRecord,
   type KeyToRecord,
-  type SelfRecorded,
 } from '../store/idempotency.ts';
 import { PROBLEM_CONTENT_TYPE, toProblem, type Problem } from './problems.ts';
 
+/** A write's commit: its effect and, when the request has a key, the key's record, together or not at all. */
+type Commit<R> = (ctx: Ctx, key: KeyToRecord | null) => Promise<Committed | { kind: 'continue'; then: Continuation<R> }>;
+
 export type WriteSpec<R> = {
   status: number;
-  /** The write's transaction: its answer, or a Continuation that finishes it after the commit. */
-  run: (ctx: TxCtx) => Promise<R | Continuation<R>>;
   /**
    * For a write that may continue: its continuation rebuilt from what it saved, for a request
    * with the same Idempotency-Key that finds the first transaction committed by a request that
@@ -38,17 +42,16 @@ export type WriteSpec<R> = {
    * a one-time password): the stored copy leaves it out, so the secret is never at rest here.
    */
   forReplay?: (first: R) => unknown;
-};
-
-/**
- * A write that commits itself and records its Idempotency-Key, with its answer, in the same
- * commit (a create: src/store/ticket-create.ts). It claims nothing before its work, and writes
- * the key once; a repeat finds the record and is answered from it as runWrite's repeats are.
- */
-export type SelfRecordingWrite = {
-  status: number;
-  commit: (ctx: Ctx, key: KeyToRecord | null) => Promise<SelfRecorded>;
-};
+} & (
+  | {
+      /** The write's transaction: its answer, or a Continuation that finishes it after the commit. */
+      run: (ctx: TxCtx) => Promise<R | Continuation<R>>;
+    }
+  | {
+      /** A write that commits itself, its key's record with its answer among its rows (a create). */
+      commit: Commit<R>;
+    }
+);
 
 type Stored = { status: number; body: string };
 
@@ -86,42 +89,17 @@ function send(reply: FastifyReply, stored: Stored, replayed: boolean): FastifyRe
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export async function runWrite<R>(req: FastifyRequest, reply: FastifyReply, ctx: Ctx, spec: WriteSpec<R>): Promise<FastifyReply> {
-  const { db } = ctx.services;
+  const commit = 'commit' in spec ? spec.commit : commitInTransaction(spec.run, spec.forReplay);
   const key = ctx.idempotencyKey;
   if (key === null) {
-    const first = await db.write((tx) => spec.run({ ...ctx, tx }));
-    const answer = first instanceof Continuation ? await finish(ctx, first) : first;
-    return send(reply, { status: spec.status, body: JSON.stringify(answer) }, false);
+    const done = await commit(ctx, null);
+    if (done.kind === 'key-taken') throw new Error('a write without a key cannot find its key taken');
+    const body = done.kind === 'done' ? done.answer : JSON.stringify(await finish(ctx, done.then));
+    return send(reply, { status: spec.status, body }, false);
   }
 
-  return oncePerKey(req, reply, ctx, key, (deadline) => attempt(req, ctx, spec, key, deadline));
-}
-
-export async function runSelfRecordingWrite(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  ctx: Ctx,
-  spec: SelfRecordingWrite,
-): Promise<FastifyReply> {
-  const key = ctx.idempotencyKey;
-  if (key === null) {
-    const done = await spec.commit(ctx, null);
-    if (done.kind !== 'done') throw new Error('a write without a key cannot find its key taken');
-    return send(reply, { status: spec.status, body: done.answer }, false);
-  }
-  return oncePerKey(req, reply, ctx, key, (deadline, waited) => attemptSelfRecording(req, ctx, spec, key, deadline, waited));
-}
-
-async function oncePerKey(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  ctx: Ctx,
-  key: string,
-  run: (deadline: number, waited: boolean) => Promise<{ stored: Stored; replayed: boolean }>,
-): Promise<FastifyReply> {
   const scope = `${ctx.branchId}\u0000${ctx.mode}\u0000${key}`;
-  const { waitMs } = ctx.services.config.idempotency;
-  const deadline = Date.now() + waitMs;
+  const deadline = Date.now() + ctx.services.config.idempotency.waitMs;
   // In one process, repeats queue behind the first instead of racing it to the store.
   let waited = false;
   for (let prior = inflight.get(scope); prior !== undefined; prior = inflight.get(scope)) {
@@ -130,7 +108,7 @@ async function oncePerKey(
     waited = true;
     await Promise.race([prior.catch(() => {}), delay(left)]);
   }
-  const work = run(deadline, waited);
+  const work = attempt(req, ctx, spec, commit, key, deadline, waited);
   inflight.set(scope, work);
   try {
     const { stored, replayed } = await work;
@@ -139,6 +117,37 @@ async function oncePerKey(
   } finally {
     if (inflight.get(scope) === work) inflight.delete(scope);
   }
+}
+
+/** Thrown inside the write's transaction to undo it when its key turns out to be taken. */
+const KEY_TAKEN = new Error('idempotency key taken');
+
+/** The usual commit: the action in a transaction of its own, and the key's record last. */
+function commitInTransaction<R>(run: (ctx: TxCtx) => Promise<R | Continuation<R>>, forReplay?: (first: R) => unknown): Commit<R> {
+  return async (ctx, key) => {
+    const { db, clock } = ctx.services;
+    // The key's answer (its status, and `body`), or, pending (status null), what finishing needs.
+    const record = async (tx: Tx, kept: { status?: null; body: string; lockedUntil?: number }): Promise<void> => {
+      const k = key === null ? null : { branchId: ctx.branchId, mode: ctx.mode, ...key, ...kept, createdAt: clock.now() };
+      if (k !== null && !(await recordKey(tx, k))) throw KEY_TAKEN;
+    };
+    try {
+      return await db.write(async (tx) => {
+        const first = await run({ ...ctx, tx });
+        if (first instanceof Continuation) {
+          // Pending, with what another request needs to finish the work if this one dies first.
+          await record(tx, { status: null, body: JSON.stringify(first.saved), lockedUntil: lockFor(first, clock.now()) });
+          return { kind: 'continue' as const, then: first };
+        }
+        const answer = JSON.stringify(first);
+        await record(tx, { body: forReplay === undefined ? answer : JSON.stringify(forReplay(first)) });
+        return { kind: 'done' as const, answer };
+      });
+    } catch (err) {
+      if (err === KEY_TAKEN) return { kind: 'key-taken' };
+      throw err;
+    }
+  };
 }
 
 /**
@@ -160,60 +169,48 @@ function inUse(): AppError {
 }
 
 /**
- * A key stays locked while its write is in progress: through its first transaction (the claim
- * commits with it), then through its continuation's work. After that the request that took it
- * must have died, and a repeat finishes its work.
+ * A pending key stays locked through its continuation's work. After that the request that
+ * recorded it must have died, and a repeat finishes its work.
  */
 const LOCK_MARGIN_MS = 10_000;
 const lockFor = (then: Continuation<unknown>, now: number): number => now + then.withinMs + LOCK_MARGIN_MS;
-
-type FirstOutcome<R> =
-  | { kind: 'stored'; stored: Stored }
-  | { kind: 'existing'; rec: IdempotencyRecord | undefined }
-  | { kind: 'continue'; then: Continuation<R> };
 
 async function attempt<R>(
   req: FastifyRequest,
   ctx: Ctx,
   spec: WriteSpec<R>,
+  commit: Commit<R>,
   key: string,
   deadline: number,
+  waited: boolean,
 ): Promise<{ stored: Stored; replayed: boolean }> {
   const { db, clock } = ctx.services;
   const fp = fingerprint(req);
+  const read = () => getIdempotencyRecord(db, ctx.branchId, ctx.mode, key, clock.now());
+  // A repeat that waited for the request before it nearly always finds its answer stored: a read
+  // is cheaper than a commit that would find the key taken.
+  let rec = waited ? await read() : undefined;
   for (;;) {
-    const now = clock.now();
-    const outcome = await db.write<FirstOutcome<R>>(async (tx) => {
-      if (!(await claimIdempotencyKey(tx, ctx.branchId, ctx.mode, key, fp, now, LOCK_MARGIN_MS))) {
-        return { kind: 'existing', rec: await getIdempotencyRecord(tx, ctx.branchId, ctx.mode, key, now) };
+    if (rec === undefined) {
+      const done = await commit(ctx, { key, fingerprint: fp, status: spec.status }).catch((err: unknown) => ({
+        kind: 'failed' as const,
+        err,
+      }));
+      if (done.kind === 'done') return { stored: { status: spec.status, body: done.answer }, replayed: false };
+      if (done.kind === 'continue') return { stored: await finishSecondPhaseOrRelease(ctx, spec, key, done.then), replayed: false };
+      // A client error is the request's answer. Nothing was written: it is stored under the key
+      // alone, unless the key was taken meanwhile.
+      const refusal = done.kind === 'failed' ? finalRefusal(req, done.err) : null;
+      const k = { branchId: ctx.branchId, mode: ctx.mode, key, fingerprint: fp, createdAt: clock.now() };
+      if (refusal !== null && (await db.write((tx) => recordKey(tx, { ...k, ...refusal })))) return { stored: refusal, replayed: false };
+      // The key is taken. A failure may be this request meeting the effect of the one that took
+      // it (a ring too soon after it, its row already there): the record answers.
+      rec = await read();
+      if (rec === undefined) {
+        if (done.kind === 'failed' && refusal === null) throw done.err;
+        continue; // forgotten between the commit and the read: try again
       }
-      try {
-        const first = await tx.savepoint(() => spec.run({ ...ctx, tx }));
-        if (first instanceof Continuation) {
-          // Keep what the second phase needs, so another attempt can finish it after a crash.
-          await keepPendingWork(tx, ctx.branchId, ctx.mode, key, JSON.stringify(first.saved), lockFor(first, now));
-          return { kind: 'continue', then: first };
-        }
-        const stored = { status: spec.status, body: JSON.stringify(first) };
-        const kept = spec.forReplay === undefined ? stored.body : JSON.stringify(spec.forReplay(first));
-        await storeIdempotentResponse(tx, ctx.branchId, ctx.mode, key, stored.status, kept);
-        return { kind: 'stored', stored };
-      } catch (err) {
-        // A client error is the request's answer and is stored like a success; anything else
-        // rolls the whole transaction back, claim included, so a retry tries again.
-        if (!(err instanceof AppError)) throw err;
-        const { problem } = toProblem(req, err);
-        if (!isFinalAnswer(problem)) throw err;
-        const stored = { status: problem.status, body: JSON.stringify(problem) };
-        await storeIdempotentResponse(tx, ctx.branchId, ctx.mode, key, stored.status, stored.body);
-        return { kind: 'stored', stored };
-      }
-    });
-    if (outcome.kind === 'stored') return { stored: outcome.stored, replayed: false };
-    if (outcome.kind === 'continue') return { stored: await finishSecondPhaseOrRelease(ctx, spec, key, outcome.then), replayed: false };
-
-    const rec = outcome.rec;
-    if (rec === undefined) continue; // released between our claim and read: try to claim again
+    }
     const answered = answerOf(rec, fp);
     if (answered !== null) return { stored: answered, replayed: true };
     const { lockedUntil, responseBody } = rec;
@@ -225,6 +222,7 @@ async function attempt<R>(
     }
     if (Date.now() >= deadline) throw inUse();
     await delay(20);
+    rec = await read();
   }
 }
 
@@ -241,54 +239,6 @@ function finalRefusal(req: FastifyRequest, err: unknown): Stored | null {
   if (!(err instanceof AppError)) return null;
   const { problem } = toProblem(req, err);
   return isFinalAnswer(problem) ? { status: problem.status, body: JSON.stringify(problem) } : null;
-}
-
-async function attemptSelfRecording(
-  req: FastifyRequest,
-  ctx: Ctx,
-  spec: SelfRecordingWrite,
-  key: string,
-  deadline: number,
-  waited: boolean,
-): Promise<{ stored: Stored; replayed: boolean }> {
-  const { db, clock } = ctx.services;
-  const fp = fingerprint(req);
-  // A repeat that waited for the request before it nearly always finds its answer stored: a read
-  // is cheaper than a write that would find the key taken.
-  for (let tries = 0; ; tries++) {
-    const now = clock.now();
-    if (waited && tries === 0) {
-      const rec = await getIdempotencyRecord(db, ctx.branchId, ctx.mode, key, now);
-      const answered = rec === undefined ? null : answerOf(rec, fp);
-      if (answered !== null) return { stored: answered, replayed: true };
-    }
-    try {
-      const done = await spec.commit(ctx, { key, fingerprint: fp, status: spec.status });
-      if (done.kind === 'done') return { stored: { status: spec.status, body: done.answer }, replayed: false };
-    } catch (err) {
-      const refusal = finalRefusal(req, err);
-      if (refusal === null) throw err;
-      // Nothing was written: the refusal is stored under the key alone, unless the key was taken meanwhile.
-      const recorded = await db.write((tx) =>
-        recordAnsweredKey(tx, {
-          branchId: ctx.branchId,
-          mode: ctx.mode,
-          key,
-          fingerprint: fp,
-          status: refusal.status,
-          body: refusal.body,
-          createdAt: now,
-        }),
-      );
-      if (recorded) return { stored: refusal, replayed: false };
-    }
-    const rec = await getIdempotencyRecord(db, ctx.branchId, ctx.mode, key, now);
-    if (rec === undefined) continue; // forgotten between the commit and the read: try again
-    const answered = answerOf(rec, fp);
-    if (answered !== null) return { stored: answered, replayed: true };
-    if (Date.now() >= deadline) throw inUse();
-    await delay(20);
-  }
 }
 
 /**

@@ -130,7 +130,9 @@ export async function announceRung(
   ticket: Ticket,
   presented: TicketObject = presentTicket(ticket, ctx.services.config.publicUrl),
 ): Promise<TicketObject> {
-  countRing(ctx.services.metrics, ring.reason, result);
+  // Counted once the ring's completion has committed: a transaction rolled back (its request's
+  // key found taken, say) rang nobody.
+  ctx.tx.afterCommit(() => countRing(ctx.services.metrics, ring.reason, result));
   const data = { ring: { id: ring.id, seq: ring.seq, reason: ring.reason, ...result } };
   await recordEvent(ctx, 'ticket.rung', { object: presented, ...data });
   await countTicketChange(ctx.tx, ticket, ctx.services.clock.now(), {

@@ -6,7 +6,7 @@
 // the same tests (test/api/create-ticket.test.ts).
 import type { EventWrites } from '../core/events.ts';
 import type { Mode } from '../core/tenancy.ts';
-import type { KeyToRecord, SelfRecorded } from './idempotency.ts';
+import type { Committed, KeyToRecord } from './idempotency.ts';
 
 /** What the store found for a create, as of its commit. */
 export type CreateFound = {
@@ -43,6 +43,6 @@ export type CreateRequest = {
 
 export type CreateOutcome =
   /** 'done' with the answer, or 'key-taken': the key holds another request's record, and nothing of this create was written. */
-  | SelfRecorded
+  | Committed
   /** Nothing was written. */
   | { kind: 'unknown-queue'; queue: string };

@@ -2,7 +2,7 @@
 // want it, one delivery row and one outbox job per (event, endpoint), with the writer of the
 // change that caused it (its transaction, or a create's commit). Committed together with that
 // change, or not at all — so a delivery is never lost and never made for a change that was rolled
-// back. An idempotent replay runs no action, hence records no event and no delivery.
+// back. An idempotent replay commits nothing of its action, hence no event and no delivery.
 import type { Clock } from '../core/clock.ts';
 import type { Ctx, Services, TxCtx } from '../core/ctx.ts';
 import type { EventSink } from '../core/events.ts';

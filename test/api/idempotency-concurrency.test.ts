@@ -24,6 +24,17 @@ function report(what: string, started: number, results: Res[]): void {
   console.log(`# idempotency [${storeName}]: ${what}: ${summary} in ${(performance.now() - started).toFixed(0)} ms`);
 }
 
+/** A POST with an Idempotency-Key straight to a node's URL (this one's, or a second node's). */
+async function post(base: string, apiKey: string, path: string, key: string, body?: unknown): Promise<Res> {
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${apiKey}`, 'idempotency-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, body: JSON.parse(text) };
+}
+
 async function events(key: string, type: string): Promise<number> {
   return (await t.request('GET', `/v1/events?type=${type}&limit=100`, { key })).body.data.length;
 }
@@ -116,15 +127,7 @@ test('two nodes on one store: the same key sent to both at once has one effect',
   try {
     const { branchId, testKey } = await t.newTenant();
     const tk = await createTicket(t, { key: testKey });
-    const send = async (base: string, path: string, key: string, body?: unknown): Promise<Res> => {
-      const res = await fetch(base + path, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${testKey}`, 'idempotency-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const text = await res.text();
-      return { status: res.status, headers: res.headers, text, body: JSON.parse(text) };
-    };
+    const send = (base: string, path: string, key: string, body?: unknown) => post(base, testKey, path, key, body);
     const started = performance.now();
     const creates = await Promise.all(
       Array.from({ length: 20 }, (_, i) => send(i % 2 ? url2 : t.url, '/v1/tickets', 'two-nodes-create', { external_ref: 'n' })),
@@ -140,6 +143,34 @@ test('two nodes on one store: the same key sent to both at once has one effect',
     assert.equal(await countRows(t, 'tickets', branchId), 2);
     assert.equal(await countRows(t, 'rings', branchId), 1);
     assert.equal(await events(testKey, 'ticket.rung'), 1);
+  } finally {
+    await node2.stop();
+  }
+});
+
+test('two nodes on one store: a write that would succeed twice (an announcement), sent to both at once with one key, has one effect', async () => {
+  const node2 = await startSecondNode(t);
+  try {
+    const { testKey } = await t.newTenant();
+    const body = { message: 'Back in 5 minutes' };
+    const started = performance.now();
+    // The second request's transaction inserts its own announcement, then finds the key taken and
+    // rolls back: on PostgreSQL its key's insert waits for the first's uncommitted record.
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => post(i % 2 ? node2.url : t.url, testKey, '/v1/announcements', 'announce-once', body)),
+    );
+    report('two nodes, 20 announcements, one key', started, results);
+    assert.deepEqual([...new Set(results.map((r) => r.status))], [201]);
+    assert.equal(new Set(results.map((r) => r.text)).size, 1, 'byte-identical bodies');
+    assert.equal(results.filter((r) => r.headers.get('idempotent-replayed') === 'true').length, 19);
+    const again = await post(t.url, testKey, '/v1/announcements', 'announce-once', body);
+    assert.equal(again.headers.get('idempotent-replayed'), 'true');
+    assert.equal(again.text, results[0]!.text);
+    const listed = (await t.request('GET', '/v1/announcements', { key: testKey })).body.data;
+    assert.deepEqual(
+      listed.map((a: { id: string }) => a.id),
+      [results[0]!.body.id],
+    );
   } finally {
     await node2.stop();
   }

@@ -12,7 +12,7 @@ import { insertUser } from '../../src/store/credentials.ts';
 import { insertSession } from '../../src/store/sessions.ts';
 import { claimSend } from '../../src/store/ring-sends.ts';
 import { enqueueJob, finishJob, insertEvent } from '../../src/store/outbox.ts';
-import { claimIdempotencyKey } from '../../src/store/idempotency.ts';
+import { recordKey } from '../../src/store/idempotency.ts';
 import { DEFAULT_SETTINGS } from '../../src/domain/branch-settings.ts';
 import { createTestStore, type TestStore } from '../helpers/store.ts';
 import { FakeClock } from '../helpers/clock.ts';
@@ -107,7 +107,10 @@ test('confirmations from pages and boards are kept a week after delivery', async
 test('idempotency keys are kept 24 hours', async () => {
   await keptFor(
     24 * HOUR,
-    (now) => db.write((tx) => claimIdempotencyKey(tx, 'br_r', 'live', 'order-1', 'fp', now, 5000)),
+    (now) =>
+      db.write((tx) =>
+        recordKey(tx, { branchId: 'br_r', mode: 'live', key: 'order-1', fingerprint: 'fp', status: 201, body: '{}', createdAt: now }),
+      ),
     () => count("SELECT COUNT(*) AS n FROM idempotency_keys WHERE key = 'order-1'"),
   );
 });

@@ -11,7 +11,7 @@ import type { Db } from '../../src/core/db.ts';
 import { insertRow, type RowWrite } from '../../src/store/rows.ts';
 import { PostgresDb } from '../../src/store/postgres/postgres-db.ts';
 import { insertCreates } from '../../src/store/postgres/create-statements.ts';
-import { answeredKeyRow } from '../../src/store/idempotency.ts';
+import { keyRecordRow } from '../../src/store/idempotency.ts';
 import { ticketRow } from '../../src/store/tickets.ts';
 import type { Ticket } from '../../src/core/ticket.ts';
 import { newId } from '../../src/domain/ids.ts';
@@ -105,7 +105,7 @@ function ticket(n: number): RowWrite {
 }
 
 const key = (name: string, fingerprint = 'f') =>
-  answeredKeyRow({ branchId, mode: 'test', key: name, fingerprint, status: 201, body: '{}', createdAt: NOW });
+  keyRecordRow({ branchId, mode: 'test', key: name, fingerprint, status: 201, body: '{}', createdAt: NOW });
 const ticketsNumbered = async (n: number) =>
   (await db.query('SELECT id FROM tickets WHERE branch_id = $1 AND queue = $2 AND number = $3', [branchId, 'Q', n])).length;
 const keyRecorded = async (name: string) =>

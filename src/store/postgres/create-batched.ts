@@ -6,7 +6,7 @@ import type { CreateOutcome, CreateRequest, CreateWrites } from '../ticket-creat
 import type { RowWrite } from '../rows.ts';
 import { fromJson, one, runAfterCommitHooks } from '../db.ts';
 import type { Row } from '../../core/db.ts';
-import { answeredKeyRow } from '../idempotency.ts';
+import { keyRecordRow } from '../idempotency.ts';
 import { businessDay } from '../../domain/business-day.ts';
 import { withDefaults } from '../../domain/branch-settings.ts';
 import { CreateTicketBatches } from './create-ticket-batches.ts';
@@ -143,7 +143,7 @@ class PostgresCreates {
           const key =
             req.key === null
               ? null
-              : answeredKeyRow({
+              : keyRecordRow({
                   branchId: req.branchId,
                   mode: req.mode,
                   key: req.key.key,

@@ -7,7 +7,7 @@ import { businessDay } from '../../domain/business-day.ts';
 import { getBranchAndQueue } from '../tenancy.ts';
 import { takeNumber } from '../tickets.ts';
 import { listFanOutTargets } from '../webhook-endpoints.ts';
-import { recordAnsweredKey } from '../idempotency.ts';
+import { recordKey } from '../idempotency.ts';
 import { insertRow } from '../rows.ts';
 
 /** Thrown inside the write to undo the create when its key turns out to be taken. */
@@ -30,7 +30,7 @@ export async function createInTransaction(db: Db, req: CreateRequest): Promise<C
       // The key last, with the answer: a key already taken (a replay, nearly always) costs the
       // work above, undone by the savepoint, instead of a read before every keyed create.
       if (req.key !== null) {
-        const recorded = await recordAnsweredKey(tx, {
+        const recorded = await recordKey(tx, {
           branchId: req.branchId,
           mode: req.mode,
           key: req.key.key,

@@ -15,7 +15,7 @@ import { QueueName } from '../../schemas.ts';
 import { EXAMPLE_IDS, EXAMPLE_TIME, IdParam, ListOf } from '../../schema-parts.ts';
 import { operation, typed } from '../../operation.ts';
 import { EXAMPLE_TICKETS } from '../../example-objects.ts';
-import { runSelfRecordingWrite } from '../../write.ts';
+import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
 export const CreateTicketBody = Type.Object(
@@ -128,7 +128,7 @@ export function registerTicketRoutes(fastify: FastifyInstance, services: Service
     },
     async (req, reply) => {
       const input = req.body ?? {};
-      return runSelfRecordingWrite(req, reply, ctxFor(req, services), { status: 201, commit: (ctx, key) => createTicket(ctx, input, key) });
+      return runWrite(req, reply, ctxFor(req, services), { status: 201, commit: (ctx, key) => createTicket(ctx, input, key) });
     },
   );
 
