@@ -170,7 +170,7 @@ const lockFor = (then: Continuation<unknown>, now: number): number => now + then
 type FirstOutcome<R> =
   | { kind: 'stored'; stored: Stored }
   | { kind: 'existing'; rec: IdempotencyRecord | undefined }
-  | { kind: 'continue'; then: Continuation<R> };
+  | { kind: 'continue'; continuation: Continuation<R> };
 
 async function attempt<R>(
   req: FastifyRequest,
@@ -192,7 +192,7 @@ async function attempt<R>(
         if (first instanceof Continuation) {
           // Keep what the second phase needs, so another attempt can finish it after a crash.
           await keepPendingWork(tx, ctx.branchId, ctx.mode, key, JSON.stringify(first.saved), lockFor(first, now));
-          return { kind: 'continue', then: first };
+          return { kind: 'continue', continuation: first };
         }
         const stored = { status: spec.status, body: JSON.stringify(first) };
         const kept = spec.forReplay === undefined ? stored.body : JSON.stringify(spec.forReplay(first));
@@ -210,7 +210,8 @@ async function attempt<R>(
       }
     });
     if (outcome.kind === 'stored') return { stored: outcome.stored, replayed: false };
-    if (outcome.kind === 'continue') return { stored: await finishSecondPhaseOrRelease(ctx, spec, key, outcome.then), replayed: false };
+    if (outcome.kind === 'continue')
+      return { stored: await finishSecondPhaseOrRelease(ctx, spec, key, outcome.continuation), replayed: false };
 
     const rec = outcome.rec;
     if (rec === undefined) continue; // released between our claim and read: try to claim again
