@@ -101,7 +101,7 @@ for (const size of ['tablet', 'phone'] as const) {
     await keep(page, `settings-${size}`);
     await page.click('#s-tz');
     await page.fill('#s-tz', 'new y');
-    await page.waitForSelector('#s-tz-list li[role=option]');
+    await page.waitForSelector('#s-tz-list [role=option]');
     await keep(page, `settings-timezone-${size}`, false);
     await page.keyboard.press('Escape');
 
