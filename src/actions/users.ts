@@ -18,7 +18,7 @@ export async function listAccountUsers(ctx: Ctx): Promise<UserRecord[]> {
 
 export const inviteUser: Action<{ email: string; role: Role }, { user: UserRecord; password: string }> = async ({ ctx, input }) => {
   requireStaffRole(ctx, 'owner');
-  let created;
+  let created: Awaited<ReturnType<typeof createUser>>;
   try {
     created = await createUser(ctx.tx, { accountId: ctx.accountId, email: input.email, role: input.role }, ctx.services.clock.now());
   } catch (err) {

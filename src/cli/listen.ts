@@ -237,7 +237,10 @@ export class Listener {
 
   /** A read failed: a refused key ends listen; anything else (network, 429, 5xx) is retried. */
   private failed(err: unknown): void {
-    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return this.fatal(err.message);
+    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) {
+      this.fatal(err.message);
+      return;
+    }
     const reason = err instanceof ApiError ? err.message : ((err as { cause?: Error }).cause ?? (err as Error)).message;
     this.lost(`cannot read the events from ${this.o.baseUrl} (${reason}); retrying`);
   }

@@ -9,6 +9,7 @@ import { OWN_PROBLEMS } from './operation.ts';
 import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID } from './schema-parts.ts';
 
 /** The document is plain JSON, walked and completed here. */
+// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is untyped JSON walked by key; `unknown` would need a cast at every step and where @fastify/swagger takes it
 export type Json = Record<string, any>;
 
 const WRITES = new Set(['post', 'patch', 'delete']);

@@ -78,6 +78,7 @@ export type OperationSpec<P extends TSchema | undefined, Q extends TSchema | und
  * A request without a body is validated as `{}` (server.ts), so a body whose fields are all
  * optional may be absent: the handler sees `undefined` then, and its type says so.
  */
+// biome-ignore lint/complexity/noBannedTypes: `{} extends T` is how a type asks whether T has no required property; here `{}` is the empty object type on purpose
 type RequestBody<B> = B extends TSchema ? ({} extends Static<B> ? TUnsafe<Static<B> | undefined> : B) : B;
 
 /**

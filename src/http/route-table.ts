@@ -47,7 +47,7 @@ export type RouteGroup = {
   paths: string;
   /** Who may call, and the code that decides it. */
   auth: string;
-  mount(app: FastifyInstance, deps: MountDeps): void | PromiseLike<unknown>;
+  mount(app: FastifyInstance, deps: MountDeps): void | PromiseLike<void>;
 };
 
 /** In mounting order: the document's collector (docs) comes before the routes it documents. */

@@ -27,7 +27,7 @@ import {
 import { PROBLEM_CONTENT_TYPE, toProblem, type Problem } from './problems.ts';
 
 /** A write's commit: its effect and, when the request has a key, the key's record, together or not at all. */
-type Commit<R> = (ctx: Ctx, key: KeyToRecord | null) => Promise<Committed | { kind: 'continue'; then: Continuation<R> }>;
+type Commit<R> = (ctx: Ctx, key: KeyToRecord | null) => Promise<Committed | { kind: 'continue'; continuation: Continuation<R> }>;
 
 export type WriteSpec<R> = {
   status: number;
@@ -94,7 +94,7 @@ export async function runWrite<R>(req: FastifyRequest, reply: FastifyReply, ctx:
   if (key === null) {
     const done = await commit(ctx, null);
     if (done.kind === 'key-taken') throw new Error('a write without a key cannot find its key taken');
-    const body = done.kind === 'done' ? done.answer : JSON.stringify(await finish(ctx, done.then));
+    const body = done.kind === 'done' ? done.answer : JSON.stringify(await finish(ctx, done.continuation));
     return send(reply, { status: spec.status, body }, false);
   }
 
@@ -137,7 +137,7 @@ function commitInTransaction<R>(run: (ctx: TxCtx) => Promise<R | Continuation<R>
         if (first instanceof Continuation) {
           // Pending, with what another request needs to finish the work if this one dies first.
           await record(tx, { status: null, body: JSON.stringify(first.saved), lockedUntil: lockFor(first, clock.now()) });
-          return { kind: 'continue' as const, then: first };
+          return { kind: 'continue' as const, continuation: first };
         }
         const answer = JSON.stringify(first);
         await record(tx, { body: forReplay === undefined ? answer : JSON.stringify(forReplay(first)) });
@@ -197,7 +197,7 @@ async function attempt<R>(
         err,
       }));
       if (done.kind === 'done') return { stored: { status: spec.status, body: done.answer }, replayed: false };
-      if (done.kind === 'continue') return { stored: await finishSecondPhaseOrRelease(ctx, spec, key, done.then), replayed: false };
+      if (done.kind === 'continue') return { stored: await finishSecondPhaseOrRelease(ctx, spec, key, done.continuation), replayed: false };
       // A client error is the request's answer. Nothing was written: it is stored under the key
       // alone, unless the key was taken meanwhile.
       const refusal = done.kind === 'failed' ? finalRefusal(req, done.err) : null;

@@ -23,6 +23,7 @@ export function newJob<P>(kind: JobKind<P>, key: string, payload: P, runAt: numb
  * `retryAt`: run the job again then. `settled`: the handler already finished or rescheduled its
  * job in its own transaction (together with its effects), so the runner writes nothing more.
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a handler with nothing to report returns nothing (`async () => {}`), which `undefined` would refuse
 export type TaskResult = { retryAt?: number; settled?: boolean } | void;
 
 export type JobHandler<P> = (services: Services, payload: P, job: ClaimedJob) => Promise<TaskResult>;

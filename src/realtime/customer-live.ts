@@ -99,8 +99,10 @@ class PageConnection implements LiveConnection {
       this.stream.send('ring', { ring_id: m.ring_id, seq: m.seq, reason: m.reason });
       return;
     }
-    if (topic.startsWith('ticket:')) return this.refresh();
-    if (typeof message.type === 'string' && message.type.startsWith('announcement.')) return this.refresh();
+    if (topic.startsWith('ticket:') || (typeof message.type === 'string' && message.type.startsWith('announcement.'))) {
+      this.refresh();
+      return;
+    }
     if (this.status === 'created' && message.queue === this.queue && message.ticket_id !== this.ticketId && mayLeaveQueue(message))
       this.schedulePosition();
   }

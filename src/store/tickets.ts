@@ -39,7 +39,6 @@ const COLUMNS: Array<[keyof Ticket, string]> = [
 const READ_ONLY: Array<[keyof Ticket, string]> = [['smsStatus', 'sms_status']];
 const READ = [...COLUMNS, ...READ_ONLY];
 export const TICKET_COLUMNS = READ.map(([, c]) => c).join(', ');
-const INSERT_COLUMNS = COLUMNS.map(([, c]) => c).join(', ');
 const NUMERIC = new Set([
   'number',
   'created_at',

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startTestApp, type Tenant, type TestApp } from '../helpers/app.ts';
+import { startTestApp, type Res, type Tenant, type TestApp } from '../helpers/app.ts';
 import { FakeClock } from '../helpers/clock.ts';
 import { storeName } from '../helpers/store.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -91,9 +91,9 @@ async function stored(app: TestApp, tenant: Tenant, ticketId: string) {
     [request.id, 'REQUEST'],
   ]);
   if (request.idempotency_key !== null) names.set(request.idempotency_key, 'KEY');
-  endpoints.forEach((e, i) => names.set(String(e.id), `ENDPOINT${i}`));
-  deliveries.forEach((d, i) => names.set(String(d.id), `DELIVERY${i}`));
-  jobs.forEach((j, i) => names.set(String(j.id), `JOB${i}`));
+  for (const [i, e] of endpoints.entries()) names.set(String(e.id), `ENDPOINT${i}`);
+  for (const [i, d] of deliveries.entries()) names.set(String(d.id), `DELIVERY${i}`);
+  for (const [i, j] of jobs.entries()) names.set(String(j.id), `JOB${i}`);
   const anonymous = <T>(v: T): T => {
     let s = JSON.stringify(v);
     for (const [from, to] of names) s = s.replaceAll(from, to);
@@ -248,7 +248,7 @@ postgresTest(
       key: i % 3 === 0 ? ('liveKey' as const) : ('testKey' as const),
       queue: i % 4 < 2 ? 'A' : 'B',
     }));
-    let results;
+    let results: Res[];
     try {
       results = await Promise.all(
         calls.map((c, i) =>

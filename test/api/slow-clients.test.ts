@@ -80,7 +80,7 @@ test('a body that never finishes is answered 408 and closed: sign-in, customer b
     ],
   ];
   const answers = await Promise.all(cases.map(([, bytes]) => stall(bytes)));
-  cases.forEach(([what], i) => assertTimedOut(answers[i]!, what));
+  for (const [i, [what]] of cases.entries()) assertTimedOut(answers[i]!, what);
 
   // The stalled create did nothing and left its key free: sent in full, it creates the ticket.
   const retry = await t.request('POST', '/v1/tickets', {

@@ -9,7 +9,6 @@ import { FakeSmsProvider } from '../helpers/sms-provider.ts';
 import { latestSmsOfTicket } from '../../src/store/sms-messages.ts';
 
 const PUBLIC = 'http://localhost:3000';
-const PHONE = '+14155550100';
 const clock = new FakeClock();
 const logLines: string[] = [];
 let t: TestApp;

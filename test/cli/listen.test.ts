@@ -139,7 +139,8 @@ test('listen forwards each new event once, signed both ways, and loses none acro
         .filter((l) => / evt_/.test(l));
     await eventually(() => lines().length >= all.length, 'a line per event');
     assert.equal(lines().length, all.length);
-    all.forEach((id, i) => assert.match(lines()[i]!, new RegExp(`${id}  \\[${i === 1 ? 500 : 200}\\] POST ${receiver.url}/hook`)));
+    for (const [i, id] of all.entries())
+      assert.match(lines()[i]!, new RegExp(`${id}  \\[${i === 1 ? 500 : 200}\\] POST ${receiver.url}/hook`));
     assert.match(listen.stdout(), /reconnected/);
   } finally {
     const exited = once(listen.child, 'exit');

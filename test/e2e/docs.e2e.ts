@@ -52,6 +52,7 @@ test('/docs renders the readybell reference with code samples, and no console er
   await operation.waitFor();
   await operation.getByText('Rings every free channel the customer has').first().waitFor();
   await operation.getByText('Idempotency-Key', { exact: true }).first().waitFor();
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's Locator.innerText(), not the DOM property: the sample as rendered, line breaks included
   const sample = await operation.locator('pre, code').filter({ hasText: 'curl' }).first().innerText();
   assert.match(sample, /curl .*\/v1\/tickets\/tk_01m81j19a75aagw39z4av2ch96\/ready/);
   assert.match(sample, /Idempotency-Key: order-1001-ready/);

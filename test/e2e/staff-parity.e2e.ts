@@ -31,18 +31,18 @@ const RING_INTERVAL_MS = 11_000; // ring again is allowed 10 s after the last ri
 async function shiftThroughPage(): Promise<void> {
   const { ctx, page, errors } = await openStaffPage(browser, t, { email: viaPage.ownerEmail, password: viaPage.ownerPassword });
   const [a, b, c] = [await createOnPage(page, REFS[0]!), await createOnPage(page, REFS[1]!), await createOnPage(page, REFS[2]!)];
-  const tap = async (n: string, label: string, done: () => Promise<unknown>) => {
+  const tap = async (label: string, done: () => Promise<unknown>) => {
     await page.click(`button[aria-label="${label}"]`);
     await done();
   };
   const result = (n: string) => card(page, n).locator('.ring-result');
-  await tap(a!, `Mark ${a} ready`, () => result(a!).waitFor());
+  await tap(`Mark ${a} ready`, () => result(a!).waitFor());
   clock.advance(RING_INTERVAL_MS);
   await page.click(`button[aria-label="Ring again: ${a}"]`);
   await page.waitForFunction((n) => document.querySelector(`li[data-number="${n}"] .rings`)?.textContent === 'rung 2×', a);
-  await tap(a!, `${a} collected`, () => page.locator('.column-closed').locator(`li[data-number="${a}"]`).waitFor());
-  await tap(b!, `Cancel ${b}`, () => page.locator('.column-closed').locator(`li[data-number="${b}"]`).waitFor());
-  await tap(c!, `Mark ${c} ready`, () => result(c!).waitFor());
+  await tap(`${a} collected`, () => page.locator('.column-closed').locator(`li[data-number="${a}"]`).waitFor());
+  await tap(`Cancel ${b}`, () => page.locator('.column-closed').locator(`li[data-number="${b}"]`).waitFor());
+  await tap(`Mark ${c} ready`, () => result(c!).waitFor());
   assert.deepEqual(errors, []);
   await ctx.close();
 }

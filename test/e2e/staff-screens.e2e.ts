@@ -101,7 +101,7 @@ for (const size of ['tablet', 'phone'] as const) {
     await keep(page, `settings-${size}`);
     await page.click('#s-tz');
     await page.fill('#s-tz', 'new y');
-    await page.waitForSelector('#s-tz-list li[role=option]');
+    await page.waitForSelector('#s-tz-list [role=option]');
     await keep(page, `settings-timezone-${size}`, false);
     await page.keyboard.press('Escape');
 
@@ -205,7 +205,9 @@ test('test mode: the switch shows test data only, in orange, and every request t
   await page.fill('#new-ref', 'made-in-test-mode');
   await page.click('button:has-text("Create and print")');
   const number = (await page.locator('dialog[open] .slip-number').textContent())!;
-  await page.waitForFunction(() => (document.querySelector('dialog[open] img.slip-qr') as HTMLImageElement | null)?.naturalWidth! > 0);
+  await page.waitForFunction(
+    () => ((document.querySelector('dialog[open] img.slip-qr') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0,
+  );
   await page.click('dialog[open] button:has-text("Close")');
   const made = (await testKey('GET', '/v1/tickets?external_ref=made-in-test-mode')).body.data;
   assert.equal(made.length, 1);

@@ -53,7 +53,9 @@ test('creating a ticket opens its slip, which prints on 80 mm and 58 mm receipt 
   await page.click('button:has-text("Create and print")');
   const number = (await page.locator('dialog[open] .slip-number').textContent())!;
   assert.match(number, /^A-\d+$/);
-  await page.waitForFunction(() => (document.querySelector('dialog[open] img.slip-qr') as HTMLImageElement | null)?.naturalWidth! > 0);
+  await page.waitForFunction(
+    () => ((document.querySelector('dialog[open] img.slip-qr') as HTMLImageElement | null)?.naturalWidth ?? 0) > 0,
+  );
   assert.match((await page.locator('dialog[open] .slip-ref').textContent())!, /order-77/);
   await shot(page, 'slip-dialog', false);
 

@@ -121,7 +121,13 @@ export class TestPushService {
       this.failures.push((err as Error).message);
       return answer(400);
     }
-    if (sub.reply === 'hang') return new Promise<void>((resolve) => this.hanging.push(() => (answer(201), resolve())));
+    if (sub.reply === 'hang')
+      return new Promise<void>((resolve) =>
+        this.hanging.push(() => {
+          answer(201);
+          resolve();
+        }),
+      );
     answer(sub.reply);
   }
 

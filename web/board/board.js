@@ -31,7 +31,7 @@
   let clockFormat;
   try {
     clockFormat = new Intl.DateTimeFormat(main.dataset.locale, { hour: '2-digit', minute: '2-digit', timeZone: main.dataset.tz });
-  } catch (e) {
+  } catch (_e) {
     clockFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
   }
   function tick() {
@@ -292,7 +292,7 @@
   if (voice) {
     try {
       audio = new (window.AudioContext || window.webkitAudioContext)();
-    } catch (e) {
+    } catch (_e) {
       audio = null;
     }
     // A kiosk browser started with autoplay allowed needs no tap.

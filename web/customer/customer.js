@@ -13,7 +13,7 @@
   let seen = [];
   try {
     seen = JSON.parse(sessionStorage.getItem(seenKey) || '[]');
-  } catch (e) {
+  } catch {
     seen = [];
   }
   let audio = null;
@@ -74,7 +74,7 @@
     if (!audio)
       try {
         audio = new (window.AudioContext || window.webkitAudioContext)();
-      } catch (e) {
+      } catch {
         audio = null;
       }
     if (audio) {
@@ -91,16 +91,16 @@
     if (!audio)
       try {
         audio = new (window.AudioContext || window.webkitAudioContext)();
-      } catch (e) {
+      } catch {
         return;
       }
     if (audio.state === 'suspended') audio.resume();
     const t0 = audio.currentTime + 0.05;
-    [0, 0.9, 1.8].forEach((d) =>
-      [
+    for (const d of [0, 0.9, 1.8]) {
+      for (const [f, o] of [
         [880, 0],
         [1318.5, 0.22],
-      ].forEach(([f, o]) => {
+      ]) {
         const osc = audio.createOscillator();
         const gain = audio.createGain();
         osc.frequency.value = f;
@@ -110,8 +110,8 @@
         osc.connect(gain).connect(audio.destination);
         osc.start(t0 + d + o);
         osc.stop(t0 + d + o + 0.65);
-      }),
-    );
+      }
+    }
   }
 
   function ring(id, text) {
@@ -127,7 +127,7 @@
     seen = seen.concat(id).slice(-20);
     try {
       sessionStorage.setItem(seenKey, JSON.stringify(seen));
-    } catch (e) {
+    } catch {
       /* private mode */
     }
     root.dataset.state = 'ready';
@@ -225,7 +225,7 @@
   async function lockScreen() {
     try {
       if (navigator.wakeLock) wakeLock = await navigator.wakeLock.request('screen');
-    } catch (e) {
+    } catch {
       wakeLock = null;
     }
   }

@@ -33,7 +33,7 @@ self.addEventListener('push', (event) => {
   var data = {};
   try {
     data = event.data ? event.data.json() : {};
-  } catch (e) {
+  } catch {
     data = {};
   }
   var title = data.title || 'Your order is ready';
@@ -61,14 +61,14 @@ self.addEventListener('notificationclick', (event) => {
   var target;
   try {
     target = new URL(raw, self.location.origin);
-  } catch (e) {
+  } catch {
     return;
   }
   // Only ever open this service's own pages.
   if (target.origin !== self.location.origin) return;
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((list) => {
-      for (var i = 0; i < list.length; i++) {
+      for (let i = 0; i < list.length; i++) {
         if (new URL(list[i].url).pathname === target.pathname && 'focus' in list[i]) return list[i].focus();
       }
       return self.clients.openWindow(target.href);

@@ -12,14 +12,14 @@
     var b64 = b64url.replace(/-/g, '+').replace(/_/g, '/');
     var raw = atob(b64 + '='.repeat((4 - (b64.length % 4)) % 4));
     var out = new Uint8Array(raw.length);
-    for (var i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
+    for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
     return out;
   }
 
   function sameKey(a, b) {
     if (!a || a.byteLength !== b.byteLength) return false;
     var x = new Uint8Array(a);
-    for (var i = 0; i < x.length; i++) if (x[i] !== b[i]) return false;
+    for (let i = 0; i < x.length; i++) if (x[i] !== b[i]) return false;
     return true;
   }
 

@@ -52,6 +52,7 @@ type BodyInit<O> = [BodyOf<O>] extends [never]
   : O extends { requestBody: unknown }
     ? { body: BodyOf<O> }
     : { body?: BodyOf<O> };
+// biome-ignore lint/complexity/noBannedTypes: `{} extends T` is how a type asks whether T has no required property; here `{}` is the empty object type on purpose
 type ParamsInit<O> = {} extends Params<O> ? { params?: Params<O> } : { params: Params<O> };
 type Success<O> = O extends { responses: infer R }
   ? { [S in keyof R]: S extends 200 | 201 | 202 ? JsonOf<R[S]> : S extends 204 ? undefined : never }[keyof R]
@@ -62,6 +63,7 @@ export type Answer<O> = { data: Success<O>; response: Response };
 
 type Call<M extends Method> = <P extends PathsWith<M>>(
   path: P,
+  // biome-ignore lint/complexity/noBannedTypes: `{} extends T` is how a type asks whether T has no required property; here `{}` is the empty object type on purpose
   ...init: {} extends RequestInit<Operation<P, M>> ? [init?: RequestInit<Operation<P, M>>] : [init: RequestInit<Operation<P, M>>]
 ) => Promise<Answer<Operation<P, M>>>;
 

@@ -55,11 +55,17 @@ export function registerBoardPage(fastify: FastifyInstance, deps: LivePagesDeps)
     const branch = display && (await live.data.branch(display.branchId));
     if (display === undefined || branch === undefined) {
       await limit.unknown(req);
-      if (html) return (sendHtml(reply, 404, boardMessageHtml(lang, t.t('unknown.title'), t.t('unknown.body'), assets), cssHash), null);
+      if (html) {
+        sendHtml(reply, 404, boardMessageHtml(lang, t.t('unknown.title'), t.t('unknown.body'), assets), cssHash);
+        return null;
+      }
       throw new AppError('not-found', 'No such board.');
     }
     if (display.deletedAt !== null) {
-      if (html) return (sendHtml(reply, 410, boardMessageHtml(lang, t.t('removed.title'), t.t('removed.body'), assets), cssHash), null);
+      if (html) {
+        sendHtml(reply, 410, boardMessageHtml(lang, t.t('removed.title'), t.t('removed.body'), assets), cssHash);
+        return null;
+      }
       throw new AppError('not-found', 'This board was removed.');
     }
     return { display, branch, base: `/board/${token}` };

@@ -77,7 +77,10 @@ export function registerCustomerPage(fastify: FastifyInstance, deps: LivePagesDe
     const fallback = pickLanguage(req.headers['accept-language'], 'en');
     const wellFormed = TOKEN.test(token);
     if (!(await limit.admit(req, reply, wellFormed ? `t:${token}` : null))) {
-      if (html) return (sendHtml(reply, 429, customerTooManyHtml(fallback, assets), cssHash), null);
+      if (html) {
+        sendHtml(reply, 429, customerTooManyHtml(fallback, assets), cssHash);
+        return null;
+      }
       throw new AppError('rate-limited', 'Too many requests for this link; retry shortly.', {
         retry_after: Number(reply.getHeader('retry-after') ?? 1),
       });
@@ -86,7 +89,10 @@ export function registerCustomerPage(fastify: FastifyInstance, deps: LivePagesDe
     const branch = ticket && (await live.data.branch(ticket.branchId));
     if (ticket === undefined || branch === undefined || (ticket.closedAt !== null && clock.now() - ticket.closedAt > CLOSED_LINK_TTL_MS)) {
       await limit.unknown(req);
-      if (html) return (sendHtml(reply, 404, customerNotFoundHtml(fallback, assets), cssHash), null);
+      if (html) {
+        sendHtml(reply, 404, customerNotFoundHtml(fallback, assets), cssHash);
+        return null;
+      }
       throw new AppError('not-found', 'This link is not active.');
     }
     const q = req.query.lang;

@@ -113,6 +113,6 @@ export class CreateTicketBatches<I, O> {
     // work and writing the next one the server's, so the two overlap instead of taking turns
     // (measured: one slot then keeps PostgreSQL and the node busy at once).
     this.release();
-    batch.forEach((p, i) => p.resolve(results[i]!));
+    for (const [i, p] of batch.entries()) p.resolve(results[i]!);
   }
 }

@@ -180,6 +180,7 @@ export function newIdempotencyKey(prefix = 'staff'): string {
  */
 export function call<K extends RouteName>(
   name: K,
+  // biome-ignore lint/complexity/noBannedTypes: `{} extends T` is how a type asks whether T has no required property; here `{}` is the empty object type on purpose
   ...options: {} extends CallOptions<K> ? [CallOptions<K>?] : [CallOptions<K>]
 ): Promise<Answer<K>>;
 export async function call(name: RouteName, options?: unknown): Promise<unknown> {

@@ -73,7 +73,7 @@ export function registerSignIn(fastify: FastifyInstance, services: Services, lim
       const attempt = await admitSignIn(limiter, services.clock.now(), req.ip, body.email, (policy) =>
         countRefusal(services.metrics, policy),
       );
-      let signed;
+      let signed: Awaited<ReturnType<typeof signIn>>;
       try {
         signed = await signIn(services, body);
       } catch (err) {

@@ -22,6 +22,7 @@ export function Displays() {
   const [shown, setShown] = useState<Display | null>(null);
   const form = useFormErrors(FIELDS);
   const dialog = useRef<HTMLDialogElement>(null);
+  const closeButton = useRef<HTMLButtonElement>(null);
 
   const create = async (e: Event) => {
     e.preventDefault();
@@ -51,7 +52,11 @@ export function Displays() {
     });
   const show = (d: Display) => {
     setShown(d);
-    requestAnimationFrame(() => dialog.current?.showModal());
+    requestAnimationFrame(() => {
+      dialog.current?.showModal();
+      // Close has focus when the dialog opens, not the board link above it.
+      closeButton.current?.focus();
+    });
   };
   const toggleQueue = (name: string, on: boolean) =>
     update({ queues: on ? [...draft.queues, name] : draft.queues.filter((q) => q !== name) });
@@ -159,7 +164,7 @@ export function Displays() {
               </a>
             </p>
             <div class="dialog-actions">
-              <button type="button" onClick={() => dialog.current?.close()} autoFocus>
+              <button type="button" ref={closeButton} onClick={() => dialog.current?.close()}>
                 {t('dialog.close')}
               </button>
             </div>

@@ -1,6 +1,6 @@
 // Queues of the branch (manager): each has its own numbering (A-1, B-1, …). A queue with open
 // tickets cannot be renamed or deleted; the server says so, next to the queue concerned.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import type { Queue } from '../types.ts';
 import { useNotify } from '../ui/notify.tsx';
@@ -21,6 +21,14 @@ export function Queues() {
   const [renaming, setRenaming] = useState<{ from: string; to: string } | null>(null);
   const [rowError, setRowError] = useState<{ name: string; text: string } | null>(null);
   const form = useFormErrors(FIELDS);
+  const renameInput = useRef<HTMLInputElement>(null);
+  const renamingRow = renaming?.from ?? null;
+  useEffect(() => {
+    // The new name's field takes focus when it opens only if nothing else has focus (so not from
+    // the Rename button that opened it), as the autofocus attribute did.
+    const focused = document.activeElement;
+    if (renamingRow !== null && (focused === null || focused === document.body)) renameInput.current?.focus();
+  }, [renamingRow]);
 
   const create = async (e: Event) => {
     e.preventDefault();
@@ -128,11 +136,11 @@ export function Queues() {
                         <form onSubmit={rename} class="row-form">
                           <input
                             id={`rename-${q.name}`}
+                            ref={renameInput}
                             aria-label={t('queues.newNameFor', { name: q.name })}
                             value={renaming.to}
                             pattern="[A-Za-z0-9_]{1,16}"
                             required
-                            autoFocus
                             aria-invalid={note !== null ? 'true' : undefined}
                             aria-describedby={note !== null ? `queue-${q.name}-error` : undefined}
                             onInput={(e) => setRenaming({ from: q.name, to: e.currentTarget.value })}

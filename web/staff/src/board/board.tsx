@@ -139,31 +139,33 @@ export function Board() {
             setSlip(x);
           }}
         />
-        <form class="search" role="search" onSubmit={searchServer}>
-          <label for="search">{t('board.searchLabel')}</label>
-          <div class="search-row">
-            <input
-              id="search"
-              ref={searchRef}
-              type="search"
-              value={search}
-              autocomplete="off"
-              aria-describedby={searchNote !== null ? 'search-note' : undefined}
-              aria-invalid={searchNote?.error ? 'true' : undefined}
-              onInput={(e) => {
-                setSearch(e.currentTarget.value);
-                setFound([]);
-                setSearchNote(null);
-              }}
-            />
-            <button type="submit">{t('board.find')}</button>
-          </div>
-          {searchNote !== null && (
-            <p id="search-note" class={searchNote.error ? 'field-error' : 'hint'} role={searchNote.error ? 'alert' : 'status'}>
-              {searchNote.text}
-            </p>
-          )}
-        </form>
+        <search>
+          <form class="search" onSubmit={searchServer}>
+            <label for="search">{t('board.searchLabel')}</label>
+            <div class="search-row">
+              <input
+                id="search"
+                ref={searchRef}
+                type="search"
+                value={search}
+                autocomplete="off"
+                aria-describedby={searchNote !== null ? 'search-note' : undefined}
+                aria-invalid={searchNote?.error ? 'true' : undefined}
+                onInput={(e) => {
+                  setSearch(e.currentTarget.value);
+                  setFound([]);
+                  setSearchNote(null);
+                }}
+              />
+              <button type="submit">{t('board.find')}</button>
+            </div>
+            {searchNote !== null && (
+              <p id="search-note" class={searchNote.error ? 'field-error' : 'hint'} role={searchNote.error ? 'alert' : 'status'}>
+                {searchNote.text}
+              </p>
+            )}
+          </form>
+        </search>
         <p class={`connection connection-${board.live}`} role="status">
           <Icon name={board.live === 'offline' ? 'unplugged' : 'plug'} />
           <span>{t(board.live === 'live' ? 'board.connected' : board.live === 'connecting' ? 'board.connecting' : 'board.offline')}</span>

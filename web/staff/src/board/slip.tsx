@@ -113,7 +113,9 @@ export function SlipDialog({
           ))}
         </fieldset>
         <div class="dialog-actions">
-          <button type="button" class="primary" onClick={print} disabled={!qrReady} autoFocus>
+          {/* Focus is the dialog's own when it opens (its first control): Print cannot take it then,
+              as it stays disabled until the QR code has loaded. */}
+          <button type="button" class="primary" onClick={print} disabled={!qrReady}>
             {t('slip.print')}
           </button>
           <button type="button" onClick={() => dialog.current?.close()}>

@@ -93,6 +93,7 @@ export function TicketCard({ ticket: x, now, timeZone, selected, busy, result, o
   const number = x.display_number;
   const open = x.status === 'created' || x.status === 'ready';
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: a tap on the card selects it, a pointer shortcut; the keyboard selects with the board's arrow keys (shortcuts.tsx), and every action on the card is a button
     <li
       class={`ticket ticket-${x.status}${selected ? ' selected' : ''}`}
       data-ticket={x.id}

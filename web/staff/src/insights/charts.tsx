@@ -99,10 +99,11 @@ export function ChartFigure({
       {children}
       <details class="chart-table">
         <summary>{t('insights.showTable')}</summary>
-        {/* Focusable: a wide table scrolls sideways, and a keyboard must be able to scroll it. */}
-        <div class="table-wrap" tabIndex={0} role="region" aria-label={t('insights.tableOf', { title })}>
+        {/* A named section is a region landmark. */}
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a wide table scrolls sideways, and a keyboard must be able to focus it to scroll it */}
+        <section class="table-wrap" tabIndex={0} aria-label={t('insights.tableOf', { title })}>
           {table}
-        </div>
+        </section>
       </details>
     </figure>
   );

@@ -43,10 +43,13 @@ function ConfirmDialog({ request, onEnd }: { request: Pending; onEnd: () => void
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const result = useRef(false);
+  const cancel = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     const d = dialog.current!;
     d.showModal();
+    // Cancel, the answer that does nothing, has focus when the dialog opens.
+    cancel.current!.focus();
     return () => {
       if (d.open) d.close();
     };
@@ -81,7 +84,7 @@ function ConfirmDialog({ request, onEnd }: { request: Pending; onEnd: () => void
         </p>
       )}
       <div class="dialog-actions">
-        <button type="button" autoFocus onClick={() => dialog.current?.close()}>
+        <button type="button" ref={cancel} onClick={() => dialog.current?.close()}>
           {t('dialog.cancel')}
         </button>
         <button

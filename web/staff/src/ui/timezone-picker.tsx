@@ -75,7 +75,7 @@ export function TimeZonePicker({ id, value, onChange, invalid, describedBy }: Pr
   const [text, setText] = useState(readable(value));
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
-  const listRef = useRef<HTMLUListElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
   const listId = `${id}-list`;
   useEffect(() => setText(readable(value)), [value]);
 
@@ -155,9 +155,10 @@ export function TimeZonePicker({ id, value, onChange, invalid, describedBy }: Pr
       <p id={`${id}-hint`} class="sr-only">
         {t('tz.hint')}
       </p>
-      <ul id={listId} role="listbox" ref={listRef} class="combobox-list" hidden={!open} aria-label={t('tz.list')}>
+      <div id={listId} role="listbox" ref={listRef} class="combobox-list" hidden={!open} aria-label={t('tz.list')}>
         {shown.map((z, i) => (
-          <li
+          // biome-ignore lint/a11y/useFocusableInteractive: focus stays in the text box, which names the active option with aria-activedescendant (the ARIA combobox pattern)
+          <div
             key={z.zone}
             id={`${id}-opt-${i}`}
             role="option"
@@ -169,19 +170,19 @@ export function TimeZonePicker({ id, value, onChange, invalid, describedBy }: Pr
             }}
           >
             <span>{readable(z.zone)}</span> <span class="hint">{z.name === '' ? z.offset : `${z.name} · ${z.offset}`}</span>
-          </li>
+          </div>
         ))}
         {matches.length === 0 && (
-          <li class="empty" role="presentation">
+          <div class="empty" role="presentation">
             {t('tz.none')}
-          </li>
+          </div>
         )}
         {matches.length > SHOWN && (
-          <li class="hint" role="presentation">
+          <div class="hint" role="presentation">
             {t('tz.more', { count: matches.length - SHOWN })}
-          </li>
+          </div>
         )}
-      </ul>
+      </div>
       <span class="sr-only" aria-live="polite">
         {open ? t('tz.count', { count: matches.length }) : ''}
       </span>
