@@ -97,13 +97,14 @@ function week(now: number, localHourStart: (daysAgo: number, hour: number) => nu
         const created = start + Math.floor(roll() * 3_600_000);
         if (created > now - 120_000) continue;
         const queue = roll() < 0.25 ? 'B' : 'A';
-        const prep = (4 + roll() * 8 + (base >= 7 ? roll() * 8 : 0)) * 60_000;
+        // Whole milliseconds, as a real clock gives: PostgreSQL keeps times as BIGINT.
+        const prep = Math.round((4 + roll() * 8 + (base >= 7 ? roll() * 8 : 0)) * 60_000);
         const reach = roll();
         const fate = roll();
         const answer = roll();
         const snoozes = answer >= 0.6 && answer < 0.68 && reach < 0.85;
         // A customer who asked for 5 more minutes takes them.
-        const pickup = (snoozes ? 5.5 + roll() * 2 : 0.5 + roll() * roll() * 9) * 60_000;
+        const pickup = Math.round((snoozes ? 5.5 + roll() * 2 : 0.5 + roll() * roll() * 9) * 60_000);
         const life = { id: '' };
         steps.push({
           at: created,
