@@ -8,8 +8,9 @@ export type LocalHour = { day: string; hour: number };
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  const key = timeZone.toLowerCase();
+/** The zone's wall clock to the hour, or with `toSecond` to the second; made once per zone and kept. */
+function formatterFor(timeZone: string, toSecond = false): Intl.DateTimeFormat {
+  const key = `${toSecond ? 's' : 'h'} ${timeZone.toLowerCase()}`;
   let f = formatters.get(key);
   if (f === undefined) {
     if (!isValidTimeZone(timeZone)) throw new RangeError(`not an IANA time zone: ${JSON.stringify(timeZone)}`);
@@ -22,6 +23,7 @@ function formatterFor(timeZone: string): Intl.DateTimeFormat {
       month: '2-digit',
       day: '2-digit',
       hour: '2-digit',
+      ...(toSecond ? { minute: '2-digit', second: '2-digit' } : {}),
     });
     formatters.set(key, f);
   }
@@ -97,28 +99,9 @@ export function startOfDay(day: string, timeZone: string): number {
   return lo * 60_000;
 }
 
-const clockFormatters = new Map<string, Intl.DateTimeFormat>();
-
 /** `ms` on the branch's wall clock, 'YYYY-MM-DD HH:MM:SS' (what a spreadsheet reads as a date and time). */
 export function localDateTime(ms: number, timeZone: string): string {
-  const key = timeZone.toLowerCase();
-  let f = clockFormatters.get(key);
-  if (f === undefined) {
-    formatterFor(timeZone); // refuses what is not an IANA zone
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      calendar: 'iso8601',
-      numberingSystem: 'latn',
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    clockFormatters.set(key, f);
-  }
+  const f = formatterFor(timeZone, true);
   const p: Record<string, string> = {};
   for (const part of f.formatToParts(ms)) p[part.type] = part.value;
   return `${(p.year ?? '').padStart(4, '0')}-${p.month}-${p.day} ${String(Number(p.hour) % 24).padStart(2, '0')}:${p.minute}:${p.second}`;

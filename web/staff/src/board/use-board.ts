@@ -2,13 +2,13 @@
 // GET /v1/stream, and the one-tap actions. After every (re)connect the snapshot is read again,
 // so a board that lost its connection never keeps a stale state.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, call, newIdempotencyKey, openStream } from '../api.ts';
-import type { LiveMessage, RingResult, Ticket } from '../types.ts';
+import { ApiError, call, newIdempotencyKey } from '../api.ts';
+import type { RingResult, Ticket } from '../types.ts';
 import { t } from '../i18n/i18n.ts';
 import { problemText } from '../ui/field-errors.tsx';
+import { useLiveStream } from '../ui/use-live-stream.ts';
 
 export type TicketAction = 'ready' | 'ring' | 'collect' | 'cancel';
-export type LiveState = 'connecting' | 'live' | 'offline';
 export type CardResult = { text: string; error: boolean };
 type Say = (text: string, kind?: 'info' | 'success' | 'warning') => void;
 
@@ -44,7 +44,6 @@ export function useBoard(say: Say, announce: (text: string) => void) {
   const [tickets, setTickets] = useState<Map<string, Ticket>>(new Map());
   const [loaded, setLoaded] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
-  const [live, setLive] = useState<LiveState>('connecting');
   const [pending, setPending] = useState<ReadonlySet<string>>(new Set());
   const [results, setResults] = useState<ReadonlyMap<string, CardResult>>(new Map());
   // Intent → Idempotency-Key. A double tap or a retry after a lost answer sends the same key, so
@@ -79,65 +78,36 @@ export function useBoard(say: Say, announce: (text: string) => void) {
     }
   }, [say]);
 
+  // A message names a ticket; it is read a moment later, once for a burst of changes to it.
+  const fetchSoon = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const refresh = (id: string) => {
+    clearTimeout(fetchSoon.current.get(id));
+    fetchSoon.current.set(
+      id,
+      setTimeout(() => {
+        fetchSoon.current.delete(id);
+        call('getTicket', { params: { id } }).then(upsert, (err: unknown) => {
+          if (err instanceof ApiError && err.status === 404) remove(id);
+        });
+      }, 60),
+    );
+  };
+  const live = useLiveStream({
+    onReady: () => void reload(),
+    onTicket: (m) => {
+      if (m.type === 'ticket.created') announce(t('board.announceNew', { number: m.display_number ?? '' }));
+      if (m.type === 'ticket.customer_acknowledged') announce(t('board.announceOnWay', { number: m.display_number ?? '' }));
+      refresh(m.ticket_id!);
+    },
+    onStop: () => {
+      for (const timer of fetchSoon.current.values()) clearTimeout(timer);
+    },
+  });
+  // The first snapshot does not wait for the stream: a board behind a proxy that drops event
+  // streams still shows (and refreshes after each action), it just is not live.
   useEffect(() => {
-    let es: EventSource | null = null;
-    let stopped = false;
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    const fetchSoon = new Map<string, ReturnType<typeof setTimeout>>();
-
-    const refresh = (m: LiveMessage) => {
-      const id = m.ticket_id!;
-      clearTimeout(fetchSoon.get(id));
-      fetchSoon.set(
-        id,
-        setTimeout(() => {
-          fetchSoon.delete(id);
-          call('getTicket', { params: { id } }).then(upsert, (err: unknown) => {
-            if (err instanceof ApiError && err.status === 404) remove(id);
-          });
-        }, 60),
-      );
-    };
-
-    const connect = () => {
-      es = openStream();
-      es.addEventListener('ready', () => {
-        setLive('live');
-        void reload();
-      });
-      es.onmessage = (ev: MessageEvent<string>) => {
-        const m = JSON.parse(ev.data) as LiveMessage;
-        if (m.ticket_id === undefined) return;
-        if (m.type === 'ticket.created') announce(t('board.announceNew', { number: m.display_number ?? '' }));
-        if (m.type === 'ticket.customer_acknowledged') announce(t('board.announceOnWay', { number: m.display_number ?? '' }));
-        refresh(m);
-      };
-      es.onerror = () => {
-        setLive('offline');
-        if (es?.readyState !== EventSource.CLOSED || stopped) return;
-        // The server refused the stream (an ended session, a restart): find out which, then retry.
-        es.close();
-        retry = setTimeout(() => {
-          call('getSession').then(
-            () => {
-              if (!stopped) connect();
-            },
-            () => {},
-          );
-        }, 3000);
-      };
-    };
-    // The first snapshot does not wait for the stream: a board behind a proxy that drops event
-    // streams still shows (and refreshes after each action), it just is not live.
     void reload();
-    connect();
-    return () => {
-      stopped = true;
-      clearTimeout(retry);
-      for (const t of fetchSoon.values()) clearTimeout(t);
-      es?.close();
-    };
-  }, [reload, upsert, remove, announce]);
+  }, [reload]);
 
   const perform = useCallback(
     async (ticket: Ticket, action: TicketAction) => {
