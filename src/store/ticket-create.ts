@@ -6,7 +6,7 @@
 // the same tests (test/api/create-ticket.test.ts).
 import type { EventWrites } from '../core/events.ts';
 import type { Mode } from '../core/tenancy.ts';
-import type { Committed, KeyToRecord } from './idempotency.ts';
+import type { Committed, KeyRecord, KeyToRecord } from './idempotency.ts';
 
 /** What the store found for a create, as of its commit. */
 export type CreateFound = {
@@ -46,3 +46,7 @@ export type CreateOutcome =
   | Committed
   /** Nothing was written. */
   | { kind: 'unknown-queue'; queue: string };
+
+/** The create's key record, with its answer, as both stores write it; null for a create without a key. */
+export const createKeyRecord = (req: CreateRequest, answer: string): KeyRecord | null =>
+  req.key === null ? null : { branchId: req.branchId, mode: req.mode, ...req.key, body: answer, createdAt: req.at };

@@ -2,7 +2,7 @@
 // that arrive meanwhile (create-ticket-batches.ts), instead of a transaction of its own that
 // pays a round trip per statement and a WAL flush per create
 // (docs/decisions/0010-one-create-path.md).
-import type { CreateOutcome, CreateRequest, CreateWrites } from '../ticket-create.ts';
+import { createKeyRecord, type CreateOutcome, type CreateRequest, type CreateWrites } from '../ticket-create.ts';
 import type { RowWrite } from '../rows.ts';
 import { fromJson, one, runAfterCommitHooks } from '../db.ts';
 import type { Row } from '../../core/db.ts';
@@ -140,18 +140,8 @@ class PostgresCreates {
             { queue: input.queue, number: r.number, expiryHours: snap.expiryHours, timeZone: snap.timezone },
             out,
           );
-          const key =
-            req.key === null
-              ? null
-              : keyRecordRow({
-                  branchId: req.branchId,
-                  mode: req.mode,
-                  key: req.key.key,
-                  fingerprint: req.key.fingerprint,
-                  status: req.key.status,
-                  body: answer,
-                  createdAt: req.at,
-                });
+          const record = createKeyRecord(req, answer);
+          const key = record === null ? null : keyRecordRow(record);
           built.push({ index, rows: { rows, key }, answer, hooks });
         } catch (error) {
           settled[index] = { ok: false, error };

@@ -2,7 +2,7 @@
 // shares a transaction and a WAL flush with the writes that arrive with it, in a savepoint of its
 // own. Here statements cost no round trip, so the create simply runs them in order.
 import type { Db } from '../../core/db.ts';
-import type { CreateOutcome, CreateRequest, CreateWrites } from '../ticket-create.ts';
+import { createKeyRecord, type CreateOutcome, type CreateRequest, type CreateWrites } from '../ticket-create.ts';
 import { businessDay } from '../../domain/business-day.ts';
 import { getBranchAndQueue } from '../tenancy.ts';
 import { takeNumber } from '../tickets.ts';
@@ -29,18 +29,8 @@ export async function createInTransaction(db: Db, req: CreateRequest): Promise<C
       const answer = await req.build({ queue, number, expiryHours: branch.settings.expiry_hours, timeZone: branch.timezone }, out);
       // The key last, with the answer: a key already taken (a replay, nearly always) costs the
       // work above, undone by the savepoint, instead of a read before every keyed create.
-      if (req.key !== null) {
-        const recorded = await recordKey(tx, {
-          branchId: req.branchId,
-          mode: req.mode,
-          key: req.key.key,
-          fingerprint: req.key.fingerprint,
-          status: req.key.status,
-          body: answer,
-          createdAt: req.at,
-        });
-        if (!recorded) throw KEY_TAKEN;
-      }
+      const record = createKeyRecord(req, answer);
+      if (record !== null && !(await recordKey(tx, record))) throw KEY_TAKEN;
       return { kind: 'done', answer };
     });
   } catch (err) {
