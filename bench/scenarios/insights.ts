@@ -10,9 +10,6 @@
 //
 // As in the history scenario, the small store has a readybell of its own and the two are asked
 // in turn, request by request, so both see the same load from whatever else runs.
-import os from 'node:os';
-import path from 'node:path';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { loadConfig } from '../../src/config.ts';
 import { openDb } from '../../src/store/open-db.ts';
 import { insertQueue } from '../../src/store/tenancy.ts';
@@ -20,10 +17,8 @@ import { createAccount, createApiKey, createBranch } from '../../src/actions/pro
 import { rebuildInsights } from '../../src/actions/rebuild-insights.ts';
 import { addDays, localHour } from '../../src/domain/local-time.ts';
 import { fillHistory } from '../../test/helpers/ticket-history.ts';
-import { HarnessError } from '../lib/proc.ts';
-import { launchReadybell, type Readybell } from '../lib/readybell.ts';
-import type { StoreTarget } from '../lib/stores.ts';
-import { measureInTurn, nodePidOf, storeLike, type Request, type Sample } from './history.ts';
+import type { Readybell } from '../lib/readybell.ts';
+import { compareAtScale, nodePidOf, shortCount as k } from '../lib/scale-compare.ts';
 import type { ReadybellContext, Row, Scenario } from './types.ts';
 
 const SMALL = 10_000;
@@ -35,8 +30,6 @@ const RECENT_MS = 2 * PERIOD_DAYS * DAY;
 /** The rest of the large store's history, before the recent days. */
 const OLDER_MS = 2 * 365 * DAY;
 const TIMEZONE = 'Europe/Paris';
-const WARMUP_MS = 500;
-const TOLERANCE = 0.2;
 
 type Route = { label: string; path: string };
 
@@ -101,100 +94,41 @@ async function branchIn(
 export const insights: Scenario = {
   name: 'insights',
   kind: 'readybell',
-  async run({ opts, server, report }: ReadybellContext): Promise<Row[]> {
-    const label = server.store.label;
-    if (!Number.isInteger(LARGE) || LARGE <= SMALL) throw new HarnessError(`BENCH_INSIGHTS_TICKETS must be a whole number above ${SMALL}`);
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'rb-bench-insights-'));
-    let target: StoreTarget | null = null;
-    let small: Readybell | null = null;
-    try {
-      target = await storeLike(label, dataDir);
-      small = await launchReadybell({ repoRoot: opts.repoRoot, dataDir, store: target, cpuProfDir: opts.cpuProfDir });
-      await small.start();
-      const now = Date.now();
-      const stores: Array<Awaited<ReturnType<typeof branchIn>>> = [];
-      for (const [s, size] of [
-        [small, SMALL],
-        [server, LARGE],
-      ] as const) {
-        const made = await branchIn(s, size, now);
-        report.log(
-          `${label}: insights, ${size.toLocaleString('en')} tickets written in ${made.fillS.toFixed(1)} s, rollups rebuilt in ${made.rebuildS.toFixed(1)} s`,
-        );
-        stores.push(made);
-      }
-      const servers = [small, server];
-      const list = routes(localHour(now, TIMEZONE).day);
-      const turns = (i: number): Request[] =>
-        stores.map((st, j) => ({ url: `${servers[j]!.url}${list[i]!.path}`, key: st.key, server: servers[j]!, nodePid: st.nodePid }));
-      for (const i of list.keys()) await measureInTurn(turns(i), WARMUP_MS);
-      report.log(`${label}: insights, every route on both stores in turn`);
-      const samples: Array<readonly [Sample, Sample]> = [];
-      for (const [i, r] of list.entries()) {
-        const [a, b] = (await measureInTurn(turns(i))) as [Sample, Sample];
-        if (a.rows !== b.rows)
-          throw new HarnessError(
-            `${r.label}: ${a.rows} rows at ${SMALL} but ${b.rows} at ${LARGE}; both stores must hold the same recent days`,
-          );
-        samples.push([a, b] as const);
-      }
-
-      const k = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}M` : `${n / 1000}k`);
-      const [S, L] = [k(SMALL), k(LARGE)];
-      const header = [
-        'route (90 days)',
-        `ms ${S}`,
-        `ms ${L}`,
-        `ms ${L}/${S}`,
-        `CPU µs ${S}`,
-        `CPU µs ${L}`,
-        `CPU ${L}/${S}`,
-        `requests ${L}`,
-      ];
-      let outside = 0;
-      const body = list.map((r, i) => {
-        const [a, b] = samples[i]!;
-        const ratio = b.cpuUs / a.cpuUs;
-        const within = Math.abs(ratio - 1) <= TOLERANCE;
-        if (!within) outside += 1;
-        return [
-          r.label,
-          a.medianMs.toFixed(2),
-          b.medianMs.toFixed(2),
-          (b.medianMs / a.medianMs).toFixed(2),
-          a.cpuUs.toFixed(0),
-          b.cpuUs.toFixed(0),
-          `${ratio.toFixed(2)}${within ? '' : ' *'}`,
-          String(b.requests),
-        ];
-      });
-      const widths = header.map((c, i) => Math.max(c.length, ...body.map((r) => r[i]!.length)));
-      const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
-      report.notes.push(
+  async run(ctx: ReadybellContext): Promise<Row[]> {
+    const label = ctx.server.store.label;
+    const [S, L] = [k(SMALL), k(LARGE)];
+    const samples = await compareAtScale(ctx, {
+      scenario: 'insights',
+      tmpPrefix: 'rb-bench-insights-',
+      small: SMALL,
+      large: LARGE,
+      largeVar: 'BENCH_INSIGHTS_TICKETS',
+      build: branchIn,
+      built: (made, size) =>
+        `${size.toLocaleString('en')} tickets written in ${made.fillS.toFixed(1)} s, rollups rebuilt in ${made.rebuildS.toFixed(1)} s`,
+      items: (_, now) => routes(localHour(now, TIMEZONE).day),
+      pathOf: (r) => r.path,
+      noun: 'route',
+      column: 'route (90 days)',
+      rowsColumn: false,
+      mismatch: { unit: 'rows', why: 'both stores must hold the same recent days' },
+      intro: ([small, large]) =>
         `insights (${label}): the insights routes for ${PERIOD_DAYS} days on a branch of ${S} tickets and one of ${L} (the same last ${2 * PERIOD_DAYS} days, ` +
-          `${k(LARGE - SMALL)} older), sequential requests taking turns. Rollups rebuilt from the tickets in ${stores[0]!.rebuildS.toFixed(1)} s (${S}) and ${stores[1]!.rebuildS.toFixed(1)} s (${L}).`,
-        `  Medians per request of the wall time and of the CPU the server spent (${label === 'postgres' ? 'the node and its PostgreSQL backends' : 'every thread of the node'}); * = CPU ratio outside ±${TOLERANCE * 100} %`,
-        ...[line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].map((x) => `  ${x}`),
-        `  ${outside === 0 ? '[ met ]' : '[MISSED]'} every insights route's CPU at ${L} within ±${TOLERANCE * 100} % of its CPU at ${S} (${label}): ${outside} outside`,
-        '',
-      );
-      const [a, b] = samples[0]!;
-      return [
-        {
-          scenario: `insights 90 days, ${L}`,
-          store: label,
-          rps: 1000 / b.medianMs,
-          p50: Number(b.medianMs.toFixed(2)),
-          p99: Number(b.medianMs.toFixed(2)),
-          errors: 0,
-          cpuUs: b.cpuUs,
-          note: `GET /v1/insights, sequential; ${L}/${S} CPU ${(b.cpuUs / a.cpuUs).toFixed(2)}; see the insights table below`,
-        },
-      ];
-    } finally {
-      if (small !== null) await small.stop().catch(() => {});
-      rmSync(dataDir, { recursive: true, force: true });
-      if (target !== null) await target.cleanup();
-    }
+        `${k(LARGE - SMALL)} older), sequential requests taking turns. Rollups rebuilt from the tickets in ${small.rebuildS.toFixed(1)} s (${S}) and ${large.rebuildS.toFixed(1)} s (${L}).`,
+      goal: "every insights route's CPU",
+    });
+    const [a, b] = samples[0]!;
+    return [
+      {
+        scenario: `insights 90 days, ${L}`,
+        store: label,
+        rps: 1000 / b.medianMs,
+        p50: Number(b.medianMs.toFixed(2)),
+        p99: Number(b.medianMs.toFixed(2)),
+        errors: 0,
+        cpuUs: b.cpuUs,
+        note: `GET /v1/insights, sequential; ${L}/${S} CPU ${(b.cpuUs / a.cpuUs).toFixed(2)}; see the insights table below`,
+      },
+    ];
   },
 };

@@ -6,7 +6,7 @@ import type { Ctx } from '../core/ctx.ts';
 import { AppError, invalid } from '../domain/errors.ts';
 import { requireRole } from './roles.ts';
 import { getBranch } from '../store/tenancy.ts';
-import { openTicketTimes, rollupSums, type RollupRow } from '../store/insights-reads.ts';
+import { openTicketTimes, rollupSums, type Grouping, type RollupRow } from '../store/insights-reads.ts';
 import { addDays, daysBetween, localHour, startOfDay, weekday, type LocalHour } from '../domain/local-time.ts';
 import { addInto, emptySums, figuresOf, type Figures, type Sums } from '../domain/insight-figures.ts';
 
@@ -137,20 +137,26 @@ export type WeekdayHourFigures = { weekday: number; hour: number; figures: Figur
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 const WEEKDAYS = [1, 2, 3, 4, 5, 6, 7];
 
-/** One entry per date of the period, days without any activity included. */
-export async function readInsightsByDay(ctx: Ctx, q: InsightsQuery): Promise<Scope & { data: DayFigures[] }> {
+/**
+ * The period's scope, and the figures of each of its groups: the rollup rows grouped `by`, keyed
+ * by `keyOf`, and the tickets still open counted by `groupOf`, keyed alike.
+ */
+async function groupedFigures<K>(
+  ctx: Ctx,
+  q: InsightsQuery,
+  { by, keyOf, groupOf }: { by: Exclude<Grouping, 'period'>; keyOf: (row: RollupRow) => K; groupOf: (h: LocalHour) => K },
+): Promise<{ s: Scope; of: (group: K) => Figures }> {
   const s = await scopeOf(ctx, q);
-  const { db } = ctx.services;
   const [rows, open] = await Promise.all([
-    rollupSums(db, ctx.branchId, ctx.mode, range(s), 'day'),
+    rollupSums(ctx.services.db, ctx.branchId, ctx.mode, range(s), by),
     openTickets(s, s.period.from, s.period.to),
   ]);
-  const of = figuresOfGroups(
-    rows,
-    (r) => String(r.day),
-    open,
-    (h) => h.day,
-  );
+  return { s, of: figuresOfGroups(rows, keyOf, open, groupOf) };
+}
+
+/** One entry per date of the period, days without any activity included. */
+export async function readInsightsByDay(ctx: Ctx, q: InsightsQuery): Promise<Scope & { data: DayFigures[] }> {
+  const { s, of } = await groupedFigures(ctx, q, { by: 'day', keyOf: (r) => String(r.day), groupOf: (h) => h.day });
   const data = Array.from({ length: s.period.days }, (_, i) => {
     const date = addDays(s.period.from, i);
     return { date, weekday: weekday(date), figures: of(date) };
@@ -160,35 +166,17 @@ export async function readInsightsByDay(ctx: Ctx, q: InsightsQuery): Promise<Sco
 
 /** Hours 0 to 23 of the branch's day, over the whole period. */
 export async function readInsightsByHour(ctx: Ctx, q: InsightsQuery): Promise<Scope & { data: HourFigures[] }> {
-  const s = await scopeOf(ctx, q);
-  const { db } = ctx.services;
-  const [rows, open] = await Promise.all([
-    rollupSums(db, ctx.branchId, ctx.mode, range(s), 'hour'),
-    openTickets(s, s.period.from, s.period.to),
-  ]);
-  const of = figuresOfGroups(
-    rows,
-    (r) => Number(r.hour),
-    open,
-    (h) => h.hour,
-  );
+  const { s, of } = await groupedFigures(ctx, q, { by: 'hour', keyOf: (r) => Number(r.hour), groupOf: (h) => h.hour });
   return { ...s, data: HOURS.map((hour) => ({ hour, figures: of(hour) })) };
 }
 
 /** The week as a grid: Monday (1) to Sunday (7), each hour 0 to 23, over the whole period. */
 export async function readInsightsByWeekdayHour(ctx: Ctx, q: InsightsQuery): Promise<Scope & { data: WeekdayHourFigures[] }> {
-  const s = await scopeOf(ctx, q);
-  const { db } = ctx.services;
-  const [rows, open] = await Promise.all([
-    rollupSums(db, ctx.branchId, ctx.mode, range(s), 'weekday_hour'),
-    openTickets(s, s.period.from, s.period.to),
-  ]);
-  const of = figuresOfGroups(
-    rows,
-    (r) => Number(r.weekday) * 100 + Number(r.hour),
-    open,
-    (h) => weekday(h.day) * 100 + h.hour,
-  );
+  const { s, of } = await groupedFigures(ctx, q, {
+    by: 'weekday_hour',
+    keyOf: (r) => Number(r.weekday) * 100 + Number(r.hour),
+    groupOf: (h) => weekday(h.day) * 100 + h.hour,
+  });
   const data = WEEKDAYS.flatMap((wd) => HOURS.map((hour) => ({ weekday: wd, hour, figures: of(wd * 100 + hour) })));
   return { ...s, data };
 }
