@@ -2,6 +2,7 @@
 // makes from the served document now, and it drives a ticket's life against a real readybell,
 // sending a fresh Idempotency-Key on every write, retrying what the API says to retry with that
 // same key, and raising problems as ReadybellError with their `code`.
+// One engine: the typed client's own behaviour (keys, retries, errors); the routes it calls are tested on both engines by their own files.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';

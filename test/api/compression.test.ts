@@ -1,6 +1,7 @@
 // Answers are compressed when the client accepts it (issue 16, item 5): lists, replays, pages and
 // the staff page's files, each decoding to exactly what an uncompressed client gets; small answers
 // stay as they are; live streams are never compressed, so their events still arrive at once.
+// One engine: compression is the HTTP layer's; the answers it compresses come from the same code on either store.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';

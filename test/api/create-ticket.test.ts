@@ -11,16 +11,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startTestApp, type Res, type Tenant, type TestApp } from '../helpers/app.ts';
 import { FakeClock } from '../helpers/clock.ts';
-import { storeName } from '../helpers/store.ts';
+import { onlyOnPostgres, storeName } from '../helpers/store.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 import { createEndpoint, fakeLookup } from '../helpers/webhooks.ts';
 import type { PostgresDb } from '../../src/store/postgres/postgres-db.ts';
 
 const onPostgres = storeName === 'postgres';
-// The shared statements exist only on PostgreSQL: there their tests are registered; on SQLite they
-// would have nothing to test, so they are left out rather than reported as skipped.
-const postgresTest: typeof test = onPostgres ? test : ((() => undefined) as unknown as typeof test);
 const clock = new FakeClock();
 const ENV = { RATE_LIMIT_WRITES_BURST: '1000', WEBHOOK_ALLOW_PRIVATE: 'true' };
 let t: TestApp;
@@ -170,7 +167,7 @@ test("a keyed create stores what an unkeyed one stores, row for row, and its key
   );
 });
 
-postgresTest('a create stores on PostgreSQL what it stores on SQLite, row for row', async () => {
+test('a create stores on PostgreSQL what it stores on SQLite, row for row', onlyOnPostgres, async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'readybell-create-'));
   const embedded = await startTestApp({ clock, env: { ...ENV, DATABASE_URL: '', DATA_DIR: dir } });
   try {
@@ -208,7 +205,7 @@ postgresTest('a create stores on PostgreSQL what it stores on SQLite, row for ro
   }
 });
 
-postgresTest('200 concurrent creates on one queue, keyed and not, share statements and are numbered 1 to 200', async () => {
+test('200 concurrent creates on one queue, keyed and not, share statements and are numbered 1 to 200', onlyOnPostgres, async () => {
   const tenant = await t.newTenant();
   const before = transactions;
   const results = await Promise.all(
@@ -234,8 +231,9 @@ postgresTest('200 concurrent creates on one queue, keyed and not, share statemen
   assert.deepEqual(await rows('SELECT COUNT(*)::int AS n FROM idempotency_keys WHERE branch_id = $1', [tenant.branchId]), [{ n: 100 }]);
 });
 
-postgresTest(
+test(
   'concurrent creates of several branches, modes and queues share statements and each gets its own number, event and deliveries',
+  onlyOnPostgres,
   async () => {
     const tenants = [await t.newTenant(), await t.newTenant()];
     for (const tenant of tenants) {
@@ -290,7 +288,7 @@ postgresTest(
   },
 );
 
-postgresTest('creates sharing a statement with numbers held since yesterday: the held ones take the next numbers', async () => {
+test('creates sharing a statement with numbers held since yesterday: the held ones take the next numbers', onlyOnPostgres, async () => {
   const tenant = await t.newTenant({ timezone: 'Europe/Paris' });
   clock.set(Date.parse('2026-12-01T22:00:00.000Z'));
   const made = [];
@@ -448,7 +446,7 @@ test("with the workers running, the jobs go to this node's runner with the answe
   }
 });
 
-postgresTest('numbers are taken on connections that do not wait for the WAL flush; tickets commit on ones that do', async () => {
+test('numbers are taken on connections that do not wait for the WAL flush; tickets commit on ones that do', onlyOnPostgres, async () => {
   // The counters' commit may skip its flush only because the rows' commit, which follows it
   // and waits, flushes it too (docs/decisions/0010-one-create-path.md).
   const db = t.app.services.db as PostgresDb;

@@ -2,6 +2,7 @@
 // Web Push): its web app manifest names the ticket and the shop, reopens this ticket standalone,
 // and lists PNG icons (rendered at build time) that are really there in the sizes it says; an
 // iPhone finds its 180 px icon. The browser's own verdict is in test/e2e/customer-page.e2e.ts.
+// One engine: the manifest and its icons are rendered from the ticket the same way whichever store it came from.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import sharp from 'sharp';

@@ -1,6 +1,7 @@
 // What the customer page and the display board show beyond the ticket itself (issue 19): the
 // shop's name, the board's clock and sound control, room for 30 ready numbers, and eight
 // languages, Arabic right to left, chosen by the browser or the branch, the board's voice too.
+// One engine: what the pages show around the ticket is rendering; the reads behind it are tested on both engines elsewhere.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../helpers/app.ts';

@@ -1,6 +1,7 @@
 // Strict-Transport-Security (PRODUCT.md §5): on every answer when the service is reached over
 // HTTPS (its own TLS, or a trusted proxy saying so), never over plain HTTP; the pages keep their
 // own security headers.
+// One engine: a response header set by the HTTP layer.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';

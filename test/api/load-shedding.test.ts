@@ -2,6 +2,7 @@
 // (issue 16, item 5), while health, readiness, the live streams and the rings' confirmations are
 // still served. The overload is real: the test keeps this process's event loop busy, in blocks
 // far longer than SHED_EVENT_LOOP_DELAY_MS, and the node samples its delay every SAMPLE_MS.
+// One engine: shedding is decided by the event loop's delay, before any handler runs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp, type Res } from '../helpers/app.ts';

@@ -1,5 +1,6 @@
 // Prometheus metrics: on their own listener (METRICS_PORT, loopback by default), never on the
 // public port, and labelled by route pattern so no customer token becomes a label.
+// One engine: the metrics listener and its labels; the figures that touch the store are in metrics-oncall, on both.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../helpers/app.ts';

@@ -1,5 +1,6 @@
 // The tools integrators point at /v1/openapi.json accept it: Redocly's linter (recommended
 // rules: no error) and openapi-typescript, whose types a typed client is built on.
+// One engine: the document is built from the route schemas, not from the store.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

@@ -1,5 +1,6 @@
 // The OpenAPI document covers every /v1 route with a typed success answer, and /docs works
 // without any other host (PRODUCT.md §9).
+// One engine: the document is built from the route schemas, not from the store.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../helpers/app.ts';

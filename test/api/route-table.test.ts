@@ -1,6 +1,7 @@
 // Every route is mounted from the route table (src/http/route-table.ts, decision 0028): each
 // mounted route belongs to one of its groups, the /v1 ones to the API or sign-in, and a route
 // added anywhere else stops the server before it listens.
+// One engine: which routes are mounted, and how, does not depend on the store.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../helpers/app.ts';

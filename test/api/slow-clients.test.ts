@@ -1,6 +1,7 @@
 // Slow clients (PRODUCT.md §5): a request whose headers or body do not arrive in full within
 // REQUEST_TIMEOUT_MS is answered 408 with a problem document and closed, on every route, signed
 // in or not; a live stream, whose request is complete, stays open past that time.
+// One engine: Node's request timeouts, before any handler reads the store.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';

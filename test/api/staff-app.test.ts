@@ -1,5 +1,6 @@
 // The built staff page is served by readybell itself with caching that suits it: content-hashed
 // assets cached for a year, the HTML revalidated on every load, a strict CSP, gzip when asked.
+// One engine: static files and their caching headers.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';

@@ -3,6 +3,7 @@
 // operationId; this test checks the table against the served OpenAPI document (type-checking the
 // page checks it against the generated types), and that no other file of the page makes a
 // request of its own.
+// One engine: the staff page's request table against the document.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';

@@ -2,6 +2,7 @@
 // `@readybell/webhooks` packed with `npm pack` and installed offline into a project of its own, and
 // the guide's receivers in Node (on that package), Python (the machine's python3, standard library)
 // and Java (`java File.java`), each run as written against real deliveries, both schemes checked.
+// One engine: the published verifier and the guide's receivers check signatures made without the store; deliveries themselves are tested on both engines.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

@@ -1,6 +1,7 @@
 // Server-side request forgery: webhook URLs must not turn the service into a proxy into its own
 // network. Live endpoints never reach private targets; test endpoints only where the operator
 // allows it. Checked at creation and again at connection time (DNS rebinding).
+// One engine: the address policy is applied before and while connecting, whatever stores the endpoint.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../helpers/app.ts';

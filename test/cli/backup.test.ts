@@ -12,12 +12,11 @@ import { sqliteFile } from '../../src/store/open-db.ts';
 import { backupStore } from '../../src/store/sqlite/backup.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { runCli, runCliJson } from '../helpers/cli.ts';
-import { storeName } from '../helpers/store.ts';
+import { onlyOnEmbedded } from '../helpers/store.ts';
 import { eventually } from '../helpers/eventually.ts';
 
 // Backups of the embedded store are tested in the embedded run; in the PostgreSQL run they would
 // repeat the same thing, so only the refusal (which names PostgreSQL's own tools) runs there too.
-const embeddedTest: typeof test = storeName === 'sqlite' ? test : ((() => undefined) as unknown as typeof test);
 
 const UNLIMITED = { RATE_LIMIT_WRITES_BURST: '10000000', RATE_LIMIT_WRITES_PER_SECOND: '10000000' };
 
@@ -57,8 +56,9 @@ function ticketIds(file: string): Set<string> {
   }
 }
 
-embeddedTest(
+test(
   'backup under continuous create load holds every ticket acknowledged before it began; the restored store opens and serves',
+  onlyOnEmbedded,
   async () => {
     const t = await startTestApp({ env: UNLIMITED });
     const out = scratch();
@@ -121,65 +121,65 @@ embeddedTest(
   },
 );
 
-embeddedTest(
-  'a backup copied a page at a time still ends under continuous writes, as of the moment it began',
-  { timeout: 60_000 },
-  async () => {
-    // Without a pinned snapshot, every commit made by another connection restarts SQLite's copy,
-    // which then never ends while the café takes orders. Commits here do not wait for the disk
-    // (SQLITE_SYNCHRONOUS=NORMAL), so that a slow fsync leaves no quiet gap for a copy to slip through.
-    const t = await startTestApp({ env: { ...UNLIMITED, SQLITE_SYNCHRONOUS: 'NORMAL' } });
-    const out = scratch();
-    try {
-      // A store of a few thousand pages: a page per step then spans many commits.
-      await t.app.services.db.run(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+test('a backup copied a page at a time still ends under continuous writes, as of the moment it began', {
+  ...onlyOnEmbedded,
+  timeout: 60_000,
+}, async () => {
+  // Without a pinned snapshot, every commit made by another connection restarts SQLite's copy,
+  // which then never ends while the café takes orders. Commits here do not wait for the disk
+  // (SQLITE_SYNCHRONOUS=NORMAL), so that a slow fsync leaves no quiet gap for a copy to slip through.
+  const t = await startTestApp({ env: { ...UNLIMITED, SQLITE_SYNCHRONOUS: 'NORMAL' } });
+  const out = scratch();
+  try {
+    // A store of a few thousand pages: a page per step then spans many commits.
+    await t.app.services.db.run(`WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
       INSERT INTO tickets (id, branch_id, mode, queue, number, display_number, status, token, created_at, closed_at, expires_at, updated_at)
       SELECT 'tk_old_' || i, 'br_old', 'test', 'A', i, 'A-' || i, 'collected', 'old-' || i, 0, 0, 0, 0 FROM n`);
-      const load = createLoad(t, 4);
-      await eventually(() => load.acked.length >= 200, '200 acknowledged creates', 20_000);
-      const before = load.acked.map((a) => a.id);
-      const started = performance.now();
-      const copying = backupStore(sqliteFile(t.app.services.config.dataDir), path.join(out.dir, 'b.db'), { pagesPerStep: 1 });
-      // Bounded by orders, not by seconds: a copy that restarts on every commit never ends, and one
-      // that works ends while the café takes about 3,000 orders (3 s at a load of 6). A slow machine
-      // slows both alike.
-      const atStart = load.acked.length;
-      let poll: NodeJS.Timeout | undefined;
-      const tooMany = new Promise<false>((resolve) => {
-        poll = setInterval(() => {
-          if (load.acked.length - atStart >= 30_000) resolve(false);
-        }, 50);
-      });
-      const finished = await Promise.race([copying.then(() => true), tooMany]);
-      clearInterval(poll);
-      const ended = performance.now();
-      await load.stop();
-      assert.ok(finished, 'the backup ended before the server had taken 30,000 more orders');
-      const facts = await copying;
-      assert.deepEqual(load.failures, []);
-      assert.ok(
-        load.acked.some((a) => a.at > started && a.at < ended),
-        'writes went on during the copy',
-      );
-      const inBackup = ticketIds(facts.file);
-      assert.deepEqual(
-        before.filter((id) => !inBackup.has(id)),
-        [],
-      );
-      assert.deepEqual(
-        load.acked.filter((a) => a.at > ended).filter((a) => inBackup.has(a.id)),
-        [],
-        'nothing acknowledged after the copy ended is in it',
-      );
-    } finally {
-      out.drop();
-      await t.close();
-    }
-  },
-);
+    const load = createLoad(t, 4);
+    await eventually(() => load.acked.length >= 200, '200 acknowledged creates', 20_000);
+    const before = load.acked.map((a) => a.id);
+    const started = performance.now();
+    const copying = backupStore(sqliteFile(t.app.services.config.dataDir), path.join(out.dir, 'b.db'), { pagesPerStep: 1 });
+    // Bounded by orders, not by seconds: a copy that restarts on every commit never ends, and one
+    // that works ends while the café takes about 3,000 orders (3 s at a load of 6). A slow machine
+    // slows both alike.
+    const atStart = load.acked.length;
+    let poll: NodeJS.Timeout | undefined;
+    const tooMany = new Promise<false>((resolve) => {
+      poll = setInterval(() => {
+        if (load.acked.length - atStart >= 30_000) resolve(false);
+      }, 50);
+    });
+    const finished = await Promise.race([copying.then(() => true), tooMany]);
+    clearInterval(poll);
+    const ended = performance.now();
+    await load.stop();
+    assert.ok(finished, 'the backup ended before the server had taken 30,000 more orders');
+    const facts = await copying;
+    assert.deepEqual(load.failures, []);
+    assert.ok(
+      load.acked.some((a) => a.at > started && a.at < ended),
+      'writes went on during the copy',
+    );
+    const inBackup = ticketIds(facts.file);
+    assert.deepEqual(
+      before.filter((id) => !inBackup.has(id)),
+      [],
+    );
+    assert.deepEqual(
+      load.acked.filter((a) => a.at > ended).filter((a) => inBackup.has(a.id)),
+      [],
+      'nothing acknowledged after the copy ended is in it',
+    );
+  } finally {
+    out.drop();
+    await t.close();
+  }
+});
 
-embeddedTest(
+test(
   'restore refuses a non-empty DATA_DIR, a file that is not a readybell store, a damaged or newer one, and leaves nothing behind',
+  onlyOnEmbedded,
   async () => {
     const out = scratch();
     try {
@@ -241,7 +241,7 @@ embeddedTest(
   },
 );
 
-embeddedTest('backup refuses what it cannot do with a clear message', async () => {
+test('backup refuses what it cannot do with a clear message', onlyOnEmbedded, async () => {
   const out = scratch();
   try {
     const dataDir = path.join(out.dir, 'data');

@@ -3,6 +3,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { owned } from '../helpers/child-processes.ts';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../../src/config.ts';
 import { createApp } from '../../src/app.ts';
@@ -306,11 +307,13 @@ test('serve --demo (npm start) on an empty store prints where to go, answers /re
   let stop = (): void => {};
   try {
     const port = await freePort();
-    const child = spawn(NODE, ['src/cli/main.ts', 'serve', '--demo'], {
-      cwd: ROOT,
-      env: cliEnv({ ...empty.env, PORT: String(port), LOG_LEVEL: 'info' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = owned(
+      spawn(NODE, ['src/cli/main.ts', 'serve', '--demo'], {
+        cwd: ROOT,
+        env: cliEnv({ ...empty.env, PORT: String(port), LOG_LEVEL: 'info' }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     // A failed assertion must not leave the server running (and the test runner waiting for it).
     stop = () => void (child.exitCode === null && child.signalCode === null && child.kill('SIGKILL'));
     let stdout = '';

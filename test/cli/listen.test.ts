@@ -1,9 +1,11 @@
 // `readybell listen` end to end: a real server, `listen` as its own process reaching it through a
 // proxy the test can cut, and a receiver on this machine checking both signatures. The connection
 // is cut while events happen; afterwards every event has arrived exactly once.
+// One engine: the `listen` client and its reconnection; /v1/stream itself is tested on both engines (stream-api-key, live-streams).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { owned } from '../helpers/child-processes.ts';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
@@ -35,11 +37,13 @@ after(async () => {
 type Listen = { child: ChildProcess; stdout(): string; stderr(): string; secret: string };
 
 async function startListen(key: string, url: string, extra: string[] = []): Promise<Listen> {
-  const child = spawn(NODE, ['src/cli/main.ts', 'listen', '--forward-to', `${receiver.url}/hook`, ...extra], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', READYBELL_API_KEY: key, READYBELL_URL: url },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = owned(
+    spawn(NODE, ['src/cli/main.ts', 'listen', '--forward-to', `${receiver.url}/hook`, ...extra], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', READYBELL_API_KEY: key, READYBELL_URL: url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -7,9 +7,10 @@ import { Redis } from 'ioredis';
 import { RedisRateLimiter } from '../../src/realtime/redis-limiter.ts';
 import { RedisBus } from '../../src/realtime/redis-bus.ts';
 import type { BusMessage } from '../../src/core/bus.ts';
+import { needsRedis } from '../helpers/store.ts';
 
-const url = process.env.TEST_REDIS_URL;
-if (url !== undefined) {
+const url = process.env.TEST_REDIS_URL ?? '';
+{
   const clients: Redis[] = [];
   const client = (u: string = url, opts = {}): Redis => {
     const c = new Redis(u, { maxRetriesPerRequest: 1, ...opts });
@@ -22,7 +23,7 @@ if (url !== undefined) {
   });
   const writes = { name: 'writes', capacity: 120, refillPerSecond: 1 };
 
-  test('three nodes share one burst of 120 writes per key', async () => {
+  test('three nodes share one burst of 120 writes per key', needsRedis, async () => {
     const nodes = [0, 1, 2].map(() => new RedisRateLimiter(client(), () => {}));
     const key = `key:${randomBytes(6).toString('hex')}`;
     const now = Date.now();
@@ -35,7 +36,7 @@ if (url !== undefined) {
     assert.deepEqual(later.map((r) => r.allowed).sort(), [false, true]);
   });
 
-  test('a node whose clock is behind mints no tokens', async () => {
+  test('a node whose clock is behind mints no tokens', needsRedis, async () => {
     const limiter = new RedisRateLimiter(client(), () => {});
     const key = `key:${randomBytes(6).toString('hex')}`;
     const now = Date.now();
@@ -44,7 +45,7 @@ if (url !== undefined) {
     assert.equal(behind.allowed, false);
   });
 
-  test('with Redis unreachable the limiter fails open and reports each failure', async () => {
+  test('with Redis unreachable the limiter fails open and reports each failure', needsRedis, async () => {
     const failures: Error[] = [];
     const limiter = new RedisRateLimiter(client('redis://127.0.0.1:1', { enableOfflineQueue: false, retryStrategy: () => null }), (e) =>
       failures.push(e),
@@ -55,7 +56,7 @@ if (url !== undefined) {
     assert.equal(limiter.failures, 1);
   });
 
-  test('a message published on one node reaches subscribers on another', async () => {
+  test('a message published on one node reaches subscribers on another', needsRedis, async () => {
     const a = new RedisBus(client(), client());
     const b = new RedisBus(client(), client());
     const channel = `ticket:tk_${randomBytes(6).toString('hex')}`;
@@ -68,7 +69,7 @@ if (url !== undefined) {
 
 if (url !== undefined) {
   const { RedisPresence } = await import('../../src/realtime/redis-presence.ts');
-  test('presence written by one node is seen by another until its TTL runs out', async () => {
+  test('presence written by one node is seen by another until its TTL runs out', needsRedis, async () => {
     let now = 1_000_000;
     const c1 = new Redis(url);
     const c2 = new Redis(url);

@@ -8,10 +8,11 @@ import { startCluster, type Cluster, type ClusterNode } from '../helpers/cluster
 import { openBoard, openPage } from '../helpers/live.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { needsCluster } from '../helpers/store.ts';
 
 const enabled = process.env.TEST_DATABASE_URL !== undefined && process.env.TEST_REDIS_URL !== undefined;
 
-if (enabled) {
+{
   let cluster: Cluster;
   let branchId: string;
   const node = (i: number): ClusterNode => cluster.nodes[i]!;
@@ -19,6 +20,7 @@ if (enabled) {
   const newKey = async (): Promise<string> => (await cluster.cli('keys', 'create', '--branch', branchId, '--mode', 'test')).key as string;
 
   before(async () => {
+    if (!enabled) return;
     // Writes refill at one token per 100 s here, so the burst is exactly 120 however long the test takes.
     cluster = await startCluster(3, {
       RATE_LIMIT_WRITES_PER_SECOND: '0.01',
@@ -29,9 +31,11 @@ if (enabled) {
     });
     branchId = (await cluster.cli('demo')).branch.id;
   });
-  after(() => cluster.close());
+  after(async () => {
+    if (enabled) await cluster.close();
+  });
 
-  test('a key gets one burst of 120 writes across all three nodes together', async () => {
+  test('a key gets one burst of 120 writes across all three nodes together', needsCluster, async () => {
     const key = await newKey();
     const answers = await Promise.all(Array.from({ length: 150 }, (_, i) => node(i % 3).request('POST', '/v1/tickets', { key, body: {} })));
     const count = (s: number) => answers.filter((a) => a.status === s).length;
@@ -39,7 +43,7 @@ if (enabled) {
     assert.match(answers.find((a) => a.status === 429)!.headers.get('retry-after') ?? '', /^\d+$/);
   });
 
-  test('ready on node 1 rings a page held by node 3 and calls out on a board held by node 2', async () => {
+  test('ready on node 1 rings a page held by node 3 and calls out on a board held by node 2', needsCluster, async () => {
     const key = await newKey();
     const display = await node(1).request('POST', '/v1/displays', { key, body: { name: 'TV', voice: true } });
     assert.equal(display.status, 201);
@@ -58,7 +62,7 @@ if (enabled) {
     }
   });
 
-  test('a simulated page and board opened through one node are rung through another (test helpers)', async () => {
+  test('a simulated page and board opened through one node are rung through another (test helpers)', needsCluster, async () => {
     const key = await newKey();
     const display = (await node(1).request('POST', '/v1/displays', { key, body: { name: 'Simulated TV' } })).body;
     assert.equal((await node(1).request('POST', `/v1/test_helpers/displays/${display.id}/connect`, { key, body: {} })).status, 200);
@@ -71,7 +75,7 @@ if (enabled) {
     assert.deepEqual([ready.body.rang, ready.body.channel_used, ready.body.call_out_loud], [true, 'page', true]);
   });
 
-  test('a key revoked with the CLI stops working on every node well before their cached copies expire', async () => {
+  test('a key revoked with the CLI stops working on every node well before their cached copies expire', needsCluster, async () => {
     const created = await cluster.cli('keys', 'create', '--branch', branchId, '--mode', 'test');
     const key = created.key as string;
     for (let i = 0; i < 3; i++) assert.equal((await node(i).request('GET', '/v1/branch', { key })).status, 200);
@@ -82,7 +86,7 @@ if (enabled) {
     await eventually(async () => (await statuses()).every((s) => s === 401), 'the revoked key refused by all three nodes', 1000);
   });
 
-  test('100 identical idempotent creates spread over the nodes make one ticket and one answer', async () => {
+  test('100 identical idempotent creates spread over the nodes make one ticket and one answer', needsCluster, async () => {
     const key = await newKey();
     const answers = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
@@ -99,7 +103,7 @@ if (enabled) {
     assert.equal(list.body.data.length, 1);
   });
 
-  test('webhook events reach the receiver exactly once per attempt while a node is killed mid-delivery', async () => {
+  test('webhook events reach the receiver exactly once per attempt while a node is killed mid-delivery', needsCluster, async () => {
     // The receiver holds every request open until told, so deliveries are in flight on every
     // node when node 2 dies. It counts every request it sees, per event.
     const seen = new Map<string, number>();
@@ -163,7 +167,7 @@ if (enabled) {
     }
   });
 
-  test('a node told to stop drains its streams with a retry hint, and they reconnect elsewhere', async () => {
+  test('a node told to stop drains its streams with a retry hint, and they reconnect elsewhere', needsCluster, async () => {
     const key = await newKey();
     const ticket = (await node(0).request('POST', '/v1/tickets', { key, body: {} })).body;
     const page = await openPage(asApp(node(2)), ticket.url);

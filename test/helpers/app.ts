@@ -100,7 +100,13 @@ export async function startTestApp(
     newTenant,
     request,
     async close() {
+      // A connection the client opened without a request yet (after an aborted stream, Node's
+      // fetch opens one ahead) counts as active, so a graceful close would wait for its
+      // keep-alive timeout: 70 s in staff-admin's stream test. The test is done with every
+      // connection; after a moment for answers in flight, they go (issue 23).
+      const cut = setTimeout(() => app.server.server.closeAllConnections(), 500);
       await app.close();
+      clearTimeout(cut);
       await store.drop();
     },
   };

@@ -2,6 +2,7 @@
 // environment given (an operator's DATABASE_URL or PORT in this shell must not leak in).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { owned } from './child-processes.ts';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -16,7 +17,7 @@ export function cliEnv(env: Record<string, string>): Record<string, string> {
 
 export function runCli(env: Record<string, string>, args: string[]): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(NODE, ['src/cli/main.ts', ...args], { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = owned(spawn(NODE, ['src/cli/main.ts', ...args], { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

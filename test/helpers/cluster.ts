@@ -1,6 +1,7 @@
 // Several real `readybell serve` processes on one PostgreSQL database and one Redis, as a load
 // balancer would see them: each test talks to nodes over HTTP and may kill one outright.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { owned } from './child-processes.ts';
 import { once } from 'node:events';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -52,10 +53,12 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
   for (let i = 0; i < count; i++) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const child = spawn(NODE, ['src/cli/main.ts', 'serve'], {
-      env: { ...env, PORT: String(port), PUBLIC_URL: url },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const child = owned(
+      spawn(NODE, ['src/cli/main.ts', 'serve'], {
+        env: { ...env, PORT: String(port), PUBLIC_URL: url },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      }),
+    );
     nodes.push({
       name: `node${i + 1}`,
       url,
@@ -85,7 +88,14 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
       },
     });
   }
-  await Promise.all(nodes.map((n) => waitReady(n.url, n.child)));
+  try {
+    await Promise.all(nodes.map((n) => waitReady(n.url, n.child)));
+  } catch (e) {
+    // A cluster that did not start stops what it started: the test's `after` never sees it.
+    await Promise.all(nodes.map((n) => n.kill('SIGKILL')));
+    await store.drop();
+    throw e;
+  }
   return {
     nodes,
     env,

@@ -3,6 +3,7 @@
 // show is what the tests run.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { owned } from './child-processes.ts';
 import { once } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -34,19 +35,21 @@ export async function startReceiver(
   timeoutMs = 60_000,
 ): Promise<ReceiverProcess> {
   const port = await freePort();
-  const child: ChildProcess = spawn(command, args, {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), READYBELL_WEBHOOK_SECRET: secret },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = owned(
+    spawn(command, args, {
+      cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: String(port), READYBELL_WEBHOOK_SECRET: secret },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${command} ${args.join(' ')} did not start within ${timeoutMs} ms: ${stderr}`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${command} ${args.join(' ')} did not start within ${timeoutMs} ms: ${stderr}`));
+    }, timeoutMs);
     child.stdout!.on('data', (d: Buffer) => {
       stdout += d.toString();
       if (stdout.includes('listening')) {

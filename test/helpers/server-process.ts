@@ -2,6 +2,7 @@
 // test can kill it outright (SIGKILL: no shutdown, nothing flushed) and start another in its place,
 // as a crash and a restart do. The test app stays the observer: same store, no workers of its own.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { owned } from './child-processes.ts';
 import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,16 +19,22 @@ export async function startServerProcess(t: TestApp, env: Record<string, string>
   if (redisUrl !== null) Object.assign(store, { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: redisPrefix });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['src/cli/main.ts', 'serve'], {
-    cwd: root,
-    // The test app's PUBLIC_URL, so links (and push payloads) match what the test app shows.
-    env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...store, ...env, PORT: String(port), PUBLIC_URL: publicUrl },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = owned(
+    spawn(process.execPath, ['src/cli/main.ts', 'serve'], {
+      cwd: root,
+      // The test app's PUBLIC_URL, so links (and push payloads) match what the test app shows.
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...store, ...env, PORT: String(port), PUBLIC_URL: publicUrl },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    }),
+  );
   const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
   for (let i = 0; ; i++) {
     if (exited()) throw new Error(`readybell serve exited (${child.exitCode ?? child.signalCode}) before it was ready`);
-    if (i === 400) throw new Error(`${url} was not ready within 20 s`);
+    if (i === 400) {
+      // Not ready: stop it here, since the caller never gets a handle to stop it with.
+      child.kill('SIGKILL');
+      throw new Error(`${url} was not ready within 20 s`);
+    }
     if (
       await fetch(`${url}/readyz`).then(
         (r) => r.ok,

@@ -42,3 +42,18 @@ function redisEnv(): Record<string, string> {
   // one file's login throttling or buckets must not leak into another's.
   return TEST_REDIS_URL === null ? {} : { REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: `rbt:${randomBytes(4).toString('hex')}:` };
 }
+
+// Options for a test that can run only on one engine or with Redis: elsewhere it is still
+// registered, and reported skipped with the reason, so a suite's closing counts show what did not
+// run here instead of losing it (issue 23). As options rather than a wrapper of `test`, so the
+// report names the test's own file.
+/** For what exists only on PostgreSQL (the shared create statements, for one). */
+export const onlyOnPostgres = { skip: storeName === 'postgres' ? false : 'PostgreSQL only: runs in the PostgreSQL + Redis suite' };
+/** For what exists only on the embedded store (its backup, for one). */
+export const onlyOnEmbedded = { skip: storeName === 'sqlite' ? false : 'embedded store only: runs in the embedded suite' };
+/** For what needs a Redis server. */
+export const needsRedis = { skip: TEST_REDIS_URL !== null ? false : 'needs Redis: runs in the PostgreSQL + Redis suite (TEST_REDIS_URL)' };
+/** For several `readybell serve` processes, which share PostgreSQL and Redis. */
+export const needsCluster = {
+  skip: TEST_DATABASE_URL !== null && TEST_REDIS_URL !== null ? false : 'needs PostgreSQL and Redis: runs in the PostgreSQL + Redis suite',
+};

@@ -2,6 +2,7 @@
 // changed), promises a test resolves by hand, and ringers that wait for the test, count, or stand
 // in for the app's own.
 import { spawn } from 'node:child_process';
+import { owned } from './child-processes.ts';
 import type { TestApp } from './app.ts';
 import type { Ringer, RingOutcome, RingRequest, RingTarget } from '../../src/core/ring.ts';
 import { NOBODY_REACHED } from '../../src/channels/ringer.ts';
@@ -121,7 +122,7 @@ export async function startSecondNode(t: TestApp): Promise<{ url: string; stop()
   const env: Record<string, string> = databaseUrl !== null ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir };
   if (redisUrl !== null) Object.assign(env, { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: redisPrefix });
   const script = new URL('./second-node.ts', import.meta.url).pathname;
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = owned(spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] }));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';

@@ -1,0 +1,20 @@
+// Every process a test starts (a server, a worker, the CLI, a receiver in another language) is
+// started through `owned(spawn(…))`, so none outlives the test file that started it: whatever ends that file (its last
+// test, a timeout with --test-force-exit, a failed start, an uncaught error), the children still
+// running get SIGKILL as it exits. A leaked server once kept `npm test` running for 30 minutes,
+// holding the runner's pipe open after its file was done (issue 23).
+import type { ChildProcess } from 'node:child_process';
+
+const running = new Set<ChildProcess>();
+
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+/** Wraps child_process.spawn's result: the child is stopped when this test process exits. */
+export function owned<T extends ChildProcess>(child: T): T {
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  child.once('error', () => running.delete(child));
+  return child;
+}

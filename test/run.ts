@@ -1,0 +1,79 @@
+// Runs one test suite with `node --test` (decision 0033): which files, on which engine, with what
+// limits, and the closing summary of what ran.
+//
+//   node test/run.ts                 every test file, on the embedded store
+//   TEST_DATABASE_URL=… TEST_REDIS_URL=… node test/run.ts
+//                                    the files whose behaviour can differ between engines, on
+//                                    PostgreSQL + Redis (TEST_ALL_FILES=1: every file)
+//   node test/run.ts --browser       the browser tests (test/e2e/**/*.e2e.ts), one file at a time
+//   node test/run.ts FILE…           just those files, on whichever engine the environment names
+//
+// A file runs on both engines unless it says why it need not, in a line of its own near the top:
+//   // One engine: <why nothing it checks goes through the store, the bus or the limiter differently>
+// Unit tests (test/unit/) touch no store and run once. So a new test file runs on both engines
+// until someone writes down why it need not.
+import { globSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { run } from 'node:test';
+import { spec } from 'node:test/reporters';
+import { fileURLToPath } from 'node:url';
+import summary from './reporters/summary.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ONE_ENGINE = /^\/\/ One engine: (.+)$/m;
+// Per test (and hook), generous: a test that needs more is waiting for something that will not
+// come. forceExit then ends its file even if a handle would keep it alive.
+const TEST_TIMEOUT_MS = Number(process.env.TEST_TIMEOUT_MS ?? 180_000);
+
+const engine = process.env.TEST_DATABASE_URL ? 'postgres' : 'embedded';
+const browser = process.argv[2] === '--browser';
+const named = process.argv.slice(browser ? 3 : 2);
+const all = globSync(browser ? 'test/e2e/**/*.e2e.ts' : 'test/**/*.test.ts', { cwd: ROOT }).sort();
+
+function oneEngineReason(file: string): string | null {
+  if (file.startsWith(`test${path.sep}unit${path.sep}`)) return 'unit test: no store';
+  const head = readFileSync(path.join(ROOT, file), 'utf8').slice(0, 2000);
+  return ONE_ENGINE.exec(head)?.[1] ?? null;
+}
+
+let files: string[];
+if (named.length > 0) files = named;
+else if (browser || engine === 'embedded' || process.env.TEST_ALL_FILES === '1') files = all;
+else files = all.filter((f) => oneEngineReason(f) === null);
+
+const suite = process.env.TEST_SUITE_NAME ?? (browser ? 'browser' : engine);
+// The summary reporter runs in this process and names the suite in its closing line.
+process.env.TEST_SUITE_NAME = suite;
+console.log(
+  `${suite}: ${files.length} of ${all.length} test files on the ${engine === 'postgres' ? 'PostgreSQL + Redis' : 'embedded'} store`,
+);
+if (!browser && engine === 'postgres' && named.length === 0 && files.length < all.length) {
+  console.log(`(${all.length - files.length} files run once, on the embedded store: unit tests, and files marked "One engine")`);
+}
+
+// Through run() rather than `node --test`: with forceExit, `node --test` also ends its own process
+// before the reporters have written, and the summary would be lost. Here forceExit ends each
+// file's process once its tests are done (a handle left open cannot hold the suite), and this
+// process writes the spec report, then the summary.
+const stream = run({
+  files,
+  cwd: ROOT,
+  // Browser tests one at a time: two Chromiums on two cores make their timings flaky.
+  concurrency: Number(process.env.TEST_CONCURRENCY ?? (browser ? 1 : 2)),
+  timeout: TEST_TIMEOUT_MS,
+  forceExit: true,
+});
+const forSummary = new PassThrough({ objectMode: true });
+stream.on('test:fail', (data) => {
+  if (!data.todo) process.exitCode = 1;
+});
+stream.on('data', (event) => forSummary.write(event));
+stream.on('end', () => forSummary.end());
+const closing = (async () => {
+  let text = '';
+  for await (const chunk of forSummary.compose(summary)) text += chunk;
+  return text;
+})();
+for await (const chunk of stream.compose(spec)) process.stdout.write(chunk);
+process.stdout.write(await closing);
