@@ -10,6 +10,7 @@
 // path, query and body.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/errors.ts';
+import { formParams } from '../../domain/twilio-signature.ts';
 
 /** readybell's deepest body is 3 levels (branch settings); 32 leaves room for any client's shape. */
 export const MAX_BODY_DEPTH = 32;
@@ -77,6 +78,16 @@ function validationError(found: Finding[], context: 'body' | 'querystring'): Err
   return Object.assign(new Error('validation'), { validation, validationContext: context });
 }
 
+/**
+ * The body as its values will be read. A form a route keeps as text (the SMS webhooks keep theirs
+ * raw, for the signature over every parameter) is checked decoded: `Body=a%00b` holds no NUL as
+ * text, but its Body does once decoded. A name given once is one string, a repeated one an array.
+ */
+function decodedBody(req: FastifyRequest): unknown {
+  if (typeof req.body !== 'string' || !/^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? '')) return req.body;
+  return Object.fromEntries([...formParams(req.body)].map(([name, values]) => [name, values.length === 1 ? values[0] : values]));
+}
+
 export function registerInputGuard(app: FastifyInstance): void {
   // Node answers an HTTP/1.1 request without Host itself, with an empty 400. Its createServer
   // option requireHostHeader is kept on the server and read per request; turned off here (for
@@ -98,7 +109,7 @@ export function registerInputGuard(app: FastifyInstance): void {
     const inQuery = inspect(req.query);
     if (inQuery !== 'too-deep' && inQuery.length > 0) throw validationError(inQuery, 'querystring');
     if (req.body === undefined) return;
-    const inBody = inspect(req.body);
+    const inBody = inspect(decodedBody(req));
     if (inBody === 'too-deep') {
       throw new AppError(
         'invalid-json',
