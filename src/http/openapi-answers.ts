@@ -64,6 +64,7 @@ const EXAMPLE_DETAILS: Record<ErrorCode, string> = {
   'method-not-allowed': 'PUT is not supported on /v1/branch; allowed: GET, PATCH.',
   'payload-too-large': 'The request body is too large.',
   'request-timeout': 'The request did not arrive in full within 15000 ms.',
+  'expectation-failed': 'Expect "200-ok" cannot be met: readybell meets only 100-continue.',
   'ticket-state-conflict': 'Cannot mark ready a ticket that is collected.',
   'last-owner': "This is the account's last owner; make another user owner first.",
   conflict: 'Queue "A" has open tickets in test or live mode; collect, cancel or let them expire first.',
@@ -71,6 +72,7 @@ const EXAMPLE_DETAILS: Record<ErrorCode, string> = {
   'idempotency-key-reuse': 'This Idempotency-Key was used with another request in the last 24 hours.',
   'rate-limited': 'Too many writes for this API key; retry in 3 s.',
   internal: 'An unexpected error occurred. It has been logged with this request id.',
+  'not-implemented': 'CONNECT is not supported: readybell is not a proxy.',
   unavailable: 'This node is shutting down; retry the request.',
 };
 

@@ -16,7 +16,7 @@ export const PROBLEM_CATALOGUE: Record<ErrorCode, { status: number; title: strin
   'unsupported-media-type': {
     status: 415,
     title: 'Unsupported media type',
-    help: 'Send request bodies as `Content-Type: application/json`.',
+    help: 'Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).',
   },
   'validation-failed': {
     status: 422,
@@ -64,6 +64,11 @@ export const PROBLEM_CATALOGUE: Record<ErrorCode, { status: number; title: strin
     title: 'Request timeout',
     help: 'The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.',
   },
+  'expectation-failed': {
+    status: 417,
+    title: 'Expectation failed',
+    help: 'The only expectation readybell meets is `Expect: 100-continue`; send the request without any other.',
+  },
   'ticket-state-conflict': {
     status: 409,
     title: 'Ticket state conflict',
@@ -94,6 +99,11 @@ export const PROBLEM_CATALOGUE: Record<ErrorCode, { status: number; title: strin
     status: 500,
     title: 'Internal error',
     help: 'Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.',
+  },
+  'not-implemented': {
+    status: 501,
+    title: 'Not implemented',
+    help: 'The request uses an HTTP feature readybell does not implement: a method none of its routes has (CONNECT included), or a transfer coding other than chunked.',
   },
   unavailable: {
     status: 503,
@@ -141,7 +151,11 @@ export function sendProblem(reply: FastifyReply, p: Problem): FastifyReply {
  * header) or too slow to arrive: Node's parser gives up on it where there may be no request object,
  * so the problem is written to the socket directly, still with a Request-Id to quote.
  */
-export function rawProblemResponse(requestId: string, detail: string, code: 'bad-request' | 'request-timeout' = 'bad-request'): string {
+export function rawProblemResponse(
+  requestId: string,
+  detail: string,
+  code: 'bad-request' | 'request-timeout' | 'not-implemented' = 'bad-request',
+): string {
   const entry = PROBLEM_CATALOGUE[code];
   const body = JSON.stringify({
     type: `/problems/${code}`,

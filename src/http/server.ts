@@ -11,6 +11,7 @@ import type { Live } from '../realtime/live.ts';
 import { sendProblem, toProblem, problem, rawProblemResponse } from './problems.ts';
 import { registerHsts } from './plugins/hsts.ts';
 import { registerInputGuard } from './plugins/input-guard.ts';
+import { registerRequestFraming } from './plugins/request-framing.ts';
 import { registerDraining } from './plugins/draining.ts';
 import { registerLoadShedding } from './plugins/load-shedding.ts';
 import { registerCompression } from './plugins/compression.ts';
@@ -52,6 +53,9 @@ function compilers() {
   }
   return { body, params };
 }
+
+/** A request line (RFC 9112 §3): a method token, a target and the HTTP version. */
+const REQUEST_LINE = /^[!#$%&'*+.^_`|~\w-]+ \S+ HTTP\/1\.[01]\r?\n/;
 
 const newRequestId = (): string => `req_${pooledRandom(12).toString('base64url')}`;
 
@@ -100,6 +104,13 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
         );
         return;
       }
+      // A well-formed request line whose method the parser does not know asks for a method the
+      // service does not implement (RFC 9110 §9.1); a line that is no request line is malformed.
+      const rawPacket = (err as unknown as { rawPacket?: Buffer }).rawPacket;
+      if (code === 'HPE_INVALID_METHOD' && rawPacket !== undefined && REQUEST_LINE.test(rawPacket.toString('latin1'))) {
+        socket.end(rawProblemResponse(newRequestId(), 'The request method is not one readybell implements.', 'not-implemented'));
+        return;
+      }
       const detail =
         code === 'HPE_HEADER_OVERFLOW'
           ? 'The request headers are too large.'
@@ -115,6 +126,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('Request-Id', req.id);
   });
   registerHsts(app);
+  registerRequestFraming(app, newRequestId);
   registerInputGuard(app);
   registerDraining(app);
   const shedding = await registerLoadShedding(app, config.shedding);

@@ -1,6 +1,6 @@
-// What every request must be before any route sees it, checked once for all routes: an HTTP/1.1
-// request names its Host; no string of the path, the query or the body holds a NUL character or a
-// lone UTF-16 surrogate; a body is nested at most MAX_BODY_DEPTH levels.
+// What every request's values must be before any route sees them, checked once for all routes: no
+// string of the path, the query or the body holds a NUL character or a lone UTF-16 surrogate; a
+// body is nested at most MAX_BODY_DEPTH levels. (Its framing is request-framing.ts's.)
 //
 // PostgreSQL cannot hold NUL in text, and its JSON types refuse both NUL and a lone surrogate
 // (\ud800), so such a string was a 500 there and was stored on SQLite: refusing it here gives
@@ -89,18 +89,6 @@ function decodedBody(req: FastifyRequest): unknown {
 }
 
 export function registerInputGuard(app: FastifyInstance): void {
-  // Node answers an HTTP/1.1 request without Host itself, with an empty 400. Its createServer
-  // option requireHostHeader is kept on the server and read per request; turned off here (for
-  // HTTP and HTTPS alike), the hook below gives that 400 as a problem document. HTTP/1.0 has no
-  // Host requirement, and readybell needs none (links are built from PUBLIC_URL).
-  (app.server as { requireHostHeader?: boolean }).requireHostHeader = false;
-  app.addHook('onRequest', async (req, reply) => {
-    if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
-      reply.header('Connection', 'close');
-      throw new AppError('bad-request', 'An HTTP/1.1 request must carry a Host header (RFC 9112, section 3.2).');
-    }
-  });
-
   app.addHook('preValidation', async (req: FastifyRequest) => {
     // A path parameter with such a character names nothing that can exist.
     const inParams = inspect(req.params);
