@@ -12,6 +12,7 @@ import { sendProblem, toProblem, problem, rawProblemResponse } from './problems.
 import { registerHsts } from './plugins/hsts.ts';
 import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerRequestFraming } from './plugins/request-framing.ts';
+import { registerLingeringClose } from './plugins/lingering-close.ts';
 import { registerDraining } from './plugins/draining.ts';
 import { registerLoadShedding } from './plugins/load-shedding.ts';
 import { registerCompression } from './plugins/compression.ts';
@@ -127,6 +128,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   });
   registerHsts(app);
   registerRequestFraming(app, newRequestId);
+  registerLingeringClose(app);
   registerInputGuard(app);
   registerDraining(app);
   const shedding = await registerLoadShedding(app, config.shedding);
