@@ -34,7 +34,10 @@ export const HEADERS = {
     '`true` when this is the stored answer of an earlier request with the same Idempotency-Key, replayed byte for byte: nothing was done again.',
     { type: 'string', enum: ['true'] },
   ),
-  'WWW-Authenticate': header('Sent with `unauthenticated`.', { type: 'string', examples: ['Bearer realm="readybell"'] }),
+  'WWW-Authenticate': header('Sent with every 401: `Bearer realm="readybell"`, with `error="invalid_token"` for `invalid-api-key`.', {
+    type: 'string',
+    examples: ['Bearer realm="readybell"'],
+  }),
 };
 
 export const PARAMETERS = {
@@ -52,9 +55,10 @@ export const PARAMETERS = {
 
 /** A realistic `detail` for each code's example. */
 const EXAMPLE_DETAILS: Record<ErrorCode, string> = {
-  'invalid-json': 'The request body is not valid JSON.',
+  'invalid-json': "The request body is not valid JSON: Unexpected token 'A' at line 1, column 11 (character 11).",
   'unsupported-media-type': 'Content-Type text/plain is not supported; send application/json.',
-  'validation-failed': 'The request body is invalid: /queue must match pattern "^[A-Za-z0-9_]{1,16}$".',
+  'validation-failed':
+    'The request body is invalid: /customer_phone must be a phone number in international (E.164) form: +, the country code and the number, digits only, such as +33612345678.',
   'bad-request': 'The quoted Idempotency-Key has no closing quote.',
   unauthenticated: 'Send your API key as `Authorization: Bearer rk_test_…` (or rk_live_…).',
   'invalid-api-key': 'This API key is unknown or has been revoked.',
@@ -77,7 +81,15 @@ const EXAMPLE_DETAILS: Record<ErrorCode, string> = {
 };
 
 const EXAMPLE_EXTRAS: Partial<Record<ErrorCode, Json>> = {
-  'validation-failed': { errors: [{ pointer: '/queue', detail: 'must match pattern "^[A-Za-z0-9_]{1,16}$"' }] },
+  'validation-failed': {
+    errors: [
+      {
+        pointer: '/customer_phone',
+        detail:
+          'must be a phone number in international (E.164) form: +, the country code and the number, digits only, such as +33612345678',
+      },
+    ],
+  },
   'bad-request': { errors: [{ pointer: '/headers/idempotency-key', detail: 'The quoted Idempotency-Key has no closing quote.' }] },
   'ticket-state-conflict': { ticket_status: 'collected' },
   'idempotency-key-in-use': { retry_after: 1 },
@@ -171,7 +183,7 @@ function finishOperation(method: string, op: Json): ErrorCode[] {
     if (access !== 'public' && code !== 401 && code !== 408)
       Object.assign(headers, { RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') });
     if (code === 409 || code === 429 || code === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
-    if (code === 401 && access !== 'public') headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
+    if (code === 401) headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
     // A write's answer is stored and replayed, except those checked before it runs and those that say "come back later".
     if (write && access !== 'public' && code < 500 && ![400, 401, 408, 413, 415, 429].includes(code))
       headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');

@@ -4,6 +4,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode, type FieldError } from '../domain/errors.ts';
+import { PATTERN_WORDS } from '../domain/validation.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -185,6 +186,11 @@ function fieldErrors(validation: AjvError[], context: string | undefined): Field
     } else if (v.keyword === 'required' && typeof v.params?.missingProperty === 'string') {
       pointer = `${pointer}/${v.params.missingProperty}`;
       detail = 'is required';
+    } else if (v.keyword === 'pattern' && typeof v.params?.pattern === 'string') {
+      // A person reads this: the rule in words where there are words for it, not the expression.
+      detail =
+        PATTERN_WORDS[v.params.pattern] ??
+        (/^\^[a-z]+_$/.test(v.params.pattern) ? `must start with "${v.params.pattern.slice(1)}"` : detail);
     }
     return { pointer: pointer === '' ? '/' : pointer, detail };
   });

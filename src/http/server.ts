@@ -10,6 +10,7 @@ import type { VapidKeyStore } from '../channels/vapid.ts';
 import type { Live } from '../realtime/live.ts';
 import { sendProblem, toProblem, problem, rawProblemResponse } from './problems.ts';
 import { registerHsts } from './plugins/hsts.ts';
+import { describeJsonError } from './json-error.ts';
 import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerRequestFraming } from './plugins/request-framing.ts';
 import { registerLingeringClose } from './plugins/lingering-close.ts';
@@ -157,8 +158,8 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       if (text.trim() === '') return done(null, undefined);
       try {
         done(null, JSON.parse(text));
-      } catch {
-        done(new AppError('invalid-json', 'The request body is not valid JSON.'), undefined);
+      } catch (err) {
+        done(new AppError('invalid-json', describeJsonError(text, err)), undefined);
       }
     },
   );
@@ -173,10 +174,13 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((err, req, reply) => {
     const { problem: p, internal } = toProblem(req, err);
     if (internal) req.log.error({ err }, 'unhandled error');
-    if (err instanceof AppError && err.extra.www_authenticate === true) {
-      reply.header('WWW-Authenticate', 'Bearer realm="readybell"');
-      delete p.www_authenticate;
-    }
+    // Every 401 names the scheme that would succeed (RFC 9110 §15.5.2); a key that was sent and
+    // refused is an invalid token (RFC 6750 §3.1).
+    if (p.status === 401)
+      reply.header(
+        'WWW-Authenticate',
+        p.code === 'invalid-api-key' ? 'Bearer realm="readybell", error="invalid_token"' : 'Bearer realm="readybell"',
+      );
     return sendProblem(reply, p);
   });
 

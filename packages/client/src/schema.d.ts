@@ -1184,7 +1184,7 @@ export interface components {
                  * @example /queue
                  */
                 pointer: string;
-                /** @example must match pattern "^[A-Za-z0-9_]{1,16}$" */
+                /** @example must be a phone number in international (E.164) form: +, the country code and the number, digits only, such as +33612345678 */
                 detail: string;
             }[];
             /**
@@ -2522,7 +2522,7 @@ export interface components {
         "Retry-After": number;
         /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key, replayed byte for byte: nothing was done again. */
         "Idempotent-Replayed": "true";
-        /** @description Sent with `unauthenticated`. */
+        /** @description Sent with every 401: `Bearer realm="readybell"`, with `error="invalid_token"` for `invalid-api-key`. */
         "WWW-Authenticate": string;
     };
     pathItems: never;
@@ -14384,6 +14384,7 @@ export interface operations {
             401: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
