@@ -89,12 +89,23 @@ test('`bin/readybell.js serve` under a process manager whose node is older: it s
   const dir = mkdtempSync(path.join(tmpdir(), 'readybell-old-node-'));
   const port = await freePort();
   const env = olderNodeEnv(dir, { DATA_DIR: path.join(dir, 'data'), PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
-  const child = spawn(path.join(ROOT, 'bin/readybell.js'), ['serve'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  // Its own process group, so that the server it starts on the pinned Node is stopped with it
+  // whatever happens (a process manager's cgroup does that for a service).
+  const child = spawn(path.join(ROOT, 'bin/readybell.js'), ['serve'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<[number | null, string | null]>((resolve) => child.on('exit', (code, signal) => resolve([code, signal])));
   t.after(() => {
-    child.kill('SIGKILL');
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
     rmSync(dir, { recursive: true, force: true });
   });
   await eventually(
