@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a release of readybell into OUT: the service's TypeScript sources and browser files, the
 # staff page built, and the production dependencies installed from the lockfile. The folder runs
-# with `node src/cli/main.ts serve` on any Node 24 and nothing else: no devDependency is needed at
+# with `bin/readybell.js serve` on any Node 24 and nothing else: no devDependency is needed at
 # run time and nothing is compiled at start (Node strips the types as it loads each file).
 #
 #   npm ci && npm run release -- OUT        (or scripts/release.sh OUT)
@@ -46,7 +46,7 @@ node -e '
   const pkg = JSON.parse(fs.readFileSync(from, "utf8"));
   delete pkg.exports;
   delete pkg.files;
-  pkg.scripts = { start: "node src/cli/main.ts serve", cli: "node src/cli/main.ts" };
+  pkg.scripts = { start: "bin/readybell.js serve", cli: "bin/readybell.js" };
   fs.writeFileSync(to, JSON.stringify(pkg, null, 2) + "\n");
 ' package.json "$out/package.json"
 

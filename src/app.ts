@@ -25,6 +25,8 @@ import { JobRunner, DEFAULT_RUNNER_OPTIONS } from './jobs/runner.ts';
 import { builtinTasks } from './jobs/tasks.ts';
 import { Maintenance } from './jobs/maintenance.ts';
 import { installWebhooks } from './webhooks/install.ts';
+import { OutboundHttpClient } from './webhooks/http-client.ts';
+import { systemLookup } from './webhooks/url-policy.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
 
 export { openDb };
@@ -51,7 +53,7 @@ export type AppOptions = {
   clock?: Clock;
   db?: Db;
   logDestination?: DestinationStream;
-  /** Resolves webhook hosts (URL checks and delivery) instead of DNS. */
+  /** Resolves webhook and push service hosts (URL checks, deliveries, pushes) instead of DNS. */
   webhookLookup?: HostLookup;
   /** Ring channels that take the place of the built-in ones of the same name. */
   ringChannels?: Channel[];
@@ -71,10 +73,16 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const limiter = shared.limiter;
   const base: BaseServices = { config, db, log, clock: opts.clock ?? systemClock, bus: shared.bus, metrics };
   const live = createLive(base, { heartbeatMs: config.sseHeartbeatMs, presence: shared.presence });
+  // Webhook deliveries and pushes go out through one client, which checks every address it
+  // connects to (no second lookup between the check and the connection).
+  const outbound = new OutboundHttpClient(opts.webhookLookup ?? systemLookup);
   // The ring-policy ringer (push, SMS) with the live channels (page, display).
-  const ringing = installRingChannels(base, { channels: [live.pageChannel, live.displayChannel, ...(opts.ringChannels ?? [])] });
+  const ringing = installRingChannels(base, {
+    channels: [live.pageChannel, live.displayChannel, ...(opts.ringChannels ?? [])],
+    http: outbound,
+  });
   const tasks = builtinTasks();
-  const webhooks = installWebhooks(config, tasks, opts.webhookLookup);
+  installWebhooks(config, tasks, outbound);
   const jobs = new JobWakerRelay();
   const services: Services = {
     ...base,
@@ -129,7 +137,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       await metricsServer?.close();
       await live.close();
       await runner.stop();
-      webhooks.close();
+      outbound.close();
       await maintenance.stop();
       await shared.close();
       await db.close();

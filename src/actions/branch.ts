@@ -1,3 +1,4 @@
+import { unknownQueue } from './queues.ts';
 import type { Action } from '../core/ctx.ts';
 import { invalid, AppError } from '../domain/errors.ts';
 import { isValidTimeZone } from '../domain/business-day.ts';
@@ -19,7 +20,7 @@ export const updateBranchSettings: Action<UpdateBranchInput, Branch> = async ({ 
   if (timezone !== undefined && !isValidTimeZone(timezone))
     throw invalid('/timezone', `"${timezone}" is not an IANA time zone such as Europe/Paris.`);
   if (default_queue !== undefined && (await getQueue(ctx.tx, branch.id, default_queue)) === undefined) {
-    throw invalid('/default_queue', `Queue "${default_queue}" does not exist in this branch.`);
+    throw await unknownQueue(ctx.tx, branch.id, default_queue, '/default_queue');
   }
   for (const [pointer, lang] of [
     ['/voice/language', settings.voice?.language],

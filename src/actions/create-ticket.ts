@@ -4,9 +4,9 @@
 // rows depend on (the branch, the queue, the next display number, the webhook endpoints) and
 // commits them: one transaction on SQLite, statements shared with the creates that arrive
 // together on PostgreSQL (src/store/ticket-create.ts). Keyed or not, every create takes this path.
+import { unknownQueue } from './queues.ts';
 import type { Ctx } from '../core/ctx.ts';
 import { newId } from '../domain/ids.ts';
-import { invalid } from '../domain/errors.ts';
 import { ticketToken } from '../domain/ticket-token.ts';
 import { commitCreate } from '../store/commit-create.ts';
 import type { CreateFound } from '../store/ticket-create.ts';
@@ -47,7 +47,7 @@ export async function createTicket(ctx: Ctx, input: CreateTicketInput, key: KeyT
     },
   });
   if (outcome.kind === 'unknown-queue') {
-    throw invalid('/queue', `Queue "${outcome.queue}" does not exist in this branch. Create it with POST /v1/queues first.`);
+    throw await unknownQueue(db, ctx.branchId, outcome.queue, '/queue', ' Create it with POST /v1/queues first.');
   }
   return outcome;
 }

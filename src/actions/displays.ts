@@ -1,6 +1,7 @@
 // Display boards: links for the shop's TVs, each showing some queues (or all) with voice on or off.
+import { unknownQueue } from './queues.ts';
 import type { Action } from '../core/ctx.ts';
-import { AppError, invalid, notFound } from '../domain/errors.ts';
+import { AppError, notFound } from '../domain/errors.ts';
 import { newId, randomAlphanumeric } from '../domain/ids.ts';
 import { getQueue } from '../store/tenancy.ts';
 import { countDisplays, getDisplay, insertDisplay, markDisplayDeleted, type Display } from '../store/displays.ts';
@@ -16,8 +17,7 @@ export const createDisplay: Action<CreateDisplayInput, Display> = async ({ ctx, 
   requireRole(ctx, 'manager');
   const queues = [...new Set(input.queues)];
   for (const [i, q] of queues.entries()) {
-    if ((await getQueue(ctx.tx, ctx.branchId, q)) === undefined)
-      throw invalid(`/queues/${i}`, `Queue "${q}" does not exist in this branch.`);
+    if ((await getQueue(ctx.tx, ctx.branchId, q)) === undefined) throw await unknownQueue(ctx.tx, ctx.branchId, q, `/queues/${i}`);
   }
   if ((await countDisplays(ctx.tx, ctx.branchId, ctx.mode)) >= MAX_DISPLAYS_PER_BRANCH) {
     throw new AppError('conflict', `A branch has at most ${MAX_DISPLAYS_PER_BRANCH} display boards; delete one first.`);

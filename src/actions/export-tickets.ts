@@ -33,12 +33,22 @@ const seconds = (from: number | null, to: number | null): string =>
   from === null || to === null ? '' : String(Math.round((to - from) / 1000));
 
 /**
+ * Taken for a formula by some spreadsheet: =, +, - or @ as the first character that is not blank
+ * (Unicode white space, line breaks, control and format characters such as U+200B), after folding
+ * full-width and small forms (＝, ﹢) to ASCII as NFKC does. OWASP's CSV-injection list names only
+ * the ASCII characters at position one, but spreadsheets skip leading blanks and some read the
+ * full-width signs as operators (issue #25).
+ */
+const FORMULA_START = /^[\s\p{Cc}\p{Cf}]*[=+\-@]/u;
+
+/**
  * A field as spreadsheets read it: quoted when it holds a separator, a quote or a line break, and
- * kept from being taken for a formula (=, +, -, @, tab or carriage return first: OWASP's CSV
- * injection advice) by a leading apostrophe.
+ * kept from being taken for a formula by a leading apostrophe.
  */
 export function csvField(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  // Most cells are ASCII, which NFKC leaves as it is: only others are folded.
+  const formula = FORMULA_START.test(value) || (/[^\p{ASCII}]/u.test(value) && FORMULA_START.test(value.normalize('NFKC')));
+  const safe = formula ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
 }
 

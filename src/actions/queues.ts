@@ -1,8 +1,27 @@
 // Queues: branch configuration shared by both modes (decision: docs/decisions/0003-modes.md).
 import type { Action } from '../core/ctx.ts';
+import type { Queryable } from '../core/db.ts';
 import { AppError, invalid, notFound } from '../domain/errors.ts';
-import { countOpenTicketsInQueue, deleteQueue, getBranchForUpdate, getQueue, insertQueue, updateBranch } from '../store/tenancy.ts';
+import {
+  countOpenTicketsInQueue,
+  deleteQueue,
+  getBranchForUpdate,
+  getQueue,
+  insertQueue,
+  listQueues,
+  updateBranch,
+} from '../store/tenancy.ts';
 import { requireRole } from './roles.ts';
+
+/**
+ * The 422 for a queue name the branch does not have, at `pointer`. Names are case-sensitive, so
+ * "a" is not "A": when only the case differs the answer names the queue that exists.
+ */
+export async function unknownQueue(q: Queryable, branchId: string, name: string, pointer: string, advice = ''): Promise<AppError> {
+  const meant = (await listQueues(q, branchId)).find((x) => x.name.toLowerCase() === name.toLowerCase());
+  const hint = meant === undefined ? '' : ` Did you mean "${meant.name}"? Queue names are case-sensitive.`;
+  return invalid(pointer, `Queue "${name}" does not exist in this branch.${hint}${advice}`);
+}
 
 export type QueueView = { name: string; isDefault: boolean; openTickets: number; createdAt: number };
 

@@ -4,7 +4,8 @@
 // It needs only the base services, so the ringer exists before the Services that hold it.
 import type { BaseServices } from '../core/ctx.ts';
 import { ChannelRinger } from './channel-ringer.ts';
-import { PushChannel, type HostLookup } from './push.ts';
+import { PushChannel } from './push.ts';
+import type { OutboundHttpClient } from '../webhooks/http-client.ts';
 import { SmsChannel } from './sms/sms-channel.ts';
 import { TwilioSmsProvider } from './sms/twilio.ts';
 import type { SmsProvider } from './sms/provider.ts';
@@ -15,17 +16,17 @@ export type RingChannels = { ringer: ChannelRinger; vapid: VapidKeyStore };
 
 /**
  * `channels`: the live ones (page, display), and any that take the place of a built-in channel of
- * the same name (tests); `sms`: another provider adapter; `lookup`: a resolver for push hosts (tests).
+ * the same name (tests); `sms`: another provider adapter; `http`: the app's outbound client, which pushes go out with.
  */
 export function installRingChannels(
   services: BaseServices,
-  opts: { channels?: Channel[]; sms?: SmsProvider; lookup?: HostLookup } = {},
+  opts: { channels?: Channel[]; sms?: SmsProvider; http: OutboundHttpClient },
 ): RingChannels {
   const { config, db, clock, log, metrics } = services;
   const vapid = new VapidKeyStore(db, config.push, () => clock.now());
   const provider = opts.sms ?? (config.sms === null ? null : new TwilioSmsProvider(config.sms, config.ring.sendTimeoutMs));
   const ringer = new ChannelRinger({ db, log }, [
-    new PushChannel({ db, clock, log, config, vapid, lookup: opts.lookup, metrics }),
+    new PushChannel({ db, clock, log, config, vapid, http: opts.http, metrics }),
     new SmsChannel(
       { db, bus: services.bus, clock, log, publicUrl: config.publicUrl, sendTimeoutMs: config.ring.sendTimeoutMs, metrics },
       provider,

@@ -1,7 +1,9 @@
 // The `push` channel: Web Push (RFC 8030) with VAPID (RFC 8292) and aes128gcm payloads
 // (RFC 8291). The web-push library builds each request (JWT, encryption, headers); the request
-// itself goes out with fetch, so it works against any push service URL, never follows redirects,
-// and is bounded by its own timeout rather than the ring deadline (see send-once.ts).
+// itself goes out with the app's outbound HTTP client (webhooks/http-client.ts), which checks the
+// push service's addresses as it connects (the connection goes to the address that was checked: no
+// second lookup for DNS rebinding to answer), never follows redirects, and is bounded by its own
+// timeout rather than the ring deadline (see send-once.ts).
 //
 // A ring whose send was interrupted by a crash is sent again (send-once.ts): the same Topic makes
 // the push service replace a copy it still holds, and the service worker (web/push/push-sw.js)
@@ -9,8 +11,6 @@
 //
 // In test mode a ticket may instead hold a subscription to the push service readybell simulates
 // (simulated-push.ts): it goes through the same claim and record, and is accepted without a send.
-import { promises as dns } from 'node:dns';
-import { isIP } from 'node:net';
 import webpush from 'web-push';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Channel } from './ringer.ts';
@@ -22,17 +22,23 @@ import type { Ticket } from '../core/ticket.ts';
 import { getBranch } from '../store/tenancy.ts';
 import { deletePushSubscription, listPushSubscriptions, type PushSubscriptionRecord } from '../store/push-subscriptions.ts';
 import { ticketUrl } from '../actions/present.ts';
-import { isAddressAllowed } from '../domain/address-policy.ts';
+import { endpointProblem } from '../domain/push-subscription.ts';
+import type { OutboundHttpClient } from '../webhooks/http-client.ts';
 import { ringTexts, shortBranchName } from './ring-texts.ts';
 import { sendOnce, type SendOnceDeps, type SendOutcome } from './send-once.ts';
 import { isSimulatedPush, simulatedPushSend } from './simulated-push.ts';
 import type { Metrics } from '../core/metrics.ts';
 import type { VapidKeyStore, VapidKeys } from './vapid.ts';
 
-export type HostLookup = (hostname: string) => Promise<Array<{ address: string }>>;
-const systemLookup: HostLookup = (host) => dns.lookup(host, { all: true, verbatim: true });
-
-export type PushDeps = { db: Db; clock: Clock; log: Logger; config: Config; vapid: VapidKeyStore; lookup?: HostLookup; metrics?: Metrics };
+export type PushDeps = {
+  db: Db;
+  clock: Clock;
+  log: Logger;
+  config: Config;
+  vapid: VapidKeyStore;
+  http: OutboundHttpClient;
+  metrics?: Metrics;
+};
 
 /** What the service worker (web/push/push-sw.js) receives, decrypted, in its `push` event. */
 export type PushPayload = {
@@ -91,12 +97,11 @@ export class PushChannel implements Channel {
 
   private async send(sub: PushSubscriptionRecord, payload: string, keys: VapidKeys, ticket: Ticket): Promise<SendOutcome> {
     const { config, log } = this.deps;
+    const allowInsecure = config.push.allowInsecureEndpoints;
+    // The subscription's rules again (https, port 443, no private name), for one stored before them.
+    const problem = endpointProblem(sub.endpoint, allowInsecure);
+    if (problem !== null) return { delivered: false, detail: `refused: ${problem}` };
     const host = new URL(sub.endpoint).hostname;
-    // The whole send, name lookup included, is bounded: the stale-claim limit relies on it.
-    const timeout = AbortSignal.timeout(config.ring.sendTimeoutMs);
-    const refused = await Promise.race([this.refusedAddress(sub.endpoint), untilAborted(timeout)]);
-    if (refused === TIMED_OUT) return { delivered: false, detail: 'timed out resolving the push service' };
-    if (refused !== null) return { delivered: false, detail: `refused: ${refused}` };
     const details = webpush.generateRequestDetails({ endpoint: sub.endpoint, keys: { p256dh: sub.p256dh, auth: sub.auth } }, payload, {
       TTL: config.push.ttlSeconds,
       urgency: 'high',
@@ -107,42 +112,22 @@ export class PushChannel implements Channel {
     });
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(details.headers)) if (k.toLowerCase() !== 'content-length') headers[k] = String(v);
-    const res = await fetch(sub.endpoint, {
-      method: 'POST',
-      headers,
-      body: details.body === null ? undefined : new Uint8Array(details.body),
-      redirect: 'manual',
-      signal: timeout,
+    // The whole send, name lookup included, is bounded: the stale-claim limit relies on it.
+    const res = await this.deps.http.post(sub.endpoint, headers, details.body === null ? '' : new Uint8Array(details.body), {
+      allowPrivate: allowInsecure,
+      timeoutMs: config.ring.sendTimeoutMs,
     });
-    await res.body?.cancel().catch(() => {});
-    if (res.status === 201) return { delivered: true, detail: 'accepted' };
-    if (res.status === 404 || res.status === 410) {
+    if (res.statusCode === null) return { delivered: false, detail: res.error ?? 'no answer' };
+    if (res.statusCode === 201) return { delivered: true, detail: 'accepted' };
+    if (res.statusCode === 404 || res.statusCode === 410) {
       // The browser unsubscribed or the subscription expired: it will never work again.
       await this.deps.db.write((tx) => deletePushSubscription(tx, sub.id));
-      return { delivered: false, detail: `gone (${res.status}); subscription removed` };
+      return { delivered: false, detail: `gone (${res.statusCode}); subscription removed` };
     }
-    log.warn({ push_host: host, status: res.status }, 'push service refused a ring');
-    return { delivered: false, detail: `rejected (${res.status})` };
-  }
-
-  /** SSRF guard at send time: every address the endpoint's host resolves to must be public. */
-  private async refusedAddress(endpoint: string): Promise<string | null> {
-    if (this.deps.config.push.allowInsecureEndpoints) return null;
-    const url = new URL(endpoint);
-    if (url.protocol !== 'https:') return 'not https';
-    const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-    const addresses = isIP(host) !== 0 ? [{ address: host }] : await (this.deps.lookup ?? systemLookup)(host);
-    for (const a of addresses) {
-      const verdict = isAddressAllowed(a.address, { allowPrivate: false });
-      if (!verdict.allowed) return verdict.reason;
-    }
-    return null;
+    log.warn({ push_host: host, status: res.statusCode }, 'push service refused a ring');
+    return { delivered: false, detail: `rejected (${res.statusCode})` };
   }
 }
-
-const TIMED_OUT: unique symbol = Symbol('timed out');
-const untilAborted = (signal: AbortSignal): Promise<typeof TIMED_OUT> =>
-  new Promise((resolve) => signal.addEventListener('abort', () => resolve(TIMED_OUT), { once: true }));
 
 /**
  * "Push reached the customer" as soon as one subscription's push service accepted the ring; the

@@ -10,6 +10,7 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { EventSource } from 'eventsource';
+import { classifyAddress } from '../domain/address-policy.ts';
 import { signedHeaders } from '../webhooks/signature.ts';
 import { PING_EVENT_TYPE, TICKET_EVENT_TYPES } from '../webhooks/event-types.ts';
 
@@ -20,7 +21,7 @@ export const LISTEN_USAGE = `readybell listen — forward a readybell's events t
 
   --forward-to URL   where each event is POSTed, signed like a webhook delivery
   --api-key KEY      the branch's key (default: READYBELL_API_KEY); its mode picks test or live events
-  --url URL          the readybell service (default: READYBELL_URL)
+  --url URL          the readybell service (default: READYBELL_URL); https, or http to this machine only
   --events TYPES     only these event types (comma-separated; default: all)
 
 Prints the signing secret (the same on every run with the same key), then one line per event with
@@ -93,6 +94,12 @@ export function parseListenArgs(argv: string[], env: Record<string, string | und
   const base = URL.canParse(url) ? new URL(url) : null;
   if (base === null || (base.protocol !== 'http:' && base.protocol !== 'https:'))
     throw new UsageError("The service's URL is required: --url or READYBELL_URL (e.g. https://pickup.example.com).");
+  // The API key goes with every request: in clear over plain http, to anyone on the way.
+  if (base.protocol === 'http:' && !isLoopback(base.hostname))
+    throw new UsageError(
+      `--url ${base.origin} is plain http, which would send the API key in clear across the network. ` +
+        'Use the https URL of the service; plain http is accepted only for this machine (localhost, 127.0.0.1, [::1]).',
+    );
   const types = (values.events ?? '')
     .split(',')
     .map((t) => t.trim())
@@ -102,6 +109,12 @@ export function parseListenArgs(argv: string[], env: Record<string, string | und
   // A typo would filter out every event in silence.
   if (unknown.length > 0) throw new UsageError(`Unknown event type ${unknown.join(', ')} in --events; known: ${known.join(', ')}.`);
   return { forwardTo: target, apiKey, baseUrl: base.href.replace(/\/+$/, ''), types };
+}
+
+/** This machine: localhost and its subdomains (RFC 6761), 127.0.0.0/8 and ::1. */
+function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return host === 'localhost' || host.endsWith('.localhost') || classifyAddress(host) === 'loopback';
 }
 
 const at = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);

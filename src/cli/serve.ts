@@ -5,6 +5,20 @@ import { createApp } from '../app.ts';
 import { recordPublicUrl, runDemo } from './demo.ts';
 import { hasAnyAccount } from '../store/tenancy.ts';
 import { stopTracing } from '../telemetry/tracing.ts';
+import { AppError } from '../domain/errors.ts';
+
+/** A port already taken, said with the setting that moves it (PORT or METRICS_PORT); null for any other error. */
+function portTaken(err: unknown, config: Config): AppError | null {
+  const e = err as { code?: string; port?: number; address?: string };
+  if (e.code !== 'EADDRINUSE') return null;
+  const metrics = config.metrics !== null && e.port === config.metrics.port && e.port !== config.port;
+  const setting = metrics ? 'METRICS_PORT' : 'PORT';
+  return new AppError(
+    'conflict',
+    `Port ${e.port ?? (metrics ? config.metrics!.port : config.port)} on ${e.address ?? config.host} is already in use ` +
+      `(another readybell, or another program, listens there). Stop it, or set ${setting} to a free port, e.g. ${setting}=${(e.port ?? 3000) + 1}.`,
+  );
+}
 
 export async function serve(config: Config, opts: { demo: boolean }): Promise<void> {
   const started = performance.now();
@@ -13,7 +27,12 @@ export async function serve(config: Config, opts: { demo: boolean }): Promise<vo
   if (opts.demo && !(await hasAnyAccount(app.services.db))) {
     banner = (await runDemo(app.services.db, config)).human;
   }
-  await app.listen();
+  try {
+    await app.listen();
+  } catch (err) {
+    await app.close();
+    throw portTaken(err, config) ?? err;
+  }
   await recordPublicUrl(app.services.db, config);
   app.startWorkers();
   const ms = Math.round(performance.now() - started);

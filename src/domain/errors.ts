@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'method-not-allowed'
   | 'payload-too-large'
   | 'request-timeout'
+  | 'expectation-failed'
   | 'ticket-state-conflict'
   | 'conflict'
   | 'last-owner'
@@ -20,6 +21,7 @@ export type ErrorCode =
   | 'idempotency-key-reuse'
   | 'rate-limited'
   | 'internal'
+  | 'not-implemented'
   | 'unavailable';
 
 export type FieldError = { pointer: string; detail: string };

@@ -34,7 +34,7 @@ function hostIsLocalName(host: string): boolean {
   return h === 'localhost' || h.endsWith('.localhost') || h.endsWith('.local') || h.endsWith('.internal') || !h.includes('.');
 }
 
-/** Endpoint rules without DNS; the push channel checks resolved addresses again before sending. */
+/** Endpoint rules without DNS; the push channel applies them again at each send, and checks the addresses it connects to. */
 export function endpointProblem(raw: string, allowInsecure: boolean): string | null {
   if (raw.length > MAX_ENDPOINT_LENGTH) return `endpoint must be at most ${MAX_ENDPOINT_LENGTH} characters.`;
   let url: URL;
@@ -46,6 +46,8 @@ export function endpointProblem(raw: string, allowInsecure: boolean): string | n
   if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) return 'endpoint must use https.';
   if (url.username !== '' || url.password !== '') return 'endpoint must not contain a user name or password.';
   if (allowInsecure) return null;
+  // Push services take pushes on the HTTPS port; any other (fcm.googleapis.com:22) is a probe.
+  if (url.port !== '') return `endpoint must use the push services' HTTPS port (443), not ${url.port}.`;
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   if (isIP(host) !== 0) {
     const verdict = isAddressAllowed(host, { allowPrivate: false });

@@ -34,7 +34,10 @@ export const HEADERS = {
     '`true` when this is the stored answer of an earlier request with the same Idempotency-Key, replayed byte for byte: nothing was done again.',
     { type: 'string', enum: ['true'] },
   ),
-  'WWW-Authenticate': header('Sent with `unauthenticated`.', { type: 'string', examples: ['Bearer realm="readybell"'] }),
+  'WWW-Authenticate': header('Sent with every 401: `Bearer realm="readybell"`, with `error="invalid_token"` for `invalid-api-key`.', {
+    type: 'string',
+    examples: ['Bearer realm="readybell"'],
+  }),
 };
 
 export const PARAMETERS = {
@@ -52,9 +55,10 @@ export const PARAMETERS = {
 
 /** A realistic `detail` for each code's example. */
 const EXAMPLE_DETAILS: Record<ErrorCode, string> = {
-  'invalid-json': 'The request body is not valid JSON.',
+  'invalid-json': "The request body is not valid JSON: Unexpected token 'A' at line 1, column 11 (character 11).",
   'unsupported-media-type': 'Content-Type text/plain is not supported; send application/json.',
-  'validation-failed': 'The request body is invalid: /queue must match pattern "^[A-Za-z0-9_]{1,16}$".',
+  'validation-failed':
+    'The request body is invalid: /customer_phone must be a phone number in international (E.164) form: +, the country code and the number, digits only, such as +33612345678.',
   'bad-request': 'The quoted Idempotency-Key has no closing quote.',
   unauthenticated: 'Send your API key as `Authorization: Bearer rk_test_…` (or rk_live_…).',
   'invalid-api-key': 'This API key is unknown or has been revoked.',
@@ -64,6 +68,7 @@ const EXAMPLE_DETAILS: Record<ErrorCode, string> = {
   'method-not-allowed': 'PUT is not supported on /v1/branch; allowed: GET, PATCH.',
   'payload-too-large': 'The request body is too large.',
   'request-timeout': 'The request did not arrive in full within 15000 ms.',
+  'expectation-failed': 'Expect "200-ok" cannot be met: readybell meets only 100-continue.',
   'ticket-state-conflict': 'Cannot mark ready a ticket that is collected.',
   'last-owner': "This is the account's last owner; make another user owner first.",
   conflict: 'Queue "A" has open tickets in test or live mode; collect, cancel or let them expire first.',
@@ -71,11 +76,20 @@ const EXAMPLE_DETAILS: Record<ErrorCode, string> = {
   'idempotency-key-reuse': 'This Idempotency-Key was used with another request in the last 24 hours.',
   'rate-limited': 'Too many writes for this API key; retry in 3 s.',
   internal: 'An unexpected error occurred. It has been logged with this request id.',
+  'not-implemented': 'CONNECT is not supported: readybell is not a proxy.',
   unavailable: 'This node is shutting down; retry the request.',
 };
 
 const EXAMPLE_EXTRAS: Partial<Record<ErrorCode, Json>> = {
-  'validation-failed': { errors: [{ pointer: '/queue', detail: 'must match pattern "^[A-Za-z0-9_]{1,16}$"' }] },
+  'validation-failed': {
+    errors: [
+      {
+        pointer: '/customer_phone',
+        detail:
+          'must be a phone number in international (E.164) form: +, the country code and the number, digits only, such as +33612345678',
+      },
+    ],
+  },
   'bad-request': { errors: [{ pointer: '/headers/idempotency-key', detail: 'The quoted Idempotency-Key has no closing quote.' }] },
   'ticket-state-conflict': { ticket_status: 'collected' },
   'idempotency-key-in-use': { retry_after: 1 },
@@ -169,7 +183,7 @@ function finishOperation(method: string, op: Json): ErrorCode[] {
     if (access !== 'public' && code !== 401 && code !== 408)
       Object.assign(headers, { RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') });
     if (code === 409 || code === 429 || code === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
-    if (code === 401 && access !== 'public') headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
+    if (code === 401) headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
     // A write's answer is stored and replayed, except those checked before it runs and those that say "come back later".
     if (write && access !== 'public' && code < 500 && ![400, 401, 408, 413, 415, 429].includes(code))
       headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');

@@ -4,6 +4,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, type ErrorCode, type FieldError } from '../domain/errors.ts';
+import { PATTERN_WORDS } from '../domain/validation.ts';
 
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json';
 
@@ -16,7 +17,7 @@ export const PROBLEM_CATALOGUE: Record<ErrorCode, { status: number; title: strin
   'unsupported-media-type': {
     status: 415,
     title: 'Unsupported media type',
-    help: 'Send request bodies as `Content-Type: application/json`.',
+    help: 'Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).',
   },
   'validation-failed': {
     status: 422,
@@ -64,6 +65,11 @@ export const PROBLEM_CATALOGUE: Record<ErrorCode, { status: number; title: strin
     title: 'Request timeout',
     help: 'The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.',
   },
+  'expectation-failed': {
+    status: 417,
+    title: 'Expectation failed',
+    help: 'The only expectation readybell meets is `Expect: 100-continue`; send the request without any other.',
+  },
   'ticket-state-conflict': {
     status: 409,
     title: 'Ticket state conflict',
@@ -94,6 +100,11 @@ export const PROBLEM_CATALOGUE: Record<ErrorCode, { status: number; title: strin
     status: 500,
     title: 'Internal error',
     help: 'Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.',
+  },
+  'not-implemented': {
+    status: 501,
+    title: 'Not implemented',
+    help: 'The request uses an HTTP feature readybell does not implement: a method none of its routes has (CONNECT included), or a transfer coding other than chunked.',
   },
   unavailable: {
     status: 503,
@@ -141,7 +152,11 @@ export function sendProblem(reply: FastifyReply, p: Problem): FastifyReply {
  * header) or too slow to arrive: Node's parser gives up on it where there may be no request object,
  * so the problem is written to the socket directly, still with a Request-Id to quote.
  */
-export function rawProblemResponse(requestId: string, detail: string, code: 'bad-request' | 'request-timeout' = 'bad-request'): string {
+export function rawProblemResponse(
+  requestId: string,
+  detail: string,
+  code: 'bad-request' | 'request-timeout' | 'not-implemented' = 'bad-request',
+): string {
   const entry = PROBLEM_CATALOGUE[code];
   const body = JSON.stringify({
     type: `/problems/${code}`,
@@ -171,6 +186,11 @@ function fieldErrors(validation: AjvError[], context: string | undefined): Field
     } else if (v.keyword === 'required' && typeof v.params?.missingProperty === 'string') {
       pointer = `${pointer}/${v.params.missingProperty}`;
       detail = 'is required';
+    } else if (v.keyword === 'pattern' && typeof v.params?.pattern === 'string') {
+      // A person reads this: the rule in words where there are words for it, not the expression.
+      detail =
+        PATTERN_WORDS[v.params.pattern] ??
+        (/^\^[a-z]+_$/.test(v.params.pattern) ? `must start with "${v.params.pattern.slice(1)}"` : detail);
     }
     return { pointer: pointer === '' ? '/' : pointer, detail };
   });

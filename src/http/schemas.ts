@@ -30,7 +30,11 @@ export const ProblemSchema = Type.Object(
       Type.Array(
         Type.Object({
           pointer: Type.String({ description: 'JSON Pointer to the field (`/query/…` for the query string)', examples: ['/queue'] }),
-          detail: Type.String({ examples: ['must match pattern "^[A-Za-z0-9_]{1,16}$"'] }),
+          detail: Type.String({
+            examples: [
+              'must be a phone number in international (E.164) form: +, the country code and the number, digits only, such as +33612345678',
+            ],
+          }),
         }),
         { description: '`validation-failed`: each field that is wrong' },
       ),

@@ -10,7 +10,10 @@ import type { VapidKeyStore } from '../channels/vapid.ts';
 import type { Live } from '../realtime/live.ts';
 import { sendProblem, toProblem, problem, rawProblemResponse } from './problems.ts';
 import { registerHsts } from './plugins/hsts.ts';
+import { describeJsonError } from './json-error.ts';
 import { registerInputGuard } from './plugins/input-guard.ts';
+import { registerRequestFraming } from './plugins/request-framing.ts';
+import { registerLingeringClose } from './plugins/lingering-close.ts';
 import { registerDraining } from './plugins/draining.ts';
 import { registerLoadShedding } from './plugins/load-shedding.ts';
 import { registerCompression } from './plugins/compression.ts';
@@ -52,6 +55,9 @@ function compilers() {
   }
   return { body, params };
 }
+
+/** A request line (RFC 9112 §3): a method token, a target and the HTTP version. */
+const REQUEST_LINE = /^[!#$%&'*+.^_`|~\w-]+ \S+ HTTP\/1\.[01]\r?\n/;
 
 const newRequestId = (): string => `req_${pooledRandom(12).toString('base64url')}`;
 
@@ -100,6 +106,13 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
         );
         return;
       }
+      // A well-formed request line whose method the parser does not know asks for a method the
+      // service does not implement (RFC 9110 §9.1); a line that is no request line is malformed.
+      const rawPacket = (err as unknown as { rawPacket?: Buffer }).rawPacket;
+      if (code === 'HPE_INVALID_METHOD' && rawPacket !== undefined && REQUEST_LINE.test(rawPacket.toString('latin1'))) {
+        socket.end(rawProblemResponse(newRequestId(), 'The request method is not one readybell implements.', 'not-implemented'));
+        return;
+      }
       const detail =
         code === 'HPE_HEADER_OVERFLOW'
           ? 'The request headers are too large.'
@@ -115,6 +128,8 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('Request-Id', req.id);
   });
   registerHsts(app);
+  registerRequestFraming(app, newRequestId);
+  registerLingeringClose(app);
   registerInputGuard(app);
   registerDraining(app);
   const shedding = await registerLoadShedding(app, config.shedding);
@@ -143,8 +158,8 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       if (text.trim() === '') return done(null, undefined);
       try {
         done(null, JSON.parse(text));
-      } catch {
-        done(new AppError('invalid-json', 'The request body is not valid JSON.'), undefined);
+      } catch (err) {
+        done(new AppError('invalid-json', describeJsonError(text, err)), undefined);
       }
     },
   );
@@ -159,10 +174,13 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   app.setErrorHandler((err, req, reply) => {
     const { problem: p, internal } = toProblem(req, err);
     if (internal) req.log.error({ err }, 'unhandled error');
-    if (err instanceof AppError && err.extra.www_authenticate === true) {
-      reply.header('WWW-Authenticate', 'Bearer realm="readybell"');
-      delete p.www_authenticate;
-    }
+    // Every 401 names the scheme that would succeed (RFC 9110 §15.5.2); a key that was sent and
+    // refused is an invalid token (RFC 6750 §3.1).
+    if (p.status === 401)
+      reply.header(
+        'WWW-Authenticate',
+        p.code === 'invalid-api-key' ? 'Bearer realm="readybell", error="invalid_token"' : 'Bearer realm="readybell"',
+      );
     return sendProblem(reply, p);
   });
 

@@ -14,7 +14,7 @@ import { loadDeliveryWork } from '../store/webhook-work.ts';
 import { disableEndpoint, noteEndpointFailure, noteEndpointSuccess, type WebhookEndpoint } from '../store/webhook-endpoints.ts';
 import { signedHeaders } from './signature.ts';
 import type { SecretBox } from './secret-box.ts';
-import type { PostOutcome, WebhookHttpClient } from './http-client.ts';
+import type { PostOutcome, OutboundHttpClient } from './http-client.ts';
 import { privateTargetsAllowed } from './url-policy.ts';
 import { FAILING_ENDPOINT_DISABLE_MS, parseRetryAfter, retryDelayMs } from './retry-schedule.ts';
 import type { DeliveryJobPayload } from './fan-out.ts';
@@ -37,7 +37,7 @@ export function signingSecrets(endpoint: WebhookEndpoint, now: number, box: Secr
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-export function webhookDeliveryTask(client: WebhookHttpClient, box: SecretBox): JobHandler<DeliveryJobPayload> {
+export function webhookDeliveryTask(client: OutboundHttpClient, box: SecretBox): JobHandler<DeliveryJobPayload> {
   return async (services, payload, job) => {
     const manual = payload.manual === true;
     const { db, clock } = services;

@@ -1,5 +1,5 @@
-// Outbound HTTP for webhook deliveries: node:http(s) with keep-alive agents, a hard timeout, and an
-// address check at connection time. The check runs inside the socket's `lookup`, on the very
+// Outbound HTTP to hosts named by others, webhook receivers and customers' push services alike:
+// node:http(s) with keep-alive agents, a hard timeout, and an address check at connection time. The check runs inside the socket's `lookup`, on the very
 // addresses the socket then connects to, so a name cannot resolve to a public address when it is
 // checked and to 127.0.0.1 when it is used (DNS rebinding). Literal IPs skip `lookup` in Node, so
 // they are checked before the request. Sockets are pooled per policy (strict / private allowed):
@@ -65,11 +65,11 @@ function guardedLookup(resolve: HostLookup, allowPrivate: boolean): LookupFuncti
   };
 }
 
-export class WebhookHttpClient {
+export class OutboundHttpClient {
   private readonly lookup: HostLookup;
   private readonly agents = new Map<string, http.Agent>();
 
-  /** `lookup`: the service's resolver (Services.webhookLookup; tests give their own to createApp). */
+  /** `lookup`: the service's resolver (Services.webhookLookup, for push services too; tests give their own to createApp). */
   constructor(lookup: HostLookup) {
     this.lookup = lookup;
   }
@@ -88,7 +88,7 @@ export class WebhookHttpClient {
   post(
     target: string,
     headers: Record<string, string>,
-    body: string,
+    body: string | Uint8Array,
     opts: { allowPrivate: boolean; timeoutMs: number },
   ): Promise<PostOutcome> {
     const started = performance.now();
@@ -105,7 +105,7 @@ export class WebhookHttpClient {
       const verdict = isAddressAllowed(host, { allowPrivate: opts.allowPrivate });
       if (!verdict.allowed) return Promise.resolve(fail(`refused: ${verdict.reason}`));
     }
-    const payload = Buffer.from(body, 'utf8');
+    const payload = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
     const send = url.protocol === 'https:' ? https.request : http.request;
     return new Promise<PostOutcome>((resolve) => {
       let settled = false;

@@ -4,8 +4,8 @@
 // API answer (PRODUCT.md §8).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { assertProblemAnswer, rawExchange } from '../helpers/raw-http.ts';
 import { createTicket, GatedRinger } from '../helpers/tickets.ts';
 import { pathOf } from '../helpers/live.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -16,52 +16,6 @@ before(async () => {
   t = await startTestApp();
 });
 after(() => t.close());
-
-type RawAnswer = { status: number; headers: Map<string, string>; body: string };
-
-/**
- * Writes bytes no HTTP client library would send (a string, or writes spread over time) and
- * collects every answer until the server closes the connection.
- */
-function rawExchange(url: string, send: string | ((write: (bytes: string) => void) => Promise<void>)): Promise<RawAnswer[]> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname, () => {
-      if (typeof send === 'string') socket.write(send);
-      else send((bytes) => socket.write(bytes)).catch(reject);
-    });
-    let all = '';
-    socket.setTimeout(10_000, () => reject(new Error(`the server never ended the connection; got ${JSON.stringify(all)}`)));
-    socket.on('data', (d: Buffer) => (all += d.toString()));
-    socket.on('error', reject);
-    socket.on('end', () => {
-      socket.destroy();
-      const answers: RawAnswer[] = [];
-      let rest = all;
-      while (rest.length > 0) {
-        const headEnd = rest.indexOf('\r\n\r\n');
-        const [statusLine, ...lines] = rest.slice(0, headEnd).split('\r\n');
-        const headers = new Map(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-        const length = Number(headers.get('content-length') ?? 0);
-        const start = headEnd + 4;
-        answers.push({ status: Number(statusLine!.split(' ')[1]), headers, body: rest.slice(start, start + length) });
-        rest = rest.slice(start + length);
-      }
-      resolve(answers);
-    });
-  });
-}
-
-function assertProblemAnswer(a: RawAnswer, status: number, code: string): void {
-  assert.equal(a.status, status, a.body);
-  assert.match(a.headers.get('content-type') ?? '', /^application\/problem\+json/);
-  const p = JSON.parse(a.body);
-  assert.equal(p.code, code);
-  assert.equal(p.status, status);
-  assert.equal(p.type, `/problems/${code}`);
-  assert.match(p.request_id, /^req_/);
-  assert.equal(p.request_id, a.headers.get('request-id'));
-}
 
 test('an HTTP/1.1 request without Host: a 400 problem document, and the connection is closed', async () => {
   for (const path of ['/healthz', '/v1/branch', '/t/ABC']) {

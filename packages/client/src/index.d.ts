@@ -22,6 +22,16 @@ export declare class ReadybellError extends Error {
   readonly problem: Partial<Problem> & Record<string, unknown>;
 }
 
+/** readybell could not be reached (no answer, or none within `timeoutMs`) after every attempt. */
+export declare class ReadybellConnectionError extends Error {
+  readonly name: 'ReadybellConnectionError';
+  /** The URL that was requested, query included. */
+  readonly url: string;
+  readonly attempts: number;
+  /** The last attempt's error (fetch's TypeError, whose own cause is the network error, or a TimeoutError). */
+  readonly cause: unknown;
+}
+
 export type ClientOptions = {
   /** The service's address, e.g. `https://pickup.example.com`. */
   baseUrl: string;

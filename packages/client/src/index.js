@@ -1,6 +1,6 @@
 // A thin client for readybell's API: paths typed by schema.d.ts (generated from /v1/openapi.json),
 // a fresh Idempotency-Key on every write, bounded retries with that same key, and problem
-// documents raised as ReadybellError. Plain JavaScript with index.d.ts beside it, so it runs
+// documents raised as ReadybellError, an unreachable server as ReadybellConnectionError. Plain JavaScript with index.d.ts beside it, so it runs
 // unbuilt on Node ≥ 18 and in browsers (Node does not strip types under node_modules).
 
 const WRITES = new Set(['POST', 'PATCH', 'PUT', 'DELETE']);
@@ -18,6 +18,29 @@ export class ReadybellError extends Error {
     this.requestId = problem.request_id ?? headers?.get('request-id') ?? undefined;
     this.problem = problem;
   }
+}
+
+/**
+ * readybell could not be reached at `url`: no answer at all (the server is down or unreachable,
+ * the name does not resolve, the connection was refused or reset) or none within the timeout,
+ * after every attempt. `cause` is the last attempt's own error.
+ */
+export class ReadybellConnectionError extends Error {
+  constructor(url, attempts, cause) {
+    const why = cause?.name === 'TimeoutError' ? 'no answer within the timeout' : describeCause(cause);
+    super(`could not reach readybell at ${url}: ${why} (${attempts} ${attempts === 1 ? 'attempt' : 'attempts'})`, { cause });
+    this.name = 'ReadybellConnectionError';
+    this.url = url;
+    this.attempts = attempts;
+  }
+}
+
+/** fetch's own message ("fetch failed") says little: the network error is its cause. */
+function describeCause(err) {
+  const inner = err?.cause ?? err;
+  const code = inner?.code;
+  const message = inner?.message ?? String(err);
+  return code !== undefined && !message.includes(code) ? `${code} ${message}` : message;
 }
 
 /** Whether an answer may be retried with the same Idempotency-Key (the API's own advice). */
@@ -80,7 +103,8 @@ export function createClient(options) {
         res = await doFetch(target, { method, headers, body, signal: signals.length > 1 ? AbortSignal.any(signals) : signals[0] });
       } catch (err) {
         // The caller's own abort is final; a timeout or a network failure is retried.
-        if (last || init.signal?.aborted) throw err;
+        if (init.signal?.aborted) throw err;
+        if (last) throw new ReadybellConnectionError(target, attempt, err);
         await sleep(backoff);
         continue;
       }

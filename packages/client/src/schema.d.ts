@@ -1171,7 +1171,7 @@ export interface components {
              * @description What to branch on. More codes may be added within v1: treat an unknown one by its HTTP status.
              * @enum {string}
              */
-            code: "invalid-json" | "unsupported-media-type" | "validation-failed" | "bad-request" | "unauthenticated" | "invalid-api-key" | "plan-required" | "forbidden" | "not-found" | "method-not-allowed" | "payload-too-large" | "request-timeout" | "ticket-state-conflict" | "last-owner" | "conflict" | "idempotency-key-in-use" | "idempotency-key-reuse" | "rate-limited" | "internal" | "unavailable";
+            code: "invalid-json" | "unsupported-media-type" | "validation-failed" | "bad-request" | "unauthenticated" | "invalid-api-key" | "plan-required" | "forbidden" | "not-found" | "method-not-allowed" | "payload-too-large" | "request-timeout" | "expectation-failed" | "ticket-state-conflict" | "last-owner" | "conflict" | "idempotency-key-in-use" | "idempotency-key-reuse" | "rate-limited" | "internal" | "not-implemented" | "unavailable";
             /**
              * @description Also in the `Request-Id` header; quote it to support
              * @example req_Xk2v9QmH4c7PzR1b
@@ -1184,7 +1184,7 @@ export interface components {
                  * @example /queue
                  */
                 pointer: string;
-                /** @example must match pattern "^[A-Za-z0-9_]{1,16}$" */
+                /** @example must be a phone number in international (E.164) form: +, the country code and the number, digits only, such as +33612345678 */
                 detail: string;
             }[];
             /**
@@ -2522,7 +2522,7 @@ export interface components {
         "Retry-After": number;
         /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key, replayed byte for byte: nothing was done again. */
         "Idempotent-Replayed": "true";
-        /** @description Sent with `unauthenticated`. */
+        /** @description Sent with every 401: `Bearer realm="readybell"`, with `error="invalid_token"` for `invalid-api-key`. */
         "WWW-Authenticate": string;
     };
     pathItems: never;
@@ -2835,7 +2835,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -3185,7 +3185,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -3619,7 +3619,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -4096,7 +4096,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -4880,7 +4880,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -5154,7 +5154,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -5423,7 +5423,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -5697,7 +5697,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -6587,7 +6587,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -7216,7 +7216,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -7456,7 +7456,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -7863,7 +7863,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -8443,7 +8443,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -9062,7 +9062,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -9285,7 +9285,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -9683,7 +9683,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -10282,7 +10282,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -10754,7 +10754,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -11281,7 +11281,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -11869,7 +11869,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -12341,7 +12341,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -12608,7 +12608,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -12897,7 +12897,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {
@@ -14384,6 +14384,7 @@ export interface operations {
             401: {
                 headers: {
                     "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14435,7 +14436,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {

@@ -59,15 +59,11 @@ export function registerAuth(app: FastifyInstance, services: Services, lastUsed:
       }
     }
     if (header === undefined || header.trim() === '') {
-      throw new AppError('unauthenticated', 'Send your API key as `Authorization: Bearer rk_test_…` (or rk_live_…).', {
-        www_authenticate: true,
-      });
+      throw new AppError('unauthenticated', 'Send your API key as `Authorization: Bearer rk_test_…` (or rk_live_…).');
     }
     const key = BEARER.exec(header)?.[1];
     if (key === undefined || !KEY_PREFIX.test(key)) {
-      throw new AppError('unauthenticated', 'The Authorization header is malformed; expected `Bearer rk_live_…` or `Bearer rk_test_…`.', {
-        www_authenticate: true,
-      });
+      throw new AppError('unauthenticated', 'The Authorization header is malformed; expected `Bearer rk_live_…` or `Bearer rk_test_…`.');
     }
     // A key cut short or run into other text when copied: the header is right, the key is not.
     if (!KEY_SHAPE.test(key)) throw new AppError('invalid-api-key', keyProblem(key));

@@ -1,6 +1,6 @@
-// What every request must be before any route sees it, checked once for all routes: an HTTP/1.1
-// request names its Host; no string of the path, the query or the body holds a NUL character or a
-// lone UTF-16 surrogate; a body is nested at most MAX_BODY_DEPTH levels.
+// What every request's values must be before any route sees them, checked once for all routes: no
+// string of the path, the query or the body holds a NUL character or a lone UTF-16 surrogate; a
+// body is nested at most MAX_BODY_DEPTH levels. (Its framing is request-framing.ts's.)
 //
 // PostgreSQL cannot hold NUL in text, and its JSON types refuse both NUL and a lone surrogate
 // (\ud800), so such a string was a 500 there and was stored on SQLite: refusing it here gives
@@ -10,6 +10,7 @@
 // path, query and body.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../domain/errors.ts';
+import { formParams } from '../../domain/twilio-signature.ts';
 
 /** readybell's deepest body is 3 levels (branch settings); 32 leaves room for any client's shape. */
 export const MAX_BODY_DEPTH = 32;
@@ -77,19 +78,17 @@ function validationError(found: Finding[], context: 'body' | 'querystring'): Err
   return Object.assign(new Error('validation'), { validation, validationContext: context });
 }
 
-export function registerInputGuard(app: FastifyInstance): void {
-  // Node answers an HTTP/1.1 request without Host itself, with an empty 400. Its createServer
-  // option requireHostHeader is kept on the server and read per request; turned off here (for
-  // HTTP and HTTPS alike), the hook below gives that 400 as a problem document. HTTP/1.0 has no
-  // Host requirement, and readybell needs none (links are built from PUBLIC_URL).
-  (app.server as { requireHostHeader?: boolean }).requireHostHeader = false;
-  app.addHook('onRequest', async (req, reply) => {
-    if (req.raw.httpVersion === '1.1' && req.headers.host === undefined) {
-      reply.header('Connection', 'close');
-      throw new AppError('bad-request', 'An HTTP/1.1 request must carry a Host header (RFC 9112, section 3.2).');
-    }
-  });
+/**
+ * The body as its values will be read. A form a route keeps as text (the SMS webhooks keep theirs
+ * raw, for the signature over every parameter) is checked decoded: `Body=a%00b` holds no NUL as
+ * text, but its Body does once decoded. A name given once is one string, a repeated one an array.
+ */
+function decodedBody(req: FastifyRequest): unknown {
+  if (typeof req.body !== 'string' || !/^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? '')) return req.body;
+  return Object.fromEntries([...formParams(req.body)].map(([name, values]) => [name, values.length === 1 ? values[0] : values]));
+}
 
+export function registerInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', async (req: FastifyRequest) => {
     // A path parameter with such a character names nothing that can exist.
     const inParams = inspect(req.params);
@@ -98,7 +97,7 @@ export function registerInputGuard(app: FastifyInstance): void {
     const inQuery = inspect(req.query);
     if (inQuery !== 'too-deep' && inQuery.length > 0) throw validationError(inQuery, 'querystring');
     if (req.body === undefined) return;
-    const inBody = inspect(req.body);
+    const inBody = inspect(decodedBody(req));
     if (inBody === 'too-deep') {
       throw new AppError(
         'invalid-json',
