@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
+import { owned } from '../helpers/child-processes.ts';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,7 +37,7 @@ function olderNodeEnv(dir: string, extra: Record<string, string>): Record<string
 
 function run(command: string, args: string[], opts: { cwd: string; env: Record<string, string> }) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(command, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = owned(spawn(command, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] }));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -91,12 +92,14 @@ test('`bin/readybell.js serve` under a process manager whose node is older: it s
   const env = olderNodeEnv(dir, { DATA_DIR: path.join(dir, 'data'), PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` });
   // Its own process group, so that the server it starts on the pinned Node is stopped with it
   // whatever happens (a process manager's cgroup does that for a service).
-  const child = spawn(path.join(ROOT, 'bin/readybell.js'), ['serve'], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    detached: true,
-  });
+  const child = owned(
+    spawn(path.join(ROOT, 'bin/readybell.js'), ['serve'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    }),
+  );
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<[number | null, string | null]>((resolve) => child.on('exit', (code, signal) => resolve([code, signal])));

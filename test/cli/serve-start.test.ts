@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { owned } from '../helpers/child-processes.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -35,11 +36,13 @@ test('a port already in use: the message names it and says to set PORT (or METRI
 test('serve with METRICS_PORT starts without a deprecation warning', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'readybell-metrics-'));
   const [port, metricsPort] = [await freePort(), await freePort()];
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/node'), ['src/cli/main.ts', 'serve'], {
-    cwd: ROOT,
-    env: cliEnv({ DATA_DIR: dir, PORT: String(port), METRICS_PORT: String(metricsPort), LOG_LEVEL: 'warn' }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = owned(
+    spawn(path.join(ROOT, 'node_modules/.bin/node'), ['src/cli/main.ts', 'serve'], {
+      cwd: ROOT,
+      env: cliEnv({ DATA_DIR: dir, PORT: String(port), METRICS_PORT: String(metricsPort), LOG_LEVEL: 'warn' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
