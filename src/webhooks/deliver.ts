@@ -22,6 +22,8 @@ import { observeWebhookAttempt } from '../metrics.ts';
 import { inSpan, markSpanFailed, traceHeaders } from '../telemetry/tracing.ts';
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
+/** Resolving the receiver's host and opening the connection: part of the 10 s, bounded on its own. */
+export const CONNECT_TIMEOUT_MS = 3_000;
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 export const USER_AGENT = `readybell-webhooks/${VERSION}`;
@@ -90,7 +92,11 @@ export function webhookDeliveryTask(client: WebhookHttpClient, box: SecretBox): 
             ...traceHeaders(),
           },
           body,
-          { allowPrivate: privateTargetsAllowed(services.config, endpoint.mode), timeoutMs: DELIVERY_TIMEOUT_MS },
+          {
+            allowPrivate: privateTargetsAllowed(services.config, endpoint.mode),
+            timeoutMs: DELIVERY_TIMEOUT_MS,
+            connectTimeoutMs: CONNECT_TIMEOUT_MS,
+          },
         );
       outcome = await inSpan('webhook.deliver', () => deliverySpan(delivery, endpoint), post, { kind: 'client', outcome: attemptSpan });
     }
