@@ -7,7 +7,8 @@
  * The lane a job runs in (decision 0048): each lane has its own slots on every node, so rings
  * (ring jobs, reminders, ladder steps, snooze ends) never wait behind webhook deliveries.
  */
-export type JobLane = 'ring' | 'webhook';
+export const JOB_LANES = ['ring', 'webhook'] as const;
+export type JobLane = (typeof JOB_LANES)[number];
 
 /**
  * Whose work a job is, for the fair shares of a lane's slots: the account it is done for and, for

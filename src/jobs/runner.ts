@@ -4,7 +4,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Services } from '../core/ctx.ts';
-import { claimJobs, FAILING_ENDPOINT_SLOTS, finishJob, releaseJobs, retryJob, type FairShares } from '../store/outbox.ts';
+import { claimLaneJobs, FAILING_ENDPOINT_SLOTS, finishJob, releaseJobs, retryJob, type FairShares } from '../store/outbox.ts';
 import type { ClaimedJob, JobLane, JobOwner } from '../core/jobs.ts';
 import { inSpan, jobParent, markSpanFailed } from '../telemetry/tracing.ts';
 import type { JobRegistry } from './registry.ts';
@@ -179,27 +179,31 @@ export class JobRunner {
   private async tick(): Promise<void> {
     this.again = false;
     this.failedTick = false;
-    for (const lane of this.lanes) {
-      const free = lane.free();
-      if (free <= 0) {
-        lane.backlog = true;
-        continue;
-      }
-      try {
-        const jobs = await this.claim(lane, free);
+    for (const lane of this.lanes) if (lane.free() <= 0) lane.backlog = true;
+    try {
+      for (const [lane, jobs] of await this.claim()) {
         for (const job of jobs) void this.track(job);
         // Fewer than free may still mean more to claim (an owner at its share filled the candidates).
         lane.backlog = jobs.length > 0;
-      } catch (err) {
-        this.services.log.warn({ err, lane: lane.name }, 'job runner tick failed');
-        this.failedTick = true;
       }
+    } catch (err) {
+      this.services.log.warn({ err }, 'job runner tick failed');
+      this.failedTick = true;
     }
   }
 
-  private claim(lane: Lane, free: number): Promise<ClaimedJob[]> {
+  /** Every lane with a free slot, claimed in one transaction (one statement per lane). */
+  private claim(): Promise<Array<[Lane, ClaimedJob[]]>> {
     const { db, clock } = this.services;
-    return claimJobs(db, this.workerId, clock.now(), this.opts.leaseMs, free, lane.name, lane.shares());
+    const now = clock.now();
+    const open = this.lanes.filter((lane) => lane.free() > 0);
+    if (open.length === 0) return Promise.resolve([]);
+    return db.write(async (tx) => {
+      const out: Array<[Lane, ClaimedJob[]]> = [];
+      for (const lane of open)
+        out.push([lane, await claimLaneJobs(tx, this.workerId, now, this.opts.leaseMs, lane.free(), lane.name, lane.shares())]);
+      return out;
+    });
   }
 
   private afterTick(): void {
@@ -232,8 +236,7 @@ export class JobRunner {
   }
 
   private async drain(): Promise<number> {
-    const jobs: ClaimedJob[] = [];
-    for (const lane of this.lanes) if (lane.free() > 0) jobs.push(...(await this.claim(lane, lane.free())));
+    const jobs = (await this.claim()).flatMap(([, claimed]) => claimed);
     await Promise.all(jobs.map((job) => this.track(job)));
     return jobs.length;
   }

@@ -2,7 +2,7 @@
 import type { Queryable, Tx } from '../core/db.ts';
 import { one, toJson } from './db.ts';
 import type { Mode } from '../core/tenancy.ts';
-import type { ClaimedJob, JobLane } from '../core/jobs.ts';
+import { JOB_LANES, type ClaimedJob, type JobLane } from '../core/jobs.ts';
 import type { EventRecord } from '../core/events.ts';
 import type { RowWrite } from './rows.ts';
 import { withTraceContext } from '../telemetry/tracing.ts';
@@ -200,8 +200,9 @@ type ClaimRow = {
   endpoint_id: string | null;
 };
 
-export async function claimJobs(
-  db: { write: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T> },
+/** Claims in a transaction of the caller's (a runner claims every lane in one). */
+export async function claimLaneJobs(
+  tx: Tx,
   worker: string,
   now: number,
   leaseMs: number,
@@ -220,7 +221,7 @@ export async function claimJobs(
     shares.perAccount,
     shares.perEndpoint,
   ];
-  const rows = await db.write((tx) => tx.query<ClaimRow>(CLAIM[tx.dialect], params));
+  const rows = await tx.query<ClaimRow>(CLAIM[tx.dialect], params);
   // RETURNING keeps no order: the oldest due first, as they were chosen.
   rows.sort((a, b) => Number(a.run_at) - Number(b.run_at));
   return rows.map((r) => ({
@@ -233,6 +234,18 @@ export async function claimJobs(
     accountId: r.account_id,
     endpointId: r.endpoint_id,
   }));
+}
+
+export function claimJobs(
+  db: { write: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T> },
+  worker: string,
+  now: number,
+  leaseMs: number,
+  limit: number,
+  lane: JobLane = 'ring',
+  shares: FairShares = UNCAPPED,
+): Promise<ClaimedJob[]> {
+  return db.write((tx) => claimLaneJobs(tx, worker, now, leaseMs, limit, lane, shares));
 }
 
 /**
@@ -248,13 +261,16 @@ export async function releaseJobs(tx: Tx, worker: string, ids: readonly string[]
   );
 }
 
+const LANES_SQL = `(${JOB_LANES.map((l) => `'${l}'`).join(', ')})`;
+
 /**
  * Due, unfinished jobs by kind, and when the oldest of each became due: one range scan of the
  * jobs_due index (unfinished jobs only), for the metrics at scrape time.
  */
 export async function jobBacklog(q: Queryable, now: number): Promise<Array<{ kind: string; due: number; oldestRunAt: number }>> {
   const rows = await q.query<{ kind: string; due: number; oldest: number }>(
-    'SELECT kind, COUNT(*) AS due, MIN(run_at) AS oldest FROM jobs WHERE done_at IS NULL AND run_at <= $1 GROUP BY kind',
+    // Every lane named, so the scan is one range of jobs_due (lane, run_at) per lane.
+    `SELECT kind, COUNT(*) AS due, MIN(run_at) AS oldest FROM jobs WHERE lane IN ${LANES_SQL} AND done_at IS NULL AND run_at <= $1 GROUP BY kind`,
     [now],
   );
   return rows.map((r) => ({ kind: r.kind, due: Number(r.due), oldestRunAt: Number(r.oldest) }));
