@@ -19,14 +19,15 @@ export type RunnerOptions = { pollMs: number; leaseMs: number; lanes: Record<Job
 
 // Rings are short (a push, a text, a board message) and must never wait behind deliveries: their
 // own 20 slots, half of them at most for one account. A delivery may hold its slot for the whole
-// 10 s timeout: 40 slots, at most 8 for one account and 4 for one endpoint (1 while it fails), so
-// one tenant whose receivers never answer leaves every other tenant 32 of the 40.
+// 10 s timeout: 40 slots, at most 8 for one account, so one tenant whose receivers never answer
+// leaves every other tenant 32 of the 40. An endpoint may use its account's whole share while it
+// answers, and 1 slot while it fails.
 export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
   pollMs: 250,
   leaseMs: 30_000,
   lanes: {
     ring: { slots: 20, perAccount: 10, perEndpoint: 20 },
-    webhook: { slots: 40, perAccount: 8, perEndpoint: 4 },
+    webhook: { slots: 40, perAccount: 8, perEndpoint: 8 },
   },
 };
 

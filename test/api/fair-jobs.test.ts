@@ -158,24 +158,24 @@ test('an endpoint that fails gets one delivery at a time, and every delivery sti
   const r = slow;
   const tenant = await app.newTenant();
   const endpoint = await createEndpoint(app, { url: `${r.url}/pos`, enabled_events: ['ticket.created'] }, tenant.testKey);
-  for (let i = 0; i < 10; i++) await createTicket(app, tenant.testKey);
-  // Healthy: several at once, up to the endpoint's share of the lane.
-  await eventually(() => r.waiting.length >= 4, 'four deliveries in flight');
-  assert.equal(await heldAtMost(r, 600), 4, 'a healthy endpoint holds its share (4), never more');
-  // The receiver fails them: the endpoint is failing, and the six left go one at a time.
+  for (let i = 0; i < 12; i++) await createTicket(app, tenant.testKey);
+  // Answering: several at once, up to its account's share of the lane (8).
+  await eventually(() => r.waiting.length >= 8, 'eight deliveries in flight');
+  assert.equal(await heldAtMost(r, 600), 8, 'an answering endpoint holds its share (8), never more');
+  // The receiver fails them: the endpoint is failing, and the four left go one at a time.
   r.answer(500);
   await eventually(() => r.waiting.length >= 1, 'the next delivery');
   assert.equal(await heldAtMost(r, 600), 1, 'a failing endpoint holds one slot');
-  // It recovers: everything is delivered, the failed four at their retry (5 s later).
+  // It recovers: everything is delivered, the eight that failed at their retry (5 s later).
   r.status = 200;
   r.answer(200);
   await eventually(
-    async () => (await deliveriesOf(app, endpoint.id, tenant.testKey)).filter((d) => d.status === 'succeeded').length === 6,
-    'the six not failed',
+    async () => (await deliveriesOf(app, endpoint.id, tenant.testKey)).filter((d) => d.status === 'succeeded').length === 4,
+    'the four not failed',
     10_000,
   );
   const failed = (await deliveriesOf(app, endpoint.id, tenant.testKey)).filter((d) => d.status === 'pending');
-  assert.equal(failed.length, 4, 'the failed ones wait for their retry');
+  assert.equal(failed.length, 8, 'the failed ones wait for their retry');
   clock.advance(5_500);
   await eventually(
     async () => (await deliveriesOf(app, endpoint.id, tenant.testKey)).every((d) => d.status === 'succeeded'),
