@@ -200,7 +200,7 @@ type ClaimRow = {
   endpoint_id: string | null;
 };
 
-/** Claims in a transaction of the caller's (a runner claims every lane in one). */
+/** In the caller's transaction: a runner claims every lane in one. */
 export async function claimLaneJobs(
   tx: Tx,
   worker: string,
@@ -234,18 +234,6 @@ export async function claimLaneJobs(
     accountId: r.account_id,
     endpointId: r.endpoint_id,
   }));
-}
-
-export function claimJobs(
-  db: { write: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T> },
-  worker: string,
-  now: number,
-  leaseMs: number,
-  limit: number,
-  lane: JobLane = 'ring',
-  shares: FairShares = UNCAPPED,
-): Promise<ClaimedJob[]> {
-  return db.write((tx) => claimLaneJobs(tx, worker, now, leaseMs, limit, lane, shares));
 }
 
 /**

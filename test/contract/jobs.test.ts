@@ -1,4 +1,4 @@
-// The outbox's claim (src/store/outbox.ts claimJobs), one statement on both engines: only due,
+// The outbox's claim (src/store/outbox.ts claimLaneJobs), one statement on both engines: only due,
 // unfinished, unleased jobs of one lane, oldest first, up to the limit and within each account's
 // and endpoint's share, each leased to the claimer with its attempt counted; concurrent claimers
 // (on PostgreSQL, separate nodes) never claim a job twice.
@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.ts';
 import { openDb } from '../../src/store/open-db.ts';
 import type { Db } from '../../src/core/db.ts';
-import { claimJobs, enqueueJob, finishJob } from '../../src/store/outbox.ts';
+import { claimLaneJobs, enqueueJob, finishJob } from '../../src/store/outbox.ts';
 import { createTestStore, type TestStore } from '../helpers/store.ts';
 import { createAccount, createBranch } from '../../src/actions/provision.ts';
 
@@ -40,6 +40,11 @@ async function jobs(prefix: string, runAts: number[]): Promise<string[]> {
   });
   return ids;
 }
+
+/** A claim in a transaction of its own, as the runner makes one. */
+const claimJobs = (d: Db, worker: string, now: number, leaseMs: number, limit: number, ...fair: FairArgs) =>
+  d.write((tx) => claimLaneJobs(tx, worker, now, leaseMs, limit, ...fair));
+type FairArgs = Parameters<typeof claimLaneJobs> extends [unknown, unknown, unknown, unknown, unknown, ...infer R] ? R : never;
 
 const lease = async (id: string) => {
   const [row] = await db.query<{ locked_by: string | null; locked_until: number | null; attempts: number }>(
