@@ -4,6 +4,7 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Services } from '../core/ctx.ts';
+import type { Tx } from '../core/db.ts';
 import { claimLaneJobs, FAILING_ENDPOINT_SLOTS, finishJob, releaseJobs, retryJob, type FairShares } from '../store/outbox.ts';
 import type { ClaimedJob, JobLane, JobOwner } from '../core/jobs.ts';
 import { inSpan, jobParent, markSpanFailed } from '../telemetry/tracing.ts';
@@ -11,23 +12,26 @@ import type { JobRegistry } from './registry.ts';
 
 /**
  * A lane's slots on this node, and the most of them one account, and one webhook endpoint, may
- * hold (decision 0048); an endpoint that is failing gets FAILING_ENDPOINT_SLOTS.
+ * hold (decision 0048); an endpoint that is failing gets FAILING_ENDPOINT_SLOTS. Slots that no
+ * owner within its share wants may go to owners beyond theirs, but `reserve` slots always stay
+ * free for an owner that has nothing running yet.
  */
-export type LaneOptions = { slots: number; perAccount: number; perEndpoint: number };
+export type LaneOptions = { slots: number; perAccount: number; perEndpoint: number; reserve: number };
 
 export type RunnerOptions = { pollMs: number; leaseMs: number; lanes: Record<JobLane, LaneOptions> };
 
 // Rings are short (a push, a text, a board message) and must never wait behind deliveries: their
-// own 20 slots, half of them at most for one account. A delivery may hold its slot for the whole
-// 10 s timeout: 40 slots, at most 8 for one account, so one tenant whose receivers never answer
-// leaves every other tenant 32 of the 40. An endpoint may use its account's whole share while it
-// answers, and 1 slot while it fails.
+// own 20 slots. A delivery may hold its slot for the whole 10 s timeout: 40 slots. In each lane one
+// account's share is a quarter (10 and 8 slots) and an endpoint may use its account's whole share
+// while it answers, 1 slot while it fails. Idle slots beyond the shares go to whoever has work (a
+// café's one account is not held to 8 of 40), except the reserve: one tenant whose receivers never
+// answer holds at most 32 of the 40 webhook slots, and every other tenant finds 8 free at once.
 export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
   pollMs: 250,
   leaseMs: 30_000,
   lanes: {
-    ring: { slots: 20, perAccount: 10, perEndpoint: 20 },
-    webhook: { slots: 40, perAccount: 8, perEndpoint: 8 },
+    ring: { slots: 20, perAccount: 10, perEndpoint: 20, reserve: 5 },
+    webhook: { slots: 40, perAccount: 8, perEndpoint: 8, reserve: 8 },
   },
 };
 
@@ -76,11 +80,21 @@ class Lane {
     bump(this.byEndpoint, owner.endpointId, by);
   }
 
-  shares(): FairShares {
+  /**
+   * The shares of a claim, counting `also` (claimed in the same transaction, not yet running) as
+   * busy; `beyond`: any owner may take the idle slots (a failing endpoint still gets 1).
+   */
+  shares(beyond = false, also: readonly JobOwner[] = []): FairShares {
+    const accounts = new Map(this.byAccount);
+    const endpoints = new Map(this.byEndpoint);
+    for (const job of also) {
+      bump(accounts, job.accountId, 1);
+      bump(endpoints, job.endpointId, 1);
+    }
     return {
-      perAccount: this.opts.perAccount,
-      perEndpoint: this.opts.perEndpoint,
-      busy: { accounts: Object.fromEntries(this.byAccount), endpoints: Object.fromEntries(this.byEndpoint) },
+      perAccount: beyond ? this.opts.slots : this.opts.perAccount,
+      perEndpoint: beyond ? this.opts.slots : this.opts.perEndpoint,
+      busy: { accounts: Object.fromEntries(accounts), endpoints: Object.fromEntries(endpoints) },
     };
   }
 }
@@ -193,16 +207,26 @@ export class JobRunner {
     }
   }
 
-  /** Every lane with a free slot, claimed in one transaction (one statement per lane). */
+  /**
+   * Every lane with a free slot, claimed in one transaction: first within each owner's share; then,
+   * if that left more than the lane's reserve free, the idle slots for owners beyond their share
+   * (skipped when the lane is idle and the first claim found nothing: nothing is due).
+   */
   private claim(): Promise<Array<[Lane, ClaimedJob[]]>> {
     const { db, clock } = this.services;
     const now = clock.now();
     const open = this.lanes.filter((lane) => lane.free() > 0);
     if (open.length === 0) return Promise.resolve([]);
+    const claim = (tx: Tx, lane: Lane, limit: number, within?: ClaimedJob[]): Promise<ClaimedJob[]> =>
+      claimLaneJobs(tx, this.workerId, now, this.opts.leaseMs, limit, lane.name, lane.shares(within !== undefined, within));
     return db.write(async (tx) => {
       const out: Array<[Lane, ClaimedJob[]]> = [];
-      for (const lane of open)
-        out.push([lane, await claimLaneJobs(tx, this.workerId, now, this.opts.leaseMs, lane.free(), lane.name, lane.shares())]);
+      for (const lane of open) {
+        const within = await claim(tx, lane, lane.free());
+        const idle = lane.free() - within.length - lane.opts.reserve;
+        const nothingDue = within.length === 0 && lane.inflight.size === 0;
+        out.push([lane, idle > 0 && !nothingDue ? [...within, ...(await claim(tx, lane, idle, within))] : within]);
+      }
       return out;
     });
   }
