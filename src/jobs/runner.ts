@@ -11,10 +11,10 @@ import { inSpan, jobParent, markSpanFailed } from '../telemetry/tracing.ts';
 import type { JobRegistry } from './registry.ts';
 
 /**
- * A lane's slots on this node, and the most of them one account, and one webhook endpoint, may
- * hold (decision 0048); an endpoint that is failing gets FAILING_ENDPOINT_SLOTS. Slots that no
- * owner within its share wants may go to owners beyond theirs, but `reserve` slots always stay
- * free for an owner that has nothing running yet.
+ * A lane's slots on this node, and the share of them of one account and of one webhook endpoint
+ * (decision 0048); an endpoint that is failing gets FAILING_ENDPOINT_SLOTS, no more. Slots that no
+ * owner within its share wants may go to owners beyond theirs, except `reserve` slots, which are
+ * only ever taken within a share.
  */
 export type LaneOptions = { slots: number; perAccount: number; perEndpoint: number; reserve: number };
 
@@ -25,7 +25,8 @@ export type RunnerOptions = { pollMs: number; leaseMs: number; lanes: Record<Job
 // account's share is a quarter (10 and 8 slots) and an endpoint may use its account's whole share
 // while it answers, 1 slot while it fails. Idle slots beyond the shares go to whoever has work (a
 // café's one account is not held to 8 of 40), except the reserve: one tenant whose receivers never
-// answer holds at most 32 of the 40 webhook slots, and every other tenant finds 8 free at once.
+// answer holds at most 32 of the 40 webhook slots (16 once they count as failing), and the other
+// tenants get the reserve and every slot it frees before it does.
 export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
   pollMs: 250,
   leaseMs: 30_000,
