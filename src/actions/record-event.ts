@@ -29,7 +29,15 @@ export function eventEnvelope(ctx: Ctx, id: string, type: string, createdAt: num
 function newEvent(ctx: Ctx, type: string, data: Record<string, unknown>): EventRecord {
   const createdAt = ctx.services.clock.now();
   const id = newId('event', createdAt);
-  return { id, branchId: ctx.branchId, mode: ctx.mode, type, createdAt, body: eventEnvelope(ctx, id, type, createdAt, data) };
+  return {
+    id,
+    accountId: ctx.accountId,
+    branchId: ctx.branchId,
+    mode: ctx.mode,
+    type,
+    createdAt,
+    body: eventEnvelope(ctx, id, type, createdAt, data),
+  };
 }
 
 /** Records the event in the action's transaction; returns its id. */

@@ -23,7 +23,10 @@ export const retryWebhookDelivery: Action<{ id: string }, WebhookDelivery> = asy
   const now = ctx.services.clock.now();
   await enqueueJob(
     ctx.tx,
-    newJob(WEBHOOK_JOB, `retry:${delivery.id}:${delivery.attempts}`, { delivery_id: delivery.id, manual: true }, now, now),
+    newJob(WEBHOOK_JOB, `retry:${delivery.id}:${delivery.attempts}`, { delivery_id: delivery.id, manual: true }, now, now, {
+      accountId: ctx.accountId,
+      endpointId: endpoint.id,
+    }),
   );
   handOffAfterCommit(ctx, []);
   return delivery;

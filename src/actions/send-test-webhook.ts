@@ -22,11 +22,27 @@ export const sendTestWebhook: Action<{ id: string }, WebhookDelivery> = async ({
   const now = ctx.services.clock.now();
   const id = newId('event', now);
   const body = eventEnvelope(ctx, id, PING_EVENT_TYPE, now, { object: presentEndpoint(endpoint, now) });
-  await insertEvent(ctx.tx, { id, branchId: ctx.branchId, mode: ctx.mode, type: PING_EVENT_TYPE, createdAt: now, body });
+  await insertEvent(ctx.tx, {
+    id,
+    accountId: ctx.accountId,
+    branchId: ctx.branchId,
+    mode: ctx.mode,
+    type: PING_EVENT_TYPE,
+    createdAt: now,
+    body,
+  });
   const made = (await enqueueDelivery(
     ctx.tx,
-    { endpointId: endpoint.id, branchId: ctx.branchId, mode: ctx.mode, eventId: id, eventType: PING_EVENT_TYPE, now },
-    leaseFor(ctx),
+    {
+      endpointId: endpoint.id,
+      accountId: ctx.accountId,
+      branchId: ctx.branchId,
+      mode: ctx.mode,
+      eventId: id,
+      eventType: PING_EVENT_TYPE,
+      now,
+    },
+    leaseFor(ctx, { id: endpoint.id, failing: endpoint.failingSince !== null }),
   ))!;
   handOffAfterCommit(ctx, made.job === null ? [] : [made.job]);
   return (await getDelivery(ctx.tx, ctx.branchId, ctx.mode, made.deliveryId))!;

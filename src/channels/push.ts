@@ -23,7 +23,7 @@ import { getBranch } from '../store/tenancy.ts';
 import { deletePushSubscription, listPushSubscriptions, type PushSubscriptionRecord } from '../store/push-subscriptions.ts';
 import { ticketUrl } from '../actions/present.ts';
 import { endpointProblem } from '../domain/push-subscription.ts';
-import type { OutboundHttpClient } from '../webhooks/http-client.ts';
+import { CONNECT_TIMEOUT_MS, type OutboundHttpClient } from '../webhooks/http-client.ts';
 import { ringTexts, shortBranchName } from './ring-texts.ts';
 import { sendOnce, type SendOnceDeps, type SendOutcome } from './send-once.ts';
 import { isSimulatedPush, simulatedPushSend } from './simulated-push.ts';
@@ -116,6 +116,9 @@ export class PushChannel implements Channel {
     const res = await this.deps.http.post(sub.endpoint, headers, details.body === null ? '' : new Uint8Array(details.body), {
       allowPrivate: allowInsecure,
       timeoutMs: config.ring.sendTimeoutMs,
+      // The name lookup and the connection: a push service that cannot be reached frees the ring's
+      // slot as soon as a webhook's would (webhooks/deliver.ts).
+      connectTimeoutMs: Math.min(CONNECT_TIMEOUT_MS, config.ring.sendTimeoutMs),
     });
     if (res.statusCode === null) return { delivered: false, detail: res.error ?? 'no answer' };
     if (res.statusCode === 201) return { delivered: true, detail: 'accepted' };

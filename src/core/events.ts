@@ -18,6 +18,8 @@ export type RowWrite = {
 /** An event as stored and sent: `body` is the PRODUCT.md §6 envelope, serialised once. */
 export type EventRecord = {
   readonly id: string;
+  /** Whose event it is: the jobs it sets off count against this account's fair share (decision 0048). */
+  readonly accountId: string;
   readonly branchId: string;
   readonly mode: 'live' | 'test';
   readonly type: string;
@@ -25,8 +27,11 @@ export type EventRecord = {
   readonly body: string;
 };
 
-/** An enabled webhook endpoint of the event's branch and mode, with the event types it wants. */
-export type EventSubscriber = { readonly id: string; readonly enabledEvents: readonly string[] };
+/**
+ * An enabled webhook endpoint of the event's branch and mode, with the event types it wants, and
+ * whether its attempts are failing (a node then runs one of its deliveries at a time).
+ */
+export type EventSubscriber = { readonly id: string; readonly enabledEvents: readonly string[]; readonly failing: boolean };
 
 /** What a sink writes with; its rows commit with the change that caused the event, or not at all. */
 export interface EventWrites {

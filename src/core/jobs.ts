@@ -3,8 +3,29 @@
 // jobs already leased to it. The runner is built after the services it runs jobs with, so the
 // composition root gives the services a relay and binds the runner to it once built.
 
+/**
+ * The lane a job runs in (decision 0048): each lane has its own slots on every node, so rings
+ * (ring jobs, reminders, ladder steps, snooze ends) never wait behind webhook deliveries.
+ */
+export const JOB_LANES = ['ring', 'webhook'] as const;
+export type JobLane = (typeof JOB_LANES)[number];
+
+/**
+ * Whose work a job is, for the fair shares of a lane's slots: the account it is done for and, for
+ * a delivery, the webhook endpoint it goes to (null where unknown: such jobs share no cap).
+ */
+export type JobOwner = { lane: JobLane; accountId: string | null; endpointId: string | null };
+
 /** A job leased to a worker: what the runner needs to run it. `payload` is its stored JSON. */
-export type ClaimedJob = { id: string; kind: string; key: string; payload: string; attempts: number };
+export type ClaimedJob = JobOwner & {
+  id: string;
+  kind: string;
+  key: string;
+  payload: string;
+  attempts: number;
+  /** Handed over with a commit: whether its endpoint was failing then (it then gets one slot). */
+  endpointFailing?: boolean;
+};
 
 /** A worker that may take the jobs a transaction is about to enqueue, and for how long. */
 export type JobAdopter = { workerId: string; leaseMs: number };
@@ -12,8 +33,11 @@ export type JobAdopter = { workerId: string; leaseMs: number };
 export interface JobWaker {
   /** Claims due jobs now instead of at the next poll; called after a commit that enqueued some. */
   wake(): void;
-  /** Who may take the jobs a transaction is about to enqueue (null: nobody; leave them to a claim). */
-  adopter(): JobAdopter | null;
+  /**
+   * Who may take a job of this owner that a transaction is about to enqueue (null: nobody, as when
+   * the owner already holds its share of the lane's slots; leave it to a claim).
+   */
+  adopter(owner: JobOwner, endpointFailing?: boolean): JobAdopter | null;
   /** Runs jobs whose lease a committed transaction gave this worker (see `adopter`). */
   adopt(jobs: readonly ClaimedJob[]): void;
 }
@@ -36,8 +60,8 @@ export class JobWakerRelay implements JobWaker {
     this.target?.wake();
   }
 
-  adopter(): JobAdopter | null {
-    return this.target === null ? null : this.target.adopter();
+  adopter(owner: JobOwner, endpointFailing = false): JobAdopter | null {
+    return this.target === null ? null : this.target.adopter(owner, endpointFailing);
   }
 
   adopt(jobs: readonly ClaimedJob[]): void {

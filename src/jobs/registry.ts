@@ -6,17 +6,33 @@
 // and webhooks/install.ts add to it).
 import type { Services } from '../core/ctx.ts';
 import type { JobRecord } from '../store/outbox.ts';
-import type { ClaimedJob } from '../core/jobs.ts';
+import type { ClaimedJob, JobLane } from '../core/jobs.ts';
 import { newId } from '../domain/ids.ts';
 
-/** A job kind: its name in the jobs table, and (as a type only) the payload its jobs carry. */
-export type JobKind<P> = { readonly kind: string; readonly payload?: P };
+/**
+ * A job kind: its name in the jobs table, the lane its jobs run in (decision 0048), and (as a
+ * type only) the payload its jobs carry.
+ */
+export type JobKind<P> = { readonly kind: string; readonly lane: JobLane; readonly payload?: P };
 
-export const defineJobKind = <P>(kind: string): JobKind<P> => ({ kind });
+export const defineJobKind = <P>(kind: string, lane: JobLane = 'ring'): JobKind<P> => ({ kind, lane });
+
+/** Whose work a new job is: the account, and for a delivery its endpoint (the fair shares' keys). */
+export type JobFor = { accountId: string; endpointId?: string };
 
 /** A job of `kind`, for enqueueJob or a statement that inserts jobs; `key` makes it happen once. */
-export function newJob<P>(kind: JobKind<P>, key: string, payload: P, runAt: number, now: number): JobRecord {
-  return { id: newId('job', now), kind: kind.kind, key, payload, runAt, createdAt: now };
+export function newJob<P>(kind: JobKind<P>, key: string, payload: P, runAt: number, now: number, owner?: JobFor): JobRecord {
+  return {
+    id: newId('job', now),
+    kind: kind.kind,
+    key,
+    payload,
+    runAt,
+    createdAt: now,
+    lane: kind.lane,
+    accountId: owner?.accountId ?? null,
+    endpointId: owner?.endpointId ?? null,
+  };
 }
 
 /**

@@ -4,15 +4,37 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Services } from '../core/ctx.ts';
-import { claimJobs, finishJob, retryJob } from '../store/outbox.ts';
-import type { ClaimedJob } from '../core/jobs.ts';
+import type { Tx } from '../core/db.ts';
+import { claimLaneJobs, FAILING_ENDPOINT_SLOTS, finishJob, releaseJobs, retryJob, type FairShares } from '../store/outbox.ts';
+import type { ClaimedJob, JobLane, JobOwner } from '../core/jobs.ts';
 import { inSpan, jobParent, markSpanFailed } from '../telemetry/tracing.ts';
 import type { JobRegistry } from './registry.ts';
 
-/** `batch`: the most jobs claimed at once and in flight at any time. */
-export type RunnerOptions = { pollMs: number; leaseMs: number; batch: number };
+/**
+ * A lane's slots on this node, and the share of them of one account and of one webhook endpoint
+ * (decision 0048); an endpoint that is failing gets FAILING_ENDPOINT_SLOTS, no more. Slots that no
+ * owner within its share wants may go to owners beyond theirs, except `reserve` slots, which are
+ * only ever taken within a share.
+ */
+export type LaneOptions = { slots: number; perAccount: number; perEndpoint: number; reserve: number };
 
-export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = { pollMs: 250, leaseMs: 30_000, batch: 50 };
+export type RunnerOptions = { pollMs: number; leaseMs: number; lanes: Record<JobLane, LaneOptions> };
+
+// Rings are short (a push, a text, a board message) and must never wait behind deliveries: their
+// own 20 slots. A delivery may hold its slot for the whole 10 s timeout: 40 slots. In each lane one
+// account's share is a quarter (10 and 8 slots) and an endpoint may use its account's whole share
+// while it answers, 1 slot while it fails. Idle slots beyond the shares go to whoever has work (a
+// café's one account is not held to 8 of 40), except the reserve: one tenant whose receivers never
+// answer holds at most 32 of the 40 webhook slots (16 once they count as failing), and the other
+// tenants get the reserve and every slot it frees before it does.
+export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
+  pollMs: 250,
+  leaseMs: 30_000,
+  lanes: {
+    ring: { slots: 20, perAccount: 10, perEndpoint: 20, reserve: 5 },
+    webhook: { slots: 40, perAccount: 8, perEndpoint: 8, reserve: 8 },
+  },
+};
 
 /** 5 s, 30 s, 2 min, 10 min, then every 30 min: for internal jobs (webhooks have their own schedule). */
 export function backoffMs(attempts: number): number {
@@ -20,28 +42,90 @@ export function backoffMs(attempts: number): number {
   return steps[Math.min(attempts - 1, steps.length - 1)] ?? 1_800_000;
 }
 
-// Jobs run concurrently up to `batch`, and new ones are claimed while others are still running:
-// one receiver that takes its full 10 s must not hold back every other job behind it.
+const bump = (m: Map<string, number>, key: string | null, by: number): void => {
+  if (key === null) return;
+  const n = (m.get(key) ?? 0) + by;
+  if (n <= 0) m.delete(key);
+  else m.set(key, n);
+};
+
+/** One lane's jobs in flight on this node, counted by account and endpoint for the fair shares. */
+class Lane {
+  readonly name: JobLane;
+  readonly opts: LaneOptions;
+  readonly inflight = new Set<Promise<void>>();
+  private readonly byAccount = new Map<string, number>();
+  private readonly byEndpoint = new Map<string, number>();
+  /** The last claim made progress or filled every free slot: more may be claimable now. */
+  backlog = false;
+
+  constructor(name: JobLane, opts: LaneOptions) {
+    this.name = name;
+    this.opts = opts;
+  }
+
+  free(): number {
+    return this.opts.slots - this.inflight.size;
+  }
+
+  /** Whether a job of this owner may start here now. */
+  fits(owner: JobOwner, endpointFailing: boolean): boolean {
+    if (this.free() <= 0) return false;
+    if (owner.accountId !== null && (this.byAccount.get(owner.accountId) ?? 0) >= this.opts.perAccount) return false;
+    const perEndpoint = endpointFailing ? FAILING_ENDPOINT_SLOTS : this.opts.perEndpoint;
+    return owner.endpointId === null || (this.byEndpoint.get(owner.endpointId) ?? 0) < perEndpoint;
+  }
+
+  count(owner: JobOwner, by: 1 | -1): void {
+    bump(this.byAccount, owner.accountId, by);
+    bump(this.byEndpoint, owner.endpointId, by);
+  }
+
+  /**
+   * The shares of a claim, counting `also` (claimed in the same transaction, not yet running) as
+   * busy; `beyond`: any owner may take the idle slots (a failing endpoint still gets 1).
+   */
+  shares(beyond = false, also: readonly JobOwner[] = []): FairShares {
+    const accounts = new Map(this.byAccount);
+    const endpoints = new Map(this.byEndpoint);
+    for (const job of also) {
+      bump(accounts, job.accountId, 1);
+      bump(endpoints, job.endpointId, 1);
+    }
+    return {
+      perAccount: beyond ? this.opts.slots : this.opts.perAccount,
+      perEndpoint: beyond ? this.opts.slots : this.opts.perEndpoint,
+      busy: { accounts: Object.fromEntries(accounts), endpoints: Object.fromEntries(endpoints) },
+    };
+  }
+}
+
+// Each lane runs its jobs concurrently up to its slots, and new ones are claimed while others are
+// still running: one receiver that takes its full 10 s must not hold back every other job behind it.
 export class JobRunner {
   readonly workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   private readonly services: Services;
   private readonly tasks: JobRegistry;
   private readonly opts: RunnerOptions;
+  private readonly lanes: Lane[];
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
   private claiming: Promise<void> | null = null;
-  private readonly inflight = new Set<Promise<void>>();
   private started = false;
   private stopped = false;
-  /** A wake arrived during a claim, or the last claim filled every free slot: more may be due. */
+  /** A wake arrived during a claim: more may be due. */
   private again = false;
-  private backlog = false;
   private failedTick = false;
 
   constructor(services: Services, tasks: JobRegistry, opts: RunnerOptions = DEFAULT_RUNNER_OPTIONS) {
     this.services = services;
     this.tasks = tasks;
     this.opts = opts;
+    this.lanes = (Object.keys(opts.lanes) as JobLane[]).map((name) => new Lane(name, opts.lanes[name]));
+  }
+
+  private lane(name: JobLane): Lane {
+    return this.lanes.find((l) => l.name === name) ?? this.lanes[0]!;
   }
 
   start(): void {
@@ -59,14 +143,15 @@ export class JobRunner {
   }
 
   /**
-   * Who may take the jobs a transaction is about to enqueue, and for how long: this runner, when
-   * it is running and has a free slot. The transaction writes the lease itself (locked_by /
-   * locked_until), so after its commit `adopt` runs the jobs at once — no claim transaction (and on
-   * the embedded store no extra fsync) between a change and its webhook. If this process dies
-   * before they finish, the lease runs out and any worker claims them, as with a claim.
+   * Who may take a job of `owner` that a transaction is about to enqueue, and for how long: this
+   * runner, when it is running and the owner's lane has a slot within the owner's share. The
+   * transaction writes the lease itself (locked_by / locked_until), so after its commit `adopt`
+   * runs the job at once — no claim transaction (and on the embedded store no extra fsync) between
+   * a change and its webhook. If this process dies before it finishes, the lease runs out and any
+   * worker claims it, as with a claim.
    */
-  adopter(): { workerId: string; leaseMs: number } | null {
-    if (!this.started || this.stopped || this.inflight.size >= this.opts.batch) return null;
+  adopter(owner: JobOwner, endpointFailing = false): { workerId: string; leaseMs: number } | null {
+    if (!this.started || this.stopped || !this.lane(owner.lane).fits(owner, endpointFailing)) return null;
     return { workerId: this.workerId, leaseMs: this.opts.leaseMs };
   }
 
@@ -74,7 +159,17 @@ export class JobRunner {
   adopt(jobs: readonly ClaimedJob[]): void {
     // Stopped meanwhile: the lease runs out and another worker (or this one, restarted) claims them.
     if (this.stopped) return;
-    for (const job of jobs) void this.track(job);
+    // One commit may lease an owner more jobs than its share (each lease was granted alone): run
+    // what fits, and give the rest back at once for a claim to take as the owner's slots free.
+    const back: string[] = [];
+    for (const job of jobs) {
+      if (this.lane(job.lane).fits(job, job.endpointFailing === true)) void this.track(job);
+      else back.push(job.id);
+    }
+    if (back.length > 0)
+      void this.services.db
+        .write((tx) => releaseJobs(tx, this.workerId, back))
+        .catch((err: Error) => this.services.log.warn({ err: err.message }, 'could not give back jobs; their lease will run out'));
   }
 
   private kick(ms: number): void {
@@ -100,35 +195,60 @@ export class JobRunner {
   private async tick(): Promise<void> {
     this.again = false;
     this.failedTick = false;
-    const free = this.opts.batch - this.inflight.size;
-    if (free <= 0) {
-      this.backlog = true;
-      return;
-    }
+    for (const lane of this.lanes) if (lane.free() <= 0) lane.backlog = true;
     try {
-      const jobs = await claimJobs(this.services.db, this.workerId, this.services.clock.now(), this.opts.leaseMs, free);
-      for (const job of jobs) this.track(job);
-      this.backlog = jobs.length >= free;
+      for (const [lane, jobs] of await this.claim()) {
+        for (const job of jobs) void this.track(job);
+        // Fewer than free may still mean more to claim (an owner at its share filled the candidates).
+        lane.backlog = jobs.length > 0;
+      }
     } catch (err) {
       this.services.log.warn({ err }, 'job runner tick failed');
       this.failedTick = true;
     }
   }
 
+  /**
+   * Every lane with a free slot, claimed in one transaction: first within each owner's share; then,
+   * if that left more than the lane's reserve free, the idle slots for owners beyond their share
+   * (skipped when the lane is idle and the first claim found nothing: nothing is due).
+   */
+  private claim(): Promise<Array<[Lane, ClaimedJob[]]>> {
+    const { db, clock } = this.services;
+    const now = clock.now();
+    const open = this.lanes.filter((lane) => lane.free() > 0);
+    if (open.length === 0) return Promise.resolve([]);
+    const claim = (tx: Tx, lane: Lane, limit: number, within?: ClaimedJob[]): Promise<ClaimedJob[]> =>
+      claimLaneJobs(tx, this.workerId, now, this.opts.leaseMs, limit, lane.name, lane.shares(within !== undefined, within));
+    return db.write(async (tx) => {
+      const out: Array<[Lane, ClaimedJob[]]> = [];
+      for (const lane of open) {
+        const within = await claim(tx, lane, lane.free());
+        const idle = lane.free() - within.length - lane.opts.reserve;
+        const nothingDue = within.length === 0 && lane.inflight.size === 0;
+        out.push([lane, idle > 0 && !nothingDue ? [...within, ...(await claim(tx, lane, idle, within))] : within]);
+      }
+      return out;
+    });
+  }
+
   private afterTick(): void {
     if (this.failedTick) this.kick(this.opts.pollMs * 4);
-    else if ((this.again || this.backlog) && this.inflight.size < this.opts.batch) this.kick(0);
+    else if (this.again || this.lanes.some((l) => l.backlog && l.free() > 0)) this.kick(0);
     else this.kick(this.opts.pollMs);
   }
 
   private track(job: ClaimedJob): Promise<void> {
+    const lane = this.lane(job.lane);
+    lane.count(job, 1);
     const p: Promise<void> = this.runJob(job).finally(() => {
-      this.inflight.delete(p);
-      // With a backlog, claim again once half the slots are free: one claim per finished job
-      // would turn every completion into a transaction of its own.
-      if (this.started && (this.backlog || this.again) && this.inflight.size <= this.opts.batch / 2) this.kick(0);
+      lane.inflight.delete(p);
+      lane.count(job, -1);
+      // With a backlog, claim again once half the lane's slots are free: one claim per finished
+      // job would turn every completion into a transaction of its own.
+      if (this.started && (lane.backlog || this.again) && lane.inflight.size <= lane.opts.slots / 2) this.kick(0);
     });
-    this.inflight.add(p);
+    lane.inflight.add(p);
     return p;
   }
 
@@ -142,8 +262,7 @@ export class JobRunner {
   }
 
   private async drain(): Promise<number> {
-    const { db, clock } = this.services;
-    const jobs = await claimJobs(db, this.workerId, clock.now(), this.opts.leaseMs, this.opts.batch);
+    const jobs = (await this.claim()).flatMap(([, claimed]) => claimed);
     await Promise.all(jobs.map((job) => this.track(job)));
     return jobs.length;
   }
@@ -177,6 +296,6 @@ export class JobRunner {
     this.timer = null;
     if (this.claiming) await this.claiming.catch(() => {});
     if (this.running) await this.running.catch(() => {});
-    await Promise.allSettled([...this.inflight]);
+    await Promise.allSettled(this.lanes.flatMap((l) => [...l.inflight]));
   }
 }

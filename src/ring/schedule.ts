@@ -33,7 +33,8 @@ export const RING_JOB_FOLLOW_UP_MS = 5_000;
 export function ringJob(ctx: Ctx, ring: RingRecord): JobRecord {
   const now = ctx.services.clock.now();
   const runAt = now + ctx.services.config.ring.inlineDeadlineMs + RING_JOB_FOLLOW_UP_MS;
-  return newJob(RING_JOB, ringJobKey(ring.ticketId, ring.seq), { ring_id: ring.id, branch_id: ctx.branchId, mode: ctx.mode }, runAt, now);
+  const payload: RingJobPayload = { ring_id: ring.id, branch_id: ctx.branchId, mode: ctx.mode };
+  return newJob(RING_JOB, ringJobKey(ring.ticketId, ring.seq), payload, runAt, now, { accountId: ctx.accountId });
 }
 
 /**
@@ -44,7 +45,9 @@ export function reminderJob(ctx: Ctx, ticketId: string, settings: BranchSettings
   const step = reminderStep(settings, n);
   if (step === null) return null;
   const payload: ReminderPayload = { ticket_id: ticketId, branch_id: ctx.branchId, mode: ctx.mode, n };
-  return newJob(REMINDER_JOB, reminderKey(ticketId, n), payload, from + step.delayMs, ctx.services.clock.now());
+  return newJob(REMINDER_JOB, reminderKey(ticketId, n), payload, from + step.delayMs, ctx.services.clock.now(), {
+    accountId: ctx.accountId,
+  });
 }
 
 /** For a ready, to insert with its ring: the first reminder. */
@@ -68,5 +71,6 @@ export async function hastenReminder(tx: Tx, ticketId: string, now: number): Pro
 /** The ring at the end of a snooze: a durable job, so a restart neither loses nor repeats it. */
 export async function scheduleSnoozeEnd(ctx: TxCtx, ticketId: string, until: number): Promise<void> {
   const payload: SnoozeEndPayload = { ticket_id: ticketId, branch_id: ctx.branchId, mode: ctx.mode, until };
-  await enqueueJob(ctx.tx, newJob(SNOOZE_END_JOB, snoozeEndKey(ticketId, until), payload, until, ctx.services.clock.now()));
+  const job = newJob(SNOOZE_END_JOB, snoozeEndKey(ticketId, until), payload, until, ctx.services.clock.now(), { accountId: ctx.accountId });
+  await enqueueJob(ctx.tx, job);
 }

@@ -2,7 +2,7 @@
 import type { Queryable, Tx } from '../core/db.ts';
 import { one, toJson } from './db.ts';
 import type { Mode } from '../core/tenancy.ts';
-import type { ClaimedJob } from '../core/jobs.ts';
+import { JOB_LANES, type ClaimedJob, type JobLane } from '../core/jobs.ts';
 import type { EventRecord } from '../core/events.ts';
 import type { RowWrite } from './rows.ts';
 import { withTraceContext } from '../telemetry/tracing.ts';
@@ -73,6 +73,10 @@ export type JobRecord = {
   createdAt: number;
   /** Written already claimed by this worker (a hand-off to the local runner after the commit). */
   lease?: { workerId: string; until: number };
+  /** The lane it runs in, and whose work it is (decision 0048); 'ring' and nobody's when unset. */
+  lane?: JobLane;
+  accountId?: string | null;
+  endpointId?: string | null;
 };
 
 /** A job's stored payload: with the trace context of the work that enqueues it, when tracing is on. */
@@ -91,21 +95,31 @@ export const jobRow = (j: JobRecord): RowWrite => ({
     locked_until: j.lease?.until ?? null,
     locked_by: j.lease?.workerId ?? null,
     created_at: j.createdAt,
+    lane: j.lane ?? 'ring',
+    account_id: j.accountId ?? null,
+    endpoint_id: j.endpointId ?? null,
   },
 });
 
 /** Enqueues a job unless one with the same key exists: the key is what makes effects happen once. */
 export async function enqueueJob(tx: Tx, j: JobRecord): Promise<boolean> {
-  const n =
-    j.lease === undefined
-      ? await tx.run(
-          'INSERT INTO jobs (id, kind, key, payload, run_at, attempts, created_at) VALUES ($1, $2, $3, $4, $5, 0, $6) ON CONFLICT (key) DO NOTHING',
-          [j.id, j.kind, j.key, jobPayloadJson(j.payload), j.runAt, j.createdAt],
-        )
-      : await tx.run(
-          'INSERT INTO jobs (id, kind, key, payload, run_at, attempts, locked_until, locked_by, created_at) VALUES ($1, $2, $3, $4, $5, 1, $6, $7, $8) ON CONFLICT (key) DO NOTHING',
-          [j.id, j.kind, j.key, jobPayloadJson(j.payload), j.runAt, j.lease.until, j.lease.workerId, j.createdAt],
-        );
+  const n = await tx.run(
+    'INSERT INTO jobs (id, kind, key, payload, run_at, attempts, locked_until, locked_by, created_at, lane, account_id, endpoint_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (key) DO NOTHING',
+    [
+      j.id,
+      j.kind,
+      j.key,
+      jobPayloadJson(j.payload),
+      j.runAt,
+      j.lease === undefined ? 0 : 1,
+      j.lease?.until ?? null,
+      j.lease?.workerId ?? null,
+      j.createdAt,
+      j.lane ?? 'ring',
+      j.accountId ?? null,
+      j.endpointId ?? null,
+    ],
+  );
   return n === 1;
 }
 
@@ -121,27 +135,121 @@ export async function hastenJobs(tx: Tx, keys: readonly string[], runAt: number)
 }
 
 /**
- * Claims up to `limit` due jobs for `leaseMs`, in one statement. On PostgreSQL SKIP LOCKED lets
- * every node claim different rows at once; on SQLite the single writer makes the UPDATE atomic. A
- * node that dies mid-job simply lets its lease expire, and another node claims the job again.
+ * How much of a lane one owner may take on this node (decision 0048): `perAccount` slots per
+ * account, `perEndpoint` per webhook endpoint (1 while the endpoint is failing), less what each
+ * already runs here (`busy`, by account and by endpoint id).
  */
-const claimSql = (lock: string): string => `UPDATE jobs SET locked_until = $2, locked_by = $3, attempts = attempts + 1
-  WHERE id IN (SELECT id FROM jobs WHERE done_at IS NULL AND run_at <= $1 AND (locked_until IS NULL OR locked_until < $1) ORDER BY run_at LIMIT $4 ${lock})
-  RETURNING id, kind, key, payload, attempts, run_at`;
-const CLAIM = { postgres: claimSql('FOR UPDATE SKIP LOCKED'), sqlite: claimSql('') };
+export type FairShares = {
+  perAccount: number;
+  perEndpoint: number;
+  busy: { accounts: Record<string, number>; endpoints: Record<string, number> };
+};
 
-export async function claimJobs(
-  db: { write: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T> },
+/** While its endpoint is failing (`failing_since` set), a node runs one delivery at a time. */
+export const FAILING_ENDPOINT_SLOTS = 1;
+
+const UNCAPPED: FairShares = { perAccount: 1_000_000, perEndpoint: 1_000_000, busy: { accounts: {}, endpoints: {} } };
+
+/**
+ * Claims up to `limit` due jobs of one lane for `leaseMs`, in one statement, giving no owner more
+ * than its share. The candidates are the lane's `limit` oldest due jobs whose account and endpoint
+ * still have room (an owner at its cap is skipped in the index scan, so its backlog costs a filter
+ * per row, not a slot); among them a window counts each owner's jobs so that one claim cannot
+ * overfill an owner either. Candidates are locked as they are found (SKIP LOCKED must act during
+ * the scan for concurrent claimers to find the next rows), so they are no more than `limit`: a
+ * claim that left some to their owner's cap returns fewer, and the runner claims again. On PostgreSQL SKIP LOCKED lets every node claim different rows at once; on SQLite
+ * the single writer makes the UPDATE atomic. A node that dies mid-job simply lets its lease
+ * expire, and another node claims the job again.
+ */
+const busyOf = (dialect: 'postgres' | 'sqlite', param: string, column: string): string =>
+  dialect === 'postgres'
+    ? `COALESCE((${param}::jsonb ->> j.${column})::int, 0)`
+    : `COALESCE(json_extract(${param}, '$."' || j.${column} || '"'), 0)`;
+
+const claimSql = (dialect: 'postgres' | 'sqlite'): string => {
+  const accountRoom = `$8 - ${busyOf(dialect, '$6', 'account_id')}`;
+  const endpointRoom = `(CASE WHEN w.failing_since IS NULL THEN $9 ELSE ${FAILING_ENDPOINT_SLOTS} END) - ${busyOf(dialect, '$7', 'endpoint_id')}`;
+  return `WITH cand AS (
+    SELECT j.id, j.run_at, j.account_id, j.endpoint_id, ${accountRoom} AS a_room, ${endpointRoom} AS e_room
+    FROM jobs j LEFT JOIN webhook_endpoints w ON w.id = j.endpoint_id
+    WHERE j.lane = $5 AND j.done_at IS NULL AND j.run_at <= $1 AND (j.locked_until IS NULL OR j.locked_until < $1)
+      AND (j.account_id IS NULL OR ${accountRoom} > 0) AND (j.endpoint_id IS NULL OR ${endpointRoom} > 0)
+    ORDER BY j.run_at LIMIT $4 ${dialect === 'postgres' ? 'FOR UPDATE OF j SKIP LOCKED' : ''}
+  ), by_endpoint AS (
+    SELECT id, run_at, account_id, endpoint_id, a_room, e_room, ROW_NUMBER() OVER (PARTITION BY endpoint_id ORDER BY run_at, id) AS n
+    FROM cand
+  ), by_account AS (
+    SELECT id, run_at, account_id, a_room, ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY run_at, id) AS n
+    FROM by_endpoint WHERE endpoint_id IS NULL OR n <= e_room
+  )
+  UPDATE jobs SET locked_until = $2, locked_by = $3, attempts = attempts + 1
+  WHERE id IN (SELECT id FROM by_account WHERE account_id IS NULL OR n <= a_room ORDER BY run_at LIMIT $4)
+  RETURNING id, kind, key, payload, attempts, run_at, lane, account_id, endpoint_id`;
+};
+const CLAIM = { postgres: claimSql('postgres'), sqlite: claimSql('sqlite') };
+
+type ClaimRow = {
+  id: string;
+  kind: string;
+  key: string;
+  payload: string;
+  attempts: number;
+  run_at: number;
+  lane: string;
+  account_id: string | null;
+  endpoint_id: string | null;
+};
+
+/** In the caller's transaction: a runner claims every lane in one. */
+export async function claimLaneJobs(
+  tx: Tx,
   worker: string,
   now: number,
   leaseMs: number,
   limit: number,
+  lane: JobLane = 'ring',
+  shares: FairShares = UNCAPPED,
 ): Promise<ClaimedJob[]> {
-  const rows = await db.write((tx) => tx.query<ClaimedJob & { run_at: number }>(CLAIM[tx.dialect], [now, now + leaseMs, worker, limit]));
+  const params = [
+    now,
+    now + leaseMs,
+    worker,
+    limit,
+    lane,
+    JSON.stringify(shares.busy.accounts),
+    JSON.stringify(shares.busy.endpoints),
+    shares.perAccount,
+    shares.perEndpoint,
+  ];
+  const rows = await tx.query<ClaimRow>(CLAIM[tx.dialect], params);
   // RETURNING keeps no order: the oldest due first, as they were chosen.
   rows.sort((a, b) => Number(a.run_at) - Number(b.run_at));
-  return rows.map((r) => ({ id: r.id, kind: r.kind, key: r.key, payload: r.payload, attempts: Number(r.attempts) }));
+  return rows.map((r) => ({
+    id: r.id,
+    kind: r.kind,
+    key: r.key,
+    payload: r.payload,
+    attempts: Number(r.attempts),
+    lane: r.lane === 'webhook' ? 'webhook' : 'ring',
+    accountId: r.account_id,
+    endpointId: r.endpoint_id,
+  }));
 }
+
+/**
+ * Gives back jobs a transaction leased to this worker that it will not run now (their owner
+ * already holds its share here): due again at once for any worker's claim, the attempt uncounted.
+ */
+export async function releaseJobs(tx: Tx, worker: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const list = ids.map((_, i) => `$${i + 2}`).join(', ');
+  await tx.run(
+    `UPDATE jobs SET locked_until = NULL, locked_by = NULL, attempts = attempts - 1 WHERE id IN (${list}) AND locked_by = $1 AND done_at IS NULL`,
+    [worker, ...ids],
+  );
+}
+
+const LANES_SQL = `(${JOB_LANES.map((l) => `'${l}'`).join(', ')})`;
 
 /**
  * Due, unfinished jobs by kind, and when the oldest of each became due: one range scan of the
@@ -149,7 +257,8 @@ export async function claimJobs(
  */
 export async function jobBacklog(q: Queryable, now: number): Promise<Array<{ kind: string; due: number; oldestRunAt: number }>> {
   const rows = await q.query<{ kind: string; due: number; oldest: number }>(
-    'SELECT kind, COUNT(*) AS due, MIN(run_at) AS oldest FROM jobs WHERE done_at IS NULL AND run_at <= $1 GROUP BY kind',
+    // Every lane named, so the scan is one range of jobs_due (lane, run_at) per lane.
+    `SELECT kind, COUNT(*) AS due, MIN(run_at) AS oldest FROM jobs WHERE lane IN ${LANES_SQL} AND done_at IS NULL AND run_at <= $1 GROUP BY kind`,
     [now],
   );
   return rows.map((r) => ({ kind: r.kind, due: Number(r.due), oldestRunAt: Number(r.oldest) }));

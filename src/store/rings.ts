@@ -128,16 +128,18 @@ const RING_INSERT =
  */
 const jobInserts = new Map<string, string>();
 
+const JOB_PARAMS = 9;
+
 /** INSERT of `count` jobs whose parameters start after `from`, one text per shape. */
 function jobInsert(count: number, from: number): string {
   const shape = `${count}:${from}`;
   let sql = jobInserts.get(shape);
   if (sql === undefined) {
     const rows = Array.from({ length: count }, (_, i) => {
-      const p = (k: number): string => `$${from + i * 6 + k}`;
-      return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, 0, ${p(6)})`;
+      const p = (k: number): string => `$${from + i * JOB_PARAMS + k}`;
+      return `(${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, 0, ${p(6)}, ${p(7)}, ${p(8)}, ${p(9)})`;
     });
-    const insert = `INSERT INTO jobs (id, kind, key, payload, run_at, attempts, created_at) VALUES ${rows.join(', ')} ON CONFLICT (key) DO NOTHING`;
+    const insert = `INSERT INTO jobs (id, kind, key, payload, run_at, attempts, created_at, lane, account_id, endpoint_id) VALUES ${rows.join(', ')} ON CONFLICT (key) DO NOTHING`;
     sql = from === 0 ? insert : `WITH ring AS (${RING_INSERT}) ${insert}`;
     jobInserts.set(shape, sql);
   }
@@ -158,7 +160,17 @@ export async function insertRingWithJobs(tx: Tx, r: RingRecord, jobs: readonly J
     r.completedAt,
     toJson(r.result),
   ];
-  const jobValues = jobs.flatMap((j) => [j.id, j.kind, j.key, jobPayloadJson(j.payload), j.runAt, j.createdAt]);
+  const jobValues = jobs.flatMap((j) => [
+    j.id,
+    j.kind,
+    j.key,
+    jobPayloadJson(j.payload),
+    j.runAt,
+    j.createdAt,
+    j.lane ?? 'ring',
+    j.accountId ?? null,
+    j.endpointId ?? null,
+  ]);
   if (jobs.length > 0 && tx.dialect === 'postgres') {
     await tx.later(jobInsert(jobs.length, ringValues.length), [...ringValues, ...jobValues]);
     return;

@@ -130,16 +130,18 @@ export type FanOutTarget = EventSubscriber;
 export const parseEnabledEvents = (stored: string): string[] => fromJson<string[]>(stored, ['*']);
 
 const fanOutTargets = (branch: string, mode: string): string =>
-  `SELECT id, enabled_events FROM webhook_endpoints WHERE branch_id = ${branch} AND mode = ${mode} AND disabled = 0 ORDER BY id`;
+  `SELECT id, enabled_events, failing_since FROM webhook_endpoints WHERE branch_id = ${branch} AND mode = ${mode} AND disabled = 0 ORDER BY id`;
 const FAN_OUT_TARGETS = fanOutTargets('$1', '$2');
 // The event's INSERT and the endpoints to fan it out to, in one round trip on PostgreSQL.
 const EVENT_WITH_TARGETS = `WITH e AS (${EVENT_INSERT}) ${fanOutTargets('$2', '$3')}`;
 
-const toTargets = (rows: Array<{ id: string; enabled_events: string }>): FanOutTarget[] =>
-  rows.map((r) => ({ id: r.id, enabledEvents: parseEnabledEvents(r.enabled_events) }));
+type TargetRow = { id: string; enabled_events: string; failing_since: number | null };
+
+const toTargets = (rows: TargetRow[]): FanOutTarget[] =>
+  rows.map((r) => ({ id: r.id, enabledEvents: parseEnabledEvents(r.enabled_events), failing: r.failing_since !== null }));
 
 export async function listFanOutTargets(q: Queryable, branchId: string, mode: Mode): Promise<FanOutTarget[]> {
-  return toTargets(await q.query<{ id: string; enabled_events: string }>(FAN_OUT_TARGETS, [branchId, mode]));
+  return toTargets(await q.query<TargetRow>(FAN_OUT_TARGETS, [branchId, mode]));
 }
 
 /**
@@ -152,7 +154,7 @@ export async function insertEventListingTargets(tx: Tx, e: EventRecord): Promise
     await insertEvent(tx, e);
     return listFanOutTargets(tx, e.branchId, e.mode);
   }
-  return toTargets(await tx.query<{ id: string; enabled_events: string }>(EVENT_WITH_TARGETS, eventValues(e)));
+  return toTargets(await tx.query<TargetRow>(EVENT_WITH_TARGETS, eventValues(e)));
 }
 
 export async function updateEndpoint(tx: Tx, e: WebhookEndpoint): Promise<void> {

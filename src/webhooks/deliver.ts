@@ -14,7 +14,7 @@ import { loadDeliveryWork } from '../store/webhook-work.ts';
 import { disableEndpoint, noteEndpointFailure, noteEndpointSuccess, type WebhookEndpoint } from '../store/webhook-endpoints.ts';
 import { signedHeaders } from './signature.ts';
 import type { SecretBox } from './secret-box.ts';
-import type { PostOutcome, OutboundHttpClient } from './http-client.ts';
+import { CONNECT_TIMEOUT_MS, type PostOutcome, type OutboundHttpClient } from './http-client.ts';
 import { privateTargetsAllowed } from './url-policy.ts';
 import { FAILING_ENDPOINT_DISABLE_MS, parseRetryAfter, retryDelayMs } from './retry-schedule.ts';
 import type { DeliveryJobPayload } from './fan-out.ts';
@@ -90,7 +90,11 @@ export function webhookDeliveryTask(client: OutboundHttpClient, box: SecretBox):
             ...traceHeaders(),
           },
           body,
-          { allowPrivate: privateTargetsAllowed(services.config, endpoint.mode), timeoutMs: DELIVERY_TIMEOUT_MS },
+          {
+            allowPrivate: privateTargetsAllowed(services.config, endpoint.mode),
+            timeoutMs: DELIVERY_TIMEOUT_MS,
+            connectTimeoutMs: CONNECT_TIMEOUT_MS,
+          },
         );
       outcome = await inSpan('webhook.deliver', () => deliverySpan(delivery, endpoint), post, { kind: 'client', outcome: attemptSpan });
     }

@@ -22,7 +22,7 @@ export const deliveryJobKey = (eventId: string, endpointId: string): string => `
 export type DeliveryJobPayload = { delivery_id: string; manual?: boolean };
 
 /** One attempt at one delivery (webhooks/deliver.ts). */
-export const WEBHOOK_JOB = defineJobKind<DeliveryJobPayload>(WEBHOOK_JOB_KIND);
+export const WEBHOOK_JOB = defineJobKind<DeliveryJobPayload>(WEBHOOK_JOB_KIND, 'webhook');
 
 type Lease = { workerId: string; until: number };
 
@@ -32,7 +32,7 @@ type Lease = { workerId: string; until: number };
  */
 export async function enqueueDelivery(
   tx: Tx,
-  d: { endpointId: string; branchId: string; mode: Mode; eventId: string; eventType: string; now: number },
+  d: { endpointId: string; accountId: string; branchId: string; mode: Mode; eventId: string; eventType: string; now: number },
   lease: Lease | null = null,
 ): Promise<{ deliveryId: string; job: ClaimedJob | null } | null> {
   const id = newId('webhookDelivery', d.now);
@@ -50,9 +50,19 @@ export async function enqueueDelivery(
     return null;
   }
   const payload: DeliveryJobPayload = { delivery_id: id };
-  const job = newJob(WEBHOOK_JOB, deliveryJobKey(d.eventId, d.endpointId), payload, d.now, d.now);
+  const owner = { accountId: d.accountId, endpointId: d.endpointId };
+  const job = newJob(WEBHOOK_JOB, deliveryJobKey(d.eventId, d.endpointId), payload, d.now, d.now, owner);
   if (!(await enqueueJob(tx, lease === null ? job : { ...job, lease })) || lease === null) return { deliveryId: id, job: null };
-  return { deliveryId: id, job: { id: job.id, kind: job.kind, key: job.key, payload: jobPayloadJson(payload)!, attempts: 1 } };
+  const claimed: ClaimedJob = {
+    id: job.id,
+    kind: job.kind,
+    key: job.key,
+    payload: jobPayloadJson(payload)!,
+    attempts: 1,
+    lane: 'webhook',
+    ...owner,
+  };
+  return { deliveryId: id, job: claimed };
 }
 
 /** Where this node's runner has room, the jobs go to it with the commit; otherwise it is woken. */
@@ -63,18 +73,23 @@ export function handOffAfterCommit(ctx: TxCtx, jobs: readonly ClaimedJob[]): voi
 
 type Runner = NonNullable<Services['jobs']>;
 
-function handOffFor(runner: Runner | undefined, jobs: readonly ClaimedJob[]): (() => void) | null {
+/** `others`: the commit also enqueued jobs nobody adopted, so the runner is woken to claim them. */
+function handOffFor(runner: Runner | undefined, jobs: readonly ClaimedJob[], others = jobs.length === 0): (() => void) | null {
   if (runner === undefined) return null;
-  return jobs.length > 0 ? () => runner.adopt(jobs) : () => runner.wake();
+  return () => {
+    if (jobs.length > 0) runner.adopt(jobs);
+    if (others) runner.wake();
+  };
 }
 
-function leaseOf(runner: Runner | undefined, clock: Clock): Lease | null {
-  const adopter = runner?.adopter() ?? null;
+/** A lease for this node's runner on a delivery to `endpoint`, when the runner has room for it. */
+function leaseOf(runner: Runner | undefined, clock: Clock, accountId: string, endpoint: { id: string; failing: boolean }): Lease | null {
+  const adopter = runner?.adopter({ lane: 'webhook', accountId, endpointId: endpoint.id }, endpoint.failing) ?? null;
   return adopter === null ? null : { workerId: adopter.workerId, until: clock.now() + adopter.leaseMs };
 }
 
-export function leaseFor(ctx: Ctx): Lease | null {
-  return leaseOf(ctx.services.jobs, ctx.services.clock);
+export function leaseFor(ctx: Ctx, endpoint: { id: string; failing: boolean }): Lease | null {
+  return leaseOf(ctx.services.jobs, ctx.services.clock, ctx.accountId, endpoint);
 }
 
 /**
@@ -88,10 +103,10 @@ export function webhookFanOut(deps: { clock: Clock; jobs: () => Runner | undefin
       const wanted = out.subscribers.filter((endpoint) => endpointWants(endpoint.enabledEvents, event.type));
       if (wanted.length === 0) return;
       const runner = deps.jobs();
-      const lease = leaseOf(runner, deps.clock);
       const adopted: ClaimedJob[] = [];
       const at = event.createdAt;
       for (const endpoint of wanted) {
+        const lease = leaseOf(runner, deps.clock, event.accountId, endpoint);
         const deliveryId = newId('webhookDelivery', at);
         await out.insert(
           deliveryRow({
@@ -112,6 +127,9 @@ export function webhookFanOut(deps: { clock: Clock; jobs: () => Runner | undefin
           payload,
           runAt: at,
           createdAt: at,
+          lane: 'webhook',
+          accountId: event.accountId,
+          endpointId: endpoint.id,
           ...(lease === null ? {} : { lease }),
         });
         await out.insert(job);
@@ -122,9 +140,13 @@ export function webhookFanOut(deps: { clock: Clock; jobs: () => Runner | undefin
             key: String(job.values.key),
             payload: String(job.values.payload),
             attempts: 1,
+            lane: 'webhook',
+            accountId: event.accountId,
+            endpointId: endpoint.id,
+            endpointFailing: endpoint.failing,
           });
       }
-      const handOff = handOffFor(runner, adopted);
+      const handOff = handOffFor(runner, adopted, adopted.length < wanted.length);
       if (handOff !== null) out.afterCommit(handOff);
     },
   };

@@ -65,6 +65,9 @@ function guardedLookup(resolve: HostLookup, allowPrivate: boolean): LookupFuncti
   };
 }
 
+/** Resolving the receiver's host and opening the connection: part of a send's limit, bounded on its own. */
+export const CONNECT_TIMEOUT_MS = 3_000;
+
 export class OutboundHttpClient {
   private readonly lookup: HostLookup;
   private readonly agents = new Map<string, http.Agent>();
@@ -89,7 +92,7 @@ export class OutboundHttpClient {
     target: string,
     headers: Record<string, string>,
     body: string | Uint8Array,
-    opts: { allowPrivate: boolean; timeoutMs: number },
+    opts: { allowPrivate: boolean; timeoutMs: number; connectTimeoutMs: number },
   ): Promise<PostOutcome> {
     const started = performance.now();
     const elapsed = (): number => performance.now() - started;
@@ -109,10 +112,12 @@ export class OutboundHttpClient {
     const send = url.protocol === 'https:' ? https.request : http.request;
     return new Promise<PostOutcome>((resolve) => {
       let settled = false;
+      let connectTimer: NodeJS.Timeout | undefined;
       const finish = (o: PostOutcome): void => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
+        clearTimeout(connectTimer);
         resolve(o);
       };
       const req = send(url, {
@@ -125,6 +130,16 @@ export class OutboundHttpClient {
         req.destroy();
         finish(fail(`timed out after ${Math.round(opts.timeoutMs / 1000)} s`));
       }, opts.timeoutMs);
+      // A host that does not resolve or answer the connection in time gives up its slot early: a
+      // receiver that is reachable at all connects in well under the bound (decision 0048).
+      req.on('socket', (socket) => {
+        if (!socket.connecting) return; // a kept-alive connection
+        connectTimer = setTimeout(() => {
+          req.destroy();
+          finish(fail(`could not connect within ${opts.connectTimeoutMs / 1000} s`));
+        }, opts.connectTimeoutMs);
+        socket.once('connect', () => clearTimeout(connectTimer));
+      });
       req.on('error', (err: NodeJS.ErrnoException) => {
         const message = err instanceof RefusedAddress ? err.message : `${err.code ?? 'error'}: ${err.message}`;
         finish(fail(message.slice(0, 500)));

@@ -82,6 +82,7 @@ async function stored(app: TestApp, tenant: Tenant, ticketId: string) {
     [String(ticket!.token), 'TOKEN'],
     [String(event!.id), 'EVENT'],
     [tenant.branchId, 'BRANCH'],
+    [tenant.accountId, 'ACCOUNT'],
     // The display number as a JSON string, within the body (escaped once more) and outside it.
     [`\\"${ticket!.display_number}\\"`, '\\"DISPLAY\\"'],
     [`"${ticket!.display_number}"`, '"DISPLAY"'],

@@ -1,13 +1,15 @@
-// The outbox's claim (src/store/outbox.ts claimJobs), one statement on both engines: only due,
-// unfinished, unleased jobs, oldest first, up to the limit, each leased to the claimer with its
-// attempt counted; concurrent claimers (on PostgreSQL, separate nodes) never claim a job twice.
+// The outbox's claim (src/store/outbox.ts claimLaneJobs), one statement on both engines: only due,
+// unfinished, unleased jobs of one lane, oldest first, up to the limit and within each account's
+// and endpoint's share, each leased to the claimer with its attempt counted; concurrent claimers
+// (on PostgreSQL, separate nodes) never claim a job twice.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadConfig } from '../../src/config.ts';
 import { openDb } from '../../src/store/open-db.ts';
 import type { Db } from '../../src/core/db.ts';
-import { claimJobs, enqueueJob, finishJob } from '../../src/store/outbox.ts';
+import { claimLaneJobs, enqueueJob, finishJob } from '../../src/store/outbox.ts';
 import { createTestStore, type TestStore } from '../helpers/store.ts';
+import { createAccount, createBranch } from '../../src/actions/provision.ts';
 
 let store: TestStore;
 let db: Db;
@@ -38,6 +40,11 @@ async function jobs(prefix: string, runAts: number[]): Promise<string[]> {
   });
   return ids;
 }
+
+/** A claim in a transaction of its own, as the runner makes one. */
+const claimJobs = (d: Db, worker: string, now: number, leaseMs: number, limit: number, ...fair: FairArgs) =>
+  d.write((tx) => claimLaneJobs(tx, worker, now, leaseMs, limit, ...fair));
+type FairArgs = Parameters<typeof claimLaneJobs> extends [unknown, unknown, unknown, unknown, unknown, ...infer R] ? R : never;
 
 const lease = async (id: string) => {
   const [row] = await db.query<{ locked_by: string | null; locked_until: number | null; attempts: number }>(
@@ -99,4 +106,56 @@ test('claimers at once never take one job twice', async () => {
   assert.equal(new Set(claimed).size, claimed.length, 'no job in two claims');
   assert.deepEqual([...claimed].sort(), ids, 'every due job claimed once');
   for (const c of claims) assert.ok(c.length <= 15);
+});
+
+test('a claim takes one lane, and gives no account or endpoint more than its share (one slot to a failing endpoint)', async () => {
+  const at = NOW + 210_000; // while the jobs of the test before are still leased
+  const { a, b, failing } = await db.write(async (tx) => {
+    const accounts = [await createAccount(tx, { name: 'A', plan: 'pro' }, NOW), await createAccount(tx, { name: 'B', plan: 'pro' }, NOW)];
+    const branch = await createBranch(tx, { accountId: accounts[0]!.id, name: 'A1', timezone: 'UTC' }, NOW);
+    await tx.run(
+      `INSERT INTO webhook_endpoints (id, branch_id, mode, url, enabled_events, secret, failing_since, created_at, updated_at)
+       VALUES ('we_failing', $1, 'test', 'https://example.test/', '["*"]', 'whsec_x', $2, $2, $2)`,
+      [branch.id, NOW],
+    );
+    return { a: accounts[0]!.id, b: accounts[1]!.id, failing: 'we_failing' };
+  });
+  const add = (id: string, lane: 'ring' | 'webhook', accountId: string, endpointId: string | null, runAt: number) =>
+    db.write((tx) =>
+      enqueueJob(tx, {
+        id,
+        kind: lane === 'ring' ? 'reminder' : 'webhook',
+        key: id,
+        payload: {},
+        runAt,
+        createdAt: NOW,
+        lane,
+        accountId,
+        endpointId,
+      }),
+    );
+  await add('f_ring', 'ring', a, null, at - 100);
+  for (let i = 1; i <= 6; i++) await add(`f_a_e1_${i}`, 'webhook', a, 'we_e1', at - 90 + i);
+  for (let i = 1; i <= 2; i++) await add(`f_a_failing_${i}`, 'webhook', a, failing, at - 80 + i);
+  for (let i = 1; i <= 2; i++) await add(`f_b_e3_${i}`, 'webhook', b, 'we_e3', at - 70 + i);
+  // This node already runs one delivery of A, to e1: A may take 4 more, e1 2 more, the failing endpoint 1.
+  const shares = { perAccount: 5, perEndpoint: 3, busy: { accounts: { [a]: 1 }, endpoints: { we_e1: 1 } } };
+  const got = await claimJobs(db, 'fair', at, LEASE, 20, 'webhook', shares);
+  assert.deepEqual(
+    got.map((j) => j.id),
+    ['f_a_e1_1', 'f_a_e1_2', 'f_a_failing_1', 'f_b_e3_1', 'f_b_e3_2'],
+    'oldest first within each share; no ring job in the webhook lane',
+  );
+  assert.deepEqual(got.map((j) => [j.lane, j.accountId, j.endpointId]).slice(0, 1), [['webhook', a, 'we_e1']]);
+  const rings = await claimJobs(db, 'fair', at, LEASE, 20, 'ring', shares);
+  assert.deepEqual(
+    rings.map((j) => j.id),
+    ['f_ring'],
+    'the ring lane has its own claim',
+  );
+  assert.deepEqual(
+    await claimJobs(db, 'fair', at, LEASE, 20, 'webhook', { ...shares, busy: { accounts: { [a]: 5 }, endpoints: {} } }),
+    [],
+    'an account at its share gets nothing more, whatever its backlog',
+  );
 });

@@ -120,7 +120,15 @@ test('events are kept 30 days', async () => {
     30 * DAY,
     (now) =>
       db.write((tx) =>
-        insertEvent(tx, { id: 'evt_r1', branchId: 'br_r', mode: 'live', type: 'ticket.created', createdAt: now, body: '{}' }),
+        insertEvent(tx, {
+          id: 'evt_r1',
+          accountId: 'acct_r',
+          branchId: 'br_r',
+          mode: 'live',
+          type: 'ticket.created',
+          createdAt: now,
+          body: '{}',
+        }),
       ),
     () => count("SELECT COUNT(*) AS n FROM events WHERE id = 'evt_r1'"),
   );

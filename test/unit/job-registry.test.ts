@@ -15,13 +15,26 @@ const claimed = (kind: string, payload: unknown): ClaimedJob => ({
   key: 'k',
   payload: JSON.stringify(payload),
   attempts: 1,
+  lane: 'ring',
+  accountId: null,
+  endpointId: null,
 });
 
 test("a job is built from its kind's payload and handed back to that kind's handler as written", async () => {
   const job = newJob(KIND, 'example:1', { ticket_id: 'tk_1', n: 2 }, 5_000, 1_000);
   assert.deepEqual(
     { ...job, id: undefined },
-    { id: undefined, kind: 'example', key: 'example:1', payload: { ticket_id: 'tk_1', n: 2 }, runAt: 5_000, createdAt: 1_000 },
+    {
+      id: undefined,
+      kind: 'example',
+      key: 'example:1',
+      payload: { ticket_id: 'tk_1', n: 2 },
+      runAt: 5_000,
+      createdAt: 1_000,
+      lane: 'ring',
+      accountId: null,
+      endpointId: null,
+    },
   );
   const seen: Payload[] = [];
   const registry = new JobRegistry().set(KIND, async (_s, p) => {

@@ -93,7 +93,7 @@ subs AS (
   SELECT g.branch_id, g.mode, e.list
   FROM (SELECT DISTINCT branch_id, mode FROM go) g,
   LATERAL (
-    SELECT json_agg(json_build_array(e.id, e.enabled_events) ORDER BY e.id) AS list FROM webhook_endpoints e
+    SELECT json_agg(json_build_array(e.id, e.enabled_events, e.failing_since IS NOT NULL) ORDER BY e.id) AS list FROM webhook_endpoints e
     WHERE e.branch_id = g.branch_id AND e.mode = g.mode AND e.disabled = 0
   ) e
 ),
@@ -122,7 +122,7 @@ type NumberingRow = {
   b_timezone: string | null;
   b_settings: string | null;
   b_default_queue: string | null;
-  subscribers: Array<[string, string]> | null;
+  subscribers: Array<[string, string, boolean]> | null;
 };
 
 const scope = (branchId: string, mode: string): string => `${branchId}\u0000${mode}`;
@@ -156,7 +156,7 @@ export async function numberCreates(
     if (r.subscribers !== null) {
       subscribers.set(
         scope(it.branchId, it.mode),
-        r.subscribers.map(([id, events]) => ({ id, enabledEvents: parseEnabledEvents(events) })),
+        r.subscribers.map(([id, events, failing]) => ({ id, enabledEvents: parseEnabledEvents(events), failing })),
       );
     }
     if (!r.branch_found) return { kind: 'no-branch' };
