@@ -14,7 +14,7 @@
 // Successful sign-ins count only against the address bucket. Email addresses appear in bucket
 // keys only as hashes; IPv6 clients are counted per /64, the block one subscriber usually holds.
 import { createHash } from 'node:crypto';
-import ipaddr from 'ipaddr.js';
+import { addressKey } from '../../../domain/client-address.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { BucketPolicy } from '../../../domain/token-bucket.ts';
 import type { RateLimiter } from '../../../realtime/limiter.ts';
@@ -26,13 +26,6 @@ export const LOGIN_FAILURES_PER_ACCOUNT: BucketPolicy = { name: 'login-account',
 export const LOGIN_FAILED_HERE: BucketPolicy = { name: 'login-failed-here', capacity: 1, refillPerSecond: 1 / 3600 };
 
 const emailKey = (email: string): string => createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
-
-export function addressKey(ip: string): string {
-  if (!ipaddr.isValid(ip)) return ip;
-  const address = ipaddr.process(ip);
-  if (address.kind() === 'ipv4') return address.toString();
-  return `${address.toNormalizedString().split(':').slice(0, 4).join(':')}::/64`;
-}
 
 function refuse(policy: BucketPolicy, retryAfterSeconds: number): AppError {
   return new AppError('rate-limited', `Too many sign-in attempts; try again in ${retryAfterSeconds} s.`, {
