@@ -26,11 +26,11 @@ import { customerManifest, customerNotFoundHtml, customerPageHtml, customerTooMa
 import { LIVE_HEADERS, sendHtml } from '../pages/page-headers.ts';
 import { linkLimiter } from './live-limits.ts';
 import { hidden, typed } from '../operation.ts';
+import { CLOSED_LINK_TTL_MS } from '../../domain/ticket-state.ts';
 
 export type LivePagesDeps = { services: Services; live: Live; limiter: RateLimiter; assets: WebAssets; pushScript: string | null };
 
-/** A link of a ticket closed longer ago than this answers like an unknown one. */
-export const CLOSED_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+// A link of a ticket closed longer ago than CLOSED_LINK_TTL_MS answers like an unknown one.
 const TOKEN = new RegExp(TICKET_TOKEN_PATTERN);
 
 type Found = { ticket: Ticket; branch: Branch; lang: Language; base: string };
