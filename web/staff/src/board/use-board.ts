@@ -134,6 +134,10 @@ export function useBoard(say: Say, announce: (text: string) => void) {
           const r = action === 'ready' ? await call('markTicketReady', request) : await call('ringTicket', request);
           upsert(r.ticket);
           show(ringSummary(r));
+          // The card has just moved (to the end of the Ready column, often off-screen): the result
+          // is also said where staff are looking, and when nobody was reached it stays until
+          // dismissed, because then staff must call the number themselves.
+          say(ringSummary(r), r.rang ? 'success' : 'warning', r.rang ? {} : { ms: null });
         } else if (action === 'reopen') {
           upsert(await call('reopenTicket', request));
           say(t('board.reopenedDone', { number }), 'success');
