@@ -1,8 +1,8 @@
 // Reopen: a ticket cancelled or collected by mistake comes back (decision 0047), to `ready` if it
 // had been made ready, else to `created`, while its customer page still opens (CLOSED_LINK_TTL_MS
 // after the close). What the close erased stays erased: the phone number and the push
-// subscriptions (PRODUCT.md §1); the customer page, still open or opened again, follows the
-// ticket and rings on the page (no more texts: the number is gone). The close is taken
+// subscriptions (PRODUCT.md §1); the customer page opened (or reloaded) after the reopen follows
+// the ticket and rings on the page (no more texts: the number is gone). The close is taken
 // out of the owners' figures, in the hour it was counted in.
 import type { Action } from '../core/ctx.ts';
 import type { Ticket } from '../core/ticket.ts';

@@ -86,7 +86,7 @@ test("Collected on a ready card, undone from the card itself; the X shortcut can
   }
 });
 
-test('a ticket cancelled by mistake is brought back from Recently closed; its customer page follows it', async () => {
+test('a ticket cancelled by mistake is brought back from Recently closed; its customer page, opened again, shows it', async () => {
   const tk = (await api('POST', '/v1/tickets', { external_ref: 'undo-4' })).body;
   assert.equal((await api('POST', `/v1/tickets/${tk.id}/cancel`)).status, 200);
   const { page, errors, close } = await board();

@@ -248,7 +248,7 @@ export interface paths {
         put?: never;
         /**
          * Bring back a cancelled or collected ticket
-         * @description Undoes a cancel or a collect made by mistake, while the customer page still opens (24 hours after the close): the ticket is `ready` again if it had been made ready, else `created`, with its number and link, and the board shows it again. The phone number and push subscriptions erased at the close are not brought back (no SMS for it any more); the customer page follows the ticket again and rings on the page. An expired ticket cannot be reopened.
+         * @description Undoes a cancel or a collect made by mistake, while the customer page still opens (24 hours after the close): the ticket is `ready` again if it had been made ready, else `created`, with its number and link, and the board shows it again. The phone number and push subscriptions erased at the close are not brought back (no SMS for it any more); the customer page, once opened or reloaded, follows the ticket again and rings on the page. An expired ticket cannot be reopened.
          */
         post: operations["reopenTicket"];
         delete?: never;

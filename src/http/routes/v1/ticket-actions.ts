@@ -167,7 +167,7 @@ export function registerTicketActionRoutes(fastify: FastifyInstance, services: S
           'Undoes a cancel or a collect made by mistake, while the customer page still opens (24 hours after the close): the ticket is ' +
           '`ready` again if it had been made ready, else `created`, with its number and link, and the board shows it again. ' +
           'The phone number and push subscriptions erased at the close are not brought back (no SMS for it any more); ' +
-          'the customer page follows the ticket again and rings on the page. An expired ticket cannot be reopened.',
+          'the customer page, once opened or reloaded, follows the ticket again and rings on the page. An expired ticket cannot be reopened.',
         params: TicketIdParams,
         body: NoBody,
         answers: {
