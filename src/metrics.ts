@@ -118,6 +118,12 @@ export function createMetrics(): Metrics {
       help: 'Requests served without a rate-limit decision because Redis was unreachable (fail open)',
       registers,
     }),
+    smsReplies: new Counter({
+      name: 'readybell_sms_replies_total',
+      help: "Texts back to customers' SMS replies, by answer (help, no_order, confirmation) and outcome (sent, capped, loop)",
+      labelNames: ['answer', 'outcome'],
+      registers,
+    }),
     refreshBacklog: async () => {},
     delivered: new Map(),
   };
@@ -188,6 +194,11 @@ export function openLiveStream(m: Metrics | undefined, kind: LiveStreamKind): ()
     open = false;
     m.sseConnections.dec({ kind });
   };
+}
+
+/** One text back to a customer's SMS: sent (billed), or suppressed by a per-number cap or the loop guard. */
+export function countSmsReply(m: Metrics | undefined, answer: string, outcome: 'sent' | 'capped' | 'loop'): void {
+  m?.smsReplies.inc({ answer, outcome });
 }
 
 export function countRefusal(m: Metrics | undefined, policy: string): void {

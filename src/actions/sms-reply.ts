@@ -30,10 +30,15 @@ export type SmsReplyInput = {
   now: number;
 };
 
+/** What kind of text the reply is answered with (each has its own cap: sms-reply-budget.ts). */
+export type SmsAnswer = 'help' | 'no_order' | 'confirmation';
+
 export type SmsReplyResult = {
   understoodAs: SmsVerb;
   /** The text sent back (TwiML), or null for none. */
   reply: string | null;
+  /** Its kind; null with no text. */
+  answer: SmsAnswer | null;
   /** The ticket after the reply (unchanged when the reply changed nothing). */
   ticket: Ticket | null;
   /** The provider delivered this message before: nothing was done again, and nothing is answered. */
@@ -42,9 +47,10 @@ export type SmsReplyResult = {
 
 export async function answerSmsReply(tx: Tx, input: SmsReplyInput): Promise<SmsReplyResult> {
   const { verb, target } = input;
-  const result = (reply: string | null, ticket = target?.ticket ?? null): SmsReplyResult => ({
+  const result = (reply: string | null, answer: SmsAnswer | null = null, ticket = target?.ticket ?? null): SmsReplyResult => ({
     understoodAs: verb,
     reply,
+    answer: reply === null ? null : answer,
     ticket,
     duplicate: false,
   });
@@ -60,21 +66,25 @@ export async function answerSmsReply(tx: Tx, input: SmsReplyInput): Promise<SmsR
     await optIn(tx, input.mode, input.digest);
     return result(null);
   }
-  if (target === null) return result(NO_OPEN_ORDER_TEXT);
+  if (target === null) return result(NO_OPEN_ORDER_TEXT, 'no_order');
   const texts = smsReplyTexts(target.branch.settings.customer_page.language);
   const shop = shortBranchName(target.branch.name);
   const number = target.ticket.displayNumber;
-  if (verb !== 'acknowledge' && verb !== 'snooze') return result(texts.help(shop, number));
+  if (verb !== 'acknowledge' && verb !== 'snooze') return result(texts.help(shop, number), 'help');
   try {
     const { ticket } = await recordCustomerAction({
       ctx: { ...target.ctx, tx },
       input: { ticketId: target.ticket.id, action: verb, via: 'sms', ...(verb === 'snooze' ? { minutes: SMS_SNOOZE_MINUTES } : {}) },
     });
-    return result(verb === 'acknowledge' ? texts.acknowledged(shop, number) : texts.snoozed(shop, number, SMS_SNOOZE_MINUTES), ticket);
+    return result(
+      verb === 'acknowledge' ? texts.acknowledged(shop, number) : texts.snoozed(shop, number, SMS_SNOOZE_MINUTES),
+      'confirmation',
+      ticket,
+    );
   } catch (err) {
     // The ticket closed or changed since it was found: nothing to acknowledge; say what works.
     if (err instanceof AppError && (err.code === 'ticket-state-conflict' || err.code === 'not-found'))
-      return result(texts.help(shop, number));
+      return result(texts.help(shop, number), 'help');
     throw err;
   }
 }

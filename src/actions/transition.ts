@@ -26,7 +26,7 @@ export async function applyTransition(
   const current = await getTicket(ctx.tx, ctx.branchId, ctx.mode, id);
   if (current === undefined) throw notFound('ticket');
   if (!from.includes(current.status)) throw stateConflict(verb, current.status);
-  const target = nextStatus(current.status, op)!;
+  const target = nextStatus(current.status, op, current.readyAt !== null)!;
   const now = ctx.services.clock.now();
   const ticket = await transitionTicket(ctx.tx, ctx.branchId, ctx.mode, id, from, { ...change, status: target, updatedAt: now });
   if (ticket === undefined) {

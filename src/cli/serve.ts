@@ -1,10 +1,12 @@
 // `readybell serve`: listen, run the workers, and shut down in order on SIGTERM/SIGINT: stop
-// accepting, let in-flight requests finish, stop the workers, close the store.
+// accepting, let in-flight requests finish, stop the workers, close the store. On the embedded
+// store the data directory is locked first: a second server on it is refused (decision 0045).
 import type { Config } from '../core/config.ts';
 import { createApp } from '../app.ts';
 import { recordPublicUrl, runDemo } from './demo.ts';
 import { hasAnyAccount } from '../store/tenancy.ts';
 import { stopTracing } from '../telemetry/tracing.ts';
+import { lockDataDir, type ServeLock } from '../store/sqlite/serve-lock.ts';
 import { AppError } from '../domain/errors.ts';
 
 /** A port already taken, said with the setting that moves it (PORT or METRICS_PORT); null for any other error. */
@@ -22,6 +24,10 @@ function portTaken(err: unknown, config: Config): AppError | null {
 
 export async function serve(config: Config, opts: { demo: boolean }): Promise<void> {
   const started = performance.now();
+  const startedAt = new Date().toISOString();
+  // Before the store is opened (and migrated): the second server touches nothing.
+  const lock: ServeLock | null = config.databaseUrl === null ? lockDataDir(config.dataDir) : null;
+  lock?.describe({ pid: process.pid, port: config.port, started_at: startedAt });
   const app = await createApp(config);
   let banner: string | null = null;
   if (opts.demo && !(await hasAnyAccount(app.services.db))) {
@@ -31,8 +37,11 @@ export async function serve(config: Config, opts: { demo: boolean }): Promise<vo
     await app.listen();
   } catch (err) {
     await app.close();
+    lock?.release();
     throw portTaken(err, config) ?? err;
   }
+  const address = app.server.server.address();
+  if (typeof address === 'object' && address !== null) lock?.describe({ pid: process.pid, port: address.port, started_at: startedAt });
   await recordPublicUrl(app.services.db, config);
   app.startWorkers();
   const ms = Math.round(performance.now() - started);
@@ -62,6 +71,9 @@ export async function serve(config: Config, opts: { demo: boolean }): Promise<vo
     // The spans still buffered are sent after the last request and job they describe.
     app
       .close()
+      // The lock outlives the store: no second server starts on a store still being closed. The
+      // reference here also keeps the lock's connection from being collected while serving.
+      .then(() => lock?.release())
       .then(stopTracing)
       .then(
         () => process.exit(0),

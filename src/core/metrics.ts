@@ -20,6 +20,7 @@ export type Metrics = {
   idempotencyReplays: Counter<'route'>;
   rateLimitRefusals: Counter<'policy'>;
   rateLimitFailures: Counter;
+  smsReplies: Counter<'answer' | 'outcome'>;
   /** Reads the job backlog into jobsDue and jobsOldestDueAge at scrape time (watchJobBacklog). */
   refreshBacklog: () => Promise<void>;
   /** Rings whose first confirmed delivery on a channel this node has already observed. */

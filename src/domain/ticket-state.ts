@@ -10,12 +10,20 @@ export type TicketOperation =
   | 'collect'
   | 'cancel'
   | 'expire'
+  | 'reopen'
   | 'customer_view'
   | 'customer_subscribe'
   | 'customer_acknowledge'
   | 'customer_snooze';
 
-type Rule = { from: readonly TicketStatus[]; to: TicketStatus | 'same' };
+/** `before-close`: back to what the ticket was when it closed, `ready` if it had been made ready, else `created`. */
+type Rule = { from: readonly TicketStatus[]; to: TicketStatus | 'same' | 'before-close' };
+
+/**
+ * How long a closed ticket's customer page still opens (it shows the final state), and so how long
+ * a cancelled or collected ticket can be reopened (decision 0047).
+ */
+export const CLOSED_LINK_TTL_MS = 24 * 60 * 60 * 1000;
 
 const OPEN: readonly TicketStatus[] = ['created', 'ready'];
 
@@ -29,6 +37,8 @@ const RULES: Record<TicketOperation, Rule> = {
   collect: { from: OPEN, to: 'collected' },
   cancel: { from: OPEN, to: 'cancelled' },
   expire: { from: OPEN, to: 'expired' },
+  // Staff's mistake undone (decision 0047): an expiry is the service's, not staff's, so it stays.
+  reopen: { from: ['collected', 'cancelled'], to: 'before-close' },
   // A customer may reopen the link after pickup and must still see the final state.
   customer_view: { from: TICKET_STATUSES, to: 'same' },
   customer_subscribe: { from: OPEN, to: 'same' },
@@ -37,10 +47,14 @@ const RULES: Record<TicketOperation, Rule> = {
   customer_snooze: { from: ['ready'], to: 'same' },
 };
 
-/** The status after `op`, or null when the operation is forbidden from `from` (409). */
-export function nextStatus(from: TicketStatus, op: TicketOperation): TicketStatus | null {
+/**
+ * The status after `op`, or null when the operation is forbidden from `from` (409). `wasReady`:
+ * whether the ticket had been made ready (its `readyAt`), for a reopen.
+ */
+export function nextStatus(from: TicketStatus, op: TicketOperation, wasReady = false): TicketStatus | null {
   const rule = RULES[op];
   if (!rule.from.includes(from)) return null;
+  if (rule.to === 'before-close') return wasReady ? 'ready' : 'created';
   return rule.to === 'same' ? from : rule.to;
 }
 

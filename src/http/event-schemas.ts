@@ -71,6 +71,11 @@ const DATA: Record<EventType, { description: string; data: TSchema }> = {
   },
   'ticket.cancelled': { description: 'A ticket was cancelled (`POST /v1/tickets/{id}/cancel`).', data: TicketData(PreviousStatus) },
   'ticket.expired': { description: "An open ticket passed the branch's expiry.", data: TicketData(PreviousStatus) },
+  'ticket.reopened': {
+    description:
+      'A cancelled or collected ticket was brought back (`POST /v1/tickets/{id}/reopen`), to `ready` if it had been made ready, else `created`.',
+    data: TicketData(PreviousStatus),
+  },
   'ticket.customer_viewed': { description: "The customer opened the ticket's link for the first time.", data: TicketData({}) },
   'ticket.customer_subscribed': {
     description: 'The customer turned on notifications.',

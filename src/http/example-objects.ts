@@ -102,6 +102,11 @@ const EVENTS: Record<EventType, { time: string; data: Record<string, unknown>; r
     request: byApi('order-1001-cancel'),
   },
   'ticket.expired': { time: at('23:59:59'), data: { object: EXAMPLE_TICKETS.expired, previous_status: 'ready' }, request: null },
+  'ticket.reopened': {
+    time: at('12:03:21'),
+    data: { object: EXAMPLE_TICKETS.created, previous_status: 'cancelled' },
+    request: byApi('order-1001-reopen'),
+  },
   ping: { time: EXAMPLE_TIME, data: { object: EXAMPLE_ENDPOINT }, request: byApi('endpoint-test-1') },
 };
 

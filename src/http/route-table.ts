@@ -117,7 +117,7 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
     scope: 'sms-provider',
     paths: `POST ${SMS_INBOUND_PATH}, POST ${SMS_STATUS_PATH}/{ring}`,
     auth: 'the SMS provider: X-Twilio-Signature over the public URL and the form, keyed with SMS_AUTH_TOKEN (decision 0026); anything else is 403',
-    mount: (app, d) => app.register(async (scope) => registerSmsWebhooks(scope, d.services)),
+    mount: (app, d) => app.register(async (scope) => registerSmsWebhooks(scope, d.services, d.limiter)),
   },
   {
     scope: 'assets',

@@ -10,30 +10,29 @@ export interface RateLimiter {
 }
 
 export class MemoryRateLimiter implements RateLimiter {
-  private readonly buckets = new Map<string, BucketState>();
+  private readonly buckets = new Map<string, { state: BucketState; windowMs: number }>();
   private lastSweep = 0;
-  /** Buckets of several policies share the map (API, login): a sweep must wait for the longest window. */
-  private longestWindowMs = 0;
 
   async take(bucketKey: string, policy: BucketPolicy, nowMs: number): Promise<TakeResult> {
     const id = `${policy.name}:${bucketKey}`;
-    const result = takeToken(policy, this.buckets.get(id), nowMs);
-    this.buckets.set(id, result.state);
-    this.sweep(policy, nowMs);
+    const result = takeToken(policy, this.buckets.get(id)?.state, nowMs);
+    this.buckets.set(id, { state: result.state, windowMs: (policy.capacity / policy.refillPerSecond) * 1000 });
+    this.sweep(nowMs);
     return result;
   }
 
   async peek(bucketKey: string, policy: BucketPolicy, nowMs: number): Promise<TakeResult> {
-    return takeToken(policy, this.buckets.get(`${policy.name}:${bucketKey}`), nowMs);
+    return takeToken(policy, this.buckets.get(`${policy.name}:${bucketKey}`)?.state, nowMs);
   }
 
-  // A bucket idle for a whole window is full again and carries no information: drop it, so
-  // memory is bounded by the keys active in the last window, not by every key ever seen.
-  private sweep(policy: BucketPolicy, nowMs: number): void {
-    this.longestWindowMs = Math.max(this.longestWindowMs, (policy.capacity / policy.refillPerSecond) * 1000);
+  // A bucket idle for a whole window of its own policy is full again and carries no information:
+  // drop it, so memory is bounded by the keys active in their last window, not by every key ever
+  // seen. Each bucket keeps its own window: a policy of a day (SMS replies) must not keep every
+  // API and link bucket for a day.
+  private sweep(nowMs: number): void {
     if (nowMs - this.lastSweep < 60_000) return;
     this.lastSweep = nowMs;
-    for (const [id, state] of this.buckets) if (nowMs - state.updatedAtMs > this.longestWindowMs) this.buckets.delete(id);
+    for (const [id, b] of this.buckets) if (nowMs - b.state.updatedAtMs > b.windowMs) this.buckets.delete(id);
   }
 
   async close(): Promise<void> {

@@ -213,3 +213,14 @@ export async function listTickets(
   const data = rows.slice(0, f.limit).map(toTicket);
   return { data, hasMore: rows.length > f.limit };
 }
+
+/** Whether another open ticket of the queue holds `number` now (a reopen must not give it twice). */
+export async function displayNumberHeld(q: Queryable, t: Pick<Ticket, 'id' | 'branchId' | 'mode' | 'queue' | 'number'>): Promise<boolean> {
+  return (
+    (await one(
+      q,
+      'SELECT 1 AS held FROM tickets WHERE branch_id = $1 AND mode = $2 AND queue = $3 AND number = $4 AND closed_at IS NULL AND id <> $5',
+      [t.branchId, t.mode, t.queue, t.number, t.id],
+    )) !== undefined
+  );
+}

@@ -6,6 +6,7 @@ export const TICKET_EVENT_TYPES = [
   'ticket.collected',
   'ticket.cancelled',
   'ticket.expired',
+  'ticket.reopened',
   'ticket.customer_viewed',
   'ticket.customer_subscribed',
   'ticket.customer_acknowledged',

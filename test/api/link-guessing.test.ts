@@ -1,6 +1,7 @@
-// Guessing customer and board links (PRODUCT.md §8): every link that matches nothing counts
-// against the address it came from, well-formed or not, so an address that guesses is soon
-// answered 429, while real links opened from other addresses keep working.
+// Guessing customer and board links (PRODUCT.md §8, decision 0044): every link that matches
+// nothing counts against the address it came from, well-formed or not, so an address that guesses
+// is soon answered 429 for its guesses, while real links keep opening, from that address too (the
+// board and the customers on a shop's Wi-Fi share the guesser's public address).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -36,7 +37,7 @@ async function statusesOf(paths: string[], address: string): Promise<number[]> {
 /** Statuses of `n` requests: all 404 until the address's 30 unknown links are used, then 429. */
 const guessedThenThrottled = (n: number): number[] => Array.from({ length: n }, (_, i) => (i < 30 ? 404 : 429));
 
-test('well-formed unknown customer links are throttled per address; a real link from another address still opens', async () => {
+test('well-formed unknown customer links are throttled per address; a real link still opens, from that address too', async () => {
   const tk = (await t.request('POST', '/v1/tickets', { body: {} })).body;
   const guesser = newAddress();
   const guesses = Array.from({ length: 100 }, () => `/t/${ticketToken(clock.now())}`);
@@ -46,23 +47,38 @@ test('well-formed unknown customer links are throttled per address; a real link 
   assert.equal(refused.status, 429);
   assert.ok(Number(refused.retryAfter) >= 1);
   assert.equal(JSON.parse(refused.text).code, 'rate-limited');
-  // A hit among the guesses is refused too: otherwise the address could go on testing tokens.
-  assert.equal((await open(pathOf(tk.url), guesser)).status, 429);
-
+  // The customer on the guesser's Wi-Fi: the page, its live stream and its buttons answer.
+  assert.equal((await open(pathOf(tk.url), guesser)).status, 200);
+  const stream = await fetch(`${t.url}${pathOf(tk.url)}/events`, { headers: { 'x-forwarded-for': guesser, accept: 'text/event-stream' } });
+  assert.equal(stream.status, 200);
+  await stream.body?.cancel();
   assert.equal((await open(pathOf(tk.url), newAddress())).status, 200);
+  // ... and the guesses are still refused.
+  assert.equal((await open(`/t/${ticketToken(clock.now())}`, guesser)).status, 429);
 
   // The address's bucket refills: one more guess after two seconds.
   clock.advance(2000);
   assert.deepEqual(await statusesOf([`/t/${ticketToken(clock.now())}`, `/t/${ticketToken(clock.now())}`], guesser), [404, 429]);
 });
 
-test('well-formed unknown board links are throttled per address; a real board from another address still opens', async () => {
+test('well-formed unknown board links are throttled per address; the real board still opens, from that address too', async () => {
   const board = (await t.request('POST', '/v1/displays', { body: {} })).body;
   const guesser = newAddress();
   const guesses = Array.from({ length: 100 }, () => `/board/${randomBytes(24).toString('base64url')}`);
   assert.deepEqual(await statusesOf(guesses, guesser), guessedThenThrottled(100));
-  assert.equal((await open(pathOf(board.url), guesser)).status, 429);
+  assert.equal((await open(pathOf(board.url), guesser)).status, 200);
   assert.equal((await open(pathOf(board.url), newAddress())).status, 200);
+  assert.equal((await open(`/board/${randomBytes(24).toString('base64url')}`, guesser)).status, 429);
+});
+
+test('IPv6 guesses count per /64: rotating the low 64 bits buys no more guesses', async () => {
+  const guesses = Array.from({ length: 40 }, () => `/t/${ticketToken(clock.now())}`);
+  const statuses: number[] = [];
+  for (const [i, p] of guesses.entries()) statuses.push((await open(p, `2001:db8:25:1::${(i + 1).toString(16)}`)).status);
+  assert.deepEqual(statuses, guessedThenThrottled(40));
+  const tk = (await t.request('POST', '/v1/tickets', { body: {} })).body;
+  assert.equal((await open(pathOf(tk.url), '2001:db8:25:1::ffff')).status, 200);
+  assert.equal((await open(`/t/${ticketToken(clock.now())}`, '2001:db8:25:2::1')).status, 404);
 });
 
 test('malformed and well-formed guesses share one count per address', async () => {

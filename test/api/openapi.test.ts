@@ -149,6 +149,7 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /v1/tickets/{id}/ring': 'ringTicket',
   'POST /v1/tickets/{id}/collect': 'collectTicket',
   'POST /v1/tickets/{id}/cancel': 'cancelTicket',
+  'POST /v1/tickets/{id}/reopen': 'reopenTicket',
   'GET /v1/events': 'listEvents',
   'GET /v1/events/{id}': 'getEvent',
   'GET /v1/webhook_endpoints': 'listWebhookEndpoints',

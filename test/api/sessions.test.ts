@@ -211,8 +211,8 @@ test('wrong passwords from one address never keep the owner out: the per-email b
     assert.deepEqual(braked.body.violated_policies, ['login-account']);
     assert.equal((await from(counter, ownerPassword)).status, 201, 'the owner still signs in from an address without failures');
 
-    // A fresh address gets one try while the brake is on, then waits like the others.
-    assert.equal((await from('192.0.2.99', 'fresh guess')).status, 401);
+    // A fresh address gets three tries while the brake is on, then waits like the others.
+    for (let i = 0; i < 3; i++) assert.equal((await from('192.0.2.99', `fresh guess ${i}`)).status, 401);
     assert.equal((await from('192.0.2.99', ownerPassword)).status, 429);
 
     // IPv6 clients are counted per /64: rotating the low bits buys no extra tries.
@@ -220,6 +220,27 @@ test('wrong passwords from one address never keep the owner out: the per-email b
     for (let i = 0; i < 6; i++) assert.equal((await from(`2001:db8:7:1::${i + 1}`, `wrong ${i}`, other.ownerEmail)).status, 401);
     assert.equal((await from('2001:db8:7:1:ffff::99', other.ownerPassword, other.ownerEmail)).status, 429);
     assert.equal((await from('2001:db8:7:2::1', other.ownerPassword, other.ownerEmail)).status, 201);
+  } finally {
+    await proxied.close();
+  }
+});
+
+test("after an attacker drained the per-email brake, the owner's first typos from a clean address are not punished", async () => {
+  refill();
+  const proxied = await startTestApp({ clock, env: { TRUST_PROXY: '127.0.0.1' } });
+  try {
+    const { ownerEmail, ownerPassword } = proxied.tenant;
+    const from = (address: string, password: string) => signIn(proxied, ownerEmail, password, { 'x-forwarded-for': address });
+    // Wrong passwords from ten addresses, five each: the brake's fifty are gone.
+    for (let a = 1; a <= 10; a++) for (let i = 0; i < 5; i++) assert.equal((await from(`203.0.113.${a}`, `guess ${a}-${i}`)).status, 401);
+    assert.deepEqual((await from('203.0.113.1', ownerPassword)).body.violated_policies, ['login-account'], 'the brake is on');
+
+    const counter = '198.51.100.30';
+    assert.equal((await from(counter, 'typo one')).status, 401);
+    assert.equal((await from(counter, 'typo two')).status, 401, 'a second typo is told it is wrong, not to wait');
+    assert.equal((await from(counter, ownerPassword)).status, 201);
+    // The attacker's addresses, meanwhile, are still held by the brake.
+    assert.deepEqual((await from('203.0.113.9', ownerPassword)).body.violated_policies, ['login-account']);
   } finally {
     await proxied.close();
   }

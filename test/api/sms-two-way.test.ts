@@ -194,11 +194,13 @@ test("STOP opts the number out of every further text until START; the carriers' 
   assert.equal(sms.requests, texts + 1);
 });
 
-test("HELP, and anything not understood, is answered with the shop's name and what to reply; nothing changes", async () => {
+test("HELP, and anything not understood, is answered with the shop's name and what to reply (once an hour); nothing changes", async () => {
   const phone = newPhone();
   const ticket = await textedTicket(biz.liveKey, phone);
   const help = `Chez Sam: alerts for order ${ticket.display_number}. Reply 1 when you are on your way, 5 for 5 more minutes, STOP to end texts.`;
   assert.equal(twimlMessage(await inbound(phone, 'HELP')), help);
+  assert.equal(twimlMessage(await inbound(phone, 'where is my food??')), null, 'the same answer is not billed twice within the hour');
+  clock.advance(3600_000);
   assert.equal(twimlMessage(await inbound(phone, 'where is my food??')), help);
   const after = await getTicket(biz.liveKey, ticket.id);
   assert.deepEqual([after.customer.acknowledged_at, after.customer.snoozed_until], [null, null]);

@@ -118,6 +118,13 @@ export const FIXTURES: Record<string, Fixture> = {
     outsider: notFound,
     owner: { status: 200 },
   },
+  // After the owner's collect above: the owner brings the collected ticket back.
+  'POST /v1/tickets/:id/reopen': {
+    scope: 'mode',
+    calls: (r) => bothTickets(r, (id) => `/v1/tickets/${id}/reopen`),
+    outsider: notFound,
+    owner: { status: 200, call: (r) => ({ path: `/v1/tickets/${r.readyTicket}/reopen` }) },
+  },
   // Figures of the caller's own branch and mode: an intruder reads its own (the counts are checked
   // in isolation.test.ts's insights block); never one of A's ids.
   'GET /v1/insights': { scope: 'mode', calls: () => [{ path: '/v1/insights' }], outsider: own(200), owner: { status: 200 } },

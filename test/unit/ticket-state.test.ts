@@ -17,6 +17,8 @@ const EXPECTED: Record<TicketOperation, readonly (TicketStatus | null)[]> = {
   collect: ['collected', 'collected', X, X, X],
   cancel: ['cancelled', 'cancelled', X, X, X],
   expire: ['expired', 'expired', X, X, X],
+  // Back to `created` here; to `ready` for a ticket that had been made ready (below).
+  reopen: [X, X, C, C, X],
   customer_view: [C, R, 'collected', 'cancelled', 'expired'],
   customer_subscribe: [C, R, X, X, X],
   customer_acknowledge: [X, R, X, X, X],
@@ -36,6 +38,14 @@ describe('nextStatus', () => {
       });
     });
   }
+});
+
+describe('reopen', () => {
+  it('brings a ticket that had been made ready back to ready', () => {
+    assert.equal(nextStatus('collected', 'reopen', true), R);
+    assert.equal(nextStatus('cancelled', 'reopen', true), R);
+    assert.equal(nextStatus('expired', 'reopen', true), X);
+  });
 });
 
 describe('isOpen', () => {

@@ -237,6 +237,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tickets/{id}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring back a cancelled or collected ticket
+         * @description Undoes a cancel or a collect made by mistake, while the customer page still opens (24 hours after the close): the ticket is `ready` again if it had been made ready, else `created`, with its number and link, and the board shows it again. The phone number and push subscriptions erased at the close are not brought back (no SMS for it any more); the customer page, once opened or reloaded, follows the ticket again and rings on the page. An expired ticket cannot be reopened.
+         */
+        post: operations["reopenTicket"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/events": {
         parameters: {
             query?: never;
@@ -1021,6 +1041,28 @@ export interface webhooks {
          *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketExpired"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "ticket.reopened": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * ticket.reopened
+         * @description A cancelled or collected ticket was brought back (`POST /v1/tickets/{id}/reopen`), to `ready` if it had been made ready, else `created`.
+         *
+         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
+         */
+        post: operations["receiveTicketReopened"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2037,6 +2079,92 @@ export interface components {
             } | null;
         };
         /**
+         * @description A cancelled or collected ticket was brought back (`POST /v1/tickets/{id}/reopen`), to `ready` if it had been made ready, else `created`.
+         * @example {
+         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
+         *       "object": "event",
+         *       "type": "ticket.reopened",
+         *       "created_at": "2026-11-22T12:03:21.000Z",
+         *       "livemode": false,
+         *       "api_version": "v1",
+         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
+         *       "data": {
+         *         "object": {
+         *           "object": "ticket",
+         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
+         *           "display_number": "A-42",
+         *           "queue": "A",
+         *           "status": "created",
+         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
+         *           "external_ref": "1001",
+         *           "metadata": {
+         *             "table": "12"
+         *           },
+         *           "livemode": false,
+         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
+         *           "created_at": "2026-11-22T12:00:00.000Z",
+         *           "ready_at": null,
+         *           "collected_at": null,
+         *           "cancelled_at": null,
+         *           "expired_at": null,
+         *           "cancellation_reason": null,
+         *           "customer": {
+         *             "viewed_at": null,
+         *             "notifications": "none",
+         *             "acknowledged_at": null,
+         *             "snoozed_until": null
+         *           },
+         *           "rings": 0,
+         *           "sms_status": null
+         *         },
+         *         "previous_status": "cancelled"
+         *       },
+         *       "request": {
+         *         "id": "req_Xk2v9QmH4c7PzR1b",
+         *         "idempotency_key": "order-1001-reopen"
+         *       }
+         *     }
+         */
+        TicketReopenedEvent: {
+            /**
+             * @description Unique per event: receivers deduplicate by it
+             * @example evt_01m81j19938brsk5jvvwj1b6bd
+             */
+            id: string;
+            /** @enum {string} */
+            object: "event";
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ticket.reopened";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC with milliseconds
+             * @example 2026-11-22T12:00:00.000Z
+             */
+            created_at: string;
+            /** @description false for events made in test mode */
+            livemode: boolean;
+            /** @enum {string} */
+            api_version: "v1";
+            /** @example br_01m81j194tb8kmycb0gheeaj9r */
+            branch: string;
+            data: {
+                object: components["schemas"]["Ticket"];
+                /**
+                 * @description The status before this change
+                 * @enum {string}
+                 */
+                previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
+            };
+            request: {
+                /** @example req_Xk2v9QmH4c7PzR1b */
+                id: string;
+                idempotency_key: string | null;
+            } | null;
+        };
+        /**
          * @description The customer opened the ticket's link for the first time.
          * @example {
          *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
@@ -2442,7 +2570,7 @@ export interface components {
             } | null;
         };
         /** @description An event: one of the types below, told apart by `type`. More types may be added within v1; ignore the ones you do not know. */
-        Event: components["schemas"]["TicketCreatedEvent"] | components["schemas"]["TicketReadyEvent"] | components["schemas"]["TicketRungEvent"] | components["schemas"]["TicketCollectedEvent"] | components["schemas"]["TicketCancelledEvent"] | components["schemas"]["TicketExpiredEvent"] | components["schemas"]["TicketCustomerViewedEvent"] | components["schemas"]["TicketCustomerSubscribedEvent"] | components["schemas"]["TicketCustomerAcknowledgedEvent"] | components["schemas"]["TicketCustomerSnoozedEvent"] | components["schemas"]["PingEvent"];
+        Event: components["schemas"]["TicketCreatedEvent"] | components["schemas"]["TicketReadyEvent"] | components["schemas"]["TicketRungEvent"] | components["schemas"]["TicketCollectedEvent"] | components["schemas"]["TicketCancelledEvent"] | components["schemas"]["TicketExpiredEvent"] | components["schemas"]["TicketReopenedEvent"] | components["schemas"]["TicketCustomerViewedEvent"] | components["schemas"]["TicketCustomerSubscribedEvent"] | components["schemas"]["TicketCustomerAcknowledgedEvent"] | components["schemas"]["TicketCustomerSnoozedEvent"] | components["schemas"]["PingEvent"];
         /** @description What happened in some hours of a branch (all its queues, or the one asked for). Counts are of changes in those hours: a ticket created at 11:58 and collected at 12:03 counts as created at 11 and collected at 12. */
         InsightFigures: {
             /** @description Tickets created */
@@ -5780,6 +5908,276 @@ export interface operations {
             };
         };
     };
+    reopenTicket: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description An id starting `tk_`
+                 * @example tk_01m81j19a75aagw39z4av2ch96
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description No body is needed; an empty JSON object is accepted. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The ticket, open again */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "ticket",
+                     *       "id": "tk_01m81j19a75aagw39z4av2ch96",
+                     *       "display_number": "A-42",
+                     *       "queue": "A",
+                     *       "status": "created",
+                     *       "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
+                     *       "external_ref": "1001",
+                     *       "metadata": {
+                     *         "table": "12"
+                     *       },
+                     *       "livemode": false,
+                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
+                     *       "created_at": "2026-11-22T12:00:00.000Z",
+                     *       "ready_at": null,
+                     *       "collected_at": null,
+                     *       "cancelled_at": null,
+                     *       "expired_at": null,
+                     *       "cancellation_reason": null,
+                     *       "customer": {
+                     *         "viewed_at": null,
+                     *         "notifications": "none",
+                     *         "acknowledged_at": null,
+                     *         "snoozed_until": null
+                     *       },
+                     *       "rings": 0,
+                     *       "sms_status": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Ticket"];
+                };
+            };
+            /**
+             * @description Bad Request: a problem document whose `code` is one of:
+             *
+             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
+             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
+             */
+            400: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unauthorized: a problem document whose `code` is one of:
+             *
+             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
+             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
+             */
+            401: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Forbidden: a problem document whose `code` is one of:
+             *
+             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
+             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
+             */
+            403: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Not Found: a problem document whose `code` is one of:
+             *
+             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
+             */
+            404: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Request Timeout: a problem document whose `code` is one of:
+             *
+             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
+             */
+            408: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Conflict: a problem document whose `code` is one of:
+             *
+             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
+             *     - `ticket-state-conflict`: Only a `cancelled` or `collected` ticket closed in the last 24 hours can be reopened; `ticket_status` says what it is.
+             *     - `conflict`: Another open ticket of the queue has the same number now (a new business day began).
+             */
+            409: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Payload Too Large: a problem document whose `code` is one of:
+             *
+             *     - `payload-too-large`: The request body is larger than the service accepts.
+             */
+            413: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unsupported Media Type: a problem document whose `code` is one of:
+             *
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             */
+            415: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Unprocessable Entity: a problem document whose `code` is one of:
+             *
+             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
+             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
+             */
+            422: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Too Many Requests: a problem document whose `code` is one of:
+             *
+             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
+             */
+            429: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Internal Server Error: a problem document whose `code` is one of:
+             *
+             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
+             */
+            500: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /**
+             * @description Service Unavailable: a problem document whose `code` is one of:
+             *
+             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
+             */
+            503: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -6436,7 +6834,7 @@ export interface operations {
                      */
                     url: string;
                     /**
-                     * @description Event types to send: "*" (every event) or any of ticket.created, ticket.ready, ticket.rung, ticket.collected, ticket.cancelled, ticket.expired, ticket.customer_viewed, ticket.customer_subscribed, ticket.customer_acknowledged, ticket.customer_snoozed. Default ["*"].
+                     * @description Event types to send: "*" (every event) or any of ticket.created, ticket.ready, ticket.rung, ticket.collected, ticket.cancelled, ticket.expired, ticket.reopened, ticket.customer_viewed, ticket.customer_subscribed, ticket.customer_acknowledged, ticket.customer_snoozed. Default ["*"].
                      * @example [
                      *       "*"
                      *     ]
@@ -7067,7 +7465,7 @@ export interface operations {
                      */
                     url?: string;
                     /**
-                     * @description Event types to send: "*" (every event) or any of ticket.created, ticket.ready, ticket.rung, ticket.collected, ticket.cancelled, ticket.expired, ticket.customer_viewed, ticket.customer_subscribed, ticket.customer_acknowledged, ticket.customer_snoozed. Default ["*"].
+                     * @description Event types to send: "*" (every event) or any of ticket.created, ticket.ready, ticket.rung, ticket.collected, ticket.cancelled, ticket.expired, ticket.reopened, ticket.customer_viewed, ticket.customer_subscribed, ticket.customer_acknowledged, ticket.customer_snoozed. Default ["*"].
                      * @example [
                      *       "*"
                      *     ]
@@ -14739,6 +15137,49 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TicketExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled at once and no more events are sent to it. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received. Answer within 10 s; the body of the answer is ignored (its first 1 KB is kept in the delivery log). */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else, or no answer within 10 s, is retried with backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), honouring a `Retry-After`; an endpoint failing every delivery for 3 days is disabled. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveTicketReopened: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: the HMAC, keyed with the endpoint's whole `whsec_…` secret, of `<t>.<raw body>`. One `v1=` per valid secret while a rotated one still signs. Verify it before trusting the body (docs/webhooks-verify.md); reject a `t` more than 5 minutes away. */
+                "Service-Signature": string;
+                /** @description The event's `id`, the same on every attempt: deduplicate by it. */
+                "Service-Event-Id": string;
+                /** @description The event's `type`. */
+                "Service-Event-Type": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketReopenedEvent"];
             };
         };
         responses: {

@@ -45,22 +45,22 @@ export function registerBoardPage(fastify: FastifyInstance, deps: LivePagesDeps)
     const { token } = req.params;
     const lang = pickLanguage(req.headers['accept-language'], 'en');
     const t = boardTexts(lang);
-    const wellFormed = TOKEN.test(token);
-    if (!(await limit.admit(req, reply, wellFormed ? `b:${token}` : null))) {
+    const tooMany = (): never => {
       throw new AppError('rate-limited', 'Too many requests for this board; retry shortly.', {
         retry_after: Number(reply.getHeader('retry-after') ?? 1),
       });
-    }
-    const display = wellFormed ? await getDisplayByToken(db, token) : undefined;
+    };
+    const display = TOKEN.test(token) ? await getDisplayByToken(db, token) : undefined;
     const branch = display && (await live.data.branch(display.branchId));
     if (display === undefined || branch === undefined) {
-      await limit.unknown(req);
+      if (!(await limit.unknown(req, reply))) return tooMany();
       if (html) {
         sendHtml(reply, 404, boardMessageHtml(lang, t.t('unknown.title'), t.t('unknown.body'), assets), cssHash);
         return null;
       }
       throw new AppError('not-found', 'No such board.');
     }
+    if (!(await limit.found(reply, `b:${token}`))) return tooMany();
     if (display.deletedAt !== null) {
       if (html) {
         sendHtml(reply, 410, boardMessageHtml(lang, t.t('removed.title'), t.t('removed.body'), assets), cssHash);

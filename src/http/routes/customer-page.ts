@@ -26,11 +26,11 @@ import { customerManifest, customerNotFoundHtml, customerPageHtml, customerTooMa
 import { LIVE_HEADERS, sendHtml } from '../pages/page-headers.ts';
 import { linkLimiter } from './live-limits.ts';
 import { hidden, typed } from '../operation.ts';
+import { CLOSED_LINK_TTL_MS } from '../../domain/ticket-state.ts';
 
 export type LivePagesDeps = { services: Services; live: Live; limiter: RateLimiter; assets: WebAssets; pushScript: string | null };
 
-/** A link of a ticket closed longer ago than this answers like an unknown one. */
-export const CLOSED_LINK_TTL_MS = 24 * 60 * 60 * 1000;
+// A link of a ticket closed longer ago than CLOSED_LINK_TTL_MS answers like an unknown one.
 const TOKEN = new RegExp(TICKET_TOKEN_PATTERN);
 
 type Found = { ticket: Ticket; branch: Branch; lang: Language; base: string };
@@ -75,8 +75,7 @@ export function registerCustomerPage(fastify: FastifyInstance, deps: LivePagesDe
   async function find(req: PageRequest, reply: FastifyReply, html: boolean): Promise<Found | null> {
     const { token } = req.params;
     const fallback = pickLanguage(req.headers['accept-language'], 'en');
-    const wellFormed = TOKEN.test(token);
-    if (!(await limit.admit(req, reply, wellFormed ? `t:${token}` : null))) {
+    const tooMany = (): null => {
       if (html) {
         sendHtml(reply, 429, customerTooManyHtml(fallback, assets), cssHash);
         return null;
@@ -84,17 +83,18 @@ export function registerCustomerPage(fastify: FastifyInstance, deps: LivePagesDe
       throw new AppError('rate-limited', 'Too many requests for this link; retry shortly.', {
         retry_after: Number(reply.getHeader('retry-after') ?? 1),
       });
-    }
-    const ticket = wellFormed ? await getTicketByToken(db, token) : undefined;
+    };
+    const ticket = TOKEN.test(token) ? await getTicketByToken(db, token) : undefined;
     const branch = ticket && (await live.data.branch(ticket.branchId));
     if (ticket === undefined || branch === undefined || (ticket.closedAt !== null && clock.now() - ticket.closedAt > CLOSED_LINK_TTL_MS)) {
-      await limit.unknown(req);
+      if (!(await limit.unknown(req, reply))) return tooMany();
       if (html) {
         sendHtml(reply, 404, customerNotFoundHtml(fallback, assets), cssHash);
         return null;
       }
       throw new AppError('not-found', 'This link is not active.');
     }
+    if (!(await limit.found(reply, `t:${token}`))) return tooMany();
     const q = req.query.lang;
     const lang = isLanguage(q) ? q : pickLanguage(req.headers['accept-language'], branch.settings.customer_page.language);
     return { ticket, branch, lang, base: `/t/${token}` };

@@ -1,14 +1,16 @@
-// Rate limits of the customer page and the board (PRODUCT.md §8: their own, generous buckets).
-// Counted per link token, so one busy café behind one public IP is never throttled as a whole;
-// every link that turns out unknown (malformed, or well-formed but matching nothing) is counted
-// per address as well, which is what slows down guessing. Whether a well-formed token is unknown
-// is only known after the lookup, so the address's bucket is checked before it and charged after
-// it: an address that has used up its unknown links gets 429 for every link, real ones included,
-// or a hit among its guesses would still answer at full speed.
+// Rate limits of the customer page and the board (PRODUCT.md §8: their own, generous buckets;
+// decision 0044). A link that was found counts only against its own token's bucket, so one busy
+// café behind one public address is never throttled as a whole, and a guesser sharing that
+// address (the shop's Wi-Fi, a carrier's NAT) can never make a real link answer 429. A link that
+// matches nothing (malformed, or well-formed but unknown) counts against the address it came from
+// (IPv6 per /64), and once the address has used up its unknown links they answer 429 instead of
+// 404: guessing costs the guesser. That a hit still opens for a throttled address gives a guesser
+// nothing: the secret part of a link has 130 random bits (ticket-token.ts), about 190 for a board.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { BucketPolicy } from '../../domain/token-bucket.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
 import type { Clock } from '../../core/clock.ts';
+import { addressKey } from '../../domain/client-address.ts';
 import { countRefusal } from '../../metrics.ts';
 import type { Metrics } from '../../core/metrics.ts';
 
@@ -17,32 +19,25 @@ export const LINK_POLICY: BucketPolicy = { name: 'link', capacity: 120, refillPe
 export const UNKNOWN_LINK_POLICY: BucketPolicy = { name: 'unknown-link', capacity: 30, refillPerSecond: 0.5 };
 
 export type LinkLimiter = {
+  /** After a lookup that found the link: its own bucket. False (with Retry-After set) when used up. */
+  found(reply: FastifyReply, linkKey: string): Promise<boolean>;
   /**
-   * Before the lookup. `linkKey` is the well-formed token's bucket, null for a malformed one.
-   * Returns false (with Retry-After set) when the address's unknown links or the link's own
-   * bucket are used up.
+   * After a lookup that found nothing the link could show (or none, for a malformed token): the
+   * address's bucket. False (with Retry-After set) when the address has used up its unknown links.
    */
-  admit(req: FastifyRequest, reply: FastifyReply, linkKey: string | null): Promise<boolean>;
-  /** After a lookup that found nothing the link could show. */
-  unknown(req: FastifyRequest): Promise<void>;
+  unknown(req: FastifyRequest, reply: FastifyReply): Promise<boolean>;
 };
 
 export function linkLimiter(limiter: RateLimiter, clock: Clock, metrics?: Metrics): LinkLimiter {
-  const refuse = (reply: FastifyReply, retryAfterSeconds: number, policy: BucketPolicy): boolean => {
+  const taken = async (reply: FastifyReply, key: string, policy: BucketPolicy): Promise<boolean> => {
+    const answer = await limiter.take(key, policy, clock.now());
+    if (answer.allowed) return true;
     countRefusal(metrics, policy.name);
-    reply.header('retry-after', String(retryAfterSeconds));
+    reply.header('retry-after', String(answer.retryAfterSeconds));
     return false;
   };
   return {
-    async admit(req, reply, linkKey) {
-      const address = await limiter.peek(`ip:${req.ip}`, UNKNOWN_LINK_POLICY, clock.now());
-      if (!address.allowed) return refuse(reply, address.retryAfterSeconds, UNKNOWN_LINK_POLICY);
-      if (linkKey === null) return true;
-      const link = await limiter.take(linkKey, LINK_POLICY, clock.now());
-      return link.allowed || refuse(reply, link.retryAfterSeconds, LINK_POLICY);
-    },
-    async unknown(req) {
-      await limiter.take(`ip:${req.ip}`, UNKNOWN_LINK_POLICY, clock.now());
-    },
+    found: (reply, linkKey) => taken(reply, linkKey, LINK_POLICY),
+    unknown: (req, reply) => taken(reply, `ip:${addressKey(req.ip)}`, UNKNOWN_LINK_POLICY),
   };
 }

@@ -57,20 +57,20 @@ export function registerPushRoutes(fastify: FastifyInstance, deps: PushRouteDeps
   });
 
   // The body is the browser's PushSubscription, checked by parsePushSubscription; a malformed
-  // token is answered like an unknown one, after the link's rate limit.
+  // token is answered like an unknown one, counted against the address (live-limits.ts).
   app.post('/t/:token/push', { schema: hidden({ params: Type.Object({ token: Type.String() }) }) }, async (req, reply) => {
     const { token } = req.params;
-    const wellFormed = TOKEN.test(token);
-    if (!(await limit.admit(req, reply, wellFormed ? `t:${token}` : null))) {
+    const tooMany = (): never => {
       throw new AppError('rate-limited', 'Too many requests for this link; retry shortly.', {
         retry_after: Number(reply.getHeader('retry-after') ?? 1),
       });
-    }
-    const ticket = wellFormed ? await getTicketByToken(db, token) : undefined;
+    };
+    const ticket = TOKEN.test(token) ? await getTicketByToken(db, token) : undefined;
     if (ticket === undefined) {
-      await limit.unknown(req);
+      if (!(await limit.unknown(req, reply))) return tooMany();
       throw notFound('ticket link');
     }
+    if (!(await limit.found(reply, `t:${token}`))) return tooMany();
     // Validated before anything is written: a bad subscription changes nothing.
     const sub = parsePushSubscription(req.body, config.push.allowInsecureEndpoints);
     const branch = (await getBranch(db, ticket.branchId))!;

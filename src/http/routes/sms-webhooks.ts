@@ -18,6 +18,8 @@ import { readSmsReply } from '../../domain/sms-reply.ts';
 import { smsStatusFromProvider } from '../../domain/sms-status.ts';
 import { formParams, validTwilioSignature, type FormParams } from '../../domain/twilio-signature.ts';
 import { hidden, typed } from '../operation.ts';
+import type { RateLimiter } from '../../realtime/limiter.ts';
+import { smsReplyBudget } from './sms-reply-budget.ts';
 import { findTextedTicket, getRingForSms, getSmsOfRing } from '../../store/sms-messages.ts';
 import { getAccount, getBranch } from '../../store/tenancy.ts';
 
@@ -33,8 +35,9 @@ const twiml = (reply: FastifyReply, message: string | null): FastifyReply => {
   return reply.type('text/xml; charset=utf-8').header('cache-control', 'no-store').send(`<?xml version="1.0" encoding="UTF-8"?>${body}`);
 };
 
-export function registerSmsWebhooks(app: FastifyInstance, services: Services): void {
+export function registerSmsWebhooks(app: FastifyInstance, services: Services, limiter: RateLimiter): void {
   const { db, clock, config } = services;
+  const budget = smsReplyBudget(limiter, services.metrics);
 
   /** The request's parameters, once its signature holds; otherwise a 403 problem. */
   const signed = (req: FastifyRequest): { sms: SmsConfig; params: FormParams } => {
@@ -81,8 +84,13 @@ export function registerSmsWebhooks(app: FastifyInstance, services: Services): v
       const result = await db.write((tx) =>
         answerSmsReply(tx, { mode: 'live', verb, digest, target, now, ...(messageSid === undefined ? {} : { messageSid }) }),
       );
-      req.log.info({ understood_as: result.understoodAs, ticket: result.ticket?.id ?? null, duplicate: result.duplicate }, 'SMS reply');
-      return twiml(reply, result.reply);
+      // A second delivery of one message was neither acted on nor answered: nothing to count.
+      const send = !result.duplicate && (await budget.allow('live', digest, result.answer, now));
+      req.log.info(
+        { understood_as: result.understoodAs, ticket: result.ticket?.id ?? null, duplicate: result.duplicate, answered: send },
+        'SMS reply',
+      );
+      return twiml(reply, send ? result.reply : null);
     });
 
     scope.post(`${SMS_STATUS_PATH}/:ringId`, ofRing, async (req, reply) => {

@@ -51,6 +51,7 @@ export const ROUTES = {
   markTicketReady: ['POST', '/v1/tickets/{id}/ready'],
   ringTicket: ['POST', '/v1/tickets/{id}/ring'],
   collectTicket: ['POST', '/v1/tickets/{id}/collect'],
+  reopenTicket: ['POST', '/v1/tickets/{id}/reopen'],
   cancelTicket: ['POST', '/v1/tickets/{id}/cancel'],
 
   getBranch: ['GET', '/v1/branch'],
@@ -107,7 +108,8 @@ export type Answer<K extends RouteName> = Operation<K>['responses'] extends infe
 
 /**
  * The operation's own path parameters (required when it has some), query and body (required when
- * the document requires one), and the Idempotency-Key of a retried intent.
+ * the document requires one), the Idempotency-Key of a retried intent, and `keepalive` for a
+ * request that must outlive the page (a pending close sent as the tab closes).
  */
 export type CallOptions<K extends RouteName> = ([PathParams<K>] extends [never] ? { params?: never } : { params: PathParams<K> }) &
   ([QueryParams<K>] extends [never] ? { query?: never } : { query?: QueryParams<K> }) &
@@ -115,11 +117,11 @@ export type CallOptions<K extends RouteName> = ([PathParams<K>] extends [never] 
     ? { body?: never }
     : Operation<K> extends { requestBody: unknown }
       ? { body: BodyOf<K> }
-      : { body?: BodyOf<K> }) & { idempotencyKey?: string };
+      : { body?: BodyOf<K> }) & { idempotencyKey?: string; keepalive?: boolean };
 
 type Params = Record<string, string>;
 type Query = Record<string, string | number | boolean | undefined>;
-type Options = { params?: Params; query?: Query; body?: unknown; idempotencyKey?: string };
+type Options = { params?: Params; query?: Query; body?: unknown; idempotencyKey?: string; keepalive?: boolean };
 
 /** The URL of a route, with its {parameters} filled in (encoded) and an optional query string. */
 export function url(name: RouteName, params: Params = {}, query: Query = {}): string {
@@ -198,6 +200,7 @@ export async function call(name: RouteName, options?: unknown): Promise<unknown>
     headers,
     body: o.body === undefined ? undefined : JSON.stringify(o.body),
     credentials: 'same-origin',
+    keepalive: o.keepalive === true,
   });
   const text = await res.text();
   const body: unknown = text === '' ? undefined : JSON.parse(text);

@@ -6,15 +6,17 @@
 //   also caps the hashing work one address can cause;
 // - failures of one email from one address: six, then one a minute (a person mistyping);
 // - failures of one email from everywhere: fifty, then one every ten minutes. When that brake is
-//   empty, only an address that has not failed on this email within the last hour may still try;
-//   its right password signs in, a wrong one marks it too. A guesser therefore gets the brake's
-//   trickle plus one try per fresh address an hour, and the owner at their own counter still
-//   gets in.
+//   empty, an address is checked only while its own allowance for this email lasts: three
+//   failures, then one an hour (counted from its failures before the brake emptied too). The
+//   owner at their own counter therefore still gets in, and their first typos there are not
+//   punished for the attacker's (issue 25 item 10); an attacker's address has spent its
+//   allowance on its own failures, and a guesser gets the brake's trickle plus three tries per
+//   fresh address.
 //
 // Successful sign-ins count only against the address bucket. Email addresses appear in bucket
 // keys only as hashes; IPv6 clients are counted per /64, the block one subscriber usually holds.
 import { createHash } from 'node:crypto';
-import ipaddr from 'ipaddr.js';
+import { addressKey } from '../../../domain/client-address.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { BucketPolicy } from '../../../domain/token-bucket.ts';
 import type { RateLimiter } from '../../../realtime/limiter.ts';
@@ -22,17 +24,10 @@ import type { RateLimiter } from '../../../realtime/limiter.ts';
 export const LOGIN_PER_ADDRESS: BucketPolicy = { name: 'login-address', capacity: 30, refillPerSecond: 1 / 10 };
 export const LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS: BucketPolicy = { name: 'login-account-address', capacity: 6, refillPerSecond: 1 / 60 };
 export const LOGIN_FAILURES_PER_ACCOUNT: BucketPolicy = { name: 'login-account', capacity: 50, refillPerSecond: 1 / 600 };
-/** One token: empty for an hour after this address failed on this email. */
-export const LOGIN_FAILED_HERE: BucketPolicy = { name: 'login-failed-here', capacity: 1, refillPerSecond: 1 / 3600 };
+/** What an address may still fail on an email while the brake is empty: 3, then 1 an hour. */
+export const LOGIN_ADDRESS_ALLOWANCE: BucketPolicy = { name: 'login-address-allowance', capacity: 3, refillPerSecond: 1 / 3600 };
 
 const emailKey = (email: string): string => createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
-
-export function addressKey(ip: string): string {
-  if (!ipaddr.isValid(ip)) return ip;
-  const address = ipaddr.process(ip);
-  if (address.kind() === 'ipv4') return address.toString();
-  return `${address.toNormalizedString().split(':').slice(0, 4).join(':')}::/64`;
-}
 
 function refuse(policy: BucketPolicy, retryAfterSeconds: number): AppError {
   return new AppError('rate-limited', `Too many sign-in attempts; try again in ${retryAfterSeconds} s.`, {
@@ -67,15 +62,15 @@ export async function admitSignIn(
   ]);
   if (!here.allowed) throw refused(LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS, here.retryAfterSeconds);
   if (!brake.allowed) {
-    const failedHere = await limiter.peek(pair, LOGIN_FAILED_HERE, nowMs);
-    if (!failedHere.allowed) throw refused(LOGIN_FAILURES_PER_ACCOUNT, Math.min(brake.retryAfterSeconds, failedHere.retryAfterSeconds));
+    const allowance = await limiter.peek(pair, LOGIN_ADDRESS_ALLOWANCE, nowMs);
+    if (!allowance.allowed) throw refused(LOGIN_FAILURES_PER_ACCOUNT, Math.min(brake.retryAfterSeconds, allowance.retryAfterSeconds));
   }
   return {
     async failed() {
       await Promise.all([
         limiter.take(pair, LOGIN_FAILURES_PER_ACCOUNT_AND_ADDRESS, nowMs),
         limiter.take(account, LOGIN_FAILURES_PER_ACCOUNT, nowMs),
-        limiter.take(pair, LOGIN_FAILED_HERE, nowMs),
+        limiter.take(pair, LOGIN_ADDRESS_ALLOWANCE, nowMs),
       ]);
     },
   };

@@ -1,4 +1,4 @@
-// ready, ring, collect, cancel. Ready and ring start their ring in the request's transaction and
+// ready, ring, collect, cancel, reopen. Ready and ring start their ring in the request's transaction and
 // run it right after the commit (src/ring/ready.ts); runWrite commits both and the answer.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
@@ -6,6 +6,7 @@ import type { Ctx, Services } from '../../../core/ctx.ts';
 import { markReady, resumeRing, ringAgain } from '../../../ring/ready.ts';
 import { lookAhead, type RingLookAhead } from '../../../ring/look-ahead.ts';
 import { cancelTicket, collectTicket } from '../../../actions/close-ticket.ts';
+import { reopenTicket } from '../../../actions/reopen-ticket.ts';
 import { presentTicket } from '../../../actions/present.ts';
 import { isId } from '../../../domain/ids.ts';
 import { operation, typed } from '../../operation.ts';
@@ -151,6 +152,39 @@ export function registerTicketActionRoutes(fastify: FastifyInstance, services: S
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
         run: async (ctx) => presentTicket(await cancelTicket({ ctx, input: { id, reason } }), publicUrl),
+      });
+    },
+  );
+
+  app.post(
+    '/tickets/:id/reopen',
+    {
+      schema: operation({
+        operationId: 'reopenTicket',
+        tag: 'Tickets',
+        summary: 'Bring back a cancelled or collected ticket',
+        description:
+          'Undoes a cancel or a collect made by mistake, while the customer page still opens (24 hours after the close): the ticket is ' +
+          '`ready` again if it had been made ready, else `created`, with its number and link, and the board shows it again. ' +
+          'The phone number and push subscriptions erased at the close are not brought back (no SMS for it any more); ' +
+          'the customer page, once opened or reloaded, follows the ticket again and rings on the page. An expired ticket cannot be reopened.',
+        params: TicketIdParams,
+        body: NoBody,
+        answers: {
+          200: { description: 'The ticket, open again', schema: Type.Ref('Ticket'), example: EXAMPLE_TICKETS.created },
+        },
+        problems: {
+          'ticket-state-conflict':
+            'Only a `cancelled` or `collected` ticket closed in the last 24 hours can be reopened; `ticket_status` says what it is.',
+          conflict: 'Another open ticket of the queue has the same number now (a new business day began).',
+        },
+      }),
+    },
+    async (req, reply) => {
+      const id = ticketIdFrom(req.params.id);
+      return runWrite(req, reply, ctxFor(req, services), {
+        status: 200,
+        run: async (ctx) => presentTicket(await reopenTicket({ ctx, input: { id } }), publicUrl),
       });
     },
   );

@@ -17,6 +17,7 @@ const EVENTS = [
   'ticket.collected',
   'ticket.cancelled',
   'ticket.expired',
+  'ticket.reopened',
   'ticket.customer_viewed',
   'ticket.customer_subscribed',
   'ticket.customer_acknowledged',

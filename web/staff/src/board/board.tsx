@@ -115,6 +115,8 @@ export function Board() {
       selected={t.id === selected}
       busy={board.pending.has(t.id)}
       result={board.results.get(t.id)}
+      closing={board.closing.get(t.id)}
+      onUndo={(x) => board.undo(x.id)}
       onAction={act}
       onSlip={setSlip}
       onSelect={(x) => select(x.id)}

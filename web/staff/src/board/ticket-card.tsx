@@ -1,10 +1,15 @@
 // One ticket on the board: number, how long it has waited, what the customer has done, and the
 // one-tap actions its state allows. Every button names its ticket for screen readers; what an
-// action did (or why it failed) is said on the ticket itself.
+// action did (or why it failed) is said on the ticket itself. A ticket whose Collected or Cancel
+// waits for its Undo says so, with the Undo; a cancelled or collected one can be brought back
+// while its customer page still opens (decision 0047).
 import type { Ticket } from '../types.ts';
 import { clock, since } from '../ui/format.ts';
 import { t } from '../i18n/i18n.ts';
-import type { CardResult, TicketAction } from './use-board.ts';
+import type { CardResult, ClosingAction, TicketAction } from './use-board.ts';
+
+/** As long as a closed ticket's customer page opens, and so as long as it can be reopened (CLOSED_LINK_TTL_MS). */
+const REOPEN_WITHIN_MS = 24 * 3600_000;
 
 type Props = {
   ticket: Ticket;
@@ -13,6 +18,9 @@ type Props = {
   selected: boolean;
   busy: boolean;
   result: CardResult | undefined;
+  /** Collected or Cancel tapped, waiting for its Undo. */
+  closing: ClosingAction | undefined;
+  onUndo: (t: Ticket) => void;
   onAction: (t: Ticket, a: TicketAction) => void;
   onSlip: (t: Ticket) => void;
   onSelect: (t: Ticket) => void;
@@ -89,13 +97,16 @@ function timing(x: Ticket, now: number, timeZone: string): string {
   }
 }
 
-export function TicketCard({ ticket: x, now, timeZone, selected, busy, result, onAction, onSlip, onSelect }: Props) {
+export function TicketCard({ ticket: x, now, timeZone, selected, busy, result, closing, onUndo, onAction, onSlip, onSelect }: Props) {
   const number = x.display_number;
   const open = x.status === 'created' || x.status === 'ready';
+  const closedAt = x.collected_at ?? x.cancelled_at;
+  const reopenable =
+    (x.status === 'collected' || x.status === 'cancelled') && closedAt !== null && now - Date.parse(closedAt) < REOPEN_WITHIN_MS;
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: a tap on the card selects it, a pointer shortcut; the keyboard selects with the board's arrow keys (shortcuts.tsx), and every action on the card is a button
     <li
-      class={`ticket ticket-${x.status}${selected ? ' selected' : ''}`}
+      class={`ticket ticket-${x.status}${selected ? ' selected' : ''}${closing !== undefined ? ' closing' : ''}`}
       data-ticket={x.id}
       data-number={number}
       aria-busy={busy ? 'true' : undefined}
@@ -122,7 +133,22 @@ export function TicketCard({ ticket: x, now, timeZone, selected, busy, result, o
         <span class="timing">{timing(x, now, timeZone)}</span>
       </p>
       {open && <CustomerState t={x} now={now} timeZone={timeZone} />}
-      {open && (
+      {open && closing !== undefined && (
+        <div class="actions closing-note" role="status">
+          <span>{t(closing === 'collect' ? 'card.closingCollect' : 'card.closingCancel')}</span>
+          <button type="button" class="primary" onClick={() => onUndo(x)} aria-label={t('card.undoLabel', { number })}>
+            {t('board.undo')}
+          </button>
+        </div>
+      )}
+      {reopenable && (
+        <div class="actions">
+          <button type="button" disabled={busy} onClick={() => onAction(x, 'reopen')} aria-label={t('card.reopenLabel', { number })}>
+            {t('card.reopen')}
+          </button>
+        </div>
+      )}
+      {open && closing === undefined && (
         <div class="actions">
           {x.status === 'created' ? (
             <button

@@ -1,16 +1,22 @@
 // The board's data: a snapshot of the branch's tickets from GET /v1/tickets, kept current by
 // GET /v1/stream, and the one-tap actions. After every (re)connect the snapshot is read again,
-// so a board that lost its connection never keeps a stale state.
+// so a board that lost its connection never keeps a stale state. Collected and Cancel wait
+// UNDO_MS with an Undo before they are sent (decision 0047): undone, nothing was sent at all.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, newIdempotencyKey } from '../api.ts';
 import type { RingResult, Ticket } from '../types.ts';
 import { t } from '../i18n/i18n.ts';
 import { problemText } from '../ui/field-errors.tsx';
 import { useLiveStream } from '../ui/use-live-stream.ts';
+import type { NoticeKind, NoticeOptions } from '../ui/notify.tsx';
 
-export type TicketAction = 'ready' | 'ring' | 'collect' | 'cancel';
+export type TicketAction = 'ready' | 'ring' | 'collect' | 'cancel' | 'reopen';
+export type ClosingAction = 'collect' | 'cancel';
 export type CardResult = { text: string; error: boolean };
-type Say = (text: string, kind?: 'info' | 'success' | 'warning') => void;
+type Say = (text: string, kind?: NoticeKind, options?: NoticeOptions) => void;
+
+/** How long a Collected or Cancel can be undone before it is sent. */
+export const UNDO_MS = 5000;
 
 export const CLOSED_SHOWN = 12;
 
@@ -109,8 +115,8 @@ export function useBoard(say: Say, announce: (text: string) => void) {
     void reload();
   }, [reload]);
 
-  const perform = useCallback(
-    async (ticket: Ticket, action: TicketAction) => {
+  const send = useCallback(
+    async (ticket: Ticket, action: TicketAction, keepalive = false) => {
       const intent = `${action}:${ticket.id}:${ticket.rings}`;
       if (inflight.current.has(intent)) return;
       inflight.current.add(intent);
@@ -122,15 +128,22 @@ export function useBoard(say: Say, announce: (text: string) => void) {
       setPending((p) => new Set(p).add(ticket.id));
       const number = ticket.display_number;
       const show = (text: string, error = false) => setResults((m) => new Map(m).set(ticket.id, { text, error }));
-      const request = { params: { id: ticket.id }, idempotencyKey: key, body: {} };
+      const request = { params: { id: ticket.id }, idempotencyKey: key, body: {}, keepalive };
       try {
         if (action === 'ready' || action === 'ring') {
           const r = action === 'ready' ? await call('markTicketReady', request) : await call('ringTicket', request);
           upsert(r.ticket);
           show(ringSummary(r));
+          // The card has just moved (to the end of the Ready column, often off-screen): the result
+          // is also said where staff are looking, and when nobody was reached it stays until
+          // dismissed, because then staff must call the number themselves.
+          say(ringSummary(r), r.rang ? 'success' : 'warning', r.rang ? {} : { ms: null });
+        } else if (action === 'reopen') {
+          upsert(await call('reopenTicket', request));
+          say(t('board.reopenedDone', { number }), 'success');
         } else {
+          // Said when tapped, with its Undo; the answer only moves the card.
           upsert(action === 'collect' ? await call('collectTicket', request) : await call('cancelTicket', request));
-          say(t(action === 'collect' ? 'board.collectedDone' : 'board.cancelledDone', { number }), 'success');
         }
         intents.current.delete(intent);
       } catch (err) {
@@ -158,5 +171,65 @@ export function useBoard(say: Say, announce: (text: string) => void) {
     [upsert, reload, say],
   );
 
-  return { tickets, loaded, loadError, live, pending, results, perform, upsert, reload };
+  // Closes waiting for their Undo: the card shows it is closing; the request leaves when the time
+  // is up, or at once when staff leave the board or close the tab (never lost, never twice).
+  const [closing, setClosing] = useState<ReadonlyMap<string, ClosingAction>>(new Map());
+  const waitingCloses = useRef(new Map<string, { ticket: Ticket; action: ClosingAction; timer: ReturnType<typeof setTimeout> }>());
+  const settle = useCallback((id: string) => {
+    const w = waitingCloses.current.get(id);
+    waitingCloses.current.delete(id);
+    if (w !== undefined) clearTimeout(w.timer);
+    setClosing((m) => {
+      const next = new Map(m);
+      next.delete(id);
+      return next;
+    });
+    return w;
+  }, []);
+  const sendRef = useRef(send);
+  sendRef.current = send;
+  useEffect(() => {
+    const flush = (keepalive: boolean) => {
+      for (const id of [...waitingCloses.current.keys()]) {
+        const w = settle(id)!;
+        void sendRef.current(w.ticket, w.action, keepalive);
+      }
+    };
+    const onHide = () => flush(true);
+    addEventListener('pagehide', onHide);
+    return () => {
+      removeEventListener('pagehide', onHide);
+      flush(true);
+    };
+  }, [settle]);
+
+  const undo = useCallback(
+    (id: string) => {
+      const w = settle(id);
+      if (w !== undefined) announce(t('board.undone', { number: w.ticket.display_number }));
+    },
+    [settle, announce],
+  );
+
+  const perform = useCallback(
+    async (ticket: Ticket, action: TicketAction) => {
+      // A ticket closing in a moment takes no other action (a shortcut on the selected card).
+      if (waitingCloses.current.has(ticket.id)) return;
+      if (action !== 'collect' && action !== 'cancel') return send(ticket, action);
+      const number = ticket.display_number;
+      const timer = setTimeout(() => {
+        const w = settle(ticket.id);
+        if (w !== undefined) void send(w.ticket, w.action);
+      }, UNDO_MS);
+      waitingCloses.current.set(ticket.id, { ticket, action, timer });
+      setClosing((m) => new Map(m).set(ticket.id, action));
+      say(t(action === 'collect' ? 'board.collectedDone' : 'board.cancelledDone', { number }), 'success', {
+        ms: UNDO_MS,
+        action: { label: t('board.undo'), run: () => undo(ticket.id) },
+      });
+    },
+    [send, settle, say, undo],
+  );
+
+  return { tickets, loaded, loadError, live, pending, results, closing, perform, undo, upsert, reload };
 }

@@ -7,8 +7,11 @@ import { useCallback, useContext, useRef, useState } from 'preact/hooks';
 import { t } from '../i18n/i18n.ts';
 
 export type NoticeKind = 'info' | 'success' | 'warning';
-type Notice = { id: number; kind: NoticeKind; text: string };
-type Notify = (text: string, kind?: NoticeKind) => void;
+export type NoticeAction = { label: string; run: () => void };
+/** `ms`: how long it shows (null: until dismissed); `action`: one button beside the text, which also dismisses it. */
+export type NoticeOptions = { ms?: number | null; action?: NoticeAction };
+type Notice = { id: number; kind: NoticeKind; text: string; action?: NoticeAction; sticky: boolean };
+type Notify = (text: string, kind?: NoticeKind, options?: NoticeOptions) => void;
 type NoticeApi = { notify: Notify; announce: (text: string) => void; clear: () => void };
 
 const Ctx = createContext<NoticeApi>({ notify: () => {}, announce: () => {}, clear: () => {} });
@@ -32,10 +35,19 @@ export function NoticeProvider({ children }: { children: ComponentChildren }) {
   const seq = useRef(0);
   const dismiss = useCallback((id: number) => setNotices((n) => n.filter((x) => x.id !== id)), []);
   const notify = useCallback<Notify>(
-    (text, kind = 'info') => {
+    (text, kind = 'info', options = {}) => {
       const id = ++seq.current;
-      setNotices((n) => [...n.slice(-2), { id, kind, text }]);
-      setTimeout(() => dismiss(id), kind === 'warning' ? 12_000 : 6_000);
+      const ms = options.ms === undefined ? (kind === 'warning' ? 12_000 : 6_000) : options.ms;
+      // At most three at once; a notice that waits to be dismissed is kept over passing ones.
+      setNotices((n) => {
+        const next = [...n, { id, kind, text, action: options.action, sticky: ms === null }];
+        while (next.length > 3) {
+          const passing = next.findIndex((x) => !x.sticky);
+          next.splice(passing >= 0 ? passing : 0, 1);
+        }
+        return next;
+      });
+      if (ms !== null) setTimeout(() => dismiss(id), ms);
     },
     [dismiss],
   );
@@ -51,6 +63,18 @@ export function NoticeProvider({ children }: { children: ComponentChildren }) {
         {notices.map((n) => (
           <div key={n.id} class={`notice notice-${n.kind}`}>
             <span>{n.text}</span>
+            {n.action !== undefined && (
+              <button
+                type="button"
+                class="notice-action"
+                onClick={() => {
+                  dismiss(n.id);
+                  n.action!.run();
+                }}
+              >
+                {n.action.label}
+              </button>
+            )}
             <button type="button" class="link" aria-label={t('notice.dismiss')} onClick={() => dismiss(n.id)}>
               ×
             </button>
