@@ -1,7 +1,7 @@
 import type { Action } from '../core/ctx.ts';
 import { invalid, AppError } from '../domain/errors.ts';
 import { isValidTimeZone } from '../domain/business-day.ts';
-import { applyPatch, SUPPORTED_LANGUAGES, type BranchSettingsPatch } from '../domain/branch-settings.ts';
+import { applyPatch, roundExpiryHours, SUPPORTED_LANGUAGES, type BranchSettingsPatch } from '../domain/branch-settings.ts';
 import { isPhoneCountry } from '../domain/customer-phone.ts';
 import { firstTextingStep, ladderFault } from '../domain/escalation-ladder.ts';
 import { planHasSms } from '../domain/ring-policy.ts';
@@ -48,7 +48,7 @@ export const updateBranchSettings: Action<UpdateBranchInput, Branch> = async ({ 
       throw invalid(`/escalation_ladder/${texting}/sms`, 'SMS is off for this branch (sms_enabled): turn it on, or use "never".');
     }
   }
-  let patch = settings;
+  let patch = settings.expiry_hours === undefined ? settings : { ...settings, expiry_hours: roundExpiryHours(settings.expiry_hours) };
   const country = settings.customer_page?.phone_country;
   if (typeof country === 'string') {
     const code = country.toUpperCase();
@@ -57,7 +57,7 @@ export const updateBranchSettings: Action<UpdateBranchInput, Branch> = async ({ 
         '/customer_page/phone_country',
         `"${country}" is not a country code with phone numbers (ISO 3166-1 alpha-2, such as GB or FR).`,
       );
-    patch = { ...settings, customer_page: { ...settings.customer_page, phone_country: code } };
+    patch = { ...patch, customer_page: { ...settings.customer_page, phone_country: code } };
   }
   const updated: Branch = {
     ...branch,

@@ -6,6 +6,7 @@
 // together on PostgreSQL (src/store/ticket-create.ts). Keyed or not, every create takes this path.
 import type { Ctx } from '../core/ctx.ts';
 import { newId } from '../domain/ids.ts';
+import { expiryMs } from '../domain/branch-settings.ts';
 import { invalid } from '../domain/errors.ts';
 import { ticketToken } from '../domain/ticket-token.ts';
 import { commitCreate } from '../store/commit-create.ts';
@@ -80,7 +81,7 @@ function newTicket(ctx: Ctx, input: CreateTicketInput, { queue, number, expiryHo
     snoozedUntil: null,
     rings: 0,
     lastRingAt: null,
-    expiresAt: now + expiryHours * 3600_000,
+    expiresAt: now + expiryMs(expiryHours),
     updatedAt: now,
   };
 }

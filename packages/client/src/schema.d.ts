@@ -1331,7 +1331,7 @@ export interface components {
             /** @example A */
             default_queue: string;
             /**
-             * @description Open tickets expire this long after creation
+             * @description Open tickets expire this long after creation: a whole number of minutes, in hours
              * @example 12
              */
             expiry_hours: number;
@@ -2677,8 +2677,9 @@ export interface operations {
                      */
                     default_queue?: string;
                     /**
-                     * @description Open tickets expire this long after creation
+                     * @description Open tickets expire this long after creation; rounded once, here, to the nearest whole minute (1.0000001 is kept as 1, 0.3 as 18 minutes)
                      * @example 12
+                     * @example 1.5
                      */
                     expiry_hours?: number;
                     /**

@@ -23,7 +23,13 @@ export const UpdateBranchBody = Type.Object(
     ),
     default_queue: Type.Optional(QueueName),
     expiry_hours: Type.Optional(
-      Type.Number({ minimum: 0.25, maximum: 72, description: 'Open tickets expire this long after creation', examples: [12] }),
+      Type.Number({
+        minimum: 0.25,
+        maximum: 72,
+        description:
+          'Open tickets expire this long after creation; rounded once, here, to the nearest whole minute (1.0000001 is kept as 1, 0.3 as 18 minutes)',
+        examples: [12, 1.5],
+      }),
     ),
     reminder_delay_seconds: Type.Optional(
       Type.Integer({
