@@ -6,13 +6,14 @@ import { isPhoneCountry } from '../domain/customer-phone.ts';
 import { firstTextingStep, ladderFault } from '../domain/escalation-ladder.ts';
 import { planHasSms } from '../domain/ring-policy.ts';
 import { getBranchForUpdate, getQueue, updateBranch, type Branch } from '../store/tenancy.ts';
-import { requireRole } from './roles.ts';
+import { requireLiveMode, requireRole } from './roles.ts';
 import { forgetTimeZone } from '../store/insights-rollups.ts';
 
 export type UpdateBranchInput = BranchSettingsPatch & { name?: string; timezone?: string; default_queue?: string };
 
 export const updateBranchSettings: Action<UpdateBranchInput, Branch> = async ({ ctx, input }) => {
   requireRole(ctx, 'manager');
+  requireLiveMode(ctx);
   const branch = await getBranchForUpdate(ctx.tx, ctx.branchId);
   if (branch === undefined) throw new AppError('not-found', 'No such branch.');
   const { name, timezone, default_queue, ...settings } = input;

@@ -20,7 +20,7 @@ export interface paths {
         head?: never;
         /**
          * Update the branch
-         * @description Changes the fields you send and leaves the others; `null` resets a customer page message to the default.
+         * @description Changes the fields you send and leaves the others; `null` resets a customer page message to the default. The settings shape live tickets too, so they are changed only with a live key (or a manager session in live mode); a test key reads them.
          */
         patch: operations["updateBranch"];
         trace?: never;
@@ -2770,7 +2770,7 @@ export interface operations {
             /**
              * @description Forbidden: a problem document whose `code` is one of:
              *
-             *     - `forbidden`: A staff session needs the manager or owner role.
+             *     - `forbidden`: A test key (use the live key) or a session in test mode; or a staff session without the manager or owner role.
              *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
              */
             403: {
@@ -3481,7 +3481,7 @@ export interface operations {
                      * @example A
                      */
                     name?: string;
-                    /** @description true: tickets created without a queue go here */
+                    /** @description true: tickets created without a queue go here. A branch setting: a live key (or live mode) only */
                     is_default?: boolean;
                 };
             };
@@ -3536,7 +3536,7 @@ export interface operations {
             /**
              * @description Forbidden: a problem document whose `code` is one of:
              *
-             *     - `forbidden`: A staff session needs the manager or owner role.
+             *     - `forbidden`: A staff session without the manager or owner role; or `is_default` sent with a test key or in test mode.
              *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
              */
             403: {

@@ -114,10 +114,13 @@ export function registerBranchRoutes(fastify: FastifyInstance, services: Service
         operationId: 'updateBranch',
         tag: 'Branch',
         summary: 'Update the branch',
-        description: 'Changes the fields you send and leaves the others; `null` resets a customer page message to the default.',
+        description:
+          'Changes the fields you send and leaves the others; `null` resets a customer page message to the default. The settings shape live tickets too, so they are changed only with a live key (or a manager session in live mode); a test key reads them.',
         body: UpdateBranchBody,
         answers: { 200: { description: 'The branch as it is now', schema: Type.Ref('Branch') } },
-        problems: { forbidden: 'A staff session needs the manager or owner role.' },
+        problems: {
+          forbidden: 'A test key (use the live key) or a session in test mode; or a staff session without the manager or owner role.',
+        },
       }),
     },
     async (req, reply) => {
