@@ -115,7 +115,7 @@ export function createMetrics(): Metrics {
     }),
     rateLimitFailures: new Counter({
       name: 'readybell_rate_limit_failures_total',
-      help: 'Requests served without a rate-limit decision because Redis was unreachable (fail open)',
+      help: "Rate-limit decisions made by this node's own buckets because Redis was unreachable",
       registers,
     }),
     refreshBacklog: async () => {},

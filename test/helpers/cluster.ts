@@ -34,9 +34,10 @@ async function waitReady(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`${url} was not ready within 15 s`);
 }
 
+/** `extraEnv.REDIS_URL` points the nodes at a Redis of the test's own instead of TEST_REDIS_URL. */
 export async function startCluster(count: number, extraEnv: Record<string, string> = {}): Promise<Cluster> {
-  const redisUrl = process.env.TEST_REDIS_URL;
-  if (redisUrl === undefined) throw new Error('a cluster needs TEST_REDIS_URL');
+  const redisUrl = extraEnv.REDIS_URL ?? process.env.TEST_REDIS_URL;
+  if (redisUrl === undefined) throw new Error('a cluster needs TEST_REDIS_URL (or REDIS_URL in extraEnv)');
   const store: TestStore = await createTestStore();
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
@@ -85,7 +86,14 @@ export async function startCluster(count: number, extraEnv: Record<string, strin
       },
     });
   }
-  await Promise.all(nodes.map((n) => waitReady(n.url, n.child)));
+  try {
+    await Promise.all(nodes.map((n) => waitReady(n.url, n.child)));
+  } catch (err) {
+    // A node that did not start: none is left running, and the database goes too.
+    await Promise.all(nodes.map((n) => n.kill('SIGKILL')));
+    await store.drop();
+    throw err;
+  }
   return {
     nodes,
     env,
