@@ -118,6 +118,11 @@ export function createMetrics(): Metrics {
       help: "Rate-limit decisions made by this node's own buckets because Redis was unreachable",
       registers,
     }),
+    redisUp: new Gauge({
+      name: 'readybell_redis_up',
+      help: 'Whether this node serves degraded without its Redis (0), or not (1; also without REDIS_URL)',
+      registers,
+    }),
     refreshBacklog: async () => {},
     delivered: new Map(),
   };

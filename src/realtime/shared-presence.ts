@@ -40,11 +40,15 @@ export class SharedPresence implements Presence {
     );
   }
 
-  members(scope: string): Promise<PresenceMember[]> {
-    return this.breaker.run(
+  async members(scope: string): Promise<PresenceMember[]> {
+    const mine = await this.local.members(scope);
+    // This node's own entries count even when Redis has not got them back yet (just after it returned).
+    const shared = await this.breaker.run(
       () => this.redis.members(scope),
-      () => this.local.members(scope),
+      () => [],
     );
+    const seen = new Set(shared.map((m) => m.member));
+    return [...shared, ...mine.filter((m) => !seen.has(m.member))];
   }
 
   private async republish(): Promise<void> {

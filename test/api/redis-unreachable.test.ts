@@ -18,6 +18,7 @@ test('/readyz is 200 and says degraded while Redis is unreachable; the store is 
   assert.equal(res.status, 200, res.text);
   assert.equal(res.body.status, 'degraded');
   assert.deepEqual(res.body.checks, { store: 'ok', redis: 'unavailable' });
+  assert.match(await t.app.services.metrics!.registry.getSingleMetricAsString('readybell_redis_up'), /^readybell_redis_up 0$/m);
 });
 
 test("without Redis a ready rings the page held by this node, and a key's writes are limited by this node's buckets", async () => {
