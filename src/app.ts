@@ -63,6 +63,8 @@ export type AppOptions = {
   events?: (fanOut: EventSink) => EventSink;
 };
 
+const REDIS_START_WAIT_MS = 3000;
+
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   const log = createLogger(config, opts.logDestination);
   const db = opts.db ?? openDb(config);
@@ -70,6 +72,15 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const metrics = createMetrics();
   db.onGroupCommit = (writes) => metrics.groupCommitBatch.observe({ store: db.dialect }, writes);
   const shared = createSharedState(config, log, () => metrics.rateLimitFailures.inc());
+  // Redis is waited for briefly, not required: a node that cannot reach it starts degraded (decision 0053).
+  if (shared.breaker !== null) {
+    const up = await shared.breaker.whenUp(REDIS_START_WAIT_MS);
+    if (!up) log.warn('redis unreachable at start: serving degraded');
+    metrics.redisUp.set(up ? 1 : 0);
+    shared.breaker.onChange((now) => metrics.redisUp.set(now ? 1 : 0));
+  } else {
+    metrics.redisUp.set(1);
+  }
   const limiter = shared.limiter;
   const base: BaseServices = { config, db, log, clock: opts.clock ?? systemClock, bus: shared.bus, metrics };
   const live = createLive(base, { heartbeatMs: config.sseHeartbeatMs, presence: shared.presence });

@@ -137,6 +137,8 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     redisUrl,
     redisPrefix: get('REDIS_KEY_PREFIX') ?? 'rb:',
+    redisCommandTimeoutMs: int('REDIS_COMMAND_TIMEOUT_MS', 500, 10, 60_000),
+    redisRetryMs: int('REDIS_RETRY_MS', 1000, 50, 60_000),
     logLevel,
     tls,
     trustProxy,

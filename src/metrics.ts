@@ -115,7 +115,12 @@ export function createMetrics(): Metrics {
     }),
     rateLimitFailures: new Counter({
       name: 'readybell_rate_limit_failures_total',
-      help: 'Requests served without a rate-limit decision because Redis was unreachable (fail open)',
+      help: "Rate-limit decisions made by this node's own buckets because Redis was unreachable",
+      registers,
+    }),
+    redisUp: new Gauge({
+      name: 'readybell_redis_up',
+      help: 'Whether this node serves degraded without its Redis (0), or not (1; also without REDIS_URL)',
       registers,
     }),
     smsReplies: new Counter({

@@ -2,18 +2,19 @@ import { unknownQueue } from './queues.ts';
 import type { Action } from '../core/ctx.ts';
 import { invalid, AppError } from '../domain/errors.ts';
 import { isValidTimeZone } from '../domain/business-day.ts';
-import { applyPatch, SUPPORTED_LANGUAGES, type BranchSettingsPatch } from '../domain/branch-settings.ts';
+import { applyPatch, roundExpiryHours, SUPPORTED_LANGUAGES, type BranchSettingsPatch } from '../domain/branch-settings.ts';
 import { isPhoneCountry } from '../domain/customer-phone.ts';
 import { firstTextingStep, ladderFault } from '../domain/escalation-ladder.ts';
 import { planHasSms } from '../domain/ring-policy.ts';
 import { getBranchForUpdate, getQueue, updateBranch, type Branch } from '../store/tenancy.ts';
-import { requireRole } from './roles.ts';
+import { requireLiveMode, requireRole } from './roles.ts';
 import { forgetTimeZone } from '../store/insights-rollups.ts';
 
 export type UpdateBranchInput = BranchSettingsPatch & { name?: string; timezone?: string; default_queue?: string };
 
 export const updateBranchSettings: Action<UpdateBranchInput, Branch> = async ({ ctx, input }) => {
   requireRole(ctx, 'manager');
+  requireLiveMode(ctx);
   const branch = await getBranchForUpdate(ctx.tx, ctx.branchId);
   if (branch === undefined) throw new AppError('not-found', 'No such branch.');
   const { name, timezone, default_queue, ...settings } = input;
@@ -49,7 +50,7 @@ export const updateBranchSettings: Action<UpdateBranchInput, Branch> = async ({ 
       throw invalid(`/escalation_ladder/${texting}/sms`, 'SMS is off for this branch (sms_enabled): turn it on, or use "never".');
     }
   }
-  let patch = settings;
+  let patch = settings.expiry_hours === undefined ? settings : { ...settings, expiry_hours: roundExpiryHours(settings.expiry_hours) };
   const country = settings.customer_page?.phone_country;
   if (typeof country === 'string') {
     const code = country.toUpperCase();
@@ -58,7 +59,7 @@ export const updateBranchSettings: Action<UpdateBranchInput, Branch> = async ({ 
         '/customer_page/phone_country',
         `"${country}" is not a country code with phone numbers (ISO 3166-1 alpha-2, such as GB or FR).`,
       );
-    patch = { ...settings, customer_page: { ...settings.customer_page, phone_country: code } };
+    patch = { ...patch, customer_page: { ...settings.customer_page, phone_country: code } };
   }
   const updated: Branch = {
     ...branch,

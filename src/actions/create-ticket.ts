@@ -7,6 +7,7 @@
 import { unknownQueue } from './queues.ts';
 import type { Ctx } from '../core/ctx.ts';
 import { newId } from '../domain/ids.ts';
+import { expiryMs } from '../domain/branch-settings.ts';
 import { ticketToken } from '../domain/ticket-token.ts';
 import { commitCreate } from '../store/commit-create.ts';
 import type { CreateFound } from '../store/ticket-create.ts';
@@ -80,7 +81,7 @@ function newTicket(ctx: Ctx, input: CreateTicketInput, { queue, number, expiryHo
     snoozedUntil: null,
     rings: 0,
     lastRingAt: null,
-    expiresAt: now + expiryHours * 3600_000,
+    expiresAt: now + expiryMs(expiryHours),
     updatedAt: now,
   };
 }

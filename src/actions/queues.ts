@@ -11,7 +11,7 @@ import {
   listQueues,
   updateBranch,
 } from '../store/tenancy.ts';
-import { requireRole } from './roles.ts';
+import { requireLiveMode, requireRole } from './roles.ts';
 
 /**
  * The 422 for a queue name the branch does not have, at `pointer`. Names are case-sensitive, so
@@ -36,6 +36,8 @@ export const createQueue: Action<{ name: string }, QueueView> = async ({ ctx, in
 
 export const updateQueue: Action<{ name: string; new_name?: string; is_default?: boolean }, QueueView> = async ({ ctx, input }) => {
   requireRole(ctx, 'manager');
+  // Making a queue the default is a branch setting (PATCH /v1/branch's default_queue).
+  if (input.is_default !== undefined) requireLiveMode(ctx);
   const branch = (await getBranchForUpdate(ctx.tx, ctx.branchId))!;
   const queue = await getQueue(ctx.tx, ctx.branchId, input.name);
   if (queue === undefined) throw notFound('queue');

@@ -16,3 +16,16 @@ export function requireRole(ctx: Ctx, needed: Role): void {
   }
   throw new AppError('forbidden', `This operation needs the ${needed} role.`);
 }
+
+/**
+ * Branch settings (and the default queue) shape live tickets too, so only live callers change them
+ * (PRODUCT.md §1, decision 0052): a test key or a staff session in test mode reads them and is
+ * refused here, before anything is looked up.
+ */
+export function requireLiveMode(ctx: Ctx): void {
+  if (ctx.mode === 'live' || ctx.actor.kind === 'system') return;
+  throw new AppError(
+    'forbidden',
+    'Branch settings shape live tickets too, so a test key (rk_test_…) or test mode can read them but not change them: use the live key (rk_live_…), or switch the staff page to Live.',
+  );
+}

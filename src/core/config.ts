@@ -13,6 +13,10 @@ export type Config = {
   redisUrl: string | null;
   /** Prefix of every Redis key and channel: several deployments (or test runs) may share one Redis. */
   redisPrefix: string;
+  /** REDIS_COMMAND_TIMEOUT_MS: a Redis command unanswered this long fails, and the node stops asking Redis for a while. */
+  redisCommandTimeoutMs: number;
+  /** REDIS_RETRY_MS: while Redis is down, how often the node tries it again (and the longest wait between reconnects). */
+  redisRetryMs: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   tls: { cert: Buffer; key: Buffer } | null;
   trustProxy: boolean | string[];

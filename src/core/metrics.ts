@@ -21,6 +21,8 @@ export type Metrics = {
   rateLimitRefusals: Counter<'policy'>;
   rateLimitFailures: Counter;
   smsReplies: Counter<'answer' | 'outcome'>;
+  /** 0 while this node serves without its Redis (decision 0053); 1 otherwise, also without REDIS_URL. */
+  redisUp: Gauge;
   /** Reads the job backlog into jobsDue and jobsOldestDueAge at scrape time (watchJobBacklog). */
   refreshBacklog: () => Promise<void>;
   /** Rings whose first confirmed delivery on a channel this node has already observed. */

@@ -32,6 +32,25 @@ function merge<T extends object>(base: T, patch: DeepPartial<T> | undefined): T 
   return out as T;
 }
 
+/**
+ * `expiry_hours` counts whole minutes (decision 0051): any number within bounds is accepted and
+ * rounded once, at the edge, to the nearest minute, so an expiry is a whole number of
+ * milliseconds on both stores (PostgreSQL keeps `expires_at` in a bigint).
+ */
+export function expiryMinutes(hours: number): number {
+  return Math.round(hours * 60);
+}
+
+/** `expiry_hours` as stored and shown: the nearest whole minute, in hours. */
+export function roundExpiryHours(hours: number): number {
+  return expiryMinutes(hours) / 60;
+}
+
+/** How long an open ticket lives, in whole milliseconds (settings stored before rounding included). */
+export function expiryMs(hours: number): number {
+  return expiryMinutes(hours) * 60_000;
+}
+
 export function withDefaults(stored: BranchSettingsPatch | undefined): BranchSettings {
   return merge(DEFAULT_SETTINGS, stored);
 }

@@ -31,7 +31,7 @@ export type RouteDeps = {
   lastUsedKeys: Set<string>;
   live: Live;
   vapid: VapidKeyStore;
-  /** Dependencies /readyz reports besides the store (Redis). */
+  /** Dependencies the node serves without, degraded (Redis): /readyz reports them, never a 503. */
   readiness: Record<string, () => Promise<void>>;
   shedding: () => boolean;
   /** The server's answer to an unknown path or method (a problem, with Allow). */

@@ -152,7 +152,10 @@ export const BranchSchema = Type.Object(
     name: Type.String({ examples: ['Rue Oberkampf'] }),
     timezone: Type.String({ description: 'IANA time zone: display numbers restart at its midnight', examples: ['Europe/Paris'] }),
     default_queue: Type.String({ examples: ['A'] }),
-    expiry_hours: Type.Number({ description: 'Open tickets expire this long after creation', examples: [12] }),
+    expiry_hours: Type.Number({
+      description: 'Open tickets expire this long after creation: a whole number of minutes, in hours',
+      examples: [12],
+    }),
     reminder_delay_seconds: Type.Integer({ examples: [120] }),
     reminder_count: Type.Integer({ examples: [2] }),
     escalation_ladder: Nullable(

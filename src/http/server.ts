@@ -37,7 +37,7 @@ export type AppDeps = {
   live: Live;
   /** The push server key the customer page subscribes with (installRingChannels). */
   vapid: VapidKeyStore;
-  /** Dependencies /readyz reports besides the store (Redis). */
+  /** Dependencies the node serves without, degraded (Redis): /readyz reports them, never a 503. */
   readiness?: Record<string, () => Promise<void>>;
   metrics?: Metrics;
 };

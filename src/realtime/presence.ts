@@ -72,6 +72,16 @@ export class MemoryPresence implements Presence {
     return out;
   }
 
+  /** Every entry still alive, with the time it has left (what a node writes to Redis again when it is back). */
+  alive(): Array<{ scope: string; member: string; info: PresenceInfo; ttlMs: number }> {
+    const now = this.now();
+    const out: Array<{ scope: string; member: string; info: PresenceInfo; ttlMs: number }> = [];
+    for (const [scope, entries] of this.scopes) {
+      for (const [member, e] of entries) if (e.expiresAt > now) out.push({ scope, member, info: e.info, ttlMs: e.expiresAt - now });
+    }
+    return out;
+  }
+
   /** Drops expired entries of scopes nobody asks about, so memory follows live connections. */
   sweep(): void {
     const now = this.now();

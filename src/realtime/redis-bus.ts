@@ -2,9 +2,15 @@
 // what it receives to the handlers subscribed locally (SSE streams, ring acknowledgements).
 // Redis pub/sub keeps nothing: a node that misses a message (disconnected) relies on clients'
 // resync on reconnect (Last-Event-ID → fresh snapshot), which the hubs already do.
+//
+// While Redis is down (the breaker, decision 0053) a publish is delivered to this node's own
+// subscribers, so a ring still reaches the pages and boards connected to the node that rings; a
+// publish that fails is delivered locally too. Subscriptions made meanwhile wait in the
+// subscriber's offline queue and ioredis renews them all when it reconnects.
 import type { Redis } from 'ioredis';
 import type { Bus, BusHandler, BusMessage } from '../core/bus.ts';
 import { MemoryBus } from './bus.ts';
+import type { RedisBreaker } from './redis-breaker.ts';
 
 export class RedisBus implements Bus {
   private readonly pub: Redis;
@@ -12,11 +18,13 @@ export class RedisBus implements Bus {
   private readonly local = new MemoryBus();
   private readonly counts = new Map<string, number>();
   private readonly prefix: string;
+  private readonly breaker: RedisBreaker | null;
 
-  constructor(pub: Redis, sub: Redis, prefix = 'rb:bus:') {
+  constructor(pub: Redis, sub: Redis, prefix = 'rb:bus:', breaker: RedisBreaker | null = null) {
     this.pub = pub;
     this.sub = sub;
     this.prefix = prefix;
+    this.breaker = breaker;
     this.sub.on('message', (channel: string, raw: string) => {
       let message: BusMessage;
       try {
@@ -29,8 +37,15 @@ export class RedisBus implements Bus {
   }
 
   publish(channel: string, message: BusMessage): void {
+    if (this.breaker !== null && !this.breaker.up) {
+      this.local.publish(channel, message);
+      return;
+    }
     // Fire and forget: the store already holds the truth; a lost live update is healed by resync.
-    this.pub.publish(this.prefix + channel, JSON.stringify(message)).catch(() => {});
+    this.pub.publish(this.prefix + channel, JSON.stringify(message)).catch(() => {
+      this.breaker?.failed();
+      this.local.publish(channel, message);
+    });
   }
 
   subscribe(channel: string, handler: BusHandler): () => void {

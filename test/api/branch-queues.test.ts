@@ -4,6 +4,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type Res, type TestApp, type Tenant } from '../helpers/app.ts';
+import { asSession, signInOk } from '../helpers/session.ts';
 
 let t: TestApp;
 before(async () => {
@@ -42,19 +43,55 @@ test("GET /v1/branch answers the key's branch with its settings", async () => {
 
 test('PATCH /v1/branch changes name and IANA timezone; both modes see the change', async () => {
   const tenant = await t.newTenant();
-  const res = await t.request('PATCH', '/v1/branch', { key: tenant.testKey, body: { name: 'Rue de Rivoli', timezone: 'Europe/Paris' } });
+  const res = await t.request('PATCH', '/v1/branch', { key: tenant.liveKey, body: { name: 'Rue de Rivoli', timezone: 'Europe/Paris' } });
   assert.equal(res.status, 200, res.text);
   assert.equal(res.body.name, 'Rue de Rivoli');
   assert.equal(res.body.timezone, 'Europe/Paris');
-  const live = await t.request('GET', '/v1/branch', { key: tenant.liveKey });
-  assert.equal(live.body.name, 'Rue de Rivoli');
-  assert.equal(live.body.timezone, 'Europe/Paris');
-  assert.ok(live.body.updated_at >= live.body.created_at);
+  const seen = await t.request('GET', '/v1/branch', { key: tenant.testKey });
+  assert.equal(seen.body.name, 'Rue de Rivoli');
+  assert.equal(seen.body.timezone, 'Europe/Paris');
+  assert.ok(seen.body.updated_at >= seen.body.created_at);
+});
+
+test('branch settings shape live tickets: a test key or test mode reads them and gets 403 naming the live key when it writes them', async () => {
+  const tenant = await t.newTenant();
+  const before = (await t.request('GET', '/v1/branch', { key: tenant.liveKey })).body;
+  const owner = asSession(t, await signInOk(t, tenant.ownerEmail, tenant.ownerPassword));
+  const TEST = { 'readybell-mode': 'test' };
+  for (const [who, res] of [
+    [
+      'test key',
+      await t.request('PATCH', '/v1/branch', {
+        key: tenant.testKey,
+        body: { expiry_hours: 1, customer_page: { messages: { ready: 'x' } } },
+      }),
+    ],
+    ['test mode', await owner('PATCH', '/v1/branch', { headers: TEST, body: { name: 'Test rename' } })],
+    ['default queue, test key', await t.request('PATCH', '/v1/queues/A', { key: tenant.testKey, body: { is_default: true } })],
+  ] as const) {
+    assertProblem(res, 403, 'forbidden');
+    assert.match(res.body.detail, /use the live key \(rk_live_…\)/, who);
+  }
+  assert.deepEqual(
+    (await t.request('GET', '/v1/branch', { key: tenant.testKey })).body,
+    before,
+    'the test key still reads them; nothing changed',
+  );
+  assert.equal((await owner('GET', '/v1/branch', { headers: TEST })).status, 200);
+  // Queues stay shared configuration (decision 0003): a test key may still add one.
+  assert.equal((await t.request('POST', '/v1/queues', { key: tenant.testKey, body: { name: 'T' } })).status, 201);
+  assert.equal((await owner('PATCH', '/v1/branch', { body: { name: 'Live rename' } })).status, 200);
+  assert.equal((await t.request('PATCH', '/v1/branch', { key: tenant.liveKey, body: { expiry_hours: 2 } })).status, 200);
 });
 
 test('PATCH /v1/branch refuses what is not an IANA time zone', async () => {
   for (const timezone of ['Mars/Olympus_Mons', 'Europe/Pariss', 'not a zone', '']) {
-    assertProblem(await t.request('PATCH', '/v1/branch', { body: { timezone } }), 422, 'validation-failed', '/timezone');
+    assertProblem(
+      await t.request('PATCH', '/v1/branch', { key: t.tenant.liveKey, body: { timezone } }),
+      422,
+      'validation-failed',
+      '/timezone',
+    );
   }
   assert.equal((await t.request('GET', '/v1/branch')).body.timezone, 'UTC');
 });
@@ -62,19 +99,19 @@ test('PATCH /v1/branch refuses what is not an IANA time zone', async () => {
 test('PATCH /v1/branch: default_queue must be an existing queue of this branch', async () => {
   const tenant = await t.newTenant();
   assertProblem(
-    await t.request('PATCH', '/v1/branch', { key: tenant.testKey, body: { default_queue: 'NOPE' } }),
+    await t.request('PATCH', '/v1/branch', { key: tenant.liveKey, body: { default_queue: 'NOPE' } }),
     422,
     'validation-failed',
     '/default_queue',
   );
   assertProblem(
-    await t.request('PATCH', '/v1/branch', { key: tenant.testKey, body: { default_queue: 'bad-name' } }),
+    await t.request('PATCH', '/v1/branch', { key: tenant.liveKey, body: { default_queue: 'bad-name' } }),
     422,
     'validation-failed',
     '/default_queue',
   );
   assert.equal((await t.request('POST', '/v1/queues', { key: tenant.testKey, body: { name: 'Drinks' } })).status, 201);
-  const res = await t.request('PATCH', '/v1/branch', { key: tenant.testKey, body: { default_queue: 'Drinks' } });
+  const res = await t.request('PATCH', '/v1/branch', { key: tenant.liveKey, body: { default_queue: 'Drinks' } });
   assert.equal(res.status, 200);
   assert.equal(res.body.default_queue, 'Drinks');
   // A create without a queue now lands in the new default.
@@ -83,18 +120,21 @@ test('PATCH /v1/branch: default_queue must be an existing queue of this branch',
 
 test('PATCH /v1/branch: voice and customer page languages must be supported ones', async () => {
   assertProblem(
-    await t.request('PATCH', '/v1/branch', { body: { voice: { language: 'xx' } } }),
+    await t.request('PATCH', '/v1/branch', { key: t.tenant.liveKey, body: { voice: { language: 'xx' } } }),
     422,
     'validation-failed',
     '/voice/language',
   );
   assertProblem(
-    await t.request('PATCH', '/v1/branch', { body: { customer_page: { language: 'klingon' } } }),
+    await t.request('PATCH', '/v1/branch', { key: t.tenant.liveKey, body: { customer_page: { language: 'klingon' } } }),
     422,
     'validation-failed',
     '/customer_page/language',
   );
-  const res = await t.request('PATCH', '/v1/branch', { body: { voice: { language: 'fr' }, customer_page: { language: 'de' } } });
+  const res = await t.request('PATCH', '/v1/branch', {
+    key: t.tenant.liveKey,
+    body: { voice: { language: 'fr' }, customer_page: { language: 'de' } },
+  });
   assert.equal(res.status, 200, res.text);
   assert.equal(res.body.voice.language, 'fr');
   assert.equal(res.body.customer_page.language, 'de');
@@ -102,7 +142,7 @@ test('PATCH /v1/branch: voice and customer page languages must be supported ones
 
 test('PATCH /v1/branch merges nested settings instead of replacing them', async () => {
   const tenant = await t.newTenant();
-  const k = { key: tenant.testKey };
+  const k = { key: tenant.liveKey };
   await t.request('PATCH', '/v1/branch', {
     ...k,
     body: { voice: { enabled: false }, customer_page: { messages: { waiting: 'Thanks!', ready: 'Come get it' } } },
@@ -120,7 +160,7 @@ test('PATCH /v1/branch merges nested settings instead of replacing them', async 
 
 test('PATCH /v1/branch validates ranges and types, and changes nothing when refused', async () => {
   const tenant = await t.newTenant();
-  const k = { key: tenant.testKey };
+  const k = { key: tenant.liveKey };
   const before = (await t.request('GET', '/v1/branch', k)).body;
   assertProblem(await t.request('PATCH', '/v1/branch', { ...k, body: { name: '' } }), 422, 'validation-failed', '/name');
   assertProblem(await t.request('PATCH', '/v1/branch', { ...k, body: { expiry_hours: 0 } }), 422, 'validation-failed', '/expiry_hours');
@@ -149,7 +189,7 @@ test('PATCH /v1/branch validates ranges and types, and changes nothing when refu
 test("another branch's key cannot see or change this branch", async () => {
   const a = await t.newTenant();
   const b = await t.newTenant();
-  await t.request('PATCH', '/v1/branch', { key: b.testKey, body: { name: 'B only' } });
+  await t.request('PATCH', '/v1/branch', { key: b.liveKey, body: { name: 'B only' } });
   const ga = await t.request('GET', '/v1/branch', { key: a.liveKey });
   assert.equal(ga.body.id, a.branchId);
   assert.notEqual(ga.body.name, 'B only');
@@ -214,10 +254,15 @@ test('PATCH /v1/queues/{name} renames, moves the default, and refuses what would
   assertProblem(await t.request('PATCH', '/v1/queues/Bar', { ...k, body: { name: 'no way' } }), 422, 'validation-failed', '/name');
   assertProblem(await t.request('PATCH', '/v1/queues/Nope', { ...k, body: { name: 'X' } }), 404, 'not-found');
 
-  const made = await t.request('PATCH', '/v1/queues/Bar', { ...k, body: { is_default: true } });
+  const made = await t.request('PATCH', '/v1/queues/Bar', { key: tenant.liveKey, body: { is_default: true } });
   assert.equal(made.body.is_default, true);
   assert.equal((await t.request('GET', '/v1/branch', { key: tenant.liveKey })).body.default_queue, 'Bar');
-  assertProblem(await t.request('PATCH', '/v1/queues/Bar', { ...k, body: { is_default: false } }), 422, 'validation-failed', '/is_default');
+  assertProblem(
+    await t.request('PATCH', '/v1/queues/Bar', { key: tenant.liveKey, body: { is_default: false } }),
+    422,
+    'validation-failed',
+    '/is_default',
+  );
 
   // Renaming the default carries the default along.
   const moved = await t.request('PATCH', '/v1/queues/Bar', { ...k, body: { name: 'Counter' } });
@@ -261,7 +306,7 @@ test("another branch's key cannot see, change or delete this branch's queues", a
   assertProblem(await t.request('PATCH', '/v1/queues/Secret', { key: b.liveKey, body: { is_default: true } }), 404, 'not-found');
   assertProblem(await t.request('DELETE', '/v1/queues/Secret', { key: b.liveKey }), 404, 'not-found');
   assertProblem(
-    await t.request('PATCH', '/v1/branch', { key: b.testKey, body: { default_queue: 'Secret' } }),
+    await t.request('PATCH', '/v1/branch', { key: b.liveKey, body: { default_queue: 'Secret' } }),
     422,
     'validation-failed',
     '/default_queue',

@@ -361,7 +361,10 @@ test('branch changes, made here or by another node, are honoured by the next cre
   assert.equal(await expiresAt(first.res.body.id), clock.now() + 12 * 3600_000);
 
   assert.equal((await t.request('POST', '/v1/queues', { key, body: { name: 'B' } })).status, 201);
-  assert.equal((await t.request('PATCH', '/v1/branch', { key, body: { expiry_hours: 2, default_queue: 'B' } })).status, 200);
+  assert.equal(
+    (await t.request('PATCH', '/v1/branch', { key: tenant.liveKey, body: { expiry_hours: 2, default_queue: 'B' } })).status,
+    200,
+  );
   const second = await create(t, tenant, {}, { 'idempotency-key': 'after-patch' });
   assert.equal(second.res.body.display_number, 'B-1');
   assert.equal(await expiresAt(second.res.body.id), clock.now() + 2 * 3600_000);
@@ -373,7 +376,7 @@ test('branch changes, made here or by another node, are honoured by the next cre
   assert.equal(b2.display_number, 'B-2');
   // A settings change makes the node's copy stale: the numbers are not taken until it is fresh,
   // so the change costs a retry, never a gap in the queue's numbers.
-  assert.equal((await t.request('PATCH', '/v1/branch', { key, body: { expiry_hours: 3 } })).status, 200);
+  assert.equal((await t.request('PATCH', '/v1/branch', { key: tenant.liveKey, body: { expiry_hours: 3 } })).status, 200);
   const b3 = (await create(t, tenant)).res.body;
   assert.equal(b3.display_number, 'B-3');
   assert.equal(await expiresAt(b3.id), clock.now() + 3 * 3600_000);

@@ -13,7 +13,7 @@ const SHOP = 'Café Lumière — Gare du Nord';
 let t: TestApp;
 before(async () => {
   t = await startTestApp();
-  assert.equal((await t.request('PATCH', '/v1/branch', { body: { name: SHOP } })).status, 200);
+  assert.equal((await t.request('PATCH', '/v1/branch', { key: t.tenant.liveKey, body: { name: SHOP } })).status, 200);
   t.app.live.data.branchChanged(t.tenant.branchId);
 });
 after(() => t?.close());

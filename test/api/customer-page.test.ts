@@ -66,14 +66,14 @@ test('language: Accept-Language among en, fr, es, de; otherwise the branch defau
   assert.match(await html(tk.url, 'de-DE'), /<html lang="de"[\s\S]*Wir bereiten Ihre Bestellung zu/);
   assert.match(await html(tk.url, 'es'), /<html lang="es"[\s\S]*Estamos preparando su pedido/);
   assert.match(await html(tk.url, 'ja'), /<html lang="en"/);
-  const patched = await t.request('PATCH', '/v1/branch', { body: { customer_page: { language: 'de' } } });
+  const patched = await t.request('PATCH', '/v1/branch', { key: t.tenant.liveKey, body: { customer_page: { language: 'de' } } });
   assert.equal(patched.status, 200, patched.text);
   const tk2 = await create();
   // Branch settings are cached for a few seconds on the live side.
   t.app.live.data.branchChanged(t.tenant.branchId);
   assert.match(await html(tk2.url, 'ja'), /<html lang="de"/);
   assert.match(await html(tk2.url, 'fr'), /<html lang="fr"/);
-  await t.request('PATCH', '/v1/branch', { body: { customer_page: { language: 'en' } } });
+  await t.request('PATCH', '/v1/branch', { key: t.tenant.liveKey, body: { customer_page: { language: 'en' } } });
   t.app.live.data.branchChanged(t.tenant.branchId);
 });
 

@@ -33,11 +33,10 @@ after(async () => {
 
 async function ladderTenant(ladder: unknown = LADDER): Promise<Tenant> {
   const tenant = await t.newTenant({ plan: 'business' });
-  for (const key of [tenant.liveKey, tenant.testKey]) {
-    const res = await t.request('PATCH', '/v1/branch', { key, body: { escalation_ladder: ladder } });
-    assert.equal(res.status, 200, res.text);
-    assert.deepEqual(res.body.escalation_ladder, ladder);
-  }
+  // Branch settings are shared by both modes and changed with the live key.
+  const res = await t.request('PATCH', '/v1/branch', { key: tenant.liveKey, body: { escalation_ladder: ladder } });
+  assert.equal(res.status, 200, res.text);
+  assert.deepEqual(res.body.escalation_ladder, ladder);
   return tenant;
 }
 
@@ -78,10 +77,10 @@ test('PATCH /v1/branch: a ladder replaces the reminders, null restores them; bad
   const biz = await ladderTenant();
   const got = await t.request('GET', '/v1/branch', { key: biz.testKey });
   assert.deepEqual(got.body.escalation_ladder, LADDER);
-  const reset = await t.request('PATCH', '/v1/branch', { key: biz.testKey, body: { escalation_ladder: null } });
+  const reset = await t.request('PATCH', '/v1/branch', { key: biz.liveKey, body: { escalation_ladder: null } });
   assert.equal(reset.body.escalation_ladder, null);
   const bad = async (body: unknown, status: number, pointer?: string) => {
-    const res = await t.request('PATCH', '/v1/branch', { key: biz.testKey, body });
+    const res = await t.request('PATCH', '/v1/branch', { key: biz.liveKey, body });
     assert.equal(res.status, status, res.text);
     assert.match(res.body.type, /^\/problems\//);
     if (pointer !== undefined) assert.equal(res.body.errors?.[0]?.pointer, pointer, res.text);
@@ -99,12 +98,12 @@ test('PATCH /v1/branch: a ladder replaces the reminders, null restores them; bad
   // Without SMS in the plan, a step that texts is refused; one that never texts is fine.
   const pro = await t.newTenant({ plan: 'pro' });
   const refused = await t.request('PATCH', '/v1/branch', {
-    key: pro.testKey,
+    key: pro.liveKey,
     body: { escalation_ladder: [step, { ...step, after_seconds: 120, sms: 'fallback' }] },
   });
   assert.equal(refused.status, 403, refused.text);
   assert.equal(refused.body.type, '/problems/plan-required');
-  assert.equal((await t.request('PATCH', '/v1/branch', { key: pro.testKey, body: { escalation_ladder: [step] } })).status, 200);
+  assert.equal((await t.request('PATCH', '/v1/branch', { key: pro.liveKey, body: { escalation_ladder: [step] } })).status, 200);
   assert.equal((await t.request('GET', '/v1/branch', { key: pro.testKey })).body.escalation_ladder.length, 1);
 });
 

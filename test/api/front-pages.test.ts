@@ -16,7 +16,7 @@ let t: TestApp;
 const clock = new FakeClock(Date.parse('2026-11-22T12:34:00.000Z'));
 before(async () => {
   t = await startTestApp({ clock, env: { RING_DEADLINE_MS: '300' } });
-  const r = await t.request('PATCH', '/v1/branch', { body: { name: SHOP, timezone: 'Asia/Tokyo' } });
+  const r = await t.request('PATCH', '/v1/branch', { key: t.tenant.liveKey, body: { name: SHOP, timezone: 'Asia/Tokyo' } });
   assert.equal(r.status, 200, r.text);
   t.app.live.data.branchChanged(t.tenant.branchId);
 });
@@ -26,7 +26,10 @@ const esc = (s: string) => s.replace(/&/g, '&#38;').replace(/</g, '&#60;').repla
 const create = async () => (await t.request('POST', '/v1/tickets', { body: {} })).body;
 const html = async (url: string, lang = 'en') => (await fetch(t.url + pathOf(url), { headers: { 'accept-language': lang } })).text();
 const setLanguages = async (page: string, voice: string) => {
-  const r = await t.request('PATCH', '/v1/branch', { body: { customer_page: { language: page }, voice: { language: voice } } });
+  const r = await t.request('PATCH', '/v1/branch', {
+    key: t.tenant.liveKey,
+    body: { customer_page: { language: page }, voice: { language: voice } },
+  });
   t.app.live.data.branchChanged(t.tenant.branchId);
   return r;
 };

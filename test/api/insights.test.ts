@@ -152,7 +152,7 @@ test('half-hour zones and a zone changed on the way: each change counts in the l
   const moved = await shop('UTC');
   await moved.create('2026-11-18T03:00:00Z'); // 03 in UTC
   clock.set(at('2026-11-18T03:10:00Z'));
-  assert.equal((await t.request('PATCH', '/v1/branch', { key: moved.key, body: { timezone: 'Asia/Tokyo' } })).status, 200);
+  assert.equal((await t.request('PATCH', '/v1/branch', { key: moved.tenant.liveKey, body: { timezone: 'Asia/Tokyo' } })).status, 200);
   await moved.create('2026-11-18T03:30:00Z'); // 12:30 in Tokyo, counted as such at once
   const after = await moved.get('/v1/insights/hours?from=2026-11-18&to=2026-11-18', '2026-11-19T00:00:00Z');
   assert.equal(after.timezone, 'Asia/Tokyo');
@@ -229,7 +229,7 @@ test('today against the same weekday last week, up to the same hour', async () =
 test('rings by channel, boards calling out, "On my way" once per ticket, snoozes; a replayed create counts once', async () => {
   const s = await shop('UTC');
   clock.set(at('2026-11-20T11:59:00Z'));
-  assert.equal((await t.request('PATCH', '/v1/branch', { key: s.key, body: { voice: { enabled: true } } })).status, 200);
+  assert.equal((await t.request('PATCH', '/v1/branch', { key: s.tenant.liveKey, body: { voice: { enabled: true } } })).status, 200);
   const display = await t.request('POST', '/v1/displays', { key: s.key, body: { name: 'Counter TV' } });
   assert.equal(display.status, 201, display.text);
   assert.equal(

@@ -6,7 +6,8 @@
 // A's objects, its own data for what it creates), never one of A's ids; A's stored state is the
 // same afterwards; then A's owner makes each call and it succeeds, so a refusal above was
 // isolation and not a broken request. Like unkey's runCommonRouteTests, but a new route cannot be
-// left out: without a fixture the walk fails.
+// left out: without a fixture the walk fails. Writes to branch settings (fixtures marked liveOnly)
+// are refused to every caller in test mode, the branch's own test key included (decision 0052).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type Res, type TestApp } from '../helpers/app.ts';
@@ -14,7 +15,7 @@ import { FakeClock } from '../helpers/clock.ts';
 import { createTicket } from '../helpers/tickets.ts';
 import { openSse, type SseClient } from '../helpers/sse-client.ts';
 import { mountedRoutes, type MountedRoute } from '../../src/http/route-table.ts';
-import { FIXTURES, type Call, type Fixture, type Outcome } from '../helpers/isolation-fixtures.ts';
+import { FIXTURES, LIVE_ONLY, type Call, type Fixture, type Outcome } from '../helpers/isolation-fixtures.ts';
 import { buildWorld, forbiddenFor, stateOf, type Caller, type Mode, type World } from '../helpers/isolation-world.ts';
 
 const clock = new FakeClock();
@@ -71,6 +72,7 @@ function shares(scope: Fixture['scope'], c: Caller): boolean {
 /** The documented answer to `c`; null: a write on something the caller shares, not walked. */
 function expected(op: Op, c: Caller): Outcome | null {
   if (op.access === 'staff' && c.kind === 'key') return { refuse: 403, code: 'forbidden' };
+  if (op.fixture.liveOnly && c.mode === 'test') return LIVE_ONLY;
   if (shares(op.fixture.scope, c)) return op.method === 'GET' ? { own: 200 } : null;
   return typeof op.fixture.outsider === 'function' ? op.fixture.outsider(c) : op.fixture.outsider;
 }
@@ -82,6 +84,7 @@ function check(res: Res, outcome: Outcome, what: string, forbidden: string[], sh
     assert.equal(res.status, outcome.refuse, `${what}: ${res.text}`);
     assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/, what);
     assert.equal(res.body.code, outcome.code, what);
+    if (outcome.detail !== undefined) assert.match(res.body.detail, outcome.detail, what);
     assert.equal(res.body.ticket_status, undefined, `${what} must not hint at the state`);
     const extra = Object.keys(res.body).filter((k) => !PROBLEM_MEMBERS.has(k));
     assert.deepEqual(extra, [], `${what}: a refusal says nothing more than a problem does`);

@@ -133,8 +133,8 @@ test('a board with voice on showing the queue: the ring is attempted after the c
 });
 
 test('voice off for the branch: a connected board does not keep the ring from completing with the ready', async () => {
-  const { testKey, branchId } = await t.newTenant();
-  assert.equal((await t.request('PATCH', '/v1/branch', { key: testKey, body: { voice: { enabled: false } } })).status, 200);
+  const { testKey, liveKey, branchId } = await t.newTenant();
+  assert.equal((await t.request('PATCH', '/v1/branch', { key: liveKey, body: { voice: { enabled: false } } })).status, 200);
   const id = await created(testKey);
   await withBoard(branchId, async () => {
     const res = await t.request('POST', `/v1/tickets/${id}/ready`, { key: testKey });

@@ -18,7 +18,7 @@ after(() => t.close());
 
 async function tenantWith(settings: Record<string, unknown>): Promise<Tenant> {
   const tenant = await t.newTenant();
-  const res = await t.request('PATCH', '/v1/branch', { key: tenant.testKey, body: settings });
+  const res = await t.request('PATCH', '/v1/branch', { key: tenant.liveKey, body: settings });
   assert.equal(res.status, 200, res.text);
   return tenant;
 }

@@ -45,15 +45,18 @@ const url = process.env.TEST_REDIS_URL ?? '';
     assert.equal(behind.allowed, false);
   });
 
-  test('with Redis unreachable the limiter fails open and reports each failure', needsRedis, async () => {
+  test("with Redis unreachable the limiter uses the node's own buckets and reports each decision", needsRedis, async () => {
     const failures: Error[] = [];
     const limiter = new RedisRateLimiter(client('redis://127.0.0.1:1', { enableOfflineQueue: false, retryStrategy: () => null }), (e) =>
       failures.push(e),
     );
-    const result = await limiter.take('key:x', writes, Date.now());
-    assert.equal(result.allowed, true);
-    assert.equal(failures.length, 1);
-    assert.equal(limiter.failures, 1);
+    const now = Date.now();
+    const results = [];
+    for (let i = 0; i < 121; i++) results.push(await limiter.take('key:x', writes, now));
+    assert.equal(results.filter((r) => r.allowed).length, 120, 'the burst, once, on this node');
+    assert.equal(results.at(-1)!.allowed, false);
+    assert.equal(failures.length, 121);
+    assert.equal(limiter.failures, 121);
   });
 
   test('a message published on one node reaches subscribers on another', needsRedis, async () => {

@@ -19,7 +19,7 @@ const clock = new FakeClock();
 before(async () => {
   t = await startTestApp({ clock, env: { RING_DEADLINE_MS: '300' } });
   browser = await launchChromium();
-  assert.equal((await t.request('PATCH', '/v1/branch', { body: { name: SHOP } })).status, 200);
+  assert.equal((await t.request('PATCH', '/v1/branch', { key: t.tenant.liveKey, body: { name: SHOP } })).status, 200);
   t.app.live.data.branchChanged(t.tenant.branchId);
 });
 after(async () => {
@@ -237,7 +237,10 @@ test('30 ready, 40 preparing, the missed list and a message: every number fits, 
 });
 
 test('in Arabic, right to left, the board speaks the number in Arabic', async () => {
-  const patched = await t.request('PATCH', '/v1/branch', { body: { customer_page: { language: 'ar' }, voice: { language: 'ar' } } });
+  const patched = await t.request('PATCH', '/v1/branch', {
+    key: t.tenant.liveKey,
+    body: { customer_page: { language: 'ar' }, voice: { language: 'ar' } },
+  });
   assert.equal(patched.status, 200, patched.text);
   t.app.live.data.branchChanged(t.tenant.branchId);
   try {
@@ -260,7 +263,10 @@ test('in Arabic, right to left, the board speaks the number in Arabic', async ()
     await checkScreen(page, 'board-ar-1080p');
     await close();
   } finally {
-    await t.request('PATCH', '/v1/branch', { body: { customer_page: { language: 'en' }, voice: { language: 'en' } } });
+    await t.request('PATCH', '/v1/branch', {
+      key: t.tenant.liveKey,
+      body: { customer_page: { language: 'en' }, voice: { language: 'en' } },
+    });
     t.app.live.data.branchChanged(t.tenant.branchId);
   }
 });

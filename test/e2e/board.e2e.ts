@@ -69,7 +69,7 @@ test('a voice-on board speaks the ready number; the API says call_out_loud', asy
   await page.waitForSelector('#ann:not([hidden])');
   await page.screenshot({ path: path.join(ARTIFACTS, 'board.png') });
 
-  const patched = await t.request('PATCH', '/v1/branch', { body: { voice: { language: 'fr' } } });
+  const patched = await t.request('PATCH', '/v1/branch', { key: t.tenant.liveKey, body: { voice: { language: 'fr' } } });
   assert.equal(patched.status, 200);
   const fr = (await t.request('POST', '/v1/tickets', { body: {} })).body;
   assert.equal((await t.request('POST', `/v1/tickets/${fr.id}/ready`)).body.call_out_loud, true);

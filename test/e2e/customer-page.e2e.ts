@@ -88,7 +88,7 @@ test('without JavaScript the page still shows the status and the buttons work', 
 });
 
 test('installable: Chromium accepts the manifest and its icons, finds nothing against installing, and the service worker registers', async () => {
-  assert.equal((await t.request('PATCH', '/v1/branch', { body: { name: 'Kiosque du Parc' } })).status, 200);
+  assert.equal((await t.request('PATCH', '/v1/branch', { key: t.tenant.liveKey, body: { name: 'Kiosque du Parc' } })).status, 200);
   t.app.live.data.branchChanged(t.tenant.branchId);
   const tk = (await t.request('POST', '/v1/tickets', { body: {} })).body;
   // A profile on disk: Chromium never offers to install from an incognito context, which is what
@@ -213,7 +213,7 @@ test('elsewhere the same tap asks for push, and shows no iPhone explanation', as
 
 test('"Text me" where a business branch asks for a phone number: a refused number is said beside the field, a kept one shown only masked; the same without script', async () => {
   const biz = await t.newTenant({ plan: 'business' });
-  assert.equal((await t.request('PATCH', '/v1/branch', { key: biz.testKey, body: { customer_page: { phone_entry: true } } })).status, 200);
+  assert.equal((await t.request('PATCH', '/v1/branch', { key: biz.liveKey, body: { customer_page: { phone_entry: true } } })).status, 200);
   t.app.live.data.branchChanged(biz.branchId);
   const tk = (await t.request('POST', '/v1/tickets', { key: biz.testKey, body: {} })).body;
   const ctx = await browser.newContext({ ...PHONE, locale: 'en-GB' });

@@ -22,7 +22,7 @@ const clock = new FakeClock();
 before(async () => {
   t = await startTestApp({ clock, env: { RING_DEADLINE_MS: '300' } });
   browser = await launchChromium();
-  assert.equal((await t.request('PATCH', '/v1/branch', { body: { name: SHOP } })).status, 200);
+  assert.equal((await t.request('PATCH', '/v1/branch', { key: t.tenant.liveKey, body: { name: SHOP } })).status, 200);
   t.app.live.data.branchChanged(t.tenant.branchId);
   // Recent history, so that a waiting page shows an estimated wait.
   for (let i = 0; i < 3; i++) {
@@ -183,7 +183,7 @@ test('on an iPhone, "Alert me" explains Add to Home Screen, in English and Arabi
 
 test('"Text me" where the shop asks for a phone number, in English and Arabic, with and without script: finished, no accessibility violation', async () => {
   const biz = await t.newTenant({ plan: 'business' });
-  const patched = await t.request('PATCH', '/v1/branch', { key: biz.testKey, body: { name: SHOP, customer_page: { phone_entry: true } } });
+  const patched = await t.request('PATCH', '/v1/branch', { key: biz.liveKey, body: { name: SHOP, customer_page: { phone_entry: true } } });
   assert.equal(patched.status, 200, patched.text);
   t.app.live.data.branchChanged(biz.branchId);
   for (const lang of ['en', 'ar'] as const) {

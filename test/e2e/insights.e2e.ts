@@ -152,7 +152,10 @@ before(async () => {
   const now = Date.now();
   zone = afternoonZone(now);
   clock.set(now - 15 * 24 * 3600_000);
+  // Branch settings are changed with the live key (PRODUCT.md §1); the rest is test data.
+  key = t.tenant.liveKey;
   await api('PATCH', '/v1/branch', { name: 'Demo Café — Main Street', timezone: zone, expiry_hours: 1, voice: { enabled: true } });
+  key = t.tenant.testKey;
   await api('POST', '/v1/queues', { name: 'B' });
   display = (await api('POST', '/v1/displays', { name: 'Counter TV' })).id;
   // The instant a local hour starts in the zone: found from how far its clock is from UTC now.

@@ -220,6 +220,11 @@ test('test mode: the switch shows test data only, in orange, and every request t
   await page.reload();
   await page.waitForSelector('.test-band');
   assert.equal(await page.isChecked('.mode-option-test input'), true, 'a reload keeps this tab in test mode');
+  // Branch settings shape live tickets too: in test mode they are shown read-only, saying why.
+  await go(page, '#/admin/settings', '[data-testid=settings-read-only]');
+  assert.match((await page.textContent('[data-testid=settings-read-only]'))!, /read-only.*live API key \(rk_live_…\)/);
+  assert.equal(await page.$eval('#s-exp', (el) => el.matches(':disabled')), true, 'the fields cannot be edited');
+  assert.equal(await page.locator('button:has-text("Save settings")').count(), 0);
   const other = await ctx.newPage();
   await other.goto(`${t.url}/staff`);
   await other.waitForSelector('.board');

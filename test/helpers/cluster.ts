@@ -35,9 +35,10 @@ async function waitReady(url: string, child: ChildProcess): Promise<void> {
   throw new Error(`${url} was not ready within 15 s`);
 }
 
+/** `extraEnv.REDIS_URL` points the nodes at a Redis of the test's own instead of TEST_REDIS_URL. */
 export async function startCluster(count: number, extraEnv: Record<string, string> = {}): Promise<Cluster> {
-  const redisUrl = process.env.TEST_REDIS_URL;
-  if (redisUrl === undefined) throw new Error('a cluster needs TEST_REDIS_URL');
+  const redisUrl = extraEnv.REDIS_URL ?? process.env.TEST_REDIS_URL;
+  if (redisUrl === undefined) throw new Error('a cluster needs TEST_REDIS_URL (or REDIS_URL in extraEnv)');
   const store: TestStore = await createTestStore();
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),

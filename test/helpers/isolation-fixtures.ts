@@ -7,7 +7,7 @@ import { uniqueEmail, uniqueQueue, type Caller, type Mode, type Resources } from
 export type Call = { path: string; body?: unknown };
 
 /** A refusal (a problem with this status and code), a success on the caller's own data, or a list without A's objects. */
-export type Outcome = { refuse: number; code: string } | { own: number } | { list: true };
+export type Outcome = { refuse: number; code: string; detail?: RegExp } | { own: number } | { list: true };
 
 export type Fixture = {
   /**
@@ -31,9 +31,18 @@ export type Fixture = {
   anonymous?: true;
   /** A live stream: opened by every caller and watched (the walk's own step). */
   stream?: true;
+  /**
+   * A write to branch settings, which shape live tickets too (PRODUCT.md §1, decision 0052): every
+   * caller in test mode, even one of A's branch, gets 403 naming the live key (`LIVE_ONLY`).
+   */
+  liveOnly?: true;
 };
 
 const notFound: Outcome = { refuse: 404, code: 'not-found' };
+/** What a test key or a session in test mode gets for a write to branch settings. */
+export const LIVE_ONLY: Outcome = { refuse: 403, code: 'forbidden', detail: /use the live key \(rk_live_…\)/ };
+/** A's owner changes branch settings in live mode only. */
+const liveOwner = (status: number) => (mode: Mode) => (mode === 'live' ? status : 403);
 const list: Outcome = { list: true };
 const own = (status: number): Outcome => ({ own: status });
 const bothTickets = (r: Resources, path: (id: string) => string, body?: unknown): Call[] =>
@@ -260,7 +269,8 @@ export const FIXTURES: Record<string, Fixture> = {
     scope: 'branch',
     calls: () => [{ path: '/v1/branch', body: { name: 'Renamed', reminder_count: 1 } }],
     outsider: own(200),
-    owner: { status: 200 },
+    owner: { status: liveOwner(200) },
+    liveOnly: true,
   },
   'GET /v1/queues': {
     scope: 'branch',
@@ -278,7 +288,9 @@ export const FIXTURES: Record<string, Fixture> = {
     scope: 'branch',
     calls: (r) => [{ path: `/v1/queues/${r.renameQueue}`, body: { name: uniqueQueue(), is_default: true } }],
     outsider: notFound,
-    owner: { status: 200 },
+    owner: { status: liveOwner(200) },
+    // is_default is the branch's default_queue.
+    liveOnly: true,
   },
   'DELETE /v1/queues/:name': {
     scope: 'branch',

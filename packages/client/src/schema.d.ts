@@ -20,7 +20,7 @@ export interface paths {
         head?: never;
         /**
          * Update the branch
-         * @description Changes the fields you send and leaves the others; `null` resets a customer page message to the default.
+         * @description Changes the fields you send and leaves the others; `null` resets a customer page message to the default. The settings shape live tickets too, so they are changed only with a live key (or a manager session in live mode); a test key reads them.
          */
         patch: operations["updateBranch"];
         trace?: never;
@@ -1373,7 +1373,7 @@ export interface components {
             /** @example A */
             default_queue: string;
             /**
-             * @description Open tickets expire this long after creation
+             * @description Open tickets expire this long after creation: a whole number of minutes, in hours
              * @example 12
              */
             expiry_hours: number;
@@ -2805,8 +2805,9 @@ export interface operations {
                      */
                     default_queue?: string;
                     /**
-                     * @description Open tickets expire this long after creation
+                     * @description Open tickets expire this long after creation; rounded once, here, to the nearest whole minute (1.0000001 is kept as 1, 0.3 as 18 minutes)
                      * @example 12
+                     * @example 1.5
                      */
                     expiry_hours?: number;
                     /**
@@ -2897,7 +2898,7 @@ export interface operations {
             /**
              * @description Forbidden: a problem document whose `code` is one of:
              *
-             *     - `forbidden`: A staff session needs the manager or owner role.
+             *     - `forbidden`: A test key (use the live key) or a session in test mode; or a staff session without the manager or owner role.
              *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
              */
             403: {
@@ -3608,7 +3609,7 @@ export interface operations {
                      * @example A
                      */
                     name?: string;
-                    /** @description true: tickets created without a queue go here */
+                    /** @description true: tickets created without a queue go here. A branch setting: a live key (or live mode) only */
                     is_default?: boolean;
                 };
             };
@@ -3663,7 +3664,7 @@ export interface operations {
             /**
              * @description Forbidden: a problem document whose `code` is one of:
              *
-             *     - `forbidden`: A staff session needs the manager or owner role.
+             *     - `forbidden`: A staff session without the manager or owner role; or `is_default` sent with a test key or in test mode.
              *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
              */
             403: {
@@ -6095,7 +6096,7 @@ export interface operations {
             /**
              * @description Unsupported Media Type: a problem document whose `code` is one of:
              *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`.
+             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
              */
             415: {
                 headers: {

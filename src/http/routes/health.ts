@@ -1,40 +1,43 @@
 // /healthz and /readyz for load balancers and orchestrators. /readyz asks the store (and Redis,
 // when there is one) with a short time limit, and says whether the node is shedding load.
+// Only what a node cannot serve without makes it 503 (the store; a node shutting down answers
+// 503 from plugins/draining.ts): without Redis a node serves in a degraded way (decision 0053),
+// so it stays in rotation and says so in the body.
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../core/ctx.ts';
 
 export type HealthDeps = {
   services: Services;
-  /** Dependencies /readyz reports besides the store (Redis). */
+  /** Dependencies the node serves without, degraded (Redis): reported by /readyz, never a 503. */
   readiness: Record<string, () => Promise<void>>;
   shedding: () => boolean;
 };
 
 const CHECK_TIMEOUT_MS = 2000;
 
+async function outcome(check: () => Promise<void>): Promise<string> {
+  return Promise.race([
+    check().then(
+      () => 'ok',
+      () => 'unavailable',
+    ),
+    new Promise<string>((r) => setTimeout(() => r('timeout'), CHECK_TIMEOUT_MS).unref()),
+  ]);
+}
+
 export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): void {
   const { services } = deps;
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
-    const checks: Record<string, () => Promise<void>> = { store: () => services.db.ping(), ...deps.readiness };
-    const results: Record<string, string> = {};
-    await Promise.all(
-      Object.entries(checks).map(async ([name, check]) => {
-        results[name] = await Promise.race([
-          check().then(
-            () => 'ok',
-            () => 'unavailable',
-          ),
-          new Promise<string>((r) => setTimeout(() => r('timeout'), CHECK_TIMEOUT_MS).unref()),
-        ]);
-      }),
-    );
-    const ok = Object.values(results).every((r) => r === 'ok');
+    const names = ['store', ...Object.keys(deps.readiness)];
+    const results = await Promise.all([outcome(() => services.db.ping()), ...Object.values(deps.readiness).map(outcome)]);
+    const checks = Object.fromEntries(names.map((n, i) => [n, results[i]!]));
+    const status = checks.store !== 'ok' ? 'unavailable' : results.every((r) => r === 'ok') ? 'ready' : 'degraded';
     // A shedding node stays ready: it refuses what it cannot take, and takes what it can.
-    return reply.code(ok ? 200 : 503).send({
-      status: ok ? 'ready' : 'unavailable',
+    return reply.code(status === 'unavailable' ? 503 : 200).send({
+      status,
       store: services.db.dialect,
-      checks: results,
+      checks,
       load: deps.shedding() ? 'shedding' : 'ok',
     });
   });

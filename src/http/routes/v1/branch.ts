@@ -23,7 +23,13 @@ export const UpdateBranchBody = Type.Object(
     ),
     default_queue: Type.Optional(QueueName),
     expiry_hours: Type.Optional(
-      Type.Number({ minimum: 0.25, maximum: 72, description: 'Open tickets expire this long after creation', examples: [12] }),
+      Type.Number({
+        minimum: 0.25,
+        maximum: 72,
+        description:
+          'Open tickets expire this long after creation; rounded once, here, to the nearest whole minute (1.0000001 is kept as 1, 0.3 as 18 minutes)',
+        examples: [12, 1.5],
+      }),
     ),
     reminder_delay_seconds: Type.Optional(
       Type.Integer({
@@ -108,10 +114,13 @@ export function registerBranchRoutes(fastify: FastifyInstance, services: Service
         operationId: 'updateBranch',
         tag: 'Branch',
         summary: 'Update the branch',
-        description: 'Changes the fields you send and leaves the others; `null` resets a customer page message to the default.',
+        description:
+          'Changes the fields you send and leaves the others; `null` resets a customer page message to the default. The settings shape live tickets too, so they are changed only with a live key (or a manager session in live mode); a test key reads them.',
         body: UpdateBranchBody,
         answers: { 200: { description: 'The branch as it is now', schema: Type.Ref('Branch') } },
-        problems: { forbidden: 'A staff session needs the manager or owner role.' },
+        problems: {
+          forbidden: 'A test key (use the live key) or a session in test mode; or a staff session without the manager or owner role.',
+        },
       }),
     },
     async (req, reply) => {

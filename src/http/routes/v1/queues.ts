@@ -83,14 +83,18 @@ export function registerQueueRoutes(fastify: FastifyInstance, services: Services
         body: Type.Object(
           {
             name: Type.Optional(QueueName),
-            is_default: Type.Optional(Type.Boolean({ description: 'true: tickets created without a queue go here' })),
+            is_default: Type.Optional(
+              Type.Boolean({
+                description: 'true: tickets created without a queue go here. A branch setting: a live key (or live mode) only',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),
         answers: { 200: { description: 'The queue as it is now', schema: Type.Ref('Queue') } },
         problems: {
           conflict: 'The new name is taken, or the queue has open tickets.',
-          forbidden: 'A staff session needs the manager or owner role.',
+          forbidden: 'A staff session without the manager or owner role; or `is_default` sent with a test key or in test mode.',
         },
       }),
     },

@@ -1,6 +1,8 @@
 // Branch settings (manager): what PATCH /v1/branch accepts. Only changed fields are sent; the
 // edits are a draft until saved, so an expired session loses nothing. The server's objections
-// are shown under the field they point at; the time zone is picked from a searchable list.
+// are shown under the field they point at; the time zone is picked from a searchable list. In test
+// mode the settings are shown read-only, with the reason: they shape live tickets too, so only live
+// mode (or the live key) changes them (PRODUCT.md §1, decision 0052).
 import { useState } from 'preact/hooks';
 import { call, type Body } from '../api.ts';
 import type { Branch } from '../types.ts';
@@ -123,7 +125,8 @@ const FIELDS: Array<keyof Flat> = [
 ];
 
 export function BranchSettings() {
-  const { session } = useSession();
+  const { session, mode } = useSession();
+  const readOnly = mode === 'test';
   const notify = useNotify();
   const { data, error, reload } = useLoad(loadAll);
   const [edits, update, clear] = useDraft<Partial<Flat>>(`settings:${session.branch.id}`, {});
@@ -184,13 +187,18 @@ export function BranchSettings() {
   return (
     <section class="admin" aria-labelledby="settings-title">
       <h1 id="settings-title">{t('settings.heading')}</h1>
-      {dirty && (
+      {readOnly && (
+        <p class="notice notice-warning" role="note" data-testid="settings-read-only">
+          {t('settings.readOnlyInTest')}
+        </p>
+      )}
+      {dirty && !readOnly && (
         <p class="notice notice-info" role="status">
           {t('settings.unsaved')}
         </p>
       )}
       <form class="settings" onSubmit={save}>
-        <fieldset>
+        <fieldset disabled={readOnly}>
           <legend>{t('settings.branch')}</legend>
           {label('s-name', 'settings.name')}
           <input id="s-name" required maxLength={100} value={f.name} onInput={text('name')} {...form.bind('name', 's-name')} />
@@ -214,7 +222,7 @@ export function BranchSettings() {
           </select>
           {err('default_queue', 's-queue')}
         </fieldset>
-        <fieldset>
+        <fieldset disabled={readOnly}>
           <legend>{t('settings.tickets')}</legend>
           {label('s-exp', 'settings.expiry')}
           <input
@@ -264,7 +272,7 @@ export function BranchSettings() {
             <p class="hint">{t('settings.remindersByLadder')}</p>
           )}
         </fieldset>
-        <fieldset>
+        <fieldset disabled={readOnly}>
           <legend>{t('ladder.heading')}</legend>
           <EscalationLadder
             ladder={f.ladder}
@@ -275,7 +283,7 @@ export function BranchSettings() {
           />
           {err('ladder', 's-ladder')}
         </fieldset>
-        <fieldset>
+        <fieldset disabled={readOnly}>
           <legend>{t('settings.voice')}</legend>
           <label class="check">
             <input type="checkbox" checked={f.voice_enabled} onChange={check('voice_enabled')} /> {t('settings.voiceOn')}
@@ -284,7 +292,7 @@ export function BranchSettings() {
           {langs('s-vl', f.voice_language, 'voice_language')}
           {err('voice_language', 's-vl')}
         </fieldset>
-        <fieldset>
+        <fieldset disabled={readOnly}>
           <legend>{t('settings.customerPage')}</legend>
           {label('s-pl', 'settings.pageLanguage', 'settings.pageLanguageNote')}
           {langs('s-pl', f.page_language, 'page_language')}
@@ -350,26 +358,28 @@ export function BranchSettings() {
           />
           {err('phone_country', 's-pc')}
         </fieldset>
-        <div class="dialog-actions">
-          <button
-            type="submit"
-            class="primary"
-            disabled={busy || !dirty}
-            aria-describedby={form.errors.form !== null ? 'settings-form-error' : undefined}
-          >
-            {t('settings.save')}
-          </button>
-          <button
-            type="button"
-            disabled={!dirty}
-            onClick={() => {
-              clear();
-              form.reset();
-            }}
-          >
-            {t('settings.discard')}
-          </button>
-        </div>
+        {!readOnly && (
+          <div class="dialog-actions">
+            <button
+              type="submit"
+              class="primary"
+              disabled={busy || !dirty}
+              aria-describedby={form.errors.form !== null ? 'settings-form-error' : undefined}
+            >
+              {t('settings.save')}
+            </button>
+            <button
+              type="button"
+              disabled={!dirty}
+              onClick={() => {
+                clear();
+                form.reset();
+              }}
+            >
+              {t('settings.discard')}
+            </button>
+          </div>
+        )}
         <FieldError id="settings-form" text={form.errors.form} />
       </form>
     </section>

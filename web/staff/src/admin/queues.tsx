@@ -9,11 +9,14 @@ import { useLoad } from '../ui/load.ts';
 import { useDraft } from '../ui/drafts.ts';
 import { FieldError, problemText, useFormErrors } from '../ui/field-errors.tsx';
 import { t } from '../i18n/i18n.ts';
+import { useSession } from '../session.tsx';
 
 const loadQueues = () => call('listQueues');
 const FIELDS = ['name'] as const;
 
 export function Queues() {
+  // The default queue is a branch setting: live mode only (see branch-settings.tsx).
+  const { mode } = useSession();
   const notify = useNotify();
   const confirm = useConfirm();
   const { data, error, reload } = useLoad(loadQueues);
@@ -165,7 +168,7 @@ export function Queues() {
                     </td>
                     <td>{q.open_tickets}</td>
                     <td class="row-actions">
-                      {!q.is_default && (
+                      {!q.is_default && mode === 'live' && (
                         <button
                           type="button"
                           class="quiet"
