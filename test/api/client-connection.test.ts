@@ -1,5 +1,6 @@
 // The typed client (@readybell/client) says which URL it could not reach, with the network error,
 // after its retries, instead of fetch's bare "TypeError: fetch failed" (issue #25).
+// One engine: the typed client against a server that is not there: no store is involved.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createClient, ReadybellConnectionError } from '../../packages/client/src/index.js';

@@ -60,7 +60,8 @@ test('a queue named in the wrong case: the answer names the queue that exists', 
   assert.match(fieldError(drinks, '/queue'), /Did you mean "DRINKS"\?/);
   const display = await t.request('POST', '/v1/displays', { key, body: { name: 'Bar', queues: ['drinks'] } });
   assert.match(fieldError(display, '/queues/0'), /Did you mean "DRINKS"\?/);
-  const branch = await t.request('PATCH', '/v1/branch', { key, body: { default_queue: 'drinks' } });
+  // Branch settings change with the live key only (decision 0052).
+  const branch = await t.request('PATCH', '/v1/branch', { key: tenant.liveKey, body: { default_queue: 'drinks' } });
   assert.match(fieldError(branch, '/default_queue'), /Did you mean "DRINKS"\?/);
   // No near name: no guess.
   const none = await t.request('POST', '/v1/tickets', { key, body: { queue: 'ZZ' } });

@@ -138,7 +138,7 @@ test("one tenant's tarpitted endpoints delay neither another tenant's webhooks n
   const other = await app.newTenant();
   const hog = await app.newTenant({ plan: 'pro' });
   const settings = await app.request('PATCH', '/v1/branch', {
-    key: other.testKey,
+    key: other.liveKey, // branch settings change with the live key only (decision 0052)
     body: { reminder_delay_seconds: REMINDER_S, reminder_count: 1 },
   });
   assert.equal(settings.status, 200, settings.text);

@@ -1,5 +1,6 @@
 // `readybell listen` sends the API key with every request: it refuses a plain-http --url (or
 // READYBELL_URL) unless the service is on this machine, with a message that says why (issue #25).
+// One engine: the `listen` client refuses a URL before it connects to any server.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runCli } from '../helpers/cli.ts';

@@ -2,6 +2,7 @@
 // so in words, and the commands the README documents for a checkout still work as written: the
 // backup cron line, and `bin/readybell.js serve` under a process manager, whose SIGTERM reaches the
 // server (issue #25). Skipped, with the reason, where no older Node is installed.
+// One engine: its servers run on a data directory of their own whatever the suite's engine; the check is of Node, not of the store.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';

@@ -3,6 +3,7 @@
 // and pointing to PostgreSQL for many nodes; the short commands (backup, lists, demo) still work
 // beside the running server; and a server killed outright never blocks the next start. The lock
 // belongs to the embedded store, so this file runs on its own data directory in both store passes.
+// One engine: the lock is the embedded store's, and its servers run on a data directory whatever the suite's engine.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';

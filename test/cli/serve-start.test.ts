@@ -1,6 +1,7 @@
 // What `readybell serve` says at start (issue #25): a port already taken is answered with the
 // setting that moves it (PORT, METRICS_PORT), not a bare EADDRINUSE; a start with METRICS_PORT
 // prints no Fastify deprecation warning (FSTDEP023).
+// One engine: its servers run on a data directory whatever the suite's engine; the checks are of ports and start-up messages.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
