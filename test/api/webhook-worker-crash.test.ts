@@ -4,7 +4,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { owned } from '../helpers/child-processes.ts';
+import { nodeEnv, owned } from '../helpers/child-processes.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -34,7 +34,14 @@ function startWorker(): ChildProcess {
   const child = owned(
     spawn(process.execPath, ['src/cli/main.ts', 'worker'], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', WEBHOOK_ALLOW_PRIVATE: 'true', JOB_LEASE_MS: '2000', ...store },
+      env: {
+        PATH: process.env.PATH ?? '',
+        LOG_LEVEL: 'silent',
+        ...nodeEnv(),
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        JOB_LEASE_MS: '2000',
+        ...store,
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     }),
   );

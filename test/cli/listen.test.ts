@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { owned } from '../helpers/child-processes.ts';
+import { nodeEnv, owned } from '../helpers/child-processes.ts';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
@@ -40,7 +40,7 @@ async function startListen(key: string, url: string, extra: string[] = []): Prom
   const child = owned(
     spawn(NODE, ['src/cli/main.ts', 'listen', '--forward-to', `${receiver.url}/hook`, ...extra], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', READYBELL_API_KEY: key, READYBELL_URL: url },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...nodeEnv(), READYBELL_API_KEY: key, READYBELL_URL: url },
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );

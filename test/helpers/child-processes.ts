@@ -18,3 +18,8 @@ export function owned<T extends ChildProcess>(child: T): T {
   child.once('error', () => running.delete(child));
   return child;
 }
+
+/** What a Node child needs of this process's environment besides what the test gives: the compile cache test/run.ts set up. */
+export function nodeEnv(): Record<string, string> {
+  return process.env.NODE_COMPILE_CACHE ? { NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE } : {};
+}

@@ -2,7 +2,7 @@
 // environment given (an operator's DATABASE_URL or PORT in this shell must not leak in).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { owned } from './child-processes.ts';
+import { nodeEnv, owned } from './child-processes.ts';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -12,7 +12,7 @@ export type CliRun = { code: number | null; stdout: string; stderr: string };
 
 /** The command's whole environment: the shell's PATH and HOME, and what the test gives. */
 export function cliEnv(env: Record<string, string>): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', ...env };
+  return { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', LOG_LEVEL: 'silent', ...nodeEnv(), ...env };
 }
 
 export function runCli(env: Record<string, string>, args: string[]): Promise<CliRun> {

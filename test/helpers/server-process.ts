@@ -2,7 +2,7 @@
 // test can kill it outright (SIGKILL: no shutdown, nothing flushed) and start another in its place,
 // as a crash and a restart do. The test app stays the observer: same store, no workers of its own.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { owned } from './child-processes.ts';
+import { nodeEnv, owned } from './child-processes.ts';
 import { once } from 'node:events';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,7 +23,7 @@ export async function startServerProcess(t: TestApp, env: Record<string, string>
     spawn(process.execPath, ['src/cli/main.ts', 'serve'], {
       cwd: root,
       // The test app's PUBLIC_URL, so links (and push payloads) match what the test app shows.
-      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...store, ...env, PORT: String(port), PUBLIC_URL: publicUrl },
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...nodeEnv(), ...store, ...env, PORT: String(port), PUBLIC_URL: publicUrl },
       stdio: ['ignore', 'ignore', 'inherit'],
     }),
   );
