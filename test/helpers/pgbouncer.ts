@@ -10,8 +10,10 @@ import pg from 'pg';
 import { owned } from './child-processes.ts';
 import { freePort } from './free-port.ts';
 
-/** Why a pooler test cannot run here, or null when the binary is on PATH (Debian package `pgbouncer`). */
-export const pgbouncerMissing: string | null = spawnSync('pgbouncer', ['--version']).status === 0 ? null : 'pgbouncer not installed';
+/** The binary: on PATH, or where Debian's package `pgbouncer` puts it (/usr/sbin, off a non-root PATH). */
+const BINARY = ['pgbouncer', '/usr/sbin/pgbouncer'].find((b) => spawnSync(b, ['--version']).status === 0) ?? null;
+/** Why a pooler test cannot run here, or null. */
+export const pgbouncerMissing: string | null = BINARY === null ? 'pgbouncer not installed' : null;
 
 export type Pooler = { port: number; via(url: string): string; stop(): Promise<void> };
 
@@ -46,15 +48,23 @@ export async function startPgbouncer(opts: { poolMode?: 'transaction' | 'session
     for (const f of ['pgbouncer.ini', 'users.txt']) chmodSync(path.join(dir, f), 0o644);
   }
   const child: ChildProcess = owned(
-    spawn('pgbouncer', [...(asRoot ? ['-u', 'nobody'] : []), ini], { stdio: ['ignore', 'ignore', 'pipe'] }),
+    spawn(BINARY ?? 'pgbouncer', [...(asRoot ? ['-u', 'nobody'] : []), ini], { stdio: ['ignore', 'ignore', 'pipe'] }),
   );
   let stderr = '';
   child.stderr!.on('data', (c: Buffer) => {
     stderr += c.toString();
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // A binary that cannot be started emits 'error' and never 'exit'.
+  let failed: Error | null = null;
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.once('error', (err) => {
+      failed = err;
+      resolve();
+    });
+  });
   const stop = async (): Promise<void> => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    if (failed === null && child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
     rmSync(dir, { recursive: true, force: true });
   };
@@ -64,7 +74,7 @@ export async function startPgbouncer(opts: { poolMode?: 'transaction' | 'session
     return u.toString();
   };
   try {
-    await waitAccepting(via('postgres://postgres@127.0.0.1/postgres'), child, () => stderr);
+    await waitAccepting(via('postgres://postgres@127.0.0.1/postgres'), child, () => (failed ? String(failed) : stderr));
   } catch (err) {
     await stop();
     throw err;
@@ -74,7 +84,7 @@ export async function startPgbouncer(opts: { poolMode?: 'transaction' | 'session
 
 async function waitAccepting(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
   for (let i = 0; i < 100; i++) {
-    if (child.exitCode !== null) throw new Error(`pgbouncer exited with ${child.exitCode}: ${stderr()}`);
+    if (child.exitCode !== null || child.pid === undefined) throw new Error(`pgbouncer exited with ${child.exitCode}: ${stderr()}`);
     const c = new pg.Client({ connectionString: url });
     c.on('error', () => {});
     try {
