@@ -37,14 +37,25 @@ after(async () => {
   }
 });
 
-test('the start finds that the pooler loses named statements between transactions; a direct connection keeps them', runs, async () => {
-  const direct = await probeStatementNames(TEST_DATABASE_URL!, 'readybell-test');
-  assert.equal(direct, 'kept');
-  const pooled = await probeStatementNames(pooler!.via(TEST_DATABASE_URL!), 'readybell-test');
-  // PgBouncer before 1.21 (Debian 12's 1.18) loses them; later ones carry them when max_prepared_statements > 0.
-  assert.notEqual(pooled, 'kept', 'the pooler in transaction mode was taken for a direct connection');
-  assert.equal((t!.app.services.db as PostgresDb).statementNames(), pooled === 'lost' ? 'unnamed' : 'named');
-});
+test(
+  'the start finds that the pooler loses named statements between transactions; a direct connection and session mode keep them',
+  runs,
+  async () => {
+    const direct = await probeStatementNames(TEST_DATABASE_URL!, 'readybell-test');
+    assert.equal(direct, 'kept');
+    const pooled = await probeStatementNames(pooler!.via(TEST_DATABASE_URL!), 'readybell-test');
+    // PgBouncer before 1.21 (Debian 12's 1.18) loses them; later ones carry them when max_prepared_statements > 0.
+    assert.notEqual(pooled, 'kept', 'the pooler in transaction mode was taken for a direct connection');
+    assert.equal((t!.app.services.db as PostgresDb).statementNames(), pooled === 'lost' ? 'unnamed' : 'named');
+    // In session mode a client keeps its server session: names are kept, as on a direct connection.
+    const session = await startPgbouncer({ poolMode: 'session', poolSize: 3 });
+    try {
+      assert.equal(await probeStatementNames(session.via(TEST_DATABASE_URL!), 'readybell-test'), 'kept');
+    } finally {
+      await session.stop();
+    }
+  },
+);
 
 test('through the pooler: creates keyed and unkeyed, a ready rings the open page, the list, the webhooks', runs, async () => {
   const app = t!;
