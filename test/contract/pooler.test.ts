@@ -57,6 +57,18 @@ test(
   },
 );
 
+test('behind a pooler in statement mode a node refuses to start, naming the mode to use', runs, async () => {
+  const statement = await startPgbouncer({ poolMode: 'statement', poolSize: 3 });
+  try {
+    await assert.rejects(
+      probeStatementNames(statement.via(TEST_DATABASE_URL!), 'readybell-test'),
+      /statement mode .*pool_mode = transaction/,
+    );
+  } finally {
+    await statement.stop();
+  }
+});
+
 test('through the pooler: creates keyed and unkeyed, a ready rings the open page, the list, the webhooks', runs, async () => {
   const app = t!;
   const e = await createEndpoint(app, { url: `${receiver!.url}/hook` });

@@ -17,7 +17,9 @@ export const pgbouncerMissing: string | null = BINARY === null ? 'pgbouncer not 
 
 export type Pooler = { port: number; via(url: string): string; stop(): Promise<void> };
 
-export async function startPgbouncer(opts: { poolMode?: 'transaction' | 'session'; poolSize?: number } = {}): Promise<Pooler> {
+export async function startPgbouncer(
+  opts: { poolMode?: 'transaction' | 'session' | 'statement'; poolSize?: number } = {},
+): Promise<Pooler> {
   const dir = mkdtempSync(path.join(tmpdir(), 'readybell-pgbouncer-'));
   const port = await freePort();
   const ini = path.join(dir, 'pgbouncer.ini');

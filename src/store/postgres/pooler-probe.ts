@@ -28,7 +28,16 @@ export async function probeStatementNames(url: string, applicationName: string):
     await second.connect();
     const probe = { name: `rb_probe_${randomBytes(6).toString('hex')}`, text: 'SELECT pg_backend_pid() AS pid' };
     const before = (await first.query<{ pid: number }>(probe)).rows[0]!.pid;
-    await second.query('BEGIN');
+    await second.query('BEGIN').catch((err: Error) => {
+      // PgBouncer's statement mode refuses every transaction of more than one statement, and a
+      // create or a ready is one: say so at start, with the mode that works.
+      if (/statement pooling mode/.test(err.message)) {
+        throw new Error(
+          `PostgreSQL is reached through a pooler in statement mode (${err.message}): readybell needs transactions; set the pooler to transaction mode (PgBouncer: pool_mode = transaction) or session mode`,
+        );
+      }
+      throw err;
+    });
     const held = (await second.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
     if (held !== before) return 'kept';
     try {
