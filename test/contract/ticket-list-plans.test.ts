@@ -112,10 +112,15 @@ async function pgPlans(s: Sent): Promise<Record<'for the values' | 'generic', Pl
   const c = new pg.Client({ connectionString: store.env.DATABASE_URL });
   await c.connect();
   try {
-    await c.query('SET plan_cache_mode = force_generic_plan');
+    // One transaction, the statement deallocated in it: through a pooler in transaction mode
+    // (test/contract/pooler.test.ts) the next one may run on another server session.
+    await c.query('BEGIN');
+    await c.query('SET LOCAL plan_cache_mode = force_generic_plan');
     await c.query(`PREPARE listed AS ${s.sql}`);
     const args = s.params.map((v) => (typeof v === 'number' ? String(v) : c.escapeLiteral(String(v))));
     const generic = await c.query<{ 'QUERY PLAN': Array<{ Plan: PgNode }> }>(`EXPLAIN (FORMAT JSON) EXECUTE listed(${args.join(', ')})`);
+    await c.query('DEALLOCATE listed');
+    await c.query('COMMIT');
     return { 'for the values': pgPlanOf(custom[0]!['QUERY PLAN'][0]!.Plan), generic: pgPlanOf(generic.rows[0]!['QUERY PLAN'][0]!.Plan) };
   } finally {
     await c.end();

@@ -30,9 +30,18 @@ let seq = 0;
 export type Substitutes = Pick<AppOptions, 'webhookLookup' | 'ringer' | 'ringChannels' | 'events'>;
 
 export async function startTestApp(
-  opts: { env?: Record<string, string>; clock?: Clock; workers?: boolean; logDestination?: DestinationStream } & Substitutes = {},
+  opts: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    workers?: boolean;
+    logDestination?: DestinationStream;
+    /** Rewrites the test database's address, to reach it through a pooler (PostgreSQL only). */
+    databaseUrl?: (url: string) => string;
+  } & Substitutes = {},
 ): Promise<TestApp> {
   const store = await createTestStore();
+  if (opts.databaseUrl !== undefined && store.env.DATABASE_URL !== undefined)
+    store.env.DATABASE_URL = opts.databaseUrl(store.env.DATABASE_URL);
   // Load shedding off unless a test asks for it: a test file runs several apps in one process, so
   // one app starting (compiling its routes) reads as event-loop delay to every other app there.
   const config = loadConfig({

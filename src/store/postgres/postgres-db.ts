@@ -1,8 +1,14 @@
 // PostgreSQL through `pg`: a pool sized to the machine (about 8 on 2 cores; more adds latency, not
 // throughput), BIGINT returned as numbers (our BIGINTs are millisecond times and counters, far
 // below 2^53), and migrations serialised across nodes by an advisory lock.
+//
+// Nothing here depends on a connection keeping its server session between transactions, so a
+// pooler in transaction mode (PgBouncer's `pool_mode = transaction`) may sit in between: settings
+// are made with SET LOCAL inside the transaction they are for, locks are transaction locks, and
+// named statements are used only where they are found to survive (decision 0057).
 import pg from 'pg';
 import { createHash } from 'node:crypto';
+import { probeStatementNames } from './pooler-probe.ts';
 import { runAfterCommitHooks } from '../db.ts';
 import type { Db, Dialect, Row, Tx } from '../../core/db.ts';
 import { loadMigrations, MIGRATIONS_TABLE_SQL } from '../migrations.ts';
@@ -24,31 +30,42 @@ function statementName(sql: string): string {
   return n;
 }
 
-function queryConfig(sql: string, params: readonly unknown[] = []): pg.QueryConfig {
-  return { name: statementName(sql), text: sql, values: params as unknown[] };
-}
+/** How a statement is sent: by name (parsed once per session) or unnamed (parsed every time). */
+type Statements = (sql: string, params?: readonly unknown[]) => pg.QueryConfig;
+
+const named: Statements = (sql, params = []) => ({ name: statementName(sql), text: sql, values: params as unknown[] });
+const unnamed: Statements = (sql, params = []) => ({ text: sql, values: params as unknown[] });
+
+/**
+ * What makes the unflushed connections' statement skip the WAL flush and sequential scans (see
+ * queryUnflushed): local to its transaction, so the server session it ran on, which a pooler
+ * hands to other clients next, keeps its own settings.
+ */
+const UNFLUSHED_SETTINGS = "SELECT set_config('synchronous_commit', 'off', true), set_config('enable_seqscan', 'off', true)";
 
 class PgTx implements Tx {
   readonly dialect: Dialect = 'postgres';
   readonly forUpdate = 'FOR UPDATE';
   readonly hooks: Array<() => void> = [];
   private readonly client: pg.PoolClient;
+  private readonly statement: Statements;
   private seq = 0;
   /** Statements sent without waiting (BEGIN, `later`), and the first of them that failed. */
   private inFlight: Array<Promise<void>> = [];
   private failure: Error | null = null;
 
-  constructor(client: pg.PoolClient) {
+  constructor(client: pg.PoolClient, statement: Statements) {
     this.client = client;
+    this.statement = statement;
   }
   async query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
-    return (await this.client.query(queryConfig(sql, params))).rows as T[];
+    return (await this.client.query(this.statement(sql, params))).rows as T[];
   }
   async run(sql: string, params?: readonly unknown[]): Promise<number> {
-    return (await this.client.query(queryConfig(sql, params))).rowCount ?? 0;
+    return (await this.client.query(this.statement(sql, params))).rowCount ?? 0;
   }
   later(sql: string, params?: readonly unknown[]): Promise<void> {
-    this.send(this.client.query(queryConfig(sql, params)));
+    this.send(this.client.query(this.statement(sql, params)));
     return Promise.resolve();
   }
   /**
@@ -116,6 +133,8 @@ export class PostgresDb implements Db {
   readonly pool: pg.Pool;
   private readonly opts: PostgresOptions;
   private unflushedPool: pg.Pool | null = null;
+  /** Named until migrate() finds a pooler that loses them between transactions. */
+  private statement: Statements = named;
   onGroupCommit?: (writes: number) => void;
 
   constructor(opts: PostgresOptions) {
@@ -141,30 +160,51 @@ export class PostgresDb implements Db {
    * its own: a crash before that loses them together with everything that used them (see
    * create-statements.ts, the display-number counters).
    *
-   * These connections also never plan a sequential scan: the one statement they run (the
-   * numbering of creates) finds every row it reads by its index, and a prepared statement's plan
-   * made while a table was small would otherwise keep scanning it as it grows (plans are made
-   * again only when the table is analysed: measured with autovacuum off, every idempotency key
-   * read by each batch once the plan chose a scan).
+   * That statement also never plans a sequential scan: the one statement it runs (the numbering
+   * of creates) finds every row it reads by its index, and a prepared statement's plan made while
+   * a table was small would otherwise keep scanning it as it grows (plans are made again only
+   * when the table is analysed: measured with autovacuum off, every idempotency key read by each
+   * batch once the plan chose a scan).
+   *
+   * Both settings are SET LOCAL (UNFLUSHED_SETTINGS) rather than the connection's startup
+   * options: a pooler in transaction mode refuses startup options and hands the server session
+   * to other clients after the COMMIT. BEGIN, the settings, the statement and the COMMIT leave in
+   * one round trip (pipeline mode).
    */
   async queryUnflushed<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
     if (this.unflushedPool === null) {
-      this.unflushedPool = new pg.Pool({
+      const config: pg.PoolConfig & { pipeline: boolean } = {
         connectionString: this.opts.url,
         max: 2,
         application_name: this.opts.applicationName ?? 'readybell',
-        options: '-c synchronous_commit=off -c enable_seqscan=off',
-      });
+        pipeline: true,
+      };
+      this.unflushedPool = new pg.Pool(config);
       this.unflushedPool.on('error', () => {});
     }
-    return (await this.unflushedPool.query(queryConfig(sql, params))).rows as T[];
+    const client = await this.unflushedPool.connect();
+    const [begin, settings, result, commit] = await Promise.allSettled([
+      client.query('BEGIN'),
+      client.query(this.statement(UNFLUSHED_SETTINGS)),
+      client.query(this.statement(sql, params)),
+      client.query('COMMIT'),
+    ]);
+    const failed = [begin, settings, result, commit].find((r) => r.status === 'rejected');
+    if (failed !== undefined) {
+      // Rare (the statement is an upsert), so the connection goes rather than being cleaned.
+      client.release(failed.reason as Error);
+      throw failed.reason;
+    }
+    client.release();
+    if (commit.status === 'fulfilled' && commit.value.command !== 'COMMIT') throw new Error(`COMMIT answered ${commit.value.command}`);
+    return (result as PromiseFulfilledResult<pg.QueryResult>).value.rows as T[];
   }
 
   async query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
-    return (await this.pool.query(queryConfig(sql, params))).rows as T[];
+    return (await this.pool.query(this.statement(sql, params))).rows as T[];
   }
   async run(sql: string, params?: readonly unknown[]): Promise<number> {
-    return (await this.pool.query(queryConfig(sql, params))).rowCount ?? 0;
+    return (await this.pool.query(this.statement(sql, params))).rowCount ?? 0;
   }
 
   /** One transaction, in a span of its own: its statements (pg's spans) are its children. */
@@ -174,7 +214,7 @@ export class PostgresDb implements Db {
 
   private async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
-    const tx = new PgTx(client);
+    const tx = new PgTx(client, this.statement);
     let result: T;
     try {
       tx.begin();
@@ -206,39 +246,58 @@ export class PostgresDb implements Db {
     return result;
   }
 
+  /**
+   * Learns whether named statements survive between transactions (they do not behind a pooler in
+   * transaction mode that does not carry them), then applies the missing migration steps.
+   *
+   * Several nodes may start at once: each step is a transaction that first takes a transaction
+   * advisory lock, so one node applies it and the others then find it recorded. A session lock
+   * would not do behind a pooler: its unlock may reach another server session than its lock.
+   */
   async migrate(): Promise<string[]> {
-    const client = await this.pool.connect();
+    const names = await probeStatementNames(this.opts.url, this.opts.applicationName ?? 'readybell');
+    this.statement = names === 'lost' ? unnamed : named;
     const applied: string[] = [];
+    const steps = loadMigrations('postgres');
+    const client = await this.pool.connect();
+    let lost: Error | undefined;
     try {
-      // Several nodes may start at once: the advisory lock lets one apply, the others then see
-      // every step already recorded.
-      await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      await client.query(MIGRATIONS_TABLE_SQL);
-      const done = new Set(
-        (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)),
-      );
-      for (const m of loadMigrations('postgres')) {
-        if (done.has(m.version)) continue;
+      for (;;) {
         await client.query('BEGIN');
         try {
-          await client.query(m.sql);
-          await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
-            m.version,
-            m.name,
-            Date.now(),
-          ]);
+          await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+          await client.query(MIGRATIONS_TABLE_SQL);
+          const done = new Set(
+            (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map((r) => Number(r.version)),
+          );
+          const next = steps.find((m) => !done.has(m.version));
+          if (next !== undefined) {
+            await client.query(next.sql);
+            await client.query('INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)', [
+              next.version,
+              next.name,
+              Date.now(),
+            ]);
+          }
           await client.query('COMMIT');
+          if (next === undefined) break;
+          applied.push(next.name);
         } catch (err) {
-          await client.query('ROLLBACK');
+          await client.query('ROLLBACK').catch((e: Error) => {
+            lost = e;
+          });
           throw err;
         }
-        applied.push(m.name);
       }
     } finally {
-      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
-      client.release();
+      client.release(lost);
     }
     return applied;
+  }
+
+  /** How statements travel: by name, or unnamed because a pooler loses names (for tests and diagnostics). */
+  statementNames(): 'named' | 'unnamed' {
+    return this.statement === named ? 'named' : 'unnamed';
   }
 
   dataVersion(): number | null {
