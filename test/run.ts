@@ -66,9 +66,8 @@ const stream = run({
   files,
   cwd: ROOT,
   // Four files at a time on two cores: a test file spends most of its time waiting (on its
-  // servers, the store, timers), so two left a core idle (4.9 min and 4.3 min of CPU for the
-  // embedded suite); four took 3.9 min of wall time where two took 5.0, and both passed at a load
-  // of 10. Browser tests one at a time: two Chromiums on two cores make their timings flaky.
+  // servers, the store, timers), so two left about a core idle (the embedded suite: 5.1 min of
+  // CPU in 5.0 min); four took 3.9 min where two took 5.0, and every test passed at loads of 5-10. Browser tests one at a time: two Chromiums on two cores make their timings flaky.
   concurrency: Number(process.env.TEST_CONCURRENCY ?? (browser ? 1 : 4)),
   timeout: TEST_TIMEOUT_MS,
   forceExit: true,
