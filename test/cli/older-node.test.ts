@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { owned } from '../helpers/child-processes.ts';
+import { runProcess } from '../helpers/cli.ts';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,17 +37,7 @@ function olderNodeEnv(dir: string, extra: Record<string, string>): Record<string
   return { PATH: `${bin}:/usr/bin:/bin`, HOME: dir, LOG_LEVEL: 'silent', ...extra };
 }
 
-function run(command: string, args: string[], opts: { cwd: string; env: Record<string, string> }) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = owned(spawn(command, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] }));
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = runProcess;
 
 test('without the pinned Node, bin/readybell.js on an older Node says which Node it needs', { skip }, async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'readybell-old-node-'));

@@ -16,8 +16,13 @@ export function cliEnv(env: Record<string, string>): Record<string, string> {
 }
 
 export function runCli(env: Record<string, string>, args: string[]): Promise<CliRun> {
+  return runProcess(NODE, ['src/cli/main.ts', ...args], { cwd: ROOT, env: cliEnv(env) });
+}
+
+/** Runs any command to its end, collecting what it printed. */
+export function runProcess(command: string, args: string[], opts: { cwd: string; env: Record<string, string> }): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = owned(spawn(NODE, ['src/cli/main.ts', ...args], { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = owned(spawn(command, args, { ...opts, stdio: ['ignore', 'pipe', 'pipe'] }));
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
