@@ -125,8 +125,12 @@ async function readyRun(run: Run, nodes: Readybell[]): Promise<Row> {
   ]);
 }
 
-/** Tickets made for the statistics phase: the issue saw the unanalysed plan at about 6,000. */
-const STATS_TICKETS = 8_000;
+/**
+ * Tickets made for the statistics phase (the issue saw the unanalysed plan at about 6,000): a
+ * quarter read by the GETs, then readied: a warm-up's share and each phase's.
+ */
+const STATS_TICKETS = 14_000;
+const STATS_WARMUP_READIES = 1_000;
 
 /**
  * GET and ready on a tickets table PostgreSQL has no statistics for (a new deployment's first busy
@@ -139,7 +143,35 @@ async function statisticsRun(run: Run, node: Readybell): Promise<void> {
   try {
     report.log(`cluster: statistics phase, ${STATS_TICKETS} tickets on a tickets table never analysed`);
     const ids = (await createTickets([node], SPREAD, STATS_TICKETS, 'bench-stats')).map((t) => t.id);
-    const half = Math.floor(ids.length / 2);
+    const reads = ids.slice(0, STATS_TICKETS / 4);
+    const warm = ids.slice(reads.length, reads.length + STATS_WARMUP_READIES);
+    const each = Math.floor((ids.length - reads.length - warm.length) / 2);
+    const readies = [ids.slice(-2 * each, -each), ids.slice(-each)];
+    let n = 0;
+    const gets = (duration: number) =>
+      measure({
+        url: node.url,
+        method: 'GET',
+        headers: authHeaders(node, false),
+        connections: opts.connections,
+        duration,
+        setupRequest: (req) => ({ ...req, path: `/v1/tickets/${reads[n++ % reads.length]}` }),
+      });
+    const readyAll = (pool: ReturnType<typeof idPool>, duration: number) =>
+      measure({
+        url: node.url,
+        method: 'POST',
+        headers: authHeaders(node, false),
+        connections: opts.connections,
+        duration,
+        maxRequests: Math.max(opts.connections, pool.remaining() - opts.connections),
+        setupRequest: (req) => ({ ...req, path: `/v1/tickets/${pool.next() ?? 'tk_exhausted'}/ready` }),
+      });
+    // The node's first requests would otherwise carry its JIT warm-up into the "before" rows.
+    if (opts.warmup > 0) {
+      await gets(opts.warmup);
+      await readyAll(idPool(warm), opts.warmup);
+    }
     for (const analysed of [false, true]) {
       if (analysed) await run.cluster.analyze();
       else {
@@ -148,32 +180,14 @@ async function statisticsRun(run: Run, node: Readybell): Promise<void> {
           report.notes.push('cluster: the statistics phase found the tickets table analysed already: its "before" rows are not that');
       }
       const when = analysed ? 'after ANALYZE' : 'before ANALYZE';
-      let n = 0;
-      const reads = ids.slice(0, half);
       const get = await meter(run, [node]);
-      const g = await measure({
-        url: node.url,
-        method: 'GET',
-        headers: authHeaders(node, false),
-        connections: opts.connections,
-        duration: opts.duration,
-        setupRequest: (req) => ({ ...req, path: `/v1/tickets/${reads[n++ % reads.length]}` }),
-      });
+      const g = await gets(opts.duration);
       row(run, `GET, 1 node, ${when}`, g, await get(g));
-      // Each phase readies its own half of the tickets (a ticket is readied once).
-      const pool = idPool(analysed ? ids.slice(half + Math.floor(half / 2)) : ids.slice(half, half + Math.floor(half / 2)));
+      // Each phase readies tickets of its own (a ticket is readied once).
       const ready = await meter(run, [node]);
-      const r = await measure({
-        url: node.url,
-        method: 'POST',
-        headers: authHeaders(node, false),
-        connections: opts.connections,
-        duration: opts.duration,
-        maxRequests: Math.max(opts.connections, pool.remaining() - opts.connections),
-        setupRequest: (req) => ({ ...req, path: `/v1/tickets/${pool.next() ?? 'tk_exhausted'}/ready` }),
-      });
+      const r = await readyAll(idPool(readies[analysed ? 1 : 0]!), opts.duration);
       row(run, `ready, 1 node, ${when}`, r, await ready(r), [
-        r.durationS < opts.duration - 0.5 ? `ran ${r.durationS.toFixed(1)} s: its ${Math.floor(half / 2)} tickets ran out` : '',
+        r.durationS < opts.duration - 0.5 ? `ran ${r.durationS.toFixed(1)} s: its ${each} tickets ran out` : '',
       ]);
     }
     // The readied tickets' reminders would ring two minutes later, inside the measured runs
