@@ -9,7 +9,8 @@ import { createApp, type App } from '../../src/app.ts';
 import { openDb } from '../../src/store/open-db.ts';
 import { createAccount, createApiKey, createBranch } from '../../src/actions/provision.ts';
 import { presenceScopes } from '../../src/realtime/presence.ts';
-import { createTestStore } from '../helpers/store.ts';
+import net from 'node:net';
+import { createTestStore, onlyOnPostgres } from '../helpers/store.ts';
 import { countingDb, type CountingDb, type Statement } from '../helpers/counting-db.ts';
 
 type Counted = { app: App; db: CountingDb; key: string; close(): Promise<void> };
@@ -159,3 +160,32 @@ test("an Idempotency-Key adds only the key's record, with the answer (and, with 
     await c.close();
   }
 });
+
+test(
+  'on PostgreSQL a ready with nobody to reach is two socket writes: BEGIN with the UPDATE, the rest with the COMMIT',
+  onlyOnPostgres,
+  async () => {
+    // pg writes each statement on its own; statements sent without waiting are held until the
+    // next one that is waited for (decision 0054). Counted at the socket, to PostgreSQL only.
+    const c = await start();
+    const port = Number(new URL(String(process.env.TEST_DATABASE_URL)).port || 5432);
+    const socket = net.Socket.prototype as unknown as Record<'_write' | '_writev', (...args: unknown[]) => unknown>;
+    const original = { _write: socket._write, _writev: socket._writev };
+    let writes = 0;
+    try {
+      await ready(c, await newTicket(c));
+      const id = await newTicket(c);
+      for (const name of ['_write', '_writev'] as const) {
+        socket[name] = function (this: net.Socket, ...args: unknown[]) {
+          if (this.remotePort === port) writes += 1;
+          return original[name].apply(this, args);
+        };
+      }
+      await ready(c, id);
+    } finally {
+      Object.assign(socket, original);
+      await c.close();
+    }
+    assert.equal(writes, 2);
+  },
+);
