@@ -7,7 +7,9 @@
 //   BENCH_CONNECTIONS   autocannon connections (50)
 //   BENCH_WARMUP        seconds of unmeasured load before each run (2)
 //   BENCH_DATABASE_URL  postgres://… — also run on a throw-away database on that server
-//   BENCH_REDIS_URL     redis://… — with BENCH_DATABASE_URL: the cluster scenario (one and two nodes)
+//   BENCH_REDIS_URL     redis://… — with BENCH_DATABASE_URL: the cluster scenario (one and two nodes),
+//                       with a pgbench TPC-B baseline (pgbench -i, then -c 8 -j 2 -T BENCH_DURATION on a
+//                       throw-away database; skipped with a note when pgbench is not installed)
 //   BENCH_CPU_PROF=1    profile readybell (--cpu-prof); the profiles' directory is printed
 //   BENCH_READY_TICKETS tickets to pre-create for the ready run (default: sized from create)
 //   BENCH_SCENARIOS     comma list to run a subset, e.g. "baseline,ready"
@@ -23,6 +25,7 @@ import { launchReadybell, type Readybell } from './lib/readybell.ts';
 import { embeddedTarget, postgresTarget, type StoreTarget } from './lib/stores.ts';
 import { HarnessError, killLiveChildren } from './lib/proc.ts';
 import { checkTargets, formatTable, formatTargets } from './lib/table.ts';
+import { readyTargets } from './lib/ready-targets.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -161,6 +164,9 @@ console.log('');
 for (const n of report.notes) console.log(n);
 console.log('targets (from the issue; reported, not enforced):');
 console.log(formatTargets(checkTargets(report.rows, baselineRps, opts.connections)));
+console.log('');
+console.log('issue 24: a ready on PostgreSQL (cluster scenario and create on PostgreSQL, same run; decision 0054):');
+for (const line of readyTargets(report.rows, opts.connections)) console.log(line);
 if (opts.cpuProfDir !== null) {
   const files = readdirSync(opts.cpuProfDir).filter((f) => f.endsWith('.cpuprofile'));
   console.log(`CPU profiles (${files.length}, one per readybell process) in ${opts.cpuProfDir}`);

@@ -26,6 +26,8 @@ export type BenchCluster = {
    * seconds earlier by the bench itself.
    */
   analyze(): Promise<void>;
+  /** Runs one statement on the bench's database (the statistics phase's table settings). */
+  exec(sql: string): Promise<Array<Record<string, unknown>>>;
   /** Display numbers given twice to open tickets tagged `tag` (must be 0: the counter row is shared). */
   duplicateNumbers(tag: string): Promise<number>;
   close(): Promise<void>;
@@ -71,6 +73,15 @@ export async function launchCluster(opts: ClusterOptions): Promise<BenchCluster>
       await c.connect();
       try {
         await c.query('ANALYZE');
+      } finally {
+        await c.end();
+      }
+    },
+    async exec(sql) {
+      const c = new pg.Client({ connectionString: databaseUrl });
+      await c.connect();
+      try {
+        return (await c.query(sql)).rows;
       } finally {
         await c.end();
       }

@@ -20,7 +20,7 @@ export function formatTable(rows: Row[], baselineRps: number | null): string {
     r.store,
     r.rps.toFixed(0),
     String(r.p50),
-    String(r.p99),
+    Number.isFinite(r.p99) ? String(r.p99) : '—',
     String(r.errors),
     baselineRps ? `${((r.rps / baselineRps) * 100).toFixed(0)}%` : '—',
     r.cpuUs == null ? '—' : r.cpuUs.toFixed(0),

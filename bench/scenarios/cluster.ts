@@ -15,7 +15,9 @@ import { launchCluster, createTickets, type BenchCluster } from '../lib/cluster-
 import { crossNodeRing, percentile } from '../lib/cross-node-ring.ts';
 import { HarnessError } from '../lib/proc.ts';
 import { pidListeningOn } from '../lib/sse.ts';
-import { describeCpu, startCpuMeter } from '../lib/cpu.ts';
+import { describeCpu, startCpuMeter, type CpuPerRequest } from '../lib/cpu.ts';
+import { pgbenchTpcb } from '../lib/pgbench.ts';
+import { PGBENCH_SCENARIO } from '../lib/ready-targets.ts';
 import type { Readybell } from '../lib/readybell.ts';
 import type { Report, Row, Scenario, StandaloneContext } from './types.ts';
 
@@ -31,17 +33,14 @@ type Run = { ctx: StandaloneContext; cluster: BenchCluster; rows: Row[]; createR
 
 const nodesLabel = (nodes: Readybell[]): string => (nodes.length === 1 ? '1 node' : `${nodes.length} nodes`);
 
-/** Starts a CPU meter on `nodes` and the run's database; its result goes in the row's note. */
-async function meter(run: Run, nodes: Readybell[]): Promise<(m: Measurement) => Promise<string>> {
+/** Starts a CPU meter on `nodes` and the run's database, for `row`. */
+async function meter(run: Run, nodes: Readybell[]): Promise<(m: Measurement) => Promise<CpuPerRequest | null>> {
   const pids = nodes.map((n) => pidListeningOn(Number(new URL(n.url).port))).filter((p): p is number => p !== null);
   const stop = await startCpuMeter(pids, run.cluster.databaseUrl);
-  return async (m) => {
-    const cpu = await stop(m.completed);
-    return cpu === null ? '' : describeCpu(cpu);
-  };
+  return (m) => stop(m.completed);
 }
 
-function row(run: Run, scenario: string, m: Measurement, extra: string[] = []): Row {
+function row(run: Run, scenario: string, m: Measurement, cpu: CpuPerRequest | null, extra: string[] = []): Row {
   const r: Row = {
     scenario,
     store: run.cluster.store.label,
@@ -49,7 +48,10 @@ function row(run: Run, scenario: string, m: Measurement, extra: string[] = []): 
     p50: m.p50,
     p99: m.p99,
     errors: m.errors,
-    note: [describeErrors(m), ...extra].filter(Boolean).join('; '),
+    // Every node's CPU per request, summed (the table's CPU column), and PostgreSQL's.
+    cpuUs: cpu === null ? null : cpu.node * 1000,
+    dbCpuUs: cpu === null ? null : cpu.postgres * 1000,
+    note: [describeErrors(m), cpu === null ? '' : describeCpu(cpu), ...extra].filter(Boolean).join('; '),
   };
   run.rows.push(r);
   return r;
@@ -76,7 +78,7 @@ async function createRun(run: Run, nodes: Readybell[], queues: readonly string[]
   report.log(`cluster: ${label}, ${opts.connections} connections, ${opts.duration} s`);
   const cpu = await meter(run, nodes);
   const m = await load(tag, opts.duration);
-  const cpuNote = await cpu(m);
+  const used = await cpu(m);
   // Every 201 was committed before it was sent; two nodes taking numbers from one counter row
   // must never hand out the same display number twice.
   const acknowledged = m.statusCounts['201'] ?? 0;
@@ -85,7 +87,7 @@ async function createRun(run: Run, nodes: Readybell[], queues: readonly string[]
   if (stored < acknowledged) run.ctx.report.failures.push(`cluster ${label}: ${acknowledged} acknowledged, only ${stored} stored`);
   if (duplicates > 0) run.ctx.report.failures.push(`cluster ${label}: ${duplicates} display numbers given twice`);
   run.createRps = Math.max(run.createRps, m.rps);
-  return row(run, label, m, [cpuNote, duplicates > 0 ? `${duplicates} duplicate display numbers` : '']);
+  return row(run, label, m, used, [duplicates > 0 ? `${duplicates} duplicate display numbers` : '']);
 }
 
 async function readyRun(run: Run, nodes: Readybell[]): Promise<Row> {
@@ -116,12 +118,106 @@ async function readyRun(run: Run, nodes: Readybell[]): Promise<Row> {
   report.log(`cluster: ${label}, ${opts.connections} connections, up to ${opts.duration} s, ${pool.remaining()} tickets`);
   const cpu = await meter(run, nodes);
   const m = await load(opts.duration, 1);
-  const cpuNote = await cpu(m);
+  const used = await cpu(m);
   if (exhausted) report.failures.push(`cluster ${label}: ran out of ticket ids (bench bug)`);
-  return row(run, label, m, [
-    cpuNote,
+  return row(run, label, m, used, [
     m.durationS < opts.duration - 0.5 ? `ran ${m.durationS.toFixed(1)} s: tickets ran out (raise BENCH_READY_TICKETS)` : '',
   ]);
+}
+
+/**
+ * Tickets made for the statistics phase (the issue saw the unanalysed plan at about 6,000): a
+ * quarter read by the GETs, then readied: a warm-up's share and each phase's.
+ */
+const STATS_TICKETS = 14_000;
+const STATS_WARMUP_READIES = 1_000;
+
+/**
+ * GET and ready on a tickets table PostgreSQL has no statistics for (a new deployment's first busy
+ * hour: autovacuum held off), then the same after ANALYZE. Lookups by id must not depend on
+ * statistics (decision 0054): each costs the same (node + PostgreSQL CPU) in both phases.
+ */
+async function statisticsRun(run: Run, node: Readybell): Promise<void> {
+  const { opts, report } = run.ctx;
+  await run.cluster.exec('ALTER TABLE tickets SET (autovacuum_enabled = false)');
+  try {
+    report.log(`cluster: statistics phase, ${STATS_TICKETS} tickets on a tickets table never analysed`);
+    const ids = (await createTickets([node], SPREAD, STATS_TICKETS, 'bench-stats')).map((t) => t.id);
+    const reads = ids.slice(0, STATS_TICKETS / 4);
+    const warm = ids.slice(reads.length, reads.length + STATS_WARMUP_READIES);
+    const each = Math.floor((ids.length - reads.length - warm.length) / 2);
+    const readies = [ids.slice(-2 * each, -each), ids.slice(-each)];
+    let n = 0;
+    const gets = (duration: number) =>
+      measure({
+        url: node.url,
+        method: 'GET',
+        headers: authHeaders(node, false),
+        connections: opts.connections,
+        duration,
+        setupRequest: (req) => ({ ...req, path: `/v1/tickets/${reads[n++ % reads.length]}` }),
+      });
+    const readyAll = (pool: ReturnType<typeof idPool>, duration: number) =>
+      measure({
+        url: node.url,
+        method: 'POST',
+        headers: authHeaders(node, false),
+        connections: opts.connections,
+        duration,
+        maxRequests: Math.max(opts.connections, pool.remaining() - opts.connections),
+        setupRequest: (req) => ({ ...req, path: `/v1/tickets/${pool.next() ?? 'tk_exhausted'}/ready` }),
+      });
+    // The node's first requests would otherwise carry its JIT warm-up into the "before" rows.
+    if (opts.warmup > 0) {
+      await gets(opts.warmup);
+      await readyAll(idPool(warm), opts.warmup);
+    }
+    for (const analysed of [false, true]) {
+      if (analysed) await run.cluster.analyze();
+      else {
+        const [stats] = await run.cluster.exec("SELECT last_analyze, last_autoanalyze FROM pg_stat_user_tables WHERE relname = 'tickets'");
+        if (stats?.['last_analyze'] != null || stats?.['last_autoanalyze'] != null)
+          report.notes.push('cluster: the statistics phase found the tickets table analysed already: its "before" rows are not that');
+      }
+      const when = analysed ? 'after ANALYZE' : 'before ANALYZE';
+      const get = await meter(run, [node]);
+      const g = await gets(opts.duration);
+      row(run, `GET, 1 node, ${when}`, g, await get(g));
+      // Each phase readies tickets of its own (a ticket is readied once).
+      const ready = await meter(run, [node]);
+      const r = await readyAll(idPool(readies[analysed ? 1 : 0]!), opts.duration);
+      row(run, `ready, 1 node, ${when}`, r, await ready(r), [
+        r.durationS < opts.duration - 0.5 ? `ran ${r.durationS.toFixed(1)} s: its ${each} tickets ran out` : '',
+      ]);
+    }
+    // The readied tickets' reminders would ring two minutes later, inside the measured runs
+    // that follow, and count as their CPU: this phase is the cluster's first, so every pending
+    // reminder is one of its own.
+    await run.cluster.exec("DELETE FROM jobs WHERE kind = 'reminder' AND done_at IS NULL");
+  } finally {
+    await run.cluster.exec('ALTER TABLE tickets RESET (autovacuum_enabled)');
+  }
+}
+
+async function pgbenchRun(ctx: StandaloneContext, pgUrl: string): Promise<Row[]> {
+  const seconds = ctx.opts.duration;
+  ctx.report.log(`cluster: pgbench TPC-B baseline (pgbench -i, then -c 8 -j 2 -T ${seconds}) on a throw-away database`);
+  const { result, skipped } = await pgbenchTpcb(pgUrl, seconds);
+  if (result === null) {
+    ctx.report.notes.push(`cluster: pgbench baseline skipped: ${skipped}`);
+    return [];
+  }
+  return [
+    {
+      scenario: PGBENCH_SCENARIO,
+      store: 'postgres',
+      rps: result.tps,
+      p50: result.latencyMs,
+      p99: Number.NaN,
+      errors: 0,
+      note: `pgbench -c ${result.clients} -j 2 -T ${result.seconds}, scale 1; p50 column: pgbench's average latency (it reports no percentiles)`,
+    },
+  ];
 }
 
 async function ringRun(run: Run, a: Readybell, b: Readybell): Promise<Row> {
@@ -172,15 +268,18 @@ export const cluster: Scenario = {
       return [];
     }
     const loadAtStart = os.loadavg()[0] ?? 0;
+    const pgbenchRows = await pgbenchRun(ctx, pgUrl);
     report.log('cluster: starting two readybell nodes on one PostgreSQL database and one Redis');
     const c = await launchCluster({ repoRoot: opts.repoRoot, pgUrl, redisUrl, count: 2, cpuProfDir: opts.cpuProfDir });
-    const run: Run = { ctx, cluster: c, rows: [], createRps: 0 };
+    const run: Run = { ctx, cluster: c, rows: [...pgbenchRows], createRps: 0 };
     try {
       const [a, b] = c.nodes as [Readybell, Readybell];
       await a.start();
       for (const name of SPREAD) await call(a, 'POST', '/v1/queues', { name }, 201);
       const defaultQueue = (await call(a, 'GET', '/v1/branch', undefined, 200))['default_queue'];
       if (typeof defaultQueue !== 'string') throw new HarnessError('GET /v1/branch answered without default_queue');
+      // First: every later phase analyses the database.
+      await statisticsRun(run, a);
       // The ring latency first, on a cluster doing nothing else: the ready runs leave tens of
       // thousands of reminders due two minutes later, whose jobs would share the cores with it.
       await b.start();
@@ -202,9 +301,9 @@ export const cluster: Scenario = {
         `1-minute load average when the cluster runs began: ${loadAtStart.toFixed(2)}${loadAtStart > 1 ? ' (other work is using these cores: req/s are low, CPU/request is the comparable figure)' : ''}.`,
     );
     report.notes.push(
-      'cluster: the database is ANALYZEd after each pre-creation, as autovacuum would within a minute: on a never-analysed tickets table ' +
-        'PostgreSQL looks tickets up by id through tickets_queue, reading every index entry of the branch (a ready then costs time in ' +
-        'proportion to the tickets the bench just made: 9 ms of PostgreSQL CPU per ready at 6,000 tickets instead of 4 ms).',
+      'cluster: the database is ANALYZEd after each pre-creation, as autovacuum would within a minute. The statistics phase ' +
+        '(GET and ready, 1 node, before and after ANALYZE) runs first, on a tickets table with autovacuum held off: a lookup by id ' +
+        "must cost the same without statistics (decision 0054; before it, PostgreSQL read the branch's whole tickets_queue_status index).",
     );
     targets(report, run.rows);
     return run.rows;

@@ -55,6 +55,7 @@ export const create: Scenario = {
         p99: m.p99,
         errors: m.errors,
         cpuUs,
+        dbCpuUs: pgUs,
         note,
       });
     }

@@ -24,6 +24,8 @@ export type Row = {
   errors: number;
   /** the server process's CPU per completed request (µs), when measured */
   cpuUs?: number | null;
+  /** PostgreSQL's CPU per completed request (µs), when measured */
+  dbCpuUs?: number | null;
   /** what the errors were, or anything else a reader of the table must know */
   note?: string;
 };

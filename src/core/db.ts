@@ -16,9 +16,10 @@ export interface Queryable {
 
 export interface Tx extends Queryable {
   /**
-   * A write whose outcome the transaction needs only at its commit. On PostgreSQL it is sent at
-   * once and not waited for, so it travels with whatever follows (the COMMIT, at best); its
-   * failure fails the commit (or the enclosing savepoint). Elsewhere it is `run`.
+   * A write whose outcome the transaction needs only at its commit. On PostgreSQL it is not
+   * waited for: it leaves in one socket write with whatever follows (the next statement waited
+   * for, or the COMMIT at best; at the latest when the event loop's turn ends), and its failure
+   * fails the commit (or the enclosing savepoint). Elsewhere it is `run`.
    */
   later(sql: string, params?: readonly unknown[]): Promise<void>;
   /** Runs `fn` so that its writes are undone on a throw without aborting the enclosing transaction. */

@@ -8,7 +8,6 @@ import { Continuation } from '../actions/continuation.ts';
 import { presentTicket } from '../actions/present.ts';
 import { recordEvent } from '../actions/record-event.ts';
 import { AppError } from '../domain/errors.ts';
-import { countTicketChange } from '../store/insights-rollups.ts';
 import { ringChannels } from './escalation.ts';
 import type { RingLookAhead } from './look-ahead.ts';
 import { runRing, type RingAnswer, type RingToRun } from './run.ts';
@@ -36,9 +35,10 @@ export const markReady: Action<RingInput, RingWrite> = async ({ ctx, input }) =>
     jobs: reminder === null ? [] : [reminder],
     look: input.look,
     presented,
+    // Counted by the ring's start, after its other writes (on PostgreSQL the rollup row stays
+    // locked from the upsert to COMMIT, decision 0025), with the ring's completion when that is now.
+    count: { kind: 'ready', preparationMs: now - rung.ticket.createdAt },
   });
-  // Last: on PostgreSQL the rollup row stays locked from this upsert to COMMIT (decision 0025).
-  await countTicketChange(ctx.tx, rung.ticket, now, { kind: 'ready', preparationMs: now - rung.ticket.createdAt });
   return answerOrRunInline(ctx, started);
 };
 

@@ -19,7 +19,7 @@ import { publishTicket } from '../actions/publish.ts';
 import { countRing } from '../metrics.ts';
 import { outcomeFromRecords } from './recorded-outcome.ts';
 import { ringJobKey } from './schedule.ts';
-import { countTicketChange } from '../store/insights-rollups.ts';
+import { countTicketChange, type InsightChange } from '../store/insights-rollups.ts';
 
 /** What a ring's request answers (RingResult in the API). */
 export type RingAnswer = { rang: boolean; channel_used: string; call_out_loud: boolean; ticket: TicketObject };
@@ -129,17 +129,16 @@ export async function announceRung(
   result: RingResult,
   ticket: Ticket,
   presented: TicketObject = presentTicket(ticket, ctx.services.config.publicUrl),
+  /** The caller's own change of the ticket (a ready), counted in the same rollup upsert. */
+  alsoCount: InsightChange | null = null,
 ): Promise<TicketObject> {
   // Counted once the ring's completion has committed: a transaction rolled back (its request's
   // key found taken, say) rang nobody.
   ctx.tx.afterCommit(() => countRing(ctx.services.metrics, ring.reason, result));
   const data = { ring: { id: ring.id, seq: ring.seq, reason: ring.reason, ...result } };
   await recordEvent(ctx, 'ticket.rung', { object: presented, ...data });
-  await countTicketChange(ctx.tx, ticket, ctx.services.clock.now(), {
-    kind: 'rung',
-    channel: result.channel_used,
-    calledOut: result.call_out_loud,
-  });
+  const rung: InsightChange = { kind: 'rung', channel: result.channel_used, calledOut: result.call_out_loud };
+  await countTicketChange(ctx.tx, ticket, ctx.services.clock.now(), alsoCount === null ? rung : [alsoCount, rung]);
   publishTicket(ctx, ticket, 'ticket.rung', data);
   return presented;
 }

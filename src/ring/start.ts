@@ -14,6 +14,7 @@ import { publishTicket } from '../actions/publish.ts';
 import type { RingLookAhead } from './look-ahead.ts';
 import { announceRung, asResult, type OpenRing, type RingAnswer } from './run.ts';
 import { ringJob } from './schedule.ts';
+import { countTicketChange, type InsightChange } from '../store/insights-rollups.ts';
 
 /** A started ring: open (to run next, see run.ts), or already answered (nobody to reach). */
 export type StartedRing = { open: OpenRing } | { answer: RingAnswer };
@@ -27,6 +28,11 @@ export type RingStart = {
   look?: RingLookAhead;
   /** The ticket as the caller's event showed it, reused by a ring completed at once. */
   presented?: TicketObject;
+  /**
+   * The caller's own change for the owner's figures (a ready), counted here: with the ring's
+   * completion in one upsert of the hour's row when the ring completes at once (decision 0054).
+   */
+  count?: InsightChange;
 };
 
 /**
@@ -58,10 +64,11 @@ export async function startRing(ctx: TxCtx, rung: RingingTicket, start: RingStar
     const result = asResult(quiet);
     await insertRingWithJobs(ctx.tx, { ...ring, completedAt: now, result }, jobs);
     publishTicket(ctx, ticket, 'ticket.ringing', ringing);
-    const shown = await announceRung(ctx, ring, result, ticket, start.presented);
+    const shown = await announceRung(ctx, ring, result, ticket, start.presented, start.count ?? null);
     return { answer: { rang: result.rang, channel_used: result.channel_used, call_out_loud: result.call_out_loud, ticket: shown } };
   }
   await insertRingWithJobs(ctx.tx, ring, [ringJob(ctx, ring), ...jobs]);
   publishTicket(ctx, ticket, 'ticket.ringing', ringing);
+  if (start.count !== undefined) await countTicketChange(ctx.tx, ticket, now, start.count);
   return { open: { ring, ticket, facts } };
 }

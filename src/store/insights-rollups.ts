@@ -136,13 +136,29 @@ export async function countTicketChange(
   tx: Tx,
   ticket: Counted,
   at: number,
-  change: InsightChange,
+  change: InsightChange | readonly InsightChange[],
   timeZone?: string,
   times = 1,
 ): Promise<void> {
   const where = localHour(at, timeZone ?? (await branchTimeZone(tx, ticket.branchId)));
   if (timeZone !== undefined) rememberTimeZone(ticket.branchId, timeZone);
-  await addToRollup(tx, ticket, where, deltasOf(change, times));
+  const changes: readonly InsightChange[] = Array.isArray(change) ? change : [change as InsightChange];
+  await addToRollup(tx, ticket, where, mergeDeltas(changes.map((c) => deltasOf(c, times))));
+}
+
+/**
+ * Several changes of one ticket at one instant (a ready and the ring that completed with it) as
+ * one upsert of their row: the row is updated, and locked until COMMIT, once (decision 0054).
+ */
+export function mergeDeltas(all: readonly Deltas[]): Deltas {
+  if (all.length === 1) return all[0]!;
+  const add = new Map<string, number>();
+  const max = new Map<string, number>();
+  for (const d of all) {
+    for (const [c, v] of d.add) add.set(c, (add.get(c) ?? 0) + v);
+    for (const [c, v] of d.max) max.set(c, Math.max(max.get(c) ?? v, v));
+  }
+  return { add: [...add], max: [...max] };
 }
 
 export async function addToRollup(tx: Tx, ticket: Counted, { day, hour }: LocalHour, d: Deltas): Promise<void> {

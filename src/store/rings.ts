@@ -6,7 +6,7 @@ import type { Queryable, Tx } from '../core/db.ts';
 import { fromJson, one, toJson } from './db.ts';
 import { completeJobByKey, jobPayloadJson, type JobRecord } from './outbox.ts';
 import type { Mode, Plan } from '../core/tenancy.ts';
-import { getTicket, toTicket, TICKET_COLUMNS } from './tickets.ts';
+import { getTicket, ticketById, toTicket, TICKET_COLUMNS } from './tickets.ts';
 import type { Ticket } from '../core/ticket.ts';
 import type { TicketStatus } from '../core/ticket.ts';
 import { withDefaults } from '../domain/branch-settings.ts';
@@ -14,6 +14,7 @@ import type { BranchSettings } from '../core/branch-settings.ts';
 import { EVERY_CHANNEL } from '../domain/channel-choice.ts';
 import type { ChannelChoice } from '../core/ring.ts';
 import type { RingBranch } from '../core/ring.ts';
+import { fanOutTargetsFromJson, fanOutTargetsJson, rememberFanOutTargets } from './webhook-endpoints.ts';
 
 /**
  * One ring of a ticket. `channels`: the channels it was started with, so that whoever finishes it
@@ -92,15 +93,29 @@ export type RingStart = {
 // built anew on every call costs a fresh hash and a full comparison to find.
 const START_RING = `UPDATE tickets
   SET status = $4, updated_at = $5, rings = rings + 1, last_ring_at = $5, ready_at = COALESCE(CAST($7 AS BIGINT), ready_at)
-  WHERE id = $1 AND branch_id = $2 AND mode = $3 AND status = $6 AND (CAST($8 AS BIGINT) IS NULL OR last_ring_at IS NULL OR last_ring_at <= CAST($8 AS BIGINT))
+  WHERE ${ticketById(1, 2, 3, 'status = $6 AND (CAST($8 AS BIGINT) IS NULL OR last_ring_at IS NULL OR last_ring_at <= CAST($8 AS BIGINT))')}
   RETURNING ${TICKET_COLUMNS},
     (SELECT b.name FROM branches b WHERE b.id = tickets.branch_id) AS ring_branch_name,
     (SELECT b.settings FROM branches b WHERE b.id = tickets.branch_id) AS ring_branch_settings,
     (SELECT COUNT(*) FROM push_subscriptions p WHERE p.ticket_id = tickets.id AND p.branch_id = tickets.branch_id AND p.mode = tickets.mode) AS ring_push_subscriptions`;
+// On PostgreSQL the UPDATE also reads the webhook endpoints the transaction's events fan out to,
+// so that those events' INSERTs wait for nothing and go with the COMMIT (decision 0054).
+const START_RING_PG = `${START_RING},
+    ${fanOutTargetsJson('tickets.branch_id', 'tickets.mode')} AS ring_endpoints`;
 
 export async function startTicketRing(tx: Tx, s: RingStart): Promise<RingingTicket | undefined> {
-  const row = await one(tx, START_RING, [s.id, s.branchId, s.mode, s.to, s.now, s.from, s.readyAt ?? null, s.notRungAfter ?? null]);
+  const row = await one(tx, tx.dialect === 'postgres' ? START_RING_PG : START_RING, [
+    s.id,
+    s.branchId,
+    s.mode,
+    s.to,
+    s.now,
+    s.from,
+    s.readyAt ?? null,
+    s.notRungAfter ?? null,
+  ]);
   if (row === undefined) return undefined;
+  if (tx.dialect === 'postgres') rememberFanOutTargets(tx, s.branchId, s.mode, fanOutTargetsFromJson(row.ring_endpoints));
   return {
     ticket: toTicket(row),
     branch: { name: String(row.ring_branch_name ?? ''), settings: withDefaults(fromJson(row.ring_branch_settings, {})) },
@@ -181,8 +196,8 @@ export async function insertRingWithJobs(tx: Tx, r: RingRecord, jobs: readonly J
 
 const COMPLETE_RING_PG = `WITH r AS (UPDATE rings SET completed_at = $2, result = $3 WHERE id = $1 AND completed_at IS NULL RETURNING id),
        j AS (UPDATE jobs SET done_at = $2, locked_until = NULL WHERE key = $4 AND done_at IS NULL AND EXISTS (SELECT 1 FROM r))
-  SELECT (SELECT COUNT(*) FROM r) AS ring_completed, t.*
-  FROM (SELECT 1 AS one) o LEFT JOIN (SELECT ${TICKET_COLUMNS} FROM tickets WHERE id = $5 AND branch_id = $6 AND mode = $7) t ON true`;
+  SELECT (SELECT COUNT(*) FROM r) AS ring_completed, ${fanOutTargetsJson('$6', '$7')} AS ring_endpoints, t.*
+  FROM (SELECT 1 AS one) o LEFT JOIN (SELECT ${TICKET_COLUMNS} FROM tickets WHERE ${ticketById(5, 6, 7)}) t ON true`;
 
 /**
  * Records a ring's result once (false: another attempt already did), marks its outbox job (key
@@ -198,6 +213,8 @@ export async function completeRing(
 ): Promise<{ completed: boolean; ticket: Ticket | undefined }> {
   if (tx.dialect === 'postgres') {
     const row = await one(tx, COMPLETE_RING_PG, [ring.id, now, toJson(result), jobKey, ring.ticketId, ring.branchId, ring.mode]);
+    // The ticket.rung event this completion records goes with the COMMIT (decision 0054).
+    rememberFanOutTargets(tx, ring.branchId, ring.mode, fanOutTargetsFromJson(row?.ring_endpoints));
     return { completed: Number(row?.ring_completed ?? 0) === 1, ticket: row?.id == null ? undefined : toTicket(row) };
   }
   const completed =

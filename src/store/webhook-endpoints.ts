@@ -69,6 +69,7 @@ export function endpointFromRow(r: EndpointRow): WebhookEndpoint {
 }
 
 export async function insertEndpoint(tx: Tx, e: WebhookEndpoint): Promise<void> {
+  endpointsWritten(tx);
   await tx.run(
     `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
@@ -154,10 +155,52 @@ export async function insertEventListingTargets(tx: Tx, e: EventRecord): Promise
     await insertEvent(tx, e);
     return listFanOutTargets(tx, e.branchId, e.mode);
   }
-  return toTargets(await tx.query<TargetRow>(EVENT_WITH_TARGETS, eventValues(e)));
+  const known = targetsRead.get(tx)?.get(scopeOf(e.branchId, e.mode));
+  if (known !== undefined) {
+    // Read earlier in this transaction: the event waits for nothing and goes with the COMMIT.
+    await tx.later(EVENT_INSERT, eventValues(e));
+    return known;
+  }
+  const targets = toTargets(await tx.query<TargetRow>(EVENT_WITH_TARGETS, eventValues(e)));
+  rememberFanOutTargets(tx, e.branchId, e.mode, targets);
+  return targets;
 }
 
+// The endpoints a PostgreSQL transaction has read, by branch and mode: a ready's two events, and
+// the ticket's UPDATE that reads them first (store/rings.ts), list them once (decision 0054).
+// Forgotten when the transaction writes an endpoint. Not on SQLite, whose group commit shares a
+// transaction between requests and where a read costs no round trip.
+const targetsRead = new WeakMap<Tx, Map<string, FanOutTarget[]>>();
+const scopeOf = (branchId: string, mode: string): string => `${branchId}\u0000${mode}`;
+
+export function rememberFanOutTargets(tx: Tx, branchId: string, mode: Mode, targets: FanOutTarget[]): void {
+  if (tx.dialect !== 'postgres') return;
+  let known = targetsRead.get(tx);
+  if (known === undefined) targetsRead.set(tx, (known = new Map()));
+  known.set(scopeOf(branchId, mode), targets);
+}
+
+const endpointsWritten = (tx: Tx): void => {
+  targetsRead.delete(tx);
+};
+
+/**
+ * The enabled endpoints of the branch and mode that the SQL expressions `branch` and `mode` name,
+ * as one JSON column of another statement (PostgreSQL): read with `fanOutTargetsFromJson`.
+ */
+export const fanOutTargetsJson = (branch: string, mode: string): string =>
+  `(SELECT json_agg(json_build_array(w.id, w.enabled_events, w.failing_since IS NOT NULL) ORDER BY w.id) FROM webhook_endpoints w
+    WHERE w.branch_id = ${branch} AND w.mode = ${mode} AND w.disabled = 0)`;
+
+export const fanOutTargetsFromJson = (list: unknown): FanOutTarget[] =>
+  ((list ?? []) as Array<[string, string, boolean]>).map(([id, events, failing]) => ({
+    id,
+    enabledEvents: parseEnabledEvents(events),
+    failing,
+  }));
+
 export async function updateEndpoint(tx: Tx, e: WebhookEndpoint): Promise<void> {
+  endpointsWritten(tx);
   await tx.run(
     `UPDATE webhook_endpoints SET url = $2, enabled_events = $3, description = $4, disabled = $5, disabled_reason = $6, disabled_at = $7,
        secret = $8, previous_secret = $9, previous_secret_expires_at = $10, failing_since = $11, updated_at = $12 WHERE id = $1`,
@@ -180,6 +223,7 @@ export async function updateEndpoint(tx: Tx, e: WebhookEndpoint): Promise<void> 
 
 /** Removes the endpoint with its delivery log; queued jobs find no delivery and end quietly. */
 export async function deleteEndpoint(tx: Tx, branchId: string, mode: Mode, id: string): Promise<boolean> {
+  endpointsWritten(tx);
   const n = await tx.run('DELETE FROM webhook_endpoints WHERE id = $1 AND branch_id = $2 AND mode = $3', [id, branchId, mode]);
   if (n === 0) return false;
   await tx.run('DELETE FROM webhook_attempts WHERE delivery_id IN (SELECT id FROM webhook_deliveries WHERE endpoint_id = $1)', [id]);
@@ -192,6 +236,7 @@ export async function deleteEndpoint(tx: Tx, branchId: string, mode: Mode, id: s
  * now rather than at each delivery's next scheduled attempt. Idempotent.
  */
 export async function disableEndpoint(tx: Tx, id: string, reason: string, now: number): Promise<void> {
+  endpointsWritten(tx);
   await tx.run(
     'UPDATE webhook_endpoints SET disabled = 1, disabled_reason = $2, disabled_at = $3, updated_at = $3 WHERE id = $1 AND disabled = 0',
     [id, reason, now],
@@ -208,6 +253,7 @@ export async function failPendingDeliveries(tx: Tx, endpointId: string, now: num
 
 /** Notes a failed attempt; returns since when the endpoint has failed without a success. */
 export async function noteEndpointFailure(tx: Tx, id: string, now: number): Promise<number> {
+  endpointsWritten(tx);
   const r = await one<{ failing_since: number | null }>(
     tx,
     'UPDATE webhook_endpoints SET failing_since = COALESCE(failing_since, $2) WHERE id = $1 RETURNING failing_since',
@@ -217,5 +263,6 @@ export async function noteEndpointFailure(tx: Tx, id: string, now: number): Prom
 }
 
 export async function noteEndpointSuccess(tx: Tx, id: string): Promise<void> {
+  endpointsWritten(tx);
   await tx.run('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [id]);
 }

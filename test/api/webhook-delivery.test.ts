@@ -268,6 +268,28 @@ test('only enabled_events are sent; a test ping goes to the endpoint whatever it
   assert.equal((last.event!.data.object as { secret?: string }).secret, undefined);
 });
 
+test("a ready's ticket.ready and ticket.rung both reach the endpoint listed once for its transaction", async () => {
+  // On PostgreSQL the ready's UPDATE reads the endpoints and both events reuse that list
+  // (decision 0054); each event must still reach every endpoint that wants it.
+  const both = await endpoint({ enabled_events: ['ticket.ready', 'ticket.rung'] });
+  const other = await endpoint({ enabled_events: ['ticket.rung'] });
+  w.receiver.secrets = [both.secret, other.secret];
+  const ticketId = await createTicket(w.t, tenant.testKey);
+  const ready = await w.t.request('POST', `/v1/tickets/${ticketId}/ready`, { key: tenant.testKey });
+  assert.equal(ready.status, 200, ready.text);
+  await run();
+  assert.deepEqual(
+    mine()
+      .map((d) => d.event!.type)
+      .sort(),
+    ['ticket.ready', 'ticket.rung', 'ticket.rung'],
+  );
+  assert.deepEqual(
+    (await deliveriesOf(w.t, other.id, tenant.testKey)).map((d) => d.event_type),
+    ['ticket.rung'],
+  );
+});
+
 test('the delivery log lists every attempt, and a manual retry delivers at once without a second automatic one', async () => {
   const e = await endpoint();
   w.receiver.answer = (_d, n) => (n === 1 ? { status: 502, body: 'x'.repeat(3000) } : { status: 200, body: 'thanks' });

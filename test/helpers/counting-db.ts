@@ -3,7 +3,7 @@
 import type { Db, Queryable, Row, Tx } from '../../src/core/db.ts';
 
 /** `later`: sent by Tx.later, so it costs no round trip of its own on PostgreSQL. */
-export type Statement = { tx: number; sql: string; later?: true };
+export type Statement = { tx: number; sql: string; later?: true; params?: readonly unknown[] };
 
 export type CountingDb = Db & { log: Statement[] };
 
@@ -12,11 +12,11 @@ const oneLine = (sql: string): string => sql.replace(/\s+/g, ' ').trim();
 function recorder(inner: Queryable, log: Statement[], tx: number): Pick<Queryable, 'query' | 'run'> {
   return {
     query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
-      log.push({ tx, sql: oneLine(sql) });
+      log.push({ tx, sql: oneLine(sql), params });
       return inner.query<T>(sql, params);
     },
     run(sql: string, params?: readonly unknown[]): Promise<number> {
-      log.push({ tx, sql: oneLine(sql) });
+      log.push({ tx, sql: oneLine(sql), params });
       return inner.run(sql, params);
     },
   };
@@ -34,7 +34,7 @@ export function countingDb(inner: Db): CountingDb {
       return tx.savepoint(fn);
     },
     later: (sql, params) => {
-      log.push({ tx: n, sql: oneLine(sql), later: true });
+      log.push({ tx: n, sql: oneLine(sql), later: true, params });
       return tx.later(sql, params);
     },
     afterCommit: (fn) => tx.afterCommit(fn),
