@@ -1,11 +1,13 @@
 // What every operation shares, added to the document in one place: the problem answers (from the
-// problem catalogue, so a new code is documented everywhere it can occur), the headers the /v1
-// scope sets on every answer (Request-Id, RateLimit), idempotency on every write, and the CSRF
-// token a staff session sends on writes. Routes declare only what is their own (operation.ts).
+// problem catalogue, so a new code is documented everywhere it can occur; each distinct one stated
+// once in components/responses and referred to, which halves the document and the generated
+// clients), the headers the /v1 scope sets on every answer (Request-Id, RateLimit), idempotency
+// on every write, and the CSRF token a staff session sends on writes. Routes declare only what is
+// their own (operation.ts).
 import { STATUS_CODES } from 'node:http';
 import type { ErrorCode } from '../domain/errors.ts';
 import { PROBLEM_CATALOGUE, PROBLEM_CODES, PROBLEM_CONTENT_TYPE } from './problems.ts';
-import { OWN_PROBLEMS } from './operation.ts';
+import { OWN_PROBLEMS, type Access } from './operation.ts';
 import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID } from './schema-parts.ts';
 
 /** The document is plain JSON, walked and completed here. */
@@ -98,7 +100,7 @@ const EXAMPLE_EXTRAS: Partial<Record<ErrorCode, Json>> = {
 };
 
 /** The problems any operation of this kind can answer with. */
-function standardProblems(op: Json, write: boolean, access: 'api' | 'staff' | 'public'): ErrorCode[] {
+function standardProblems(op: Json, write: boolean, access: Access): ErrorCode[] {
   const params = (op.parameters ?? []) as Json[];
   const codes: ErrorCode[] = ['bad-request', 'rate-limited', 'internal', 'unavailable'];
   if (access !== 'public') codes.push('unauthenticated', 'invalid-api-key', 'forbidden');
@@ -110,17 +112,38 @@ function standardProblems(op: Json, write: boolean, access: 'api' | 'staff' | 'p
   return codes;
 }
 
-function problemAnswer(status: number, codes: Array<[ErrorCode, string]>): Json {
-  const lines = codes.map(([code, text]) => `- \`${code}\`: ${text || PROBLEM_CATALOGUE[code].help}`);
-  return {
-    description: `${STATUS_CODES[status]}: a problem document whose \`code\` is one of:\n\n${lines.join('\n')}`,
-    content: {
-      [PROBLEM_CONTENT_TYPE]: {
-        schema: { $ref: '#/components/schemas/Problem' },
-        examples: Object.fromEntries(codes.map(([code]) => [code, ref('examples', code)])),
+const pascal = (words: string) => words.replace(/(?:^|[-\s])([a-z])/gi, (_, c: string) => c.toUpperCase());
+
+/**
+ * The problem answers operations share (components/responses): one per status, set of codes and
+ * headers, named after its codes (`NotFound`, `ForbiddenOrPlanRequired`) and what sets its
+ * headers apart (`OnWrite`: stored and replayed; `Public`: outside the rate limits). An operation
+ * refers to them, and says in the reference's description what a code means for it when that is
+ * more than the catalogue says; its codes are the shared answer's, so a client reads each
+ * operation's problem codes from what it refers to.
+ */
+class SharedProblems {
+  readonly responses: Record<string, Json> = {};
+
+  ref(status: number, codes: Array<[ErrorCode, string]>, headers: { headers: Json; variant: string }): Json {
+    const name = codes.map(([code]) => pascal(code)).join('Or') + headers.variant;
+    const lines = codes.map(([code]) => `- \`${code}\`: ${PROBLEM_CATALOGUE[code].help}`);
+    const answer = {
+      description: `${STATUS_CODES[status]}: a problem document whose \`code\` is one of:\n\n${lines.join('\n')}`,
+      headers: headers.headers,
+      content: {
+        [PROBLEM_CONTENT_TYPE]: {
+          schema: { $ref: '#/components/schemas/Problem' },
+          examples: Object.fromEntries(codes.map(([code]) => [code, ref('examples', code)])),
+        },
       },
-    },
-  };
+    };
+    const known = this.responses[name];
+    // The name says everything the answer is made of; two answers under one name would be a bug here.
+    if (known !== undefined && JSON.stringify(known) !== JSON.stringify(answer)) throw new Error(`two problem answers named ${name}`);
+    this.responses[name] = answer;
+    return { $ref: `#/components/responses/${name}` };
+  }
 }
 
 /** One example problem per code, referred to by every answer that can carry it. */
@@ -150,11 +173,32 @@ function problemExamples(codes: Iterable<ErrorCode>): Json {
 
 const ref = (kind: 'headers' | 'parameters' | 'examples', name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
+/**
+ * The headers of an answer with this status, and what sets them apart from the ordinary ones:
+ * `Public` for an operation outside the rate limits, `OnWrite` for a write's stored answer.
+ */
+function answerHeaders(status: number, access: Access, write: boolean): { headers: Json; variant: string } {
+  const headers: Json = { 'Request-Id': ref('headers', 'Request-Id') };
+  let variant = '';
+  if (status !== 401 && status !== 408) {
+    if (access === 'public') variant += 'Public';
+    else Object.assign(headers, { RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') });
+  }
+  if (status === 409 || status === 429 || status === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
+  if (status === 401) headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
+  // A write's answer is stored and replayed, except those checked before it runs and those that say "come back later".
+  if (write && access !== 'public' && status < 500 && ![400, 401, 408, 413, 415, 429].includes(status)) {
+    headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
+    variant += 'OnWrite';
+  }
+  return { headers, variant };
+}
+
 /** Completes one operation; returns the problem codes it can answer with. */
-function finishOperation(method: string, op: Json): ErrorCode[] {
+function finishOperation(method: string, op: Json, shared: SharedProblems): ErrorCode[] {
   const write = WRITES.has(method);
   const security = (op.security ?? []) as Array<Record<string, string[]>>;
-  const access = security.length === 0 ? 'public' : security.some((s) => 'apiKey' in s) ? 'api' : 'staff';
+  const access: Access = security.length === 0 ? 'public' : security.some((s) => 'apiKey' in s) ? 'api' : 'staff';
   const own = (op[OWN_PROBLEMS] ?? {}) as Partial<Record<ErrorCode, string>>;
   delete op[OWN_PROBLEMS];
 
@@ -168,6 +212,9 @@ function finishOperation(method: string, op: Json): ErrorCode[] {
     if (op.requestBody.description === schema.description) delete schema.description;
   }
 
+  for (const [status, answer] of Object.entries(op.responses as Record<string, Json>))
+    answer.headers = { ...answer.headers, ...answerHeaders(Number(status), access, write).headers };
+
   const codes = new Map<ErrorCode, string>(standardProblems(op, write, access).map((c) => [c, '']));
   for (const [code, text] of Object.entries(own)) codes.set(code as ErrorCode, text ?? '');
   const byStatus = new Map<number, Array<[ErrorCode, string]>>();
@@ -175,33 +222,28 @@ function finishOperation(method: string, op: Json): ErrorCode[] {
     const status = PROBLEM_CATALOGUE[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), [code, text]]);
   }
-  for (const status of [...byStatus.keys()].sort()) op.responses[status] = problemAnswer(status, byStatus.get(status)!);
-
-  for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {
-    const code = Number(status);
-    const headers: Json = { 'Request-Id': ref('headers', 'Request-Id') };
-    if (access !== 'public' && code !== 401 && code !== 408)
-      Object.assign(headers, { RateLimit: ref('headers', 'RateLimit'), 'RateLimit-Policy': ref('headers', 'RateLimit-Policy') });
-    if (code === 409 || code === 429 || code === 503) headers['Retry-After'] = ref('headers', 'Retry-After');
-    if (code === 401) headers['WWW-Authenticate'] = ref('headers', 'WWW-Authenticate');
-    // A write's answer is stored and replayed, except those checked before it runs and those that say "come back later".
-    if (write && access !== 'public' && code < 500 && ![400, 401, 408, 413, 415, 429].includes(code))
-      headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
-    answer.headers = { ...answer.headers, ...headers };
-  }
+  for (const status of [...byStatus.keys()].sort())
+    op.responses[status] = shared.ref(status, byStatus.get(status)!, answerHeaders(status, access, write));
+  // What a code means for this operation, when it says more than the catalogue: in its description,
+  // as the shared answers hold the catalogue's words.
+  const meanings = [...codes].filter(([, text]) => text !== '');
+  if (meanings.length > 0)
+    op.description += `\n\nWhat its problems mean here:\n${meanings.map(([code, text]) => `- ${PROBLEM_CATALOGUE[code].status} \`${code}\`: ${text}`).join('\n')}`;
   return [...codes.keys()];
 }
 
 /** @fastify/swagger's transformObject: completes every operation of the document. */
 export function finishDocument(doc: Json): Json {
   const used = new Set<ErrorCode>();
+  const shared = new SharedProblems();
   for (const item of Object.values(doc.paths as Record<string, Record<string, Json>>)) {
-    for (const [method, op] of Object.entries(item)) for (const code of finishOperation(method, op)) used.add(code);
+    for (const [method, op] of Object.entries(item)) for (const code of finishOperation(method, op, shared)) used.add(code);
   }
   doc.components = {
     ...doc.components,
+    responses: { ...shared.responses, ...doc.components?.responses },
     headers: HEADERS,
-    parameters: PARAMETERS,
+    parameters: { ...PARAMETERS, ...doc.components?.parameters },
     examples: problemExamples(PROBLEM_CODES.filter((c) => used.has(c))),
   };
   return doc;

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Config } from '../core/config.ts';
 import { finishDocument } from './openapi-answers.ts';
-import { webhooksSection } from './openapi-webhooks.ts';
+import { DELIVERY_ANSWERS, DELIVERY_HEADERS, webhooksSection } from './openapi-webhooks.ts';
 import { TAGS } from './operation.ts';
 
 export { registerDocsUi } from './docs-page.ts';
@@ -34,6 +34,9 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
       servers: [{ url: config.publicUrl, description: 'This readybell (PUBLIC_URL)' }],
       tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
       components: {
+        // What every webhook delivery shares; finishDocument adds what every operation shares.
+        parameters: DELIVERY_HEADERS,
+        responses: DELIVERY_ANSWERS,
         securitySchemes: {
           apiKey: {
             type: 'http',

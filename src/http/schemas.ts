@@ -11,6 +11,7 @@ import { DeliverySchema, EndpointSchema } from './routes/v1/webhook-schemas.ts';
 import { LADDER_CHANNELS, LADDER_SMS, MAX_LADDER_SECONDS, MIN_STEP_GAP_SECONDS } from '../domain/escalation-ladder.ts';
 import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID, EXAMPLE_TICKET_URL, Id, Nullable, Ref, StringEnum, Timestamp } from './schema-parts.ts';
 import { InsightFiguresSchema } from './insight-figures-schema.ts';
+import { SessionSchema } from './session-schema.ts';
 
 export const ProblemSchema = Type.Object(
   {
@@ -225,4 +226,5 @@ export const SHARED_SCHEMAS = [
   ...TYPED_EVENT_SCHEMAS,
   EventSchema,
   InsightFiguresSchema,
+  SessionSchema,
 ];

@@ -132,6 +132,15 @@ const operations = (doc: Json): Array<{ label: string; method: string; path: str
   );
 const WRITE = new Set(['post', 'patch', 'delete']);
 
+/** An operation's answers by status, each shared one (a `$ref` to components/responses) resolved. */
+const answersOf = (doc: Json, op: Json): Array<[string, Json]> =>
+  Object.entries(op.responses as Record<string, Json>).map(([status, answer]) => {
+    if (answer.$ref === undefined) return [status, answer];
+    const shared = doc.components.responses[answer.$ref.replace('#/components/responses/', '')];
+    assert.ok(shared, `${answer.$ref} does not resolve`);
+    return [status, shared];
+  });
+
 /** Stable: a generated client names its methods after these, so renaming one breaks integrations. */
 const OPERATION_IDS: Record<string, string> = {
   'GET /v1/branch': 'getBranch',
@@ -211,7 +220,7 @@ test('every answer has its own description and schema; every problem is applicat
   const doc = await document();
   const wrong: string[] = [];
   for (const { label, op } of operations(doc)) {
-    for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {
+    for (const [status, answer] of answersOf(doc, op)) {
       if (typeof answer.description !== 'string' || answer.description.length < 5 || answer.description === 'Default Response')
         wrong.push(`${label} ${status}: no description`);
       const content = Object.entries((answer.content ?? {}) as Record<string, Json>);
@@ -263,7 +272,7 @@ test('the Problem code is an enum of the problem catalogue, which has every slug
   assert.equal(res.status, 404);
   assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/);
   assert.ok(code.enum.includes(res.body.code));
-  const documented = doc.paths['/v1/tickets/{id}/ready'].post.responses['404'];
+  const documented = Object.fromEntries(answersOf(doc, doc.paths['/v1/tickets/{id}/ready'].post))['404']!;
   assert.ok(Object.keys(documented.content['application/problem+json'].examples).includes(res.body.code));
 });
 
@@ -276,7 +285,7 @@ test('headers are documented where they apply, and the server sends what is docu
     const idempotencyKey = params.some((p) => p.$ref === '#/components/parameters/IdempotencyKey');
     if (WRITE.has(method) && authenticated && !idempotencyKey) wrong.push(`${label}: no Idempotency-Key`);
     if (!WRITE.has(method) && idempotencyKey) wrong.push(`${label}: an Idempotency-Key on a read`);
-    for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {
+    for (const [status, answer] of answersOf(doc, op)) {
       const headers = Object.keys(answer.headers ?? {});
       const need = ['Request-Id'];
       if (authenticated && status !== '401' && status !== '408') need.push('RateLimit', 'RateLimit-Policy');
@@ -346,7 +355,7 @@ test('examples are realistic and valid: nothing a renderer would fill with rando
   for (const { label, op } of operations(doc)) {
     const body = op.requestBody?.content['application/json']?.schema;
     if (body !== undefined) check(`${label} body`, body);
-    for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {
+    for (const [status, answer] of answersOf(doc, op)) {
       const media = answer.content?.['application/json'];
       if (media === undefined) continue;
       check(`${label} ${status}`, media.schema);
@@ -405,7 +414,9 @@ test('a webhooks section has every event type with its typed envelope and data',
     assert.ok(event.required.includes('data'), `${type}: data is required`);
     assert.ok(Object.keys(event.properties.data.properties).length >= 1, `${type}: data is typed`);
     assert.ok(
-      (item.post.parameters as Json[]).some((p) => p.name === 'Service-Signature' && p.in === 'header'),
+      (item.post.parameters as Json[])
+        .map((p) => (p.$ref === undefined ? p : doc.components.parameters[p.$ref.replace('#/components/parameters/', '')]))
+        .some((p) => p.name === 'Service-Signature' && p.in === 'header'),
       `${type}: the signature header`,
     );
   }
@@ -425,4 +436,100 @@ test('GET /v1/events serves each event byte for byte as webhooks deliver it, typ
   const ajv = addFormats(new Ajv2020({ strict: false }));
   const validate = ajv.compile({ $ref: '#/components/schemas/Event', components: doc.components });
   assert.ok(validate(one.body), ajv.errorsText(validate.errors));
+});
+
+// Issue 26: each problem answer is stated once (components/responses) and operations refer to it,
+// so the document, and every client generated from it, is half its size with the same information.
+
+/** The problem codes an operation's answers list, by status. */
+const problemCodes = (doc: Json, op: Json): Record<string, string[]> =>
+  Object.fromEntries(
+    answersOf(doc, op)
+      .filter(([status]) => Number(status) >= 400)
+      .map(([status, answer]) => [status, Object.keys(answer.content['application/problem+json'].examples)]),
+  );
+
+test('the document is at most 250 KB: every problem answer is a shared one, each stated once and used', async () => {
+  const res = await t.request('GET', '/v1/openapi.json', { key: null });
+  const bytes = Buffer.byteLength(res.text);
+  assert.ok(bytes <= 250_000, `the document is ${bytes} bytes`);
+  const doc = res.body as Json;
+  const inline: string[] = [];
+  const used = new Set<string>();
+  const items = [
+    ...operations(doc),
+    ...Object.entries(doc.webhooks as Record<string, Json>).map(([type, item]) => ({ label: type, op: item.post })),
+  ];
+  for (const { label, op } of items) {
+    for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {
+      if (answer.$ref !== undefined) used.add(answer.$ref);
+      else if (!/^2/.test(status)) inline.push(`${label} ${status}`);
+    }
+  }
+  assert.deepEqual(inline, [], 'problem answers written out in an operation');
+  const shared = Object.entries(doc.components.responses as Record<string, Json>);
+  assert.deepEqual(
+    shared.map(([name]) => name).filter((name) => !used.has(`#/components/responses/${name}`)),
+    [],
+    'shared answers no operation refers to',
+  );
+  const texts = shared.map(([, answer]) => JSON.stringify(answer));
+  assert.equal(new Set(texts).size, texts.length, 'two shared answers say the same');
+});
+
+test('every operation still lists its problem codes by status, and says what a code means for it', async () => {
+  const doc = await document();
+  const wrong: string[] = [];
+  for (const { label, method, path, op } of operations(doc)) {
+    const codes = problemCodes(doc, op);
+    for (const [status, answer] of answersOf(doc, op).filter(([s]) => Number(s) >= 400)) {
+      for (const code of codes[status]!) {
+        if (PROBLEM_CATALOGUE[code as keyof typeof PROBLEM_CATALOGUE]?.status !== Number(status))
+          wrong.push(`${label} ${status}: ${code} is not a ${status}`);
+        if (!answer.description.includes(`\`${code}\``)) wrong.push(`${label} ${status}: ${code} not in the description`);
+        if (doc.components.examples[code] === undefined) wrong.push(`${label} ${status}: no example of ${code}`);
+      }
+    }
+    // What every operation of its kind can answer, listed on each.
+    const authenticated = op.security.length > 0;
+    const need = ['bad-request', 'rate-limited', 'internal', 'unavailable'];
+    if (authenticated) need.push('unauthenticated', 'invalid-api-key', 'forbidden');
+    if (path.includes('{')) need.push('not-found');
+    if (op.requestBody !== undefined)
+      need.push('validation-failed', 'invalid-json', 'unsupported-media-type', 'payload-too-large', 'request-timeout');
+    if (WRITE.has(method) && authenticated) need.push('idempotency-key-in-use', 'idempotency-key-reuse');
+    const listed = Object.values(codes).flat();
+    for (const code of need) if (!listed.includes(code)) wrong.push(`${label}: ${code} not listed`);
+  }
+  assert.deepEqual(wrong, []);
+
+  // One operation's whole list, as an integrator reads it, and what its own codes mean there.
+  const ready = doc.paths['/v1/tickets/{id}/ready'].post;
+  assert.deepEqual(problemCodes(doc, ready), {
+    400: ['bad-request', 'invalid-json'],
+    401: ['unauthenticated', 'invalid-api-key'],
+    403: ['forbidden', 'plan-required'],
+    404: ['not-found'],
+    408: ['request-timeout'],
+    409: ['idempotency-key-in-use', 'ticket-state-conflict'],
+    413: ['payload-too-large'],
+    415: ['unsupported-media-type'],
+    422: ['validation-failed', 'idempotency-key-reuse'],
+    429: ['rate-limited'],
+    500: ['internal'],
+    503: ['unavailable'],
+  });
+  assert.match(ready.description, /409 `ticket-state-conflict`: Only a `created` ticket can be marked ready/);
+  assert.match(doc.paths['/v1/queues'].post.description, /409 `conflict`: A queue of that name exists\./);
+  assert.deepEqual(problemCodes(doc, doc.paths['/v1/sessions'].post)['401'], ['unauthenticated']);
+
+  // A real refusal is listed under its status by the operation that gave it.
+  const tk = (await t.request('POST', '/v1/tickets', { body: { queue: 'A' } })).body;
+  assert.equal((await t.request('POST', `/v1/tickets/${tk.id}/ready`)).status, 200);
+  const again = await t.request('POST', `/v1/tickets/${tk.id}/ready`);
+  assert.equal(again.status, 409);
+  assert.ok(problemCodes(doc, ready)['409']!.includes(again.body.code), again.body.code);
+  const duplicate = await t.request('POST', '/v1/queues', { body: { name: 'A' } });
+  assert.equal(duplicate.status, 409, duplicate.text);
+  assert.ok(problemCodes(doc, doc.paths['/v1/queues'].post)['409']!.includes(duplicate.body.code), duplicate.body.code);
 });

@@ -21,6 +21,9 @@ export interface paths {
         /**
          * Update the branch
          * @description Changes the fields you send and leaves the others; `null` resets a customer page message to the default. The settings shape live tickets too, so they are changed only with a live key (or a manager session in live mode); a test key reads them.
+         *
+         *     What its problems mean here:
+         *     - 403 `forbidden`: A test key (use the live key) or a session in test mode; or a staff session without the manager or owner role.
          */
         patch: operations["updateBranch"];
         trace?: never;
@@ -41,6 +44,10 @@ export interface paths {
         /**
          * Create a queue
          * @description Its tickets are numbered `<name>-1`, `<name>-2`, … each business day.
+         *
+         *     What its problems mean here:
+         *     - 403 `forbidden`: A staff session needs the manager or owner role.
+         *     - 409 `conflict`: A queue of that name exists.
          */
         post: operations["createQueue"];
         delete?: never;
@@ -62,6 +69,10 @@ export interface paths {
         /**
          * Delete a queue
          * @description Only a queue with no open ticket (in either mode) that is not the default.
+         *
+         *     What its problems mean here:
+         *     - 403 `forbidden`: A staff session needs the manager or owner role.
+         *     - 409 `conflict`: The queue is the default, or has open tickets.
          */
         delete: operations["deleteQueue"];
         options?: never;
@@ -69,6 +80,10 @@ export interface paths {
         /**
          * Update a queue
          * @description Rename it (only while it has no open ticket: their numbers carry its name), or make it the default.
+         *
+         *     What its problems mean here:
+         *     - 403 `forbidden`: A staff session without the manager or owner role; or `is_default` sent with a test key or in test mode.
+         *     - 409 `conflict`: The new name is taken, or the queue has open tickets.
          */
         patch: operations["updateQueue"];
         trace?: never;
@@ -89,6 +104,9 @@ export interface paths {
         /**
          * Create a ticket
          * @description Gives the ticket its display number (`A-42`: the queue and a count that restarts each business day) and the customer's link (`url`) to print as a QR code. Every field is optional: with no body, the ticket goes to the branch's default queue.
+         *
+         *     What its problems mean here:
+         *     - 422 `validation-failed`: A field is missing, unknown, mistyped or out of range, or the queue does not exist.
          */
         post: operations["createTicket"];
         delete?: never;
@@ -169,6 +187,9 @@ export interface paths {
         /**
          * Mark a ticket ready and ring the customer
          * @description Rings every free channel the customer has (their open page, each push subscription) and the display boards showing the queue; SMS only when neither reached them (business plan, a `customer_phone`). Waits for the channels at most `RING_DEADLINE_MS` (2 s by default); what is still under way then finishes in the background and `ticket.rung` reports the final result. Without an Idempotency-Key, a second call still cannot ring twice: it gets `409`.
+         *
+         *     What its problems mean here:
+         *     - 409 `ticket-state-conflict`: Only a `created` ticket can be marked ready; `ticket_status` says what it is.
          */
         post: operations["markTicketReady"];
         delete?: never;
@@ -189,6 +210,10 @@ export interface paths {
         /**
          * Ring a ready ticket again
          * @description A recall, for a customer who has not come: rings like `ready` did, at most once every 10 seconds per ticket.
+         *
+         *     What its problems mean here:
+         *     - 429 `rate-limited`: The ticket was rung less than 10 seconds ago (`violated_policies: ["ticket-ring"]`), or a bucket of the API key is empty.
+         *     - 409 `ticket-state-conflict`: Only a `ready` ticket can be rung; `ticket_status` says what it is.
          */
         post: operations["ringTicket"];
         delete?: never;
@@ -209,6 +234,9 @@ export interface paths {
         /**
          * Mark a ticket collected
          * @description The customer has their order: their page says thank you, and the ticket leaves the display board.
+         *
+         *     What its problems mean here:
+         *     - 409 `ticket-state-conflict`: Only a `created` or `ready` ticket can be collected; `ticket_status` says what it is.
          */
         post: operations["collectTicket"];
         delete?: never;
@@ -229,6 +257,9 @@ export interface paths {
         /**
          * Cancel a ticket
          * @description The order will not be served: the customer's page says it was cancelled, and the ticket leaves the display board.
+         *
+         *     What its problems mean here:
+         *     - 409 `ticket-state-conflict`: Only a `created` or `ready` ticket can be cancelled; `ticket_status` says what it is.
          */
         post: operations["cancelTicket"];
         delete?: never;
@@ -249,6 +280,10 @@ export interface paths {
         /**
          * Bring back a cancelled or collected ticket
          * @description Undoes a cancel or a collect made by mistake, while the customer page still opens (24 hours after the close): the ticket is `ready` again if it had been made ready, else `created`, with its number and link, and the board shows it again. The phone number and push subscriptions erased at the close are not brought back (no SMS for it any more); the customer page, once opened or reloaded, follows the ticket again and rings on the page. An expired ticket cannot be reopened.
+         *
+         *     What its problems mean here:
+         *     - 409 `ticket-state-conflict`: Only a `cancelled` or `collected` ticket closed in the last 24 hours can be reopened; `ticket_status` says what it is.
+         *     - 409 `conflict`: Another open ticket of the queue has the same number now (a new business day began).
          */
         post: operations["reopenTicket"];
         delete?: never;
@@ -313,6 +348,10 @@ export interface paths {
         /**
          * Create a webhook endpoint
          * @description Events of the key's mode are POSTed to `url`, signed with the endpoint's secret: the answer is the only one that carries it (an idempotent replay leaves it out; `GET …/secret` reveals it). API keys, and the owner role in the staff page; not on the free plan.
+         *
+         *     What its problems mean here:
+         *     - 422 `validation-failed`: A field is wrong, an event type is unknown, or the URL is refused (not https in live mode; a private, loopback or link-local address).
+         *     - 409 `conflict`: The branch already has 16 endpoints in this mode.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -345,6 +384,9 @@ export interface paths {
         /**
          * Update a webhook endpoint
          * @description Change its URL, events or description; `"disabled": true` stops deliveries (pending ones fail), `false` re-enables it. API keys, and the owner role in the staff page; not on the free plan.
+         *
+         *     What its problems mean here:
+         *     - 422 `validation-failed`: A field is wrong, an event type is unknown, or the URL is refused.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -401,6 +443,9 @@ export interface paths {
         /**
          * Send a test event
          * @description Sends a `ping` event to this endpoint only, whatever its `enabled_events`, signed and retried like any other. API keys, and the owner role in the staff page; not on the free plan.
+         *
+         *     What its problems mean here:
+         *     - 409 `conflict`: The endpoint is disabled; enable it first.
          */
         post: operations["testWebhookEndpoint"];
         delete?: never;
@@ -461,6 +506,9 @@ export interface paths {
         /**
          * Retry a delivery
          * @description One more attempt, now, with a fresh signature; also for a succeeded delivery (a resend). API keys, and the owner role in the staff page; not on the free plan.
+         *
+         *     What its problems mean here:
+         *     - 409 `conflict`: The endpoint of this delivery is disabled; enable it first.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -505,6 +553,9 @@ export interface paths {
         /**
          * Switch branch
          * @description The session acts on another branch of the same account from its next request.
+         *
+         *     What its problems mean here:
+         *     - 422 `validation-failed`: The user's account has no such branch.
          */
         post: operations["switchSessionBranch"];
         delete?: never;
@@ -525,6 +576,9 @@ export interface paths {
         /**
          * Change your password
          * @description Ends every session of the user, this one included (sign in again with the new password).
+         *
+         *     What its problems mean here:
+         *     - 422 `validation-failed`: The current password is wrong, or the new one is too short.
          */
         post: operations["changePassword"];
         delete?: never;
@@ -549,6 +603,9 @@ export interface paths {
         /**
          * Create an API key
          * @description The full key is in this answer only. Owner role, staff session only (API keys get 403).
+         *
+         *     What its problems mean here:
+         *     - 403 `plan-required`: The free plan has no API access, so no API keys.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -593,6 +650,9 @@ export interface paths {
         /**
          * Invite a staff user
          * @description The answer carries a one-time password, shown once. Owner role, staff session only (API keys get 403).
+         *
+         *     What its problems mean here:
+         *     - 409 `conflict`: This email already has a readybell user.
          */
         post: operations["inviteUser"];
         delete?: never;
@@ -614,6 +674,10 @@ export interface paths {
         /**
          * Remove a staff user
          * @description Their sessions end at once. Owner role, staff session only (API keys get 403).
+         *
+         *     What its problems mean here:
+         *     - 409 `conflict`: Nobody removes themselves; another owner can.
+         *     - 409 `last-owner`: The last owner stays.
          */
         delete: operations["removeUser"];
         options?: never;
@@ -621,6 +685,9 @@ export interface paths {
         /**
          * Update a staff user
          * @description Change their role, or reset their password (which ends all their sessions). Owner role, staff session only (API keys get 403).
+         *
+         *     What its problems mean here:
+         *     - 409 `last-owner`: The last owner cannot be demoted, also when two owners demote each other at the same moment.
          */
         patch: operations["updateUser"];
         trace?: never;
@@ -661,6 +728,10 @@ export interface paths {
         /**
          * Create a display board
          * @description A link to open on the TV by the counter: it shows the numbers being prepared and ready, and (with `voice`) calls them out loud.
+         *
+         *     What its problems mean here:
+         *     - 403 `forbidden`: A staff session needs the manager or owner role.
+         *     - 409 `conflict`: The branch has 50 boards in this mode; delete one first.
          */
         post: operations["createDisplay"];
         delete?: never;
@@ -682,6 +753,9 @@ export interface paths {
         /**
          * Delete a display board
          * @description Its link stops working at once.
+         *
+         *     What its problems mean here:
+         *     - 403 `forbidden`: A staff session needs the manager or owner role.
          */
         delete: operations["deleteDisplay"];
         options?: never;
@@ -745,6 +819,11 @@ export interface paths {
         /**
          * Act as the customer
          * @description Test mode only: does exactly what the customer's tap on their page does, events and webhooks included. `action` is one of `view`, `subscribe`, `acknowledge`, `snooze`, `open_page`. `view`: opens the link; `subscribe`: turns notifications on through the push service readybell simulates, so a ring then reaches the customer by `push`; `acknowledge`: "On my way" after a ring; `snooze`: "Need N more minutes" (`minutes`); `open_page` opens the ticket page (recording the first view) and keeps it open for `minutes`: a ring then reaches it as `page`.
+         *
+         *     What its problems mean here:
+         *     - 403 `forbidden`: A live key: test helpers never touch live tickets.
+         *     - 404 `not-found`: No such ticket, or no such action.
+         *     - 409 `ticket-state-conflict`: The ticket's status does not allow the action (e.g. `acknowledge` before it is ready).
          */
         post: operations["actAsCustomer"];
         delete?: never;
@@ -765,6 +844,10 @@ export interface paths {
         /**
          * Connect a board of the display, sound on
          * @description Test mode only: a board readybell simulates opens the display's link with sound enabled and stays connected for `minutes`. When voice is on for the display and the branch, a ring of a ticket in a queue it shows answers `call_out_loud: true`.
+         *
+         *     What its problems mean here:
+         *     - 403 `forbidden`: A live key: test helpers never touch live displays.
+         *     - 404 `not-found`: No such display.
          */
         post: operations["connectTestDisplay"];
         delete?: never;
@@ -785,6 +868,11 @@ export interface paths {
         /**
          * Text back as the customer
          * @description Test mode only: does exactly what the customer's text back to the ticket's SMS does in live mode, events and webhooks included. The ticket needs a `customer_phone` and a text already sent (a ring by SMS: business plan; test mode simulates it). `1`, `OK` or "on my way" (in any language of the customer page) is `ticket.customer_acknowledged`, `5` or "later" is `ticket.customer_snoozed` for 5 minutes, both with `data.via: "sms"`; `STOP` stops test mode's texts to that number (until `START`); `HELP` answers with the shop's name.
+         *
+         *     What its problems mean here:
+         *     - 403 `forbidden`: A live key: test helpers never touch live tickets.
+         *     - 404 `not-found`: No such ticket.
+         *     - 409 `conflict`: No text was sent for this open ticket yet (no `customer_phone`, no ring by SMS, or the ticket is closed).
          */
         post: operations["replyToTextAsCustomer"];
         delete?: never;
@@ -803,6 +891,10 @@ export interface paths {
         /**
          * Get a period's figures
          * @description Tickets created, collected, cancelled, expired and still open; preparation and pickup times; rings, how they reached customers, "On my way" and snoozes: for a period of days in the branch's time zone (the last 7 by default), all queues or one, and the same figures for a comparison period. Read from rollups kept as tickets change, so a year costs what a week does, whatever the history. For an API key of the branch, or a staff session with the manager or owner role; in the key's or the session's mode.
+         *
+         *     What its problems mean here:
+         *     - 403 `forbidden`: A staff session with the staff role: insights are for managers and owners.
+         *     - 422 `validation-failed`: A date that is not YYYY-MM-DD, `from` after `to`, a period over 366 days, or `week_before` for more than 7 days.
          */
         get: operations["getInsights"];
         put?: never;
@@ -823,6 +915,10 @@ export interface paths {
         /**
          * Get the figures day by day
          * @description The figures of each day of the period (a line or bar chart of volume and times). For an API key of the branch, or a staff session with the manager or owner role; in the key's or the session's mode.
+         *
+         *     What its problems mean here:
+         *     - 403 `forbidden`: A staff session with the staff role: insights are for managers and owners.
+         *     - 422 `validation-failed`: A date that is not YYYY-MM-DD, `from` after `to`, a period over 366 days, or `week_before` for more than 7 days.
          */
         get: operations["getInsightsByDay"];
         put?: never;
@@ -843,6 +939,10 @@ export interface paths {
         /**
          * Get the figures by hour of the day
          * @description The figures of each local hour of the day, 0 to 23, over the whole period: when the rush comes, and how preparation and pickup times follow it. For an API key of the branch, or a staff session with the manager or owner role; in the key's or the session's mode.
+         *
+         *     What its problems mean here:
+         *     - 403 `forbidden`: A staff session with the staff role: insights are for managers and owners.
+         *     - 422 `validation-failed`: A date that is not YYYY-MM-DD, `from` after `to`, a period over 366 days, or `week_before` for more than 7 days.
          */
         get: operations["getInsightsByHour"];
         put?: never;
@@ -863,6 +963,10 @@ export interface paths {
         /**
          * Get the figures by weekday and hour
          * @description The week as a grid of 7 days × 24 hours over the whole period, for a heatmap of when tickets come. For an API key of the branch, or a staff session with the manager or owner role; in the key's or the session's mode.
+         *
+         *     What its problems mean here:
+         *     - 403 `forbidden`: A staff session with the staff role: insights are for managers and owners.
+         *     - 422 `validation-failed`: A date that is not YYYY-MM-DD, `from` after `to`, a period over 366 days, or `week_before` for more than 7 days.
          */
         get: operations["getInsightsByWeekdayHour"];
         put?: never;
@@ -883,6 +987,10 @@ export interface paths {
         /**
          * Export a period's tickets as CSV
          * @description One row per ticket created in the period (oldest first) with its times (UTC, and its creation on the branch's clock), queue, `external_ref`, preparation and pickup seconds, rings and how the ready ring reached the customer (`channel_used`). No phone number, metadata or customer link. UTF-8 with a byte order mark, comma-separated, CRLF line ends: it opens as is in a spreadsheet. For an API key of the branch, or a staff session with the manager or owner role; in the key's or the session's mode.
+         *
+         *     What its problems mean here:
+         *     - 403 `forbidden`: A staff session with the staff role: insights are for managers and owners.
+         *     - 422 `validation-failed`: A date that is not YYYY-MM-DD, `from` after `to`, a period over 366 days, or `week_before` for more than 7 days.
          */
         get: operations["exportInsightsTickets"];
         put?: never;
@@ -905,6 +1013,11 @@ export interface paths {
         /**
          * Sign in
          * @description Staff page only. Sets an HttpOnly, SameSite=Lax session cookie (Secure over HTTPS) that /v1 accepts instead of an API key, with the CSRF token in X-CSRF-Token on unsafe methods. Throttled per address, per email and address, and (as a brake that an address without failures passes) per email.
+         *
+         *     What its problems mean here:
+         *     - 429 `rate-limited`: Too many attempts from this address or for this email; retry after `Retry-After` seconds.
+         *     - 401 `unauthenticated`: Wrong email or password: one message whichever part was wrong.
+         *     - 403 `forbidden`: The request came from another site.
          */
         post: operations["createSession"];
         delete?: never;
@@ -2632,11 +2745,641 @@ export interface components {
             /** @description "Need N more minutes" answers */
             snoozed: number;
         };
+        /** @description A staff page's session */
+        Session: {
+            /** @enum {string} */
+            object: "session";
+            user: {
+                /** @example usr_01m81j195q04jrn3wb7ej6zw2f */
+                id: string;
+                /** @example owner@example.com */
+                email: string;
+                /** @enum {string} */
+                role: "owner" | "manager" | "staff";
+            };
+            account: {
+                /** @example acct_01m81j19e1a884mkzbkbmsx8py */
+                id: string;
+                /** @example Café Lumière */
+                name: string;
+                /** @enum {string} */
+                plan: "free" | "pro" | "business";
+                /** @description false on the free plan: API keys and webhooks need pro or business */
+                api_access: boolean;
+            };
+            /** @description The branch this session acts on */
+            branch: {
+                /** @example br_01m81j194tb8kmycb0gheeaj9r */
+                id: string;
+                /** @example Rue Oberkampf */
+                name: string;
+                /** @example Europe/Paris */
+                timezone: string;
+            };
+            /** @description All branches of the user's account; switch with POST /v1/session/branch */
+            branches: {
+                /** @example br_01m81j194tb8kmycb0gheeaj9r */
+                id: string;
+                /** @example Rue Oberkampf */
+                name: string;
+            }[];
+            /**
+             * @description The mode this request acted in. A session has no mode of its own: each request sends `Readybell-Mode: test` to act on test data (as an rk_test_ key does), or nothing for live.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /**
+             * @description Send as X-CSRF-Token on every POST, PATCH and DELETE made with the session cookie
+             * @example q8ZtWm3vR1xYc5NbL7pK2sHd9fGj4aE6
+             */
+            csrf_token: string;
+            /**
+             * Format: date-time
+             * @description Absolute end of the session
+             * @example 2026-11-22T12:00:00.000Z
+             */
+            expires_at: string;
+            /**
+             * @description The session ends after this long without a request
+             * @example 43200
+             */
+            idle_timeout_seconds: number;
+        };
     };
-    responses: never;
+    responses: {
+        /**
+         * @description Bad Request: a problem document whose `code` is one of:
+         *
+         *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
+         */
+        BadRequest: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unauthorized: a problem document whose `code` is one of:
+         *
+         *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
+         *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
+         */
+        UnauthenticatedOrInvalidApiKey: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Forbidden: a problem document whose `code` is one of:
+         *
+         *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
+         *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
+         */
+        ForbiddenOrPlanRequired: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Too Many Requests: a problem document whose `code` is one of:
+         *
+         *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
+         */
+        RateLimited: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Internal Server Error: a problem document whose `code` is one of:
+         *
+         *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
+         */
+        Internal: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Service Unavailable: a problem document whose `code` is one of:
+         *
+         *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
+         */
+        Unavailable: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Bad Request: a problem document whose `code` is one of:
+         *
+         *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
+         *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
+         */
+        BadRequestOrInvalidJson: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Forbidden: a problem document whose `code` is one of:
+         *
+         *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
+         *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
+         */
+        ForbiddenOrPlanRequiredOnWrite: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Request Timeout: a problem document whose `code` is one of:
+         *
+         *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
+         */
+        RequestTimeout: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict: a problem document whose `code` is one of:
+         *
+         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
+         */
+        IdempotencyKeyInUseOnWrite: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Payload Too Large: a problem document whose `code` is one of:
+         *
+         *     - `payload-too-large`: The request body is larger than the service accepts.
+         */
+        PayloadTooLarge: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unsupported Media Type: a problem document whose `code` is one of:
+         *
+         *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
+         */
+        UnsupportedMediaType: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unprocessable Entity: a problem document whose `code` is one of:
+         *
+         *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
+         *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
+         */
+        ValidationFailedOrIdempotencyKeyReuseOnWrite: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict: a problem document whose `code` is one of:
+         *
+         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
+         *     - `conflict`: The request conflicts with the current state of the resource.
+         */
+        IdempotencyKeyInUseOrConflictOnWrite: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Not Found: a problem document whose `code` is one of:
+         *
+         *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
+         */
+        NotFoundOnWrite: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unprocessable Entity: a problem document whose `code` is one of:
+         *
+         *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
+         */
+        ValidationFailed: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Not Found: a problem document whose `code` is one of:
+         *
+         *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
+         */
+        NotFound: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict: a problem document whose `code` is one of:
+         *
+         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
+         *     - `ticket-state-conflict`: The operation is not allowed in the ticket's current state; `ticket_status` says which state it is in.
+         */
+        IdempotencyKeyInUseOrTicketStateConflictOnWrite: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict: a problem document whose `code` is one of:
+         *
+         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
+         *     - `ticket-state-conflict`: The operation is not allowed in the ticket's current state; `ticket_status` says which state it is in.
+         *     - `conflict`: The request conflicts with the current state of the resource.
+         */
+        IdempotencyKeyInUseOrTicketStateConflictOrConflictOnWrite: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Forbidden: a problem document whose `code` is one of:
+         *
+         *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
+         */
+        Forbidden: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Forbidden: a problem document whose `code` is one of:
+         *
+         *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
+         */
+        ForbiddenOnWrite: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unprocessable Entity: a problem document whose `code` is one of:
+         *
+         *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
+         */
+        IdempotencyKeyReuseOnWrite: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict: a problem document whose `code` is one of:
+         *
+         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
+         *     - `last-owner`: An account always keeps at least one owner, so nobody locks it out of its own administration. Make another user owner first, then change or remove this one.
+         */
+        IdempotencyKeyInUseOrLastOwnerOnWrite: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict: a problem document whose `code` is one of:
+         *
+         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
+         *     - `conflict`: The request conflicts with the current state of the resource.
+         *     - `last-owner`: An account always keeps at least one owner, so nobody locks it out of its own administration. Make another user owner first, then change or remove this one.
+         */
+        IdempotencyKeyInUseOrConflictOrLastOwnerOnWrite: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Bad Request: a problem document whose `code` is one of:
+         *
+         *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
+         *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
+         */
+        BadRequestOrInvalidJsonPublic: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unauthorized: a problem document whose `code` is one of:
+         *
+         *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
+         */
+        Unauthenticated: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Forbidden: a problem document whose `code` is one of:
+         *
+         *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
+         */
+        ForbiddenPublic: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Payload Too Large: a problem document whose `code` is one of:
+         *
+         *     - `payload-too-large`: The request body is larger than the service accepts.
+         */
+        PayloadTooLargePublic: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unsupported Media Type: a problem document whose `code` is one of:
+         *
+         *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
+         */
+        UnsupportedMediaTypePublic: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Unprocessable Entity: a problem document whose `code` is one of:
+         *
+         *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
+         */
+        ValidationFailedPublic: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Too Many Requests: a problem document whose `code` is one of:
+         *
+         *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
+         */
+        RateLimitedPublic: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Internal Server Error: a problem document whose `code` is one of:
+         *
+         *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
+         */
+        InternalPublic: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Service Unavailable: a problem document whose `code` is one of:
+         *
+         *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
+         */
+        UnavailablePublic: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Received. Answer within 10 s; the body of the answer is ignored (its first 1 KB is kept in the delivery log). */
+        WebhookReceived: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Gone: the endpoint is disabled at once and no more events are sent to it. */
+        WebhookGone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description Anything else, or no answer within 10 s, is retried with backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), honouring a `Retry-After`; an endpoint failing every delivery for 3 days is disabled. */
+        WebhookRetried: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+    };
     parameters: {
         /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
         IdempotencyKey: string;
+        /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: the HMAC, keyed with the endpoint's whole `whsec_…` secret, of `<t>.<raw body>`. One `v1=` per valid secret while a rotated one still signs. Verify it before trusting the body (docs/webhooks-verify.md); reject a `t` more than 5 minutes away. */
+        ServiceSignature: string;
+        /** @description The event's `id`, the same on every attempt: deduplicate by it. */
+        ServiceEventId: string;
+        /** @description The event's `type`. */
+        ServiceEventType: string;
     };
     requestBodies: never;
     headers: {
@@ -2678,105 +3421,12 @@ export interface operations {
                     "application/json": components["schemas"]["Branch"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     updateBranch: {
@@ -2862,189 +3512,17 @@ export interface operations {
                     "application/json": components["schemas"]["Branch"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: A test key (use the live key) or a session in test mode; or a staff session without the manager or owner role.
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listQueues: {
@@ -3075,105 +3553,12 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     createQueue: {
@@ -3211,190 +3596,17 @@ export interface operations {
                     "application/json": components["schemas"]["Queue"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: A staff session needs the manager or owner role.
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             *     - `conflict`: A queue of that name exists.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     deleteQueue: {
@@ -3432,160 +3644,15 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: A staff session needs the manager or owner role.
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             *     - `conflict`: The queue is the default, or has open tickets.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     updateQueue: {
@@ -3628,207 +3695,18 @@ export interface operations {
                     "application/json": components["schemas"]["Queue"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: A staff session without the manager or owner role; or `is_default` sent with a test key or in test mode.
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             *     - `conflict`: The new name is taken, or the queue has open tickets.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listTickets: {
@@ -3922,121 +3800,13 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     createTicket: {
@@ -4123,189 +3893,17 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: A field is missing, unknown, mistyped or out of range, or the queue does not exist.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getTicket: {
@@ -4365,137 +3963,14 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getTicketQrSvg: {
@@ -4525,137 +4000,14 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getTicketQrPng: {
@@ -4685,137 +4037,14 @@ export interface operations {
                     "image/png": string;
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     markTicketReady: {
@@ -4889,207 +4118,18 @@ export interface operations {
                     "application/json": components["schemas"]["RingResult"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             *     - `ticket-state-conflict`: Only a `created` ticket can be marked ready; `ticket_status` says what it is.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     ringTicket: {
@@ -5163,207 +4203,18 @@ export interface operations {
                     "application/json": components["schemas"]["RingResult"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             *     - `ticket-state-conflict`: Only a `ready` ticket can be rung; `ticket_status` says what it is.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The ticket was rung less than 10 seconds ago (`violated_policies: ["ticket-ring"]`), or a bucket of the API key is empty.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     collectTicket: {
@@ -5432,207 +4283,18 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             *     - `ticket-state-conflict`: Only a `created` or `ready` ticket can be collected; `ticket_status` says what it is.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     cancelTicket: {
@@ -5706,207 +4368,18 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             *     - `ticket-state-conflict`: Only a `created` or `ready` ticket can be cancelled; `ticket_status` says what it is.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     reopenTicket: {
@@ -5975,208 +4448,18 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             *     - `ticket-state-conflict`: Only a `cancelled` or `collected` ticket closed in the last 24 hours can be reopened; `ticket_status` says what it is.
-             *     - `conflict`: Another open ticket of the queue has the same number now (a new business day began).
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOrConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listEvents: {
@@ -6341,121 +4624,13 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getEvent: {
@@ -6554,137 +4729,14 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listWebhookEndpoints: {
@@ -6715,105 +4767,12 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     createWebhookEndpoint: {
@@ -6883,190 +4842,17 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             *     - `conflict`: The branch already has 16 endpoints in this mode.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: A field is wrong, an event type is unknown, or the URL is refused (not https in live mode; a private, loopback or link-local address).
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getWebhookEndpoint: {
@@ -7115,137 +4901,14 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     deleteWebhookEndpoint: {
@@ -7286,159 +4949,15 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     updateWebhookEndpoint: {
@@ -7496,206 +5015,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: A field is wrong, an event type is unknown, or the URL is refused.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     rotateWebhookEndpointSecret: {
@@ -7736,206 +5067,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getWebhookEndpointSecret: {
@@ -7973,137 +5116,14 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     testWebhookEndpoint: {
@@ -8142,207 +5162,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             *     - `conflict`: The endpoint is disabled; enable it first.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listWebhookEndpointDeliveries: {
@@ -8393,137 +5224,14 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getWebhookDelivery: {
@@ -8553,137 +5261,14 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     retryWebhookDelivery: {
@@ -8722,207 +5307,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             *     - `conflict`: The endpoint of this delivery is disabled; enable it first.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getSession: {
@@ -8943,165 +5339,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "session";
-                        user: {
-                            /** @example usr_01m81j195q04jrn3wb7ej6zw2f */
-                            id: string;
-                            /** @example owner@example.com */
-                            email: string;
-                            /** @enum {string} */
-                            role: "owner" | "manager" | "staff";
-                        };
-                        account: {
-                            /** @example acct_01m81j19e1a884mkzbkbmsx8py */
-                            id: string;
-                            /** @example Café Lumière */
-                            name: string;
-                            /** @enum {string} */
-                            plan: "free" | "pro" | "business";
-                            /** @description false on the free plan: API keys and webhooks need pro or business */
-                            api_access: boolean;
-                        };
-                        /** @description The branch this session acts on */
-                        branch: {
-                            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-                            id: string;
-                            /** @example Rue Oberkampf */
-                            name: string;
-                            /** @example Europe/Paris */
-                            timezone: string;
-                        };
-                        /** @description All branches of the user's account; switch with POST /v1/session/branch */
-                        branches: {
-                            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-                            id: string;
-                            /** @example Rue Oberkampf */
-                            name: string;
-                        }[];
-                        /**
-                         * @description The mode this request acted in. A session has no mode of its own: each request sends `Readybell-Mode: test` to act on test data (as an rk_test_ key does), or nothing for live.
-                         * @enum {string}
-                         */
-                        mode: "live" | "test";
-                        /**
-                         * @description Send as X-CSRF-Token on every POST, PATCH and DELETE made with the session cookie
-                         * @example q8ZtWm3vR1xYc5NbL7pK2sHd9fGj4aE6
-                         */
-                        csrf_token: string;
-                        /**
-                         * Format: date-time
-                         * @description Absolute end of the session
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        expires_at: string;
-                        /**
-                         * @description The session ends after this long without a request
-                         * @example 43200
-                         */
-                        idle_timeout_seconds: number;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     deleteSession: {
@@ -9134,140 +5380,14 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
+            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     switchSessionBranch: {
@@ -9299,249 +5419,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "session";
-                        user: {
-                            /** @example usr_01m81j195q04jrn3wb7ej6zw2f */
-                            id: string;
-                            /** @example owner@example.com */
-                            email: string;
-                            /** @enum {string} */
-                            role: "owner" | "manager" | "staff";
-                        };
-                        account: {
-                            /** @example acct_01m81j19e1a884mkzbkbmsx8py */
-                            id: string;
-                            /** @example Café Lumière */
-                            name: string;
-                            /** @enum {string} */
-                            plan: "free" | "pro" | "business";
-                            /** @description false on the free plan: API keys and webhooks need pro or business */
-                            api_access: boolean;
-                        };
-                        /** @description The branch this session acts on */
-                        branch: {
-                            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-                            id: string;
-                            /** @example Rue Oberkampf */
-                            name: string;
-                            /** @example Europe/Paris */
-                            timezone: string;
-                        };
-                        /** @description All branches of the user's account; switch with POST /v1/session/branch */
-                        branches: {
-                            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-                            id: string;
-                            /** @example Rue Oberkampf */
-                            name: string;
-                        }[];
-                        /**
-                         * @description The mode this request acted in. A session has no mode of its own: each request sends `Readybell-Mode: test` to act on test data (as an rk_test_ key does), or nothing for live.
-                         * @enum {string}
-                         */
-                        mode: "live" | "test";
-                        /**
-                         * @description Send as X-CSRF-Token on every POST, PATCH and DELETE made with the session cookie
-                         * @example q8ZtWm3vR1xYc5NbL7pK2sHd9fGj4aE6
-                         */
-                        csrf_token: string;
-                        /**
-                         * Format: date-time
-                         * @description Absolute end of the session
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        expires_at: string;
-                        /**
-                         * @description The session ends after this long without a request
-                         * @example 43200
-                         */
-                        idle_timeout_seconds: number;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: The user's account has no such branch.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     changePassword: {
@@ -9583,188 +5474,17 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: The current password is wrong, or the new one is too short.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listApiKeys: {
@@ -9819,104 +5539,12 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     createApiKey: {
@@ -9980,189 +5608,17 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The free plan has no API access, so no API keys.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     revokeApiKey: {
@@ -10220,158 +5676,15 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listUsers: {
@@ -10422,104 +5735,12 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     inviteUser: {
@@ -10579,189 +5800,17 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             *     - `conflict`: This email already has a readybell user.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     removeUser: {
@@ -10815,160 +5864,15 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             *     - `conflict`: Nobody removes themselves; another owner can.
-             *     - `last-owner`: The last owner stays.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOrLastOwnerOnWrite"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     updateUser: {
@@ -11034,206 +5938,18 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             *     - `last-owner`: The last owner cannot be demoted, also when two owners demote each other at the same moment.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrLastOwnerOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     streamLiveUpdates: {
@@ -11257,105 +5973,12 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listDisplays: {
@@ -11410,105 +6033,12 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     createDisplay: {
@@ -11577,190 +6107,17 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: A staff session needs the manager or owner role.
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             *     - `conflict`: The branch has 50 boards in this mode; delete one first.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     deleteDisplay: {
@@ -11801,159 +6158,15 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: A staff session needs the manager or owner role.
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     listAnnouncements: {
@@ -12004,105 +6217,12 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     createAnnouncement: {
@@ -12166,189 +6286,17 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     deleteAnnouncement: {
@@ -12389,159 +6337,15 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     actAsCustomer: {
@@ -12620,207 +6424,18 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: A live key: test helpers never touch live tickets.
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: No such ticket, or no such action.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             *     - `ticket-state-conflict`: The ticket's status does not allow the action (e.g. `acknowledge` before it is ready).
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     connectTestDisplay: {
@@ -12888,206 +6503,18 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: A live key: test helpers never touch live displays.
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: No such display.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     replyToTextAsCustomer: {
@@ -13176,207 +6603,18 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: A live key: test helpers never touch live tickets.
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Not Found: a problem document whose `code` is one of:
-             *
-             *     - `not-found`: No such ticket.
-             */
-            404: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Conflict: a problem document whose `code` is one of:
-             *
-             *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-             *     - `conflict`: No text was sent for this open ticket yet (no `customer_phone`, no ring by SMS, or the ticket is closed).
-             */
-            409: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getInsights: {
@@ -13586,121 +6824,13 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: A staff session with the staff role: insights are for managers and owners.
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: A date that is not YYYY-MM-DD, `from` after `to`, a period over 366 days, or `week_before` for more than 7 days.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getInsightsByDay: {
@@ -13846,121 +6976,13 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: A staff session with the staff role: insights are for managers and owners.
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: A date that is not YYYY-MM-DD, `from` after `to`, a period over 366 days, or `week_before` for more than 7 days.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getInsightsByHour: {
@@ -14142,121 +7164,13 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: A staff session with the staff role: insights are for managers and owners.
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: A date that is not YYYY-MM-DD, `from` after `to`, a period over 366 days, or `week_before` for more than 7 days.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     getInsightsByWeekdayHour: {
@@ -14398,121 +7312,13 @@ export interface operations {
                     };
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: A staff session with the staff role: insights are for managers and owners.
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: A date that is not YYYY-MM-DD, `from` after `to`, a period over 366 days, or `week_before` for more than 7 days.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     exportInsightsTickets: {
@@ -14552,121 +7358,13 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-             *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: A staff session with the staff role: insights are for managers and owners.
-             *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: A date that is not YYYY-MM-DD, `from` after `to`, a period over 366 days, or `week_before` for more than 7 days.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOrPlanRequired"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
         };
     };
     createSession: {
@@ -14699,211 +7397,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "session";
-                        user: {
-                            /** @example usr_01m81j195q04jrn3wb7ej6zw2f */
-                            id: string;
-                            /** @example owner@example.com */
-                            email: string;
-                            /** @enum {string} */
-                            role: "owner" | "manager" | "staff";
-                        };
-                        account: {
-                            /** @example acct_01m81j19e1a884mkzbkbmsx8py */
-                            id: string;
-                            /** @example Café Lumière */
-                            name: string;
-                            /** @enum {string} */
-                            plan: "free" | "pro" | "business";
-                            /** @description false on the free plan: API keys and webhooks need pro or business */
-                            api_access: boolean;
-                        };
-                        /** @description The branch this session acts on */
-                        branch: {
-                            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-                            id: string;
-                            /** @example Rue Oberkampf */
-                            name: string;
-                            /** @example Europe/Paris */
-                            timezone: string;
-                        };
-                        /** @description All branches of the user's account; switch with POST /v1/session/branch */
-                        branches: {
-                            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-                            id: string;
-                            /** @example Rue Oberkampf */
-                            name: string;
-                        }[];
-                        /**
-                         * @description The mode this request acted in. A session has no mode of its own: each request sends `Readybell-Mode: test` to act on test data (as an rk_test_ key does), or nothing for live.
-                         * @enum {string}
-                         */
-                        mode: "live" | "test";
-                        /**
-                         * @description Send as X-CSRF-Token on every POST, PATCH and DELETE made with the session cookie
-                         * @example q8ZtWm3vR1xYc5NbL7pK2sHd9fGj4aE6
-                         */
-                        csrf_token: string;
-                        /**
-                         * Format: date-time
-                         * @description Absolute end of the session
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        expires_at: string;
-                        /**
-                         * @description The session ends after this long without a request
-                         * @example 43200
-                         */
-                        idle_timeout_seconds: number;
-                    };
+                    "application/json": components["schemas"]["Session"];
                 };
             };
-            /**
-             * @description Bad Request: a problem document whose `code` is one of:
-             *
-             *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-             *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-             */
-            400: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unauthorized: a problem document whose `code` is one of:
-             *
-             *     - `unauthenticated`: Wrong email or password: one message whichever part was wrong.
-             */
-            401: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Forbidden: a problem document whose `code` is one of:
-             *
-             *     - `forbidden`: The request came from another site.
-             */
-            403: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Request Timeout: a problem document whose `code` is one of:
-             *
-             *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-             */
-            408: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Payload Too Large: a problem document whose `code` is one of:
-             *
-             *     - `payload-too-large`: The request body is larger than the service accepts.
-             */
-            413: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unsupported Media Type: a problem document whose `code` is one of:
-             *
-             *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-             */
-            415: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Unprocessable Entity: a problem document whose `code` is one of:
-             *
-             *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-             */
-            422: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Too Many Requests: a problem document whose `code` is one of:
-             *
-             *     - `rate-limited`: Too many attempts from this address or for this email; retry after `Retry-After` seconds.
-             */
-            429: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Internal Server Error: a problem document whose `code` is one of:
-             *
-             *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-             */
-            500: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /**
-             * @description Service Unavailable: a problem document whose `code` is one of:
-             *
-             *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-             */
-            503: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
+            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ForbiddenPublic"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLargePublic"];
+            415: components["responses"]["UnsupportedMediaTypePublic"];
+            422: components["responses"]["ValidationFailedPublic"];
+            429: components["responses"]["RateLimitedPublic"];
+            500: components["responses"]["InternalPublic"];
+            503: components["responses"]["UnavailablePublic"];
         };
     };
     receiveTicketCreated: {
@@ -14911,11 +7417,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: the HMAC, keyed with the endpoint's whole `whsec_…` secret, of `<t>.<raw body>`. One `v1=` per valid secret while a rotated one still signs. Verify it before trusting the body (docs/webhooks-verify.md); reject a `t` more than 5 minutes away. */
-                "Service-Signature": string;
+                "Service-Signature": components["parameters"]["ServiceSignature"];
                 /** @description The event's `id`, the same on every attempt: deduplicate by it. */
-                "Service-Event-Id": string;
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
                 /** @description The event's `type`. */
-                "Service-Event-Type": string;
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
             };
             path?: never;
             cookie?: never;
@@ -14926,27 +7432,9 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the endpoint is disabled at once and no more events are sent to it. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Received. Answer within 10 s; the body of the answer is ignored (its first 1 KB is kept in the delivery log). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Anything else, or no answer within 10 s, is retried with backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), honouring a `Retry-After`; an endpoint failing every delivery for 3 days is disabled. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookReceived"];
+            default: components["responses"]["WebhookRetried"];
         };
     };
     receiveTicketReady: {
@@ -14954,11 +7442,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: the HMAC, keyed with the endpoint's whole `whsec_…` secret, of `<t>.<raw body>`. One `v1=` per valid secret while a rotated one still signs. Verify it before trusting the body (docs/webhooks-verify.md); reject a `t` more than 5 minutes away. */
-                "Service-Signature": string;
+                "Service-Signature": components["parameters"]["ServiceSignature"];
                 /** @description The event's `id`, the same on every attempt: deduplicate by it. */
-                "Service-Event-Id": string;
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
                 /** @description The event's `type`. */
-                "Service-Event-Type": string;
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
             };
             path?: never;
             cookie?: never;
@@ -14969,27 +7457,9 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the endpoint is disabled at once and no more events are sent to it. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Received. Answer within 10 s; the body of the answer is ignored (its first 1 KB is kept in the delivery log). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Anything else, or no answer within 10 s, is retried with backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), honouring a `Retry-After`; an endpoint failing every delivery for 3 days is disabled. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookReceived"];
+            default: components["responses"]["WebhookRetried"];
         };
     };
     receiveTicketRung: {
@@ -14997,11 +7467,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: the HMAC, keyed with the endpoint's whole `whsec_…` secret, of `<t>.<raw body>`. One `v1=` per valid secret while a rotated one still signs. Verify it before trusting the body (docs/webhooks-verify.md); reject a `t` more than 5 minutes away. */
-                "Service-Signature": string;
+                "Service-Signature": components["parameters"]["ServiceSignature"];
                 /** @description The event's `id`, the same on every attempt: deduplicate by it. */
-                "Service-Event-Id": string;
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
                 /** @description The event's `type`. */
-                "Service-Event-Type": string;
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
             };
             path?: never;
             cookie?: never;
@@ -15012,27 +7482,9 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the endpoint is disabled at once and no more events are sent to it. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Received. Answer within 10 s; the body of the answer is ignored (its first 1 KB is kept in the delivery log). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Anything else, or no answer within 10 s, is retried with backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), honouring a `Retry-After`; an endpoint failing every delivery for 3 days is disabled. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookReceived"];
+            default: components["responses"]["WebhookRetried"];
         };
     };
     receiveTicketCollected: {
@@ -15040,11 +7492,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: the HMAC, keyed with the endpoint's whole `whsec_…` secret, of `<t>.<raw body>`. One `v1=` per valid secret while a rotated one still signs. Verify it before trusting the body (docs/webhooks-verify.md); reject a `t` more than 5 minutes away. */
-                "Service-Signature": string;
+                "Service-Signature": components["parameters"]["ServiceSignature"];
                 /** @description The event's `id`, the same on every attempt: deduplicate by it. */
-                "Service-Event-Id": string;
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
                 /** @description The event's `type`. */
-                "Service-Event-Type": string;
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
             };
             path?: never;
             cookie?: never;
@@ -15055,27 +7507,9 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the endpoint is disabled at once and no more events are sent to it. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Received. Answer within 10 s; the body of the answer is ignored (its first 1 KB is kept in the delivery log). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Anything else, or no answer within 10 s, is retried with backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), honouring a `Retry-After`; an endpoint failing every delivery for 3 days is disabled. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookReceived"];
+            default: components["responses"]["WebhookRetried"];
         };
     };
     receiveTicketCancelled: {
@@ -15083,11 +7517,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: the HMAC, keyed with the endpoint's whole `whsec_…` secret, of `<t>.<raw body>`. One `v1=` per valid secret while a rotated one still signs. Verify it before trusting the body (docs/webhooks-verify.md); reject a `t` more than 5 minutes away. */
-                "Service-Signature": string;
+                "Service-Signature": components["parameters"]["ServiceSignature"];
                 /** @description The event's `id`, the same on every attempt: deduplicate by it. */
-                "Service-Event-Id": string;
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
                 /** @description The event's `type`. */
-                "Service-Event-Type": string;
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
             };
             path?: never;
             cookie?: never;
@@ -15098,27 +7532,9 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the endpoint is disabled at once and no more events are sent to it. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Received. Answer within 10 s; the body of the answer is ignored (its first 1 KB is kept in the delivery log). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Anything else, or no answer within 10 s, is retried with backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), honouring a `Retry-After`; an endpoint failing every delivery for 3 days is disabled. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookReceived"];
+            default: components["responses"]["WebhookRetried"];
         };
     };
     receiveTicketExpired: {
@@ -15126,11 +7542,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: the HMAC, keyed with the endpoint's whole `whsec_…` secret, of `<t>.<raw body>`. One `v1=` per valid secret while a rotated one still signs. Verify it before trusting the body (docs/webhooks-verify.md); reject a `t` more than 5 minutes away. */
-                "Service-Signature": string;
+                "Service-Signature": components["parameters"]["ServiceSignature"];
                 /** @description The event's `id`, the same on every attempt: deduplicate by it. */
-                "Service-Event-Id": string;
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
                 /** @description The event's `type`. */
-                "Service-Event-Type": string;
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
             };
             path?: never;
             cookie?: never;
@@ -15141,27 +7557,9 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the endpoint is disabled at once and no more events are sent to it. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Received. Answer within 10 s; the body of the answer is ignored (its first 1 KB is kept in the delivery log). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Anything else, or no answer within 10 s, is retried with backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), honouring a `Retry-After`; an endpoint failing every delivery for 3 days is disabled. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookReceived"];
+            default: components["responses"]["WebhookRetried"];
         };
     };
     receiveTicketReopened: {
@@ -15169,11 +7567,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: the HMAC, keyed with the endpoint's whole `whsec_…` secret, of `<t>.<raw body>`. One `v1=` per valid secret while a rotated one still signs. Verify it before trusting the body (docs/webhooks-verify.md); reject a `t` more than 5 minutes away. */
-                "Service-Signature": string;
+                "Service-Signature": components["parameters"]["ServiceSignature"];
                 /** @description The event's `id`, the same on every attempt: deduplicate by it. */
-                "Service-Event-Id": string;
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
                 /** @description The event's `type`. */
-                "Service-Event-Type": string;
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
             };
             path?: never;
             cookie?: never;
@@ -15184,27 +7582,9 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the endpoint is disabled at once and no more events are sent to it. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Received. Answer within 10 s; the body of the answer is ignored (its first 1 KB is kept in the delivery log). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Anything else, or no answer within 10 s, is retried with backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), honouring a `Retry-After`; an endpoint failing every delivery for 3 days is disabled. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookReceived"];
+            default: components["responses"]["WebhookRetried"];
         };
     };
     receiveTicketCustomerViewed: {
@@ -15212,11 +7592,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: the HMAC, keyed with the endpoint's whole `whsec_…` secret, of `<t>.<raw body>`. One `v1=` per valid secret while a rotated one still signs. Verify it before trusting the body (docs/webhooks-verify.md); reject a `t` more than 5 minutes away. */
-                "Service-Signature": string;
+                "Service-Signature": components["parameters"]["ServiceSignature"];
                 /** @description The event's `id`, the same on every attempt: deduplicate by it. */
-                "Service-Event-Id": string;
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
                 /** @description The event's `type`. */
-                "Service-Event-Type": string;
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
             };
             path?: never;
             cookie?: never;
@@ -15227,27 +7607,9 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the endpoint is disabled at once and no more events are sent to it. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Received. Answer within 10 s; the body of the answer is ignored (its first 1 KB is kept in the delivery log). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Anything else, or no answer within 10 s, is retried with backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), honouring a `Retry-After`; an endpoint failing every delivery for 3 days is disabled. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookReceived"];
+            default: components["responses"]["WebhookRetried"];
         };
     };
     receiveTicketCustomerSubscribed: {
@@ -15255,11 +7617,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: the HMAC, keyed with the endpoint's whole `whsec_…` secret, of `<t>.<raw body>`. One `v1=` per valid secret while a rotated one still signs. Verify it before trusting the body (docs/webhooks-verify.md); reject a `t` more than 5 minutes away. */
-                "Service-Signature": string;
+                "Service-Signature": components["parameters"]["ServiceSignature"];
                 /** @description The event's `id`, the same on every attempt: deduplicate by it. */
-                "Service-Event-Id": string;
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
                 /** @description The event's `type`. */
-                "Service-Event-Type": string;
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
             };
             path?: never;
             cookie?: never;
@@ -15270,27 +7632,9 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the endpoint is disabled at once and no more events are sent to it. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Received. Answer within 10 s; the body of the answer is ignored (its first 1 KB is kept in the delivery log). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Anything else, or no answer within 10 s, is retried with backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), honouring a `Retry-After`; an endpoint failing every delivery for 3 days is disabled. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookReceived"];
+            default: components["responses"]["WebhookRetried"];
         };
     };
     receiveTicketCustomerAcknowledged: {
@@ -15298,11 +7642,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: the HMAC, keyed with the endpoint's whole `whsec_…` secret, of `<t>.<raw body>`. One `v1=` per valid secret while a rotated one still signs. Verify it before trusting the body (docs/webhooks-verify.md); reject a `t` more than 5 minutes away. */
-                "Service-Signature": string;
+                "Service-Signature": components["parameters"]["ServiceSignature"];
                 /** @description The event's `id`, the same on every attempt: deduplicate by it. */
-                "Service-Event-Id": string;
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
                 /** @description The event's `type`. */
-                "Service-Event-Type": string;
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
             };
             path?: never;
             cookie?: never;
@@ -15313,27 +7657,9 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the endpoint is disabled at once and no more events are sent to it. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Received. Answer within 10 s; the body of the answer is ignored (its first 1 KB is kept in the delivery log). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Anything else, or no answer within 10 s, is retried with backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), honouring a `Retry-After`; an endpoint failing every delivery for 3 days is disabled. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookReceived"];
+            default: components["responses"]["WebhookRetried"];
         };
     };
     receiveTicketCustomerSnoozed: {
@@ -15341,11 +7667,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: the HMAC, keyed with the endpoint's whole `whsec_…` secret, of `<t>.<raw body>`. One `v1=` per valid secret while a rotated one still signs. Verify it before trusting the body (docs/webhooks-verify.md); reject a `t` more than 5 minutes away. */
-                "Service-Signature": string;
+                "Service-Signature": components["parameters"]["ServiceSignature"];
                 /** @description The event's `id`, the same on every attempt: deduplicate by it. */
-                "Service-Event-Id": string;
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
                 /** @description The event's `type`. */
-                "Service-Event-Type": string;
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
             };
             path?: never;
             cookie?: never;
@@ -15356,27 +7682,9 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the endpoint is disabled at once and no more events are sent to it. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Received. Answer within 10 s; the body of the answer is ignored (its first 1 KB is kept in the delivery log). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Anything else, or no answer within 10 s, is retried with backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), honouring a `Retry-After`; an endpoint failing every delivery for 3 days is disabled. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookReceived"];
+            default: components["responses"]["WebhookRetried"];
         };
     };
     receivePing: {
@@ -15384,11 +7692,11 @@ export interface operations {
             query?: never;
             header: {
                 /** @description `t=<unix seconds>,v1=<hex HMAC-SHA256>`: the HMAC, keyed with the endpoint's whole `whsec_…` secret, of `<t>.<raw body>`. One `v1=` per valid secret while a rotated one still signs. Verify it before trusting the body (docs/webhooks-verify.md); reject a `t` more than 5 minutes away. */
-                "Service-Signature": string;
+                "Service-Signature": components["parameters"]["ServiceSignature"];
                 /** @description The event's `id`, the same on every attempt: deduplicate by it. */
-                "Service-Event-Id": string;
+                "Service-Event-Id": components["parameters"]["ServiceEventId"];
                 /** @description The event's `type`. */
-                "Service-Event-Type": string;
+                "Service-Event-Type": components["parameters"]["ServiceEventType"];
             };
             path?: never;
             cookie?: never;
@@ -15399,27 +7707,9 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Gone: the endpoint is disabled at once and no more events are sent to it. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Received. Answer within 10 s; the body of the answer is ignored (its first 1 KB is kept in the delivery log). */
-            "2XX": {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Anything else, or no answer within 10 s, is retried with backoff (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h), honouring a `Retry-After`; an endpoint failing every delivery for 3 days is disabled. */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookReceived"];
+            default: components["responses"]["WebhookRetried"];
         };
     };
 }

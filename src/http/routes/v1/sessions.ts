@@ -11,7 +11,7 @@ import { findSessionByTokenHash } from '../../../store/sessions.ts';
 import { changeOwnPassword, signIn, signOut, summarise, switchBranch, WRONG_CREDENTIALS } from '../../../actions/staff-session.ts';
 import { sessionMode } from '../../plugins/mode-header.ts';
 import { assertSameSite, clearSessionCookie, sessionOf, setSessionCookie, type StaffSession } from '../../plugins/session.ts';
-import { EXAMPLE_IDS } from '../../schema-parts.ts';
+import { EXAMPLE_IDS, Ref } from '../../schema-parts.ts';
 import { SessionSchema } from '../../session-schema.ts';
 import { operation, typed } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
@@ -56,7 +56,7 @@ export function registerSignIn(fastify: FastifyInstance, services: Services, lim
           },
           { additionalProperties: false },
         ),
-        answers: { 201: { description: 'Signed in; the session cookie is set', schema: SessionSchema } },
+        answers: { 201: { description: 'Signed in; the session cookie is set', schema: Ref(SessionSchema) } },
         problems: {
           unauthenticated: 'Wrong email or password: one message whichever part was wrong.',
           forbidden: 'The request came from another site.',
@@ -106,7 +106,7 @@ export function registerSessionRoutes(fastify: FastifyInstance, services: Servic
         summary: 'Get the current session',
         access: 'staff',
         description: cookieNote,
-        answers: { 200: { description: 'The session, with its CSRF token', schema: SessionSchema } },
+        answers: { 200: { description: 'The session, with its CSRF token', schema: Ref(SessionSchema) } },
       }),
     },
     async (req) => {
@@ -153,7 +153,7 @@ export function registerSessionRoutes(fastify: FastifyInstance, services: Servic
           { branch: Type.String({ minLength: 1, maxLength: 64, examples: [EXAMPLE_IDS.branch] }) },
           { additionalProperties: false },
         ),
-        answers: { 200: { description: 'The session, on the new branch', schema: SessionSchema } },
+        answers: { 200: { description: 'The session, on the new branch', schema: Ref(SessionSchema) } },
         problems: { 'validation-failed': "The user's account has no such branch." },
       }),
     },
