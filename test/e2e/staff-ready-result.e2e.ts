@@ -1,17 +1,15 @@
 // The result of Ready where staff are looking (issue 25 item 12): the card moves to the end of
 // the Ready column, off-screen on a busy 1280×800 tablet, so the ring's result is also a notice on
 // screen; when no phone was reached it stays until dismissed. The page's timers run on
-// Playwright's clock. SHOTS_DIR (optional) keeps a screenshot of it.
+// Playwright's clock. The screen with the notice is kept as test-artifacts/screenshots/staff-ready-nobody-reached-1280x800.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { FakeClock } from '../helpers/clock.ts';
 import { pathOf } from '../helpers/live.ts';
 import { launchChromium, PHONE } from '../helpers/chromium.ts';
-import { card, signInOnPage, TABLET } from '../helpers/staff-page.ts';
+import { card, keepScreen, signInOnPage, TABLET } from '../helpers/staff-page.ts';
 
 const clock = new FakeClock(Date.now());
 let t: TestApp;
@@ -65,10 +63,12 @@ test('on a busy board, Ready for a ticket nobody can be rung for says so on scre
     const notice = `.notice-warning:has-text("${tk.display_number} is ready, but no phone could be rung")`;
     await page.locator(notice).waitFor();
     assert.ok(await onScreen(page, notice));
-    if (process.env.SHOTS_DIR) {
-      mkdirSync(process.env.SHOTS_DIR, { recursive: true });
-      await page.screenshot({ path: path.join(process.env.SHOTS_DIR, 'ready-nobody-reached-1280x800.png') });
-    }
+    // Kept like the other staff screens (test-artifacts/screenshots/), and checked with axe.
+    const shot = await keepScreen(page, 'ready-nobody-reached-1280x800', false);
+    assert.deepEqual(
+      shot.violations.map((v) => v.id),
+      [],
+    );
     await page.clock.runFor(120_000);
     assert.equal(await page.locator(notice).count(), 1, 'still there two minutes later');
     await page.locator(notice).locator('button[aria-label="Dismiss message"]').click();
