@@ -23,7 +23,7 @@ import summary from './reporters/summary.ts';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ONE_ENGINE = /^\/\/ One engine: (.+)$/m;
 // Per test (and hook), generous: a test that needs more is waiting for something that will not
-// come. forceExit then ends its file even if a handle would keep it alive.
+// come. The exit watchdog then ends its file even if a handle would keep it alive.
 const TEST_TIMEOUT_MS = Number(process.env.TEST_TIMEOUT_MS ?? 180_000);
 
 // Node's compile cache: a test file's process, and each server or CLI process it starts, imports
@@ -58,10 +58,9 @@ if (!browser && engine === 'postgres' && named.length === 0 && files.length < al
   console.log(`(${all.length - files.length} files run once, on the embedded store: unit tests, and files marked "One engine")`);
 }
 
-// Through run() rather than `node --test`: with forceExit, `node --test` also ends its own process
-// before the reporters have written, and the summary would be lost. Here forceExit ends each
-// file's process once its tests are done (a handle left open cannot hold the suite), and this
-// process writes the spec report, then the summary.
+// Through run() rather than `node --test`, so that this process writes the spec report, then the
+// summary. A file's process that its tests left running is stopped by test/helpers/exit-watchdog.ts,
+// not by forceExit, which was seen to cut a file's last results (decision 0033).
 const stream = run({
   files,
   cwd: ROOT,
@@ -70,7 +69,7 @@ const stream = run({
   // CPU in 5.0 min); four took 3.9 min where two took 5.0, and every test passed at loads of 5-10. Browser tests one at a time: two Chromiums on two cores make their timings flaky.
   concurrency: Number(process.env.TEST_CONCURRENCY ?? (browser ? 1 : 4)),
   timeout: TEST_TIMEOUT_MS,
-  forceExit: true,
+  execArgv: ['--import', path.join(ROOT, 'test/helpers/exit-watchdog.ts')],
 });
 const forSummary = new PassThrough({ objectMode: true });
 stream.on('test:fail', (data) => {

@@ -1,6 +1,6 @@
 // Every process a test starts (a server, a worker, the CLI, a receiver in another language) is
 // started through `owned(spawn(…))`, so none outlives the test file that started it: whatever ends that file (its last
-// test, a timeout with --test-force-exit, a failed start, an uncaught error), the children still
+// test, the exit watchdog (exit-watchdog.ts), a failed start, an uncaught error), the children still
 // running get SIGKILL as it exits. A leaked server once kept `npm test` running for 30 minutes,
 // holding the runner's pipe open after its file was done (issue 23).
 import type { ChildProcess } from 'node:child_process';
