@@ -11,10 +11,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import ts from 'typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { createClient } from '@hey-api/openapi-ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { typeErrors } from '../helpers/type-check.ts';
 
 let t: TestApp;
 let dir: string;
@@ -30,23 +30,6 @@ after(async () => {
 });
 
 const served = async (): Promise<Record<string, unknown>> => (await t.request('GET', '/v1/openapi.json', { key: null })).body;
-
-/** Type-checks an integrator's file against what was generated, as strictly as they would. */
-function typeErrors(file: string): string[] {
-  const program = ts.createProgram([file], {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    allowImportingTsExtensions: true,
-    skipLibCheck: true,
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
-    types: ['node'],
-    typeRoots: [path.resolve(import.meta.dirname, '../../node_modules/@types')],
-  });
-  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
-}
 
 /** Runs an integrator's file against the test app; it prints what it saw as JSON. */
 async function run(file: string): Promise<unknown> {
@@ -90,7 +73,7 @@ console.log(JSON.stringify({
 }));
 `,
   );
-  assert.deepEqual(typeErrors(file), []);
+  assert.deepEqual(typeErrors(file, { node: true }), []);
   assert.deepEqual(await run(file), { created: 'created', ready: 'ready', listed: true, missing: [404, 'not-found'], wrong: 'oops' });
 });
 
@@ -129,7 +112,7 @@ console.log(JSON.stringify({
 }));
 `,
   );
-  assert.deepEqual(typeErrors(file), []);
+  assert.deepEqual(typeErrors(file, { node: true }), []);
   assert.deepEqual(await run(file), {
     created: 'created',
     ready: 'ready',

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
-import ts from 'typescript';
 import openapiTS, { astToString } from 'openapi-typescript';
+import { typeErrors } from '../helpers/type-check.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 const require = createRequire(import.meta.url);
@@ -93,16 +93,6 @@ test('openapi-typescript generates typed operations and webhooks from it, usable
   `;
   writeFileSync(path.join(dir, 'api.ts'), types);
   writeFileSync(path.join(dir, 'usage.ts'), usage);
-  const program = ts.createProgram([path.join(dir, 'usage.ts')], {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    allowImportingTsExtensions: true,
-    skipLibCheck: true,
-    types: [],
-  });
-  const errors = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+  const errors = typeErrors(path.join(dir, 'usage.ts'));
   assert.deepEqual(errors, []);
 });
