@@ -35,6 +35,7 @@ export const sendTestWebhook: Action<{ id: string }, WebhookDelivery> = async ({
     ctx.tx,
     {
       endpointId: endpoint.id,
+      endpointFailing: endpoint.failingSince !== null,
       accountId: ctx.accountId,
       branchId: ctx.branchId,
       mode: ctx.mode,

@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { EventSource } from 'eventsource';
 import { classifyAddress } from '../domain/address-policy.ts';
 import { signedHeaders } from '../webhooks/signature.ts';
+import { isLocalhostName } from '../webhooks/url-policy.ts';
 import { PING_EVENT_TYPE, TICKET_EVENT_TYPES } from '../webhooks/event-types.ts';
 
 export const LISTEN_USAGE = `readybell listen — forward a readybell's events to a receiver on this machine
@@ -113,8 +114,7 @@ export function parseListenArgs(argv: string[], env: Record<string, string | und
 
 /** This machine: localhost and its subdomains (RFC 6761), 127.0.0.0/8 and ::1. */
 function isLoopback(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/\.$/, '');
-  return host === 'localhost' || host.endsWith('.localhost') || classifyAddress(host) === 'loopback';
+  return isLocalhostName(hostname) || classifyAddress(hostname) === 'loopback';
 }
 
 const at = (ms: number): string => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);

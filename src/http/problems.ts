@@ -152,11 +152,7 @@ export function sendProblem(reply: FastifyReply, p: Problem): FastifyReply {
  * header) or too slow to arrive: Node's parser gives up on it where there may be no request object,
  * so the problem is written to the socket directly, still with a Request-Id to quote.
  */
-export function rawProblemResponse(
-  requestId: string,
-  detail: string,
-  code: 'bad-request' | 'request-timeout' | 'not-implemented' = 'bad-request',
-): string {
+export function rawProblemResponse(requestId: string, detail: string, code: ErrorCode = 'bad-request'): string {
   const entry = PROBLEM_CATALOGUE[code];
   const body = JSON.stringify({
     type: `/problems/${code}`,

@@ -1,6 +1,6 @@
 // The rate-limit port. The bucket arithmetic is pure (domain/token-bucket.ts); this decides where
 // bucket state lives: in this process, or in Redis when several nodes must share it.
-import { takeToken, type BucketPolicy, type BucketState, type TakeResult } from '../domain/token-bucket.ts';
+import { takeToken, windowSeconds, type BucketPolicy, type BucketState, type TakeResult } from '../domain/token-bucket.ts';
 
 export interface RateLimiter {
   take(bucketKey: string, policy: BucketPolicy, nowMs: number): Promise<TakeResult>;
@@ -16,7 +16,7 @@ export class MemoryRateLimiter implements RateLimiter {
   async take(bucketKey: string, policy: BucketPolicy, nowMs: number): Promise<TakeResult> {
     const id = `${policy.name}:${bucketKey}`;
     const result = takeToken(policy, this.buckets.get(id)?.state, nowMs);
-    this.buckets.set(id, { state: result.state, windowMs: (policy.capacity / policy.refillPerSecond) * 1000 });
+    this.buckets.set(id, { state: result.state, windowMs: windowSeconds(policy) * 1000 });
     this.sweep(nowMs);
     return result;
   }

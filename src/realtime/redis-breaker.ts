@@ -17,8 +17,6 @@ export class RedisBreaker {
   private timer: NodeJS.Timeout | null = null;
   private closed = false;
   private readonly listeners: BreakerListener[] = [];
-  /** How many times Redis went down (a metric, and what tests read). */
-  outages = 0;
 
   /** The connections commands go through: pinged to decide Redis is back. */
   private readonly probed: readonly Redis[];
@@ -66,7 +64,6 @@ export class RedisBreaker {
     if (this.closed) return;
     if (!this.down) {
       this.down = true;
-      this.outages++;
       this.emit(false);
     }
     this.schedule();

@@ -9,7 +9,7 @@
 // logged and the `failures` counter grows (exported as a metric). Refusing every request because
 // the limiter's store is down would turn a Redis outage into a full API outage.
 import type { Redis } from 'ioredis';
-import { takeToken, type BucketPolicy, type TakeResult } from '../domain/token-bucket.ts';
+import { takeToken, windowSeconds, type BucketPolicy, type TakeResult } from '../domain/token-bucket.ts';
 import { MemoryRateLimiter, type RateLimiter } from './limiter.ts';
 import type { RedisBreaker } from './redis-breaker.ts';
 
@@ -65,7 +65,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   async take(bucketKey: string, policy: BucketPolicy, nowMs: number): Promise<TakeResult> {
     // A full window idle means a full bucket again, so the key can expire then.
-    const ttl = Math.ceil((policy.capacity / policy.refillPerSecond) * 1000) + 1000;
+    const ttl = windowSeconds(policy) * 1000 + 1000;
     if (this.breaker !== null && !this.breaker.up) {
       this.failed(DOWN);
       return this.local.take(bucketKey, policy, nowMs);

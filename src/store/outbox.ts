@@ -103,22 +103,13 @@ export const jobRow = (j: JobRecord): RowWrite => ({
 
 /** Enqueues a job unless one with the same key exists: the key is what makes effects happen once. */
 export async function enqueueJob(tx: Tx, j: JobRecord): Promise<boolean> {
+  // The columns and values of jobRow, so the two ways a job is written cannot drift apart; its
+  // column order is fixed, so the statement's text (and its prepared name) is always the same.
+  const { values } = jobRow(j);
+  const columns = Object.keys(values);
   const n = await tx.run(
-    'INSERT INTO jobs (id, kind, key, payload, run_at, attempts, locked_until, locked_by, created_at, lane, account_id, endpoint_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (key) DO NOTHING',
-    [
-      j.id,
-      j.kind,
-      j.key,
-      jobPayloadJson(j.payload),
-      j.runAt,
-      j.lease === undefined ? 0 : 1,
-      j.lease?.until ?? null,
-      j.lease?.workerId ?? null,
-      j.createdAt,
-      j.lane ?? 'ring',
-      j.accountId ?? null,
-      j.endpointId ?? null,
-    ],
+    `INSERT INTO jobs (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}) ON CONFLICT (key) DO NOTHING`,
+    Object.values(values),
   );
   return n === 1;
 }

@@ -9,7 +9,7 @@ import type { EventSink } from '../core/events.ts';
 import type { Tx } from '../core/db.ts';
 import type { Mode } from '../core/tenancy.ts';
 import { newId } from '../domain/ids.ts';
-import { enqueueJob, jobPayloadJson, jobRow } from '../store/outbox.ts';
+import { enqueueJob, jobPayloadJson, jobRow, type JobRecord } from '../store/outbox.ts';
 import type { ClaimedJob } from '../core/jobs.ts';
 import { defineJobKind, newJob } from '../jobs/registry.ts';
 import { deliveryRow, insertDelivery } from '../store/webhook-deliveries.ts';
@@ -32,7 +32,16 @@ type Lease = { workerId: string; until: number };
  */
 export async function enqueueDelivery(
   tx: Tx,
-  d: { endpointId: string; accountId: string; branchId: string; mode: Mode; eventId: string; eventType: string; now: number },
+  d: {
+    endpointId: string;
+    endpointFailing: boolean;
+    accountId: string;
+    branchId: string;
+    mode: Mode;
+    eventId: string;
+    eventType: string;
+    now: number;
+  },
   lease: Lease | null = null,
 ): Promise<{ deliveryId: string; job: ClaimedJob | null } | null> {
   const id = newId('webhookDelivery', d.now);
@@ -53,16 +62,22 @@ export async function enqueueDelivery(
   const owner = { accountId: d.accountId, endpointId: d.endpointId };
   const job = newJob(WEBHOOK_JOB, deliveryJobKey(d.eventId, d.endpointId), payload, d.now, d.now, owner);
   if (!(await enqueueJob(tx, lease === null ? job : { ...job, lease })) || lease === null) return { deliveryId: id, job: null };
-  const claimed: ClaimedJob = {
+  return { deliveryId: id, job: adoptable(job, jobPayloadJson(payload)!, d.endpointFailing) };
+}
+
+/** A delivery's job written leased to this node, as its runner takes it with the commit. */
+function adoptable(job: JobRecord, payloadJson: string, endpointFailing: boolean): ClaimedJob {
+  return {
     id: job.id,
     kind: job.kind,
     key: job.key,
-    payload: jobPayloadJson(payload)!,
+    payload: payloadJson,
     attempts: 1,
     lane: 'webhook',
-    ...owner,
+    accountId: job.accountId ?? null,
+    endpointId: job.endpointId ?? null,
+    endpointFailing,
   };
-  return { deliveryId: id, job: claimed };
 }
 
 /** Where this node's runner has room, the jobs go to it with the commit; otherwise it is woken. */
@@ -120,31 +135,11 @@ export function webhookFanOut(deps: { clock: Clock; jobs: () => Runner | undefin
           }),
         );
         const payload: DeliveryJobPayload = { delivery_id: deliveryId };
-        const job = jobRow({
-          id: newId('job', at),
-          kind: WEBHOOK_JOB_KIND,
-          key: deliveryJobKey(event.id, endpoint.id),
-          payload,
-          runAt: at,
-          createdAt: at,
-          lane: 'webhook',
-          accountId: event.accountId,
-          endpointId: endpoint.id,
-          ...(lease === null ? {} : { lease }),
-        });
-        await out.insert(job);
-        if (lease !== null)
-          adopted.push({
-            id: String(job.values.id),
-            kind: WEBHOOK_JOB_KIND,
-            key: String(job.values.key),
-            payload: String(job.values.payload),
-            attempts: 1,
-            lane: 'webhook',
-            accountId: event.accountId,
-            endpointId: endpoint.id,
-            endpointFailing: endpoint.failing,
-          });
+        const owner = { accountId: event.accountId, endpointId: endpoint.id };
+        const job = newJob(WEBHOOK_JOB, deliveryJobKey(event.id, endpoint.id), payload, at, at, owner);
+        const row = jobRow(lease === null ? job : { ...job, lease });
+        await out.insert(row);
+        if (lease !== null) adopted.push(adoptable(job, String(row.values.payload), endpoint.failing));
       }
       const handOff = handOffFor(runner, adopted, adopted.length < wanted.length);
       if (handOff !== null) out.afterCommit(handOff);

@@ -28,7 +28,7 @@ export function bareHost(url: URL): string {
 }
 
 /** RFC 6761: `localhost` and `*.localhost` are loopback whatever a resolver says. */
-function isLocalhostName(host: string): boolean {
+export function isLocalhostName(host: string): boolean {
   const h = host.toLowerCase().replace(/\.$/, '');
   return h === 'localhost' || h.endsWith('.localhost');
 }

@@ -65,14 +65,16 @@ class PgTx implements Tx {
     this.socket = stream !== undefined && typeof stream.cork === 'function' ? stream : null;
   }
   async query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
-    const sent = this.client.query(this.statement(sql, params));
-    this.flush();
-    return (await sent).rows as T[];
+    return (await this.waited(sql, params)).rows as T[];
   }
   async run(sql: string, params?: readonly unknown[]): Promise<number> {
+    return (await this.waited(sql, params)).rowCount ?? 0;
+  }
+  /** A statement the caller waits for: it leaves now, with whatever `later` held. */
+  private waited(sql: string, params?: readonly unknown[]): Promise<pg.QueryResult> {
     const sent = this.client.query(this.statement(sql, params));
     this.flush();
-    return (await sent).rowCount ?? 0;
+    return sent;
   }
   later(sql: string, params?: readonly unknown[]): Promise<void> {
     this.hold();
@@ -228,7 +230,9 @@ export class PostgresDb implements Db {
       throw failed.reason;
     }
     client.release();
-    if (commit.status === 'fulfilled' && commit.value.command !== 'COMMIT') throw new Error(`COMMIT answered ${commit.value.command}`);
+    // Every one was fulfilled (a rejection has thrown above).
+    const committed = (commit as PromiseFulfilledResult<pg.QueryResult>).value.command;
+    if (committed !== 'COMMIT') throw new Error(`COMMIT answered ${committed}`);
     return (result as PromiseFulfilledResult<pg.QueryResult>).value.rows as T[];
   }
 
@@ -265,8 +269,7 @@ export class PostgresDb implements Db {
       (r) => r.command,
       (err: Error) => err,
     );
-    tx.flush();
-    const failed = await tx.settle();
+    const failed = await tx.settle(); // sends the COMMIT with what is held
     const outcome = await commit;
     if (outcome instanceof Error) {
       client.release(outcome);
