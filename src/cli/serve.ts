@@ -8,6 +8,7 @@ import { hasAnyAccount } from '../store/tenancy.ts';
 import { stopTracing } from '../telemetry/tracing.ts';
 import { lockDataDir, type ServeLock } from '../store/sqlite/serve-lock.ts';
 import { AppError } from '../domain/errors.ts';
+import { stopOnSignal } from './stop-on-signal.ts';
 
 /** A port already taken, said with the setting that moves it (PORT or METRICS_PORT); null for any other error. */
 function portTaken(err: unknown, config: Config): AppError | null {
@@ -29,6 +30,20 @@ export async function serve(config: Config, opts: { demo: boolean }): Promise<vo
   const lock: ServeLock | null = config.databaseUrl === null ? lockDataDir(config.dataDir) : null;
   lock?.describe({ pid: process.pid, port: config.port, started_at: startedAt });
   const app = await createApp(config);
+  // Before listening: a SIGTERM that arrives once /healthz answers is a graceful stop.
+  stopOnSignal({
+    log: app.services.log,
+    stopping: 'shutting down',
+    forceAfterMs: 15_000,
+    // The spans still buffered are sent after the last request and job they describe. The lock
+    // outlives the store: no second server starts on a store still being closed. The reference
+    // here also keeps the lock's connection from being collected while serving.
+    close: () =>
+      app
+        .close()
+        .then(() => lock?.release())
+        .then(stopTracing),
+  });
   let banner: string | null = null;
   if (opts.demo && !(await hasAnyAccount(app.services.db))) {
     banner = (await runDemo(app.services.db, config)).human;
@@ -60,29 +75,4 @@ export async function serve(config: Config, opts: { demo: boolean }): Promise<vo
     { port: config.port, metrics, tracing: config.tracing, store: app.services.db.dialect, startup_ms: ms },
     'listening',
   );
-
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    app.services.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    // The spans still buffered are sent after the last request and job they describe.
-    app
-      .close()
-      // The lock outlives the store: no second server starts on a store still being closed. The
-      // reference here also keeps the lock's connection from being collected while serving.
-      .then(() => lock?.release())
-      .then(stopTracing)
-      .then(
-        () => process.exit(0),
-        (err: unknown) => {
-          app.services.log.error({ err }, 'shutdown failed');
-          process.exit(1);
-        },
-      );
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
 }

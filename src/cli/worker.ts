@@ -6,6 +6,7 @@
 import type { Config } from '../core/config.ts';
 import { createApp } from '../app.ts';
 import { stopTracing } from '../telemetry/tracing.ts';
+import { stopOnSignal } from './stop-on-signal.ts';
 
 export async function runWorker(config: Config): Promise<void> {
   const app = await createApp(config);
@@ -14,26 +15,14 @@ export async function runWorker(config: Config): Promise<void> {
   // else holds the process open, so this does until a signal arrives.
   const keepAlive = setInterval(() => {}, 3600_000);
   app.services.log.info({ store: app.services.db.dialect, worker: app.runner.workerId }, 'worker started');
-  let stopping = false;
-  const stop = (signal: string): void => {
-    if (stopping) return;
-    stopping = true;
-    clearInterval(keepAlive);
-    app.services.log.info({ signal }, 'worker stopping: finishing jobs in flight');
+  stopOnSignal({
+    log: app.services.log,
+    stopping: 'worker stopping: finishing jobs in flight',
     // A delivery takes at most 10 s; past this something is stuck and the lease will recover it.
-    const force = setTimeout(() => process.exit(1), 20_000);
-    force.unref();
-    app
-      .close()
-      .then(stopTracing)
-      .then(
-        () => process.exit(0),
-        (err: unknown) => {
-          app.services.log.error({ err }, 'worker shutdown failed');
-          process.exit(1);
-        },
-      );
-  };
-  process.once('SIGTERM', () => stop('SIGTERM'));
-  process.once('SIGINT', () => stop('SIGINT'));
+    forceAfterMs: 20_000,
+    close: () => {
+      clearInterval(keepAlive);
+      return app.close().then(stopTracing);
+    },
+  });
 }
