@@ -112,6 +112,8 @@ export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services
     },
     async (req, reply) => {
       const ctx = ctxFor(req, services);
+      // The verb enforces access; asked here first only because the URL's DNS lookup comes before
+      // the write: a caller without access gets its 403 before any lookup is made for it.
       requireWebhookAccess(ctx);
       const body = req.body;
       // DNS is checked before the write: a lookup must never hold the store's writer.
@@ -162,7 +164,7 @@ export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services
     async (req, reply) => {
       const id = idParam(req.params.id, 'webhookEndpoint');
       const ctx = ctxFor(req, services);
-      requireWebhookAccess(ctx);
+      requireWebhookAccess(ctx); // before the DNS lookup, as for a create
       const body = req.body ?? {};
       const url = body.url === undefined ? undefined : await checkUrl(body.url, ctx);
       return runWrite(req, reply, ctx, {
