@@ -67,8 +67,8 @@ export type Action<I, O> = (args: { ctx: TxCtx; input: I }) => Promise<O>;
 
 /**
  * A read verb: the same shape as an action, its access rules checked inside it like an action's,
- * but it changes nothing. It reads through `readerOf(ctx)`, so a write that shows what it changed
- * may call it inside its own transaction.
+ * but it changes nothing. One that reads through `readerOf(ctx)` may also be called by a write,
+ * inside its transaction, to show what the write changed.
  */
 export type Read<I, O> = (args: { ctx: Ctx; input: I }) => Promise<O>;
 
