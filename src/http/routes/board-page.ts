@@ -7,7 +7,6 @@ import { AppError, invalid } from '../../domain/errors.ts';
 import { isId } from '../../domain/ids.ts';
 import { findDisplayByLink } from '../../actions/displays.ts';
 import type { Live } from '../../realtime/live.ts';
-import type { Display } from './v1/displays.ts';
 import { boardTexts } from '../../i18n/board-texts.ts';
 import { openLiveStream } from '../../metrics.ts';
 import { pickLanguage } from '../../i18n/language.ts';
@@ -20,6 +19,8 @@ import type { LivePagesDeps } from './customer-page.ts';
 import { linkLimiter } from './live-limits.ts';
 import { hidden, typed } from '../operation.ts';
 
+/** A display as its board's link finds it. */
+type Display = NonNullable<Awaited<ReturnType<typeof findDisplayByLink>>>;
 /** A branch as the live side reads it (settings cached for a few seconds). */
 type Branch = NonNullable<Awaited<ReturnType<Live['data']['branch']>>>;
 
