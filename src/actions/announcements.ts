@@ -1,13 +1,23 @@
 // Announcements: a short note from the shop on every waiting customer page and board of the
 // branch and mode, until it expires or is deleted.
-import type { Action } from '../core/ctx.ts';
+import { readerOf, type Action, type Read } from '../core/ctx.ts';
 import { notFound } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
-import { getAnnouncement, insertAnnouncement, markAnnouncementDeleted, type Announcement } from '../store/announcements.ts';
+import {
+  getAnnouncement,
+  insertAnnouncement,
+  listActiveAnnouncements,
+  markAnnouncementDeleted,
+  type Announcement,
+} from '../store/announcements.ts';
 import { channels } from '../realtime/bus.ts';
 import { requireRole } from './roles.ts';
 
 export const ANNOUNCEMENT_LIMITS = { maxLength: 280, minExpiresIn: 60, maxExpiresIn: 7 * 24 * 3600, defaultExpiresIn: 3600 } as const;
+
+/** The announcements showing now, newest first (at most 100). */
+export const listAnnouncements: Read<void, Announcement[]> = async ({ ctx }) =>
+  listActiveAnnouncements(readerOf(ctx), ctx.branchId, ctx.mode, ctx.services.clock.now(), 100);
 
 export const createAnnouncement: Action<{ message: string; expiresIn: number }, Announcement> = async ({ ctx, input }) => {
   requireRole(ctx, 'staff');

@@ -1,16 +1,16 @@
 // API key management for owners (staff page). Keys belong to the session's branch; the full key
 // exists only in the answer to its creation (the store keeps its SHA-256 and last four characters).
-import type { Action, Ctx } from '../core/ctx.ts';
+import { readerOf, type Action, type Read } from '../core/ctx.ts';
 import { AppError, notFound } from '../domain/errors.ts';
 import { createApiKey } from './provision.ts';
 import { getApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../store/credentials.ts';
 import type { Mode } from '../core/tenancy.ts';
 import { requireStaffRole } from './staff-only.ts';
 
-export async function listKeys(ctx: Ctx): Promise<ApiKeyRecord[]> {
+export const listKeys: Read<void, ApiKeyRecord[]> = async ({ ctx }) => {
   requireStaffRole(ctx, 'owner');
-  return listApiKeys(ctx.services.db, ctx.branchId);
-}
+  return listApiKeys(readerOf(ctx), ctx.branchId);
+};
 
 export const createKey: Action<{ mode: Mode; name?: string }, { record: ApiKeyRecord; secret: string }> = async ({ ctx, input }) => {
   requireStaffRole(ctx, 'owner');

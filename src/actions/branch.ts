@@ -1,14 +1,21 @@
 import { unknownQueue } from './queues.ts';
-import type { Action } from '../core/ctx.ts';
+import { readerOf, type Action, type Read } from '../core/ctx.ts';
+import type { Plan } from '../core/tenancy.ts';
 import { invalid, AppError } from '../domain/errors.ts';
 import { isValidTimeZone } from '../domain/business-day.ts';
 import { applyPatch, roundExpiryHours, SUPPORTED_LANGUAGES, type BranchSettingsPatch } from '../domain/branch-settings.ts';
 import { isPhoneCountry } from '../domain/customer-phone.ts';
 import { firstTextingStep, ladderFault } from '../domain/escalation-ladder.ts';
 import { planHasSms } from '../domain/ring-policy.ts';
-import { getBranchForUpdate, getQueue, updateBranch, type Branch } from '../store/tenancy.ts';
+import { getAccount, getBranch, getBranchForUpdate, getQueue, updateBranch, type Branch } from '../store/tenancy.ts';
 import { requireLiveMode, requireRole } from './roles.ts';
 import { forgetTimeZone } from '../store/insights-rollups.ts';
+
+/** The ctx's branch with its settings; every credential reads its own branch. */
+export const readBranch: Read<void, Branch> = async ({ ctx }) => (await getBranch(readerOf(ctx), ctx.branchId))!;
+
+/** The plan the account is on now, as stored (a cached credential may still carry the one before a change). */
+export const readAccountPlan: Read<void, Plan> = async ({ ctx }) => (await getAccount(readerOf(ctx), ctx.accountId))!.plan;
 
 export type UpdateBranchInput = BranchSettingsPatch & { name?: string; timezone?: string; default_queue?: string };
 

@@ -1,15 +1,38 @@
 // Display boards: links for the shop's TVs, each showing some queues (or all) with voice on or off.
 import { unknownQueue } from './queues.ts';
-import type { Action } from '../core/ctx.ts';
+import { readerOf, type Action, type Read, type Services } from '../core/ctx.ts';
 import { AppError, notFound } from '../domain/errors.ts';
 import { newId, randomAlphanumeric } from '../domain/ids.ts';
 import { getQueue } from '../store/tenancy.ts';
-import { countDisplays, getDisplay, insertDisplay, markDisplayDeleted, type Display } from '../store/displays.ts';
+import {
+  countDisplays,
+  getDisplay,
+  getDisplayByToken,
+  insertDisplay,
+  listDisplays,
+  markDisplayDeleted,
+  type Display,
+} from '../store/displays.ts';
 import { channels } from '../realtime/bus.ts';
 import { requireRole } from './roles.ts';
 
 /** More boards than a shop has screens is a leak (links created in a loop), not a use. */
 export const MAX_DISPLAYS_PER_BRANCH = 50;
+
+export const listBranchDisplays: Read<void, Display[]> = async ({ ctx }) => listDisplays(readerOf(ctx), ctx.branchId, ctx.mode);
+
+/** `id` has the shape of a display id (the route answers 404 for one that has not). */
+export const readDisplay: Read<{ id: string }, Display> = async ({ ctx, input }) => {
+  const display = await getDisplay(readerOf(ctx), ctx.branchId, ctx.mode, input.id);
+  if (display === undefined) throw notFound('display');
+  return display;
+};
+
+/**
+ * The display behind a board's link, deleted or not (its page says which); the link is the only
+ * credential a board has, so there is no ctx yet. `token` has the link's shape.
+ */
+export const findDisplayByLink = (services: Services, token: string): Promise<Display | undefined> => getDisplayByToken(services.db, token);
 
 export type CreateDisplayInput = { name: string; queues: string[]; voice: boolean };
 

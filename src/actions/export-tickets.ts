@@ -2,7 +2,7 @@
 // per ticket created in the period, oldest first, with its times, queue, order number, rings and
 // how the ready ring reached the customer. Nothing personal: no phone number, no metadata, no
 // customer link, no cancellation text (a POS may write a name there).
-import type { Ctx } from '../core/ctx.ts';
+import type { Read } from '../core/ctx.ts';
 import { scopeOf, type InsightsQuery } from './read-insights.ts';
 import { exportPage, EXPORT_PAGE_SIZE, type ExportedTicket } from '../store/insights-reads.ts';
 import { addDays, localDateTime, startOfDay } from '../domain/local-time.ts';
@@ -83,7 +83,7 @@ export type TicketExport = { filename: string; chunks: AsyncIterable<string> };
  * time: a year of a busy branch is hundreds of thousands of rows, never held in memory together.
  * A UTF-8 byte order mark comes first, which is how Excel knows the file is UTF-8.
  */
-export async function exportTickets(ctx: Ctx, q: InsightsQuery): Promise<TicketExport> {
+export const exportTickets: Read<InsightsQuery, TicketExport> = async ({ ctx, input: q }) => {
   const s = await scopeOf(ctx, q);
   const fromMs = startOfDay(s.period.from, s.timezone);
   const toMs = startOfDay(addDays(s.period.to, 1), s.timezone);
@@ -100,4 +100,4 @@ export async function exportTickets(ctx: Ctx, q: InsightsQuery): Promise<TicketE
   }
   const queue = s.queue === undefined ? '' : `-${s.queue}`;
   return { filename: `readybell-tickets${queue}-${s.period.from}-to-${s.period.to}.csv`, chunks: chunks() };
-}
+};

@@ -1,16 +1,18 @@
 // Queues: branch configuration shared by both modes (decision: docs/decisions/0003-modes.md).
-import type { Action } from '../core/ctx.ts';
+import { readerOf, type Action, type Read } from '../core/ctx.ts';
 import type { Queryable } from '../core/db.ts';
 import { AppError, invalid, notFound } from '../domain/errors.ts';
 import {
   countOpenTicketsInQueue,
   deleteQueue,
+  getBranch,
   getBranchForUpdate,
   getQueue,
   insertQueue,
   listQueues,
   updateBranch,
 } from '../store/tenancy.ts';
+import { countOpenTicketsByQueue } from '../store/open-tickets.ts';
 import { requireLiveMode, requireRole } from './roles.ts';
 
 /**
@@ -24,6 +26,20 @@ export async function unknownQueue(q: Queryable, branchId: string, name: string,
 }
 
 export type QueueView = { name: string; isDefault: boolean; openTickets: number; createdAt: number };
+
+/** Every queue of the branch, by name, with how many tickets are open in it in the ctx's mode. */
+export const listQueueViews: Read<void, QueueView[]> = async ({ ctx }) => {
+  const q = readerOf(ctx);
+  const branch = (await getBranch(q, ctx.branchId))!;
+  const queues = await listQueues(q, ctx.branchId);
+  const open = await countOpenTicketsByQueue(q, ctx.branchId, ctx.mode);
+  return queues.map((x) => ({
+    name: x.name,
+    isDefault: x.name === branch.defaultQueue,
+    openTickets: open.get(x.name) ?? 0,
+    createdAt: x.createdAt,
+  }));
+};
 
 export const createQueue: Action<{ name: string }, QueueView> = async ({ ctx, input }) => {
   requireRole(ctx, 'manager');

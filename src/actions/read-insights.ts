@@ -2,7 +2,7 @@
 // figures against a comparison period, and the same figures by day, by hour of day and by
 // weekday and hour. Everything is summed from the rollup rows of the period; only the tickets
 // still open are read as tickets.
-import type { Ctx } from '../core/ctx.ts';
+import type { Ctx, Read } from '../core/ctx.ts';
 import { AppError, invalid } from '../domain/errors.ts';
 import { requireRole } from './roles.ts';
 import { getBranch } from '../store/tenancy.ts';
@@ -95,7 +95,7 @@ export type InsightsSummary = {
  * same weekday last week"). While the period is under way, the comparison stops at the same day
  * and hour of its own course: today so far is compared with that day up to the same hour.
  */
-export async function readInsightsSummary(ctx: Ctx, q: InsightsQuery): Promise<Scope & InsightsSummary> {
+export const readInsightsSummary: Read<InsightsQuery, Scope & InsightsSummary> = async ({ ctx, input: q }) => {
   const s = await scopeOf(ctx, q);
   const kind = q.compare ?? 'previous_period';
   const { from, to, days } = s.period;
@@ -128,7 +128,7 @@ export async function readInsightsSummary(ctx: Ctx, q: InsightsQuery): Promise<S
       figures: figuresOf(addInto(emptySums(), then[0] ?? {}), open.filter(inComparison).length),
     },
   };
-}
+};
 
 export type DayFigures = { date: string; weekday: number; figures: Figures };
 export type HourFigures = { hour: number; figures: Figures };
@@ -155,23 +155,23 @@ async function groupedFigures<K>(
 }
 
 /** One entry per date of the period, days without any activity included. */
-export async function readInsightsByDay(ctx: Ctx, q: InsightsQuery): Promise<Scope & { data: DayFigures[] }> {
+export const readInsightsByDay: Read<InsightsQuery, Scope & { data: DayFigures[] }> = async ({ ctx, input: q }) => {
   const { s, of } = await groupedFigures(ctx, q, { by: 'day', keyOf: (r) => String(r.day), groupOf: (h) => h.day });
   const data = Array.from({ length: s.period.days }, (_, i) => {
     const date = addDays(s.period.from, i);
     return { date, weekday: weekday(date), figures: of(date) };
   });
   return { ...s, data };
-}
+};
 
 /** Hours 0 to 23 of the branch's day, over the whole period. */
-export async function readInsightsByHour(ctx: Ctx, q: InsightsQuery): Promise<Scope & { data: HourFigures[] }> {
+export const readInsightsByHour: Read<InsightsQuery, Scope & { data: HourFigures[] }> = async ({ ctx, input: q }) => {
   const { s, of } = await groupedFigures(ctx, q, { by: 'hour', keyOf: (r) => Number(r.hour), groupOf: (h) => h.hour });
   return { ...s, data: HOURS.map((hour) => ({ hour, figures: of(hour) })) };
-}
+};
 
 /** The week as a grid: Monday (1) to Sunday (7), each hour 0 to 23, over the whole period. */
-export async function readInsightsByWeekdayHour(ctx: Ctx, q: InsightsQuery): Promise<Scope & { data: WeekdayHourFigures[] }> {
+export const readInsightsByWeekdayHour: Read<InsightsQuery, Scope & { data: WeekdayHourFigures[] }> = async ({ ctx, input: q }) => {
   const { s, of } = await groupedFigures(ctx, q, {
     by: 'weekday_hour',
     keyOf: (r) => Number(r.weekday) * 100 + Number(r.hour),
@@ -179,4 +179,4 @@ export async function readInsightsByWeekdayHour(ctx: Ctx, q: InsightsQuery): Pro
   });
   const data = WEEKDAYS.flatMap((wd) => HOURS.map((hour) => ({ weekday: wd, hour, figures: of(wd * 100 + hour) })));
   return { ...s, data };
-}
+};

@@ -1,7 +1,7 @@
 // Staff users of the account, managed by owners in the staff page. An invitation's password is
 // random and shown once; the invited user changes it after signing in. An account always keeps
 // at least one owner, so nobody can lock the account out of its own administration.
-import type { Action, Ctx, TxCtx } from '../core/ctx.ts';
+import { readerOf, type Action, type Read, type TxCtx } from '../core/ctx.ts';
 import { AppError, invalid, notFound } from '../domain/errors.ts';
 import { newPassword } from '../domain/secrets.ts';
 import { hashPassword } from '../domain/password-hash.ts';
@@ -11,10 +11,10 @@ import type { Role } from '../core/tenancy.ts';
 import { revokeUserSessions } from '../store/sessions.ts';
 import { requireStaffRole } from './staff-only.ts';
 
-export async function listAccountUsers(ctx: Ctx): Promise<UserRecord[]> {
+export const listAccountUsers: Read<void, UserRecord[]> = async ({ ctx }) => {
   requireStaffRole(ctx, 'owner');
-  return listUsers(ctx.services.db, ctx.accountId);
-}
+  return listUsers(readerOf(ctx), ctx.accountId);
+};
 
 export const inviteUser: Action<{ email: string; role: Role }, { user: UserRecord; password: string }> = async ({ ctx, input }) => {
   requireStaffRole(ctx, 'owner');

@@ -12,7 +12,7 @@ import type { Bus } from './bus.ts';
 import type { ClientSimulator } from './client-simulator.ts';
 import type { Clock } from './clock.ts';
 import type { Config } from './config.ts';
-import type { Db, Tx } from './db.ts';
+import type { Db, Queryable, Tx } from './db.ts';
 import type { HostLookup } from './host-lookup.ts';
 import type { JobWaker } from './jobs.ts';
 import type { Metrics } from './metrics.ts';
@@ -64,5 +64,15 @@ export type Ctx = {
 export type TxCtx = Ctx & { tx: Tx };
 
 export type Action<I, O> = (args: { ctx: TxCtx; input: I }) => Promise<O>;
+
+/**
+ * A read verb: the same shape as an action, its access rules checked inside it like an action's,
+ * but it changes nothing. One that reads through `readerOf(ctx)` may also be called by a write,
+ * inside its transaction, to show what the write changed.
+ */
+export type Read<I, O> = (args: { ctx: Ctx; input: I }) => Promise<O>;
+
+/** Where a read verb reads: the write's transaction when it runs inside one, else the store. */
+export const readerOf = (ctx: Ctx): Queryable => ('tx' in ctx ? (ctx as TxCtx).tx : ctx.services.db);
 
 export const livemode = (ctx: Ctx): boolean => ctx.mode === 'live';

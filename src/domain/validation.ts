@@ -12,6 +12,9 @@ export const PATTERN_WORDS: Readonly<Record<string, string>> = {
     'must be a phone number in international (E.164) form: +, the country code and the number, digits only, such as +33612345678',
 };
 
+/** The largest page of a ticket list: the list's `limit` admits no more, and the store's query is built for it. */
+export const LIST_LIMIT_MAX = 100;
+
 const QUEUE_NAME = new RegExp(QUEUE_NAME_PATTERN);
 const E164 = new RegExp(E164_PATTERN);
 

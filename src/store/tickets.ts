@@ -6,6 +6,7 @@ import type { Mode } from '../core/tenancy.ts';
 import { TICKET_STATUSES } from '../domain/ticket-state.ts';
 import type { Ticket, TicketStatus } from '../core/ticket.ts';
 import { firstIdAt } from '../domain/ids.ts';
+import { LIST_LIMIT_MAX } from '../domain/validation.ts';
 
 const COLUMNS: Array<[keyof Ticket, string]> = [
   ['id', 'id'],
@@ -153,9 +154,6 @@ export async function transitionTicket(
   );
   return r && toTicket(r);
 }
-
-/** The largest page of a list. */
-export const LIST_LIMIT_MAX = 100;
 
 export type TicketFilter = {
   queue?: string;

@@ -8,8 +8,7 @@ import { AppError } from '../../domain/errors.ts';
 import { hashApiKey } from '../../domain/secrets.ts';
 import type { Actor, Services } from '../../core/ctx.ts';
 import type { Mode, Plan } from '../../core/tenancy.ts';
-import { findApiKeyWithPlan } from '../../store/credentials.ts';
-import { onCredentialsChanged, watchOtherProcesses } from '../../store/credential-changes.ts';
+import { findKeyByHash, watchCredentials } from '../../actions/api-key-auth.ts';
 import { channels } from '../../realtime/bus.ts';
 import { KeyCache } from './key-cache.ts';
 import { refuseModeHeader } from './mode-header.ts';
@@ -40,14 +39,16 @@ export function registerAuth(app: FastifyInstance, services: Services, lastUsed:
   // answered, and the bus tells the other nodes; their own messages clear this one.
   const offBus = services.bus.subscribe(channels.auth, () => cache.clear());
   // The CLI changes the embedded store from another process, without a bus to tell us.
-  const otherProcesses = watchOtherProcesses(services.db, () => cache.clear());
-  const offLocal = onCredentialsChanged(() => {
-    cache.clear();
-    services.bus.publish(channels.auth, { type: 'credentials.changed' });
+  const credentials = watchCredentials(services, {
+    here: () => {
+      cache.clear();
+      services.bus.publish(channels.auth, { type: 'credentials.changed' });
+    },
+    elsewhere: () => cache.clear(),
   });
   app.addHook('onClose', async () => {
     offBus();
-    offLocal();
+    credentials.stop();
   });
   app.addHook('onRequest', async (req) => {
     const header = req.headers.authorization;
@@ -69,7 +70,7 @@ export function registerAuth(app: FastifyInstance, services: Services, lastUsed:
     if (!KEY_SHAPE.test(key)) throw new AppError('invalid-api-key', keyProblem(key));
     const hash = hashApiKey(key);
     const now = services.clock.now();
-    const checking = otherProcesses();
+    const checking = credentials.check();
     if (checking !== undefined) await checking;
     let auth = cache.get(hash, now);
     if (auth === undefined) {
@@ -85,7 +86,7 @@ export function registerAuth(app: FastifyInstance, services: Services, lastUsed:
   });
 
   async function verify(key: string, hash: string): Promise<KeyAuth> {
-    const record = await findApiKeyWithPlan(services.db, hash);
+    const record = await findKeyByHash(services, hash);
     if (record === undefined || record.revokedAt !== null || !timingSafeEqual(Buffer.from(record.hash), Buffer.from(hash))) {
       throw new AppError('invalid-api-key', keyProblem(key));
     }
@@ -95,7 +96,7 @@ export function registerAuth(app: FastifyInstance, services: Services, lastUsed:
       auth: {
         actor: { kind: 'api_key', keyId: record.id },
         accountId: record.accountId,
-        plan: record.plan as Plan,
+        plan: record.plan,
         branchId: record.branchId,
         mode: record.mode,
         bucketKey: `key:${record.id}:${record.branchId}`,

@@ -9,18 +9,18 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../core/ctx.ts';
 import type { Config } from '../../core/config.ts';
 import { AppError } from '../../domain/errors.ts';
-import { findSessionByTokenHash, touchSession, type SessionView } from '../../store/sessions.ts';
-import { csrfTokenFor, hashSessionToken, passwordStamp, SESSION_IDLE_MS, SESSION_TOKEN_SHAPE } from '../../domain/session-token.ts';
+import { findLiveSession, keepSessionAlive, type findSessionByToken } from '../../actions/session-lookup.ts';
+import { csrfTokenFor, SESSION_TOKEN_SHAPE } from '../../domain/session-token.ts';
 import type { Auth, SessionAuthenticator } from './auth.ts';
 import { sessionMode } from './mode-header.ts';
-
-/** last_seen_at is written at most this often per session: idle expiry is precise to a minute, reads stay reads. */
-const TOUCH_EVERY_MS = 60_000;
 
 const COOKIE = 'readybell_session';
 // The __Host- prefix makes browsers refuse the cookie unless it is Secure, host-only and Path=/,
 // so a sibling subdomain cannot plant or overwrite it.
 const SECURE_COOKIE = `__Host-${COOKIE}`;
+
+/** A session with its user and account, as the session verbs read it. */
+type SessionView = NonNullable<Awaited<ReturnType<typeof findSessionByToken>>>;
 
 export type StaffSession = { token: string; csrfToken: string; view: SessionView };
 const bySession = new WeakMap<FastifyRequest, StaffSession>();
@@ -95,26 +95,16 @@ function csrfMatches(req: FastifyRequest, token: string): boolean {
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 
-export function isLive(s: SessionView, now: number): boolean {
-  return (
-    s.revokedAt === null &&
-    s.user.removedAt === null &&
-    now < s.expiresAt &&
-    now - s.lastSeenAt < SESSION_IDLE_MS &&
-    s.passwordStamp === passwordStamp(s.user.passwordHash)
-  );
-}
-
 export function createSessionAuthenticator(services: Services): SessionAuthenticator {
-  const { db, clock, config } = services;
+  const { clock, config } = services;
   return async (req: FastifyRequest): Promise<Auth | null> => {
     const token = readToken(req);
     if (token === null) return null;
     assertSameSite(req, config);
     const now = clock.now();
-    const view = await findSessionByTokenHash(db, hashSessionToken(token));
+    const view = await findLiveSession(services, token, now);
     const mode = sessionMode(req);
-    if (view === undefined || !isLive(view, now)) {
+    if (view === undefined) {
       throw new AppError('unauthenticated', 'Your staff session has expired or was signed out; sign in again.');
     }
     if (UNSAFE.has(req.method) && !csrfMatches(req, token)) {
@@ -123,7 +113,7 @@ export function createSessionAuthenticator(services: Services): SessionAuthentic
         'A staff session must send its CSRF token in the X-CSRF-Token header on every POST, PATCH and DELETE.',
       );
     }
-    if (now - view.lastSeenAt >= TOUCH_EVERY_MS) await db.write((tx) => touchSession(tx, view.id, now));
+    await keepSessionAlive(services, view, now);
     bySession.set(req, { token, csrfToken: csrfTokenFor(token), view });
     return {
       actor: { kind: 'user', userId: view.userId, role: view.user.role },

@@ -5,8 +5,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { AppError, invalid } from '../../domain/errors.ts';
 import { isId } from '../../domain/ids.ts';
-import { getDisplayByToken, type Display } from '../../store/displays.ts';
-import type { Branch } from '../../store/tenancy.ts';
+import { findDisplayByLink } from '../../actions/displays.ts';
+import type { Live } from '../../realtime/live.ts';
 import { boardTexts } from '../../i18n/board-texts.ts';
 import { openLiveStream } from '../../metrics.ts';
 import { pickLanguage } from '../../i18n/language.ts';
@@ -18,6 +18,11 @@ import { LIVE_HEADERS, sendHtml } from '../pages/page-headers.ts';
 import type { LivePagesDeps } from './customer-page.ts';
 import { linkLimiter } from './live-limits.ts';
 import { hidden, typed } from '../operation.ts';
+
+/** A display as its board's link finds it. */
+type Display = NonNullable<Awaited<ReturnType<typeof findDisplayByLink>>>;
+/** A branch as the live side reads it (settings cached for a few seconds). */
+type Branch = NonNullable<Awaited<ReturnType<Live['data']['branch']>>>;
 
 export const DISPLAY_TOKEN_PATTERN = '^[A-Za-z0-9_-]{32}$';
 const TOKEN = new RegExp(DISPLAY_TOKEN_PATTERN);
@@ -33,7 +38,7 @@ const ack = {
 export function registerBoardPage(fastify: FastifyInstance, deps: LivePagesDeps): void {
   const app = typed(fastify);
   const { services, live, assets } = deps;
-  const { db, clock } = services;
+  const { clock } = services;
   const limit = linkLimiter(deps.limiter, clock, services.metrics);
   const cssHash = assets.styleHash(assets.boardCss);
 
@@ -50,7 +55,7 @@ export function registerBoardPage(fastify: FastifyInstance, deps: LivePagesDeps)
         retry_after: Number(reply.getHeader('retry-after') ?? 1),
       });
     };
-    const display = TOKEN.test(token) ? await getDisplayByToken(db, token) : undefined;
+    const display = TOKEN.test(token) ? await findDisplayByLink(services, token) : undefined;
     const branch = display && (await live.data.branch(display.branchId));
     if (display === undefined || branch === undefined) {
       if (!(await limit.unknown(req, reply))) return tooMany();

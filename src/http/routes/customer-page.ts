@@ -4,16 +4,15 @@
 // customer's phone number masked.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
-import type { Ctx, Services } from '../../core/ctx.ts';
+import type { Services } from '../../core/ctx.ts';
 import { recordCustomerAction, type CustomerActionInput, type CustomerActionName } from '../../actions/customer-action.ts';
 import { isPhoneProblem } from '../../domain/customer-phone.ts';
 import { customerTexts } from '../../i18n/customer-texts.ts';
 import { AppError, invalid } from '../../domain/errors.ts';
 import { isId } from '../../domain/ids.ts';
 import { TICKET_TOKEN_PATTERN } from '../../domain/ticket-token.ts';
-import { getTicketByToken } from '../../store/tickets.ts';
+import { customerCtx, findTicketByLink } from '../../actions/customer-link.ts';
 import type { Ticket } from '../../core/ticket.ts';
-import { getAccount, type Branch } from '../../store/tenancy.ts';
 import { openLiveStream } from '../../metrics.ts';
 import { pickLanguage, isLanguage, type Language } from '../../i18n/language.ts';
 import type { Live } from '../../realtime/live.ts';
@@ -33,20 +32,10 @@ export type LivePagesDeps = { services: Services; live: Live; limiter: RateLimit
 // A link of a ticket closed longer ago than CLOSED_LINK_TTL_MS answers like an unknown one.
 const TOKEN = new RegExp(TICKET_TOKEN_PATTERN);
 
-type Found = { ticket: Ticket; branch: Branch; lang: Language; base: string };
+/** A branch as the live side reads it (settings cached for a few seconds). */
+type Branch = NonNullable<Awaited<ReturnType<Live['data']['branch']>>>;
 
-export function customerCtx(services: Services, ticket: Ticket, accountId: string, plan: Ctx['plan'], requestId: string): Ctx {
-  return {
-    actor: { kind: 'customer', ticketId: ticket.id },
-    accountId,
-    plan,
-    branchId: ticket.branchId,
-    mode: ticket.mode,
-    requestId,
-    idempotencyKey: null,
-    services,
-  };
-}
+type Found = { ticket: Ticket; branch: Branch; lang: Language; base: string };
 
 const wantsJson = (req: FastifyRequest): boolean => (req.headers.accept ?? '').includes('application/json');
 
@@ -84,7 +73,7 @@ export function registerCustomerPage(fastify: FastifyInstance, deps: LivePagesDe
         retry_after: Number(reply.getHeader('retry-after') ?? 1),
       });
     };
-    const ticket = TOKEN.test(token) ? await getTicketByToken(db, token) : undefined;
+    const ticket = TOKEN.test(token) ? await findTicketByLink(services, token) : undefined;
     const branch = ticket && (await live.data.branch(ticket.branchId));
     if (ticket === undefined || branch === undefined || (ticket.closedAt !== null && clock.now() - ticket.closedAt > CLOSED_LINK_TTL_MS)) {
       if (!(await limit.unknown(req, reply))) return tooMany();
@@ -106,8 +95,7 @@ export function registerCustomerPage(fastify: FastifyInstance, deps: LivePagesDe
     action: CustomerActionName,
     more: Omit<CustomerActionInput, 'ticketId' | 'action'> = {},
   ): Promise<Ticket> {
-    const account = (await getAccount(db, found.branch.accountId))!;
-    const ctx = customerCtx(services, found.ticket, account.id, account.plan, String(req.id));
+    const ctx = (await customerCtx(services, found.ticket, String(req.id), found.branch.accountId))!;
     const { ticket } = await db.write((tx) =>
       recordCustomerAction({ ctx: { ...ctx, tx }, input: { ticketId: found.ticket.id, action, ...more } }),
     );

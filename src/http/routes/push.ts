@@ -7,17 +7,13 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../core/ctx.ts';
-import { recordCustomerAction } from '../../actions/customer-action.ts';
+import { subscribeToPush } from '../../actions/push-subscription.ts';
 import { AppError, notFound } from '../../domain/errors.ts';
-import { newId } from '../../domain/ids.ts';
 import { parsePushSubscription } from '../../domain/push-subscription.ts';
 import { TICKET_TOKEN_PATTERN } from '../../domain/ticket-token.ts';
-import { getTicketByToken } from '../../store/tickets.ts';
-import { getAccount, getBranch } from '../../store/tenancy.ts';
-import { upsertPushSubscription } from '../../store/push-subscriptions.ts';
+import { customerCtx, findTicketByLink } from '../../actions/customer-link.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
 import type { VapidKeyStore } from '../../channels/vapid.ts';
-import { customerCtx } from './customer-page.ts';
 import { linkLimiter } from './live-limits.ts';
 import { hidden, typed } from '../operation.ts';
 
@@ -65,7 +61,7 @@ export function registerPushRoutes(fastify: FastifyInstance, deps: PushRouteDeps
         retry_after: Number(reply.getHeader('retry-after') ?? 1),
       });
     };
-    const ticket = TOKEN.test(token) ? await getTicketByToken(db, token) : undefined;
+    const ticket = TOKEN.test(token) ? await findTicketByLink(services, token) : undefined;
     if (ticket === undefined) {
       if (!(await limit.unknown(req, reply))) return tooMany();
       throw notFound('ticket link');
@@ -73,27 +69,9 @@ export function registerPushRoutes(fastify: FastifyInstance, deps: PushRouteDeps
     if (!(await limit.found(reply, `t:${token}`))) return tooMany();
     // Validated before anything is written: a bad subscription changes nothing.
     const sub = parsePushSubscription(req.body, config.push.allowInsecureEndpoints);
-    const branch = (await getBranch(db, ticket.branchId))!;
-    const account = (await getAccount(db, branch.accountId))!;
-    const ctx = customerCtx(services, ticket, account.id, account.plan, String(req.id));
-    const now = clock.now();
-    await db.write(async (tx) => {
-      // The action checks the ticket is open (a closed ticket answers 409) before the row is kept.
-      const { ticket: updated } = await recordCustomerAction({
-        ctx: { ...ctx, tx },
-        input: { ticketId: ticket.id, action: 'subscribe', channel: 'push' },
-      });
-      await upsertPushSubscription(tx, {
-        id: newId('pushSubscription', now),
-        ticketId: updated.id,
-        branchId: updated.branchId,
-        mode: updated.mode,
-        endpoint: sub.endpoint,
-        p256dh: sub.p256dh,
-        auth: sub.auth,
-        createdAt: now,
-      });
-    });
+    const ctx = (await customerCtx(services, ticket, String(req.id)))!;
+    const keys = { endpoint: sub.endpoint, p256dh: sub.p256dh, auth: sub.auth };
+    await db.write((tx) => subscribeToPush({ ctx: { ...ctx, tx }, input: { ticketId: ticket.id, keys } }));
     return reply
       .code(201)
       .header('cache-control', 'no-store')

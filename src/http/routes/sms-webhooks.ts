@@ -7,8 +7,9 @@
 // nothing. Numbers and message texts are never logged.
 import { Type } from 'typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Ctx, Services } from '../../core/ctx.ts';
-import { answerSmsReply, type SmsReplyTarget } from '../../actions/sms-reply.ts';
+import type { Services } from '../../core/ctx.ts';
+import { answerSmsReply } from '../../actions/sms-reply.ts';
+import { ringOfText, smsReplyTarget } from '../../actions/sms-lookup.ts';
 import { phoneDigest } from '../../channels/sms/phone-digest.ts';
 import { recordSms } from '../../channels/sms/receipts.ts';
 import type { SmsConfig } from '../../core/config.ts';
@@ -20,8 +21,6 @@ import { formParams, validTwilioSignature, type FormParams } from '../../domain/
 import { hidden, typed } from '../operation.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
 import { smsReplyBudget } from './sms-reply-budget.ts';
-import { findTextedTicket, getRingForSms, getSmsOfRing } from '../../store/sms-messages.ts';
-import { getAccount, getBranch } from '../../store/tenancy.ts';
 
 export const SMS_INBOUND_PATH = '/sms/inbound';
 export const SMS_STATUS_PATH = '/sms/status';
@@ -79,7 +78,7 @@ export function registerSmsWebhooks(app: FastifyInstance, services: Services, li
       const now = clock.now();
       const verb = readSmsReply(first(params, 'Body') ?? '');
       const digest = await phoneDigest(db, phone, now);
-      const target = await replyTarget(services, phone, String(req.id));
+      const target = await smsReplyTarget(services, phone, String(req.id));
       const messageSid = first(params, 'MessageSid') ?? first(params, 'SmsSid');
       const result = await db.write((tx) =>
         answerSmsReply(tx, { mode: 'live', verb, digest, target, now, ...(messageSid === undefined ? {} : { messageSid }) }),
@@ -99,7 +98,7 @@ export function registerSmsWebhooks(app: FastifyInstance, services: Services, li
       const status = smsStatusFromProvider(first(params, 'MessageStatus') ?? first(params, 'SmsStatus') ?? '');
       if (status === null || !isId('ring', ringId)) return reply.code(204).send();
       // The ring's row may be gone with its ticket's retention; the text's record says the rest.
-      const ring = (await getRingForSms(db, ringId)) ?? (await getSmsOfRing(db, ringId));
+      const ring = await ringOfText(services, ringId);
       if (ring === undefined) return reply.code(204).send();
       const errorCode = first(params, 'ErrorCode');
       await recordSms(services, {
@@ -117,24 +116,4 @@ export function registerSmsWebhooks(app: FastifyInstance, services: Services, li
       return reply.code(204).send();
     });
   });
-}
-
-/** The open live ticket texted at `phone` last, with the context its customer acts in; null when none. */
-async function replyTarget(services: Services, phone: string, requestId: string): Promise<SmsReplyTarget | null> {
-  const { db } = services;
-  const ticket = await findTextedTicket(db, 'live', phone);
-  const branch = ticket && (await getBranch(db, ticket.branchId));
-  const account = branch && (await getAccount(db, branch.accountId));
-  if (ticket === undefined || branch === undefined || account === undefined) return null;
-  const ctx: Ctx = {
-    actor: { kind: 'customer', ticketId: ticket.id },
-    accountId: account.id,
-    plan: account.plan,
-    branchId: ticket.branchId,
-    mode: 'live',
-    requestId,
-    idempotencyKey: null,
-    services,
-  };
-  return { ctx, ticket, branch };
 }

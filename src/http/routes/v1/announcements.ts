@@ -2,11 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Services } from '../../../core/ctx.ts';
-import { ANNOUNCEMENT_LIMITS, createAnnouncement, deleteAnnouncement } from '../../../actions/announcements.ts';
+import { ANNOUNCEMENT_LIMITS, createAnnouncement, deleteAnnouncement, listAnnouncements } from '../../../actions/announcements.ts';
 import { iso } from '../../../actions/present.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
-import { listActiveAnnouncements, type Announcement } from '../../../store/announcements.ts';
 import { Id, IdParam, ListOf, Timestamp } from '../../schema-parts.ts';
 import { operation, typed } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
@@ -46,6 +45,8 @@ const CreateBody = Type.Object(
   { additionalProperties: false },
 );
 
+type Announcement = Awaited<ReturnType<typeof listAnnouncements>>[number];
+
 const present = (a: Announcement): Static<typeof AnnouncementSchema> => ({
   object: 'announcement',
   id: a.id,
@@ -69,8 +70,7 @@ export function registerAnnouncementRoutes(fastify: FastifyInstance, services: S
       }),
     },
     async (req) => {
-      const ctx = ctxFor(req, services);
-      const list = await listActiveAnnouncements(services.db, ctx.branchId, ctx.mode, services.clock.now(), 100);
+      const list = await listAnnouncements({ ctx: ctxFor(req, services), input: undefined });
       return { object: 'list', data: list.map(present), has_more: false };
     },
   );

@@ -7,7 +7,6 @@ import { createKey, listKeys, revokeKey } from '../../../actions/api-keys.ts';
 import { iso } from '../../../actions/present.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
-import type { ApiKeyRecord } from '../../../store/credentials.ts';
 import { Id, IdParam, ListOf, Nullable, StringEnum, Timestamp } from '../../schema-parts.ts';
 import { operation, typed } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
@@ -30,6 +29,9 @@ const ApiKeySchema = Type.Object({
     }),
   ),
 });
+
+/** A key as the key verbs answer it. */
+type ApiKeyRecord = Awaited<ReturnType<typeof listKeys>>[number];
 
 const present = (k: ApiKeyRecord, secret: string | null = null): Static<typeof ApiKeySchema> => ({
   object: 'api_key',
@@ -60,7 +62,11 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, services: Service
         answers: { 200: { description: 'Every key', schema: ListOf(ApiKeySchema, 'Newest first') } },
       }),
     },
-    async (req) => ({ object: 'list', data: (await listKeys(ctxFor(req, services))).map((k) => present(k)), has_more: false }),
+    async (req) => ({
+      object: 'list',
+      data: (await listKeys({ ctx: ctxFor(req, services), input: undefined })).map((k) => present(k)),
+      has_more: false,
+    }),
   );
 
   app.post(

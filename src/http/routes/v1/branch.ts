@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../../core/ctx.ts';
-import { getAccount, getBranch } from '../../../store/tenancy.ts';
 import { presentBranch } from '../../../actions/present.ts';
-import { updateBranchSettings } from '../../../actions/branch.ts';
+import { readAccountPlan, readBranch, updateBranchSettings } from '../../../actions/branch.ts';
 import { EXAMPLE_LADDER, LadderStepSchema, QueueName } from '../../schemas.ts';
 import { Ref } from '../../schema-parts.ts';
 import { MAX_LADDER_STEPS } from '../../../domain/escalation-ladder.ts';
@@ -102,8 +101,7 @@ export function registerBranchRoutes(fastify: FastifyInstance, services: Service
     },
     async (req) => {
       const ctx = ctxFor(req, services);
-      const branch = (await getBranch(services.db, ctx.branchId))!;
-      return presentBranch(branch, ctx.plan);
+      return presentBranch(await readBranch({ ctx, input: undefined }), ctx.plan);
     },
   );
 
@@ -129,8 +127,7 @@ export function registerBranchRoutes(fastify: FastifyInstance, services: Service
         status: 200,
         run: async (tx) => {
           const branch = await updateBranchSettings({ ctx: tx, input: req.body ?? {} });
-          const account = (await getAccount(tx.tx, ctx.accountId))!;
-          return presentBranch(branch, account.plan);
+          return presentBranch(branch, await readAccountPlan({ ctx: tx, input: undefined }));
         },
       });
     },

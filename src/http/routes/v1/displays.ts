@@ -2,11 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Services } from '../../../core/ctx.ts';
-import { createDisplay, deleteDisplay, MAX_DISPLAYS_PER_BRANCH } from '../../../actions/displays.ts';
+import { createDisplay, deleteDisplay, listBranchDisplays, MAX_DISPLAYS_PER_BRANCH } from '../../../actions/displays.ts';
 import { iso } from '../../../actions/present.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
-import { listDisplays, type Display } from '../../../store/displays.ts';
 import { QueueName } from '../../schemas.ts';
 import { Id, IdParam, ListOf, Timestamp } from '../../schema-parts.ts';
 import { operation, typed } from '../../operation.ts';
@@ -40,6 +39,9 @@ const CreateBody = Type.Object(
 const IdParams = Type.Object({ id: IdParam('display') });
 const Deleted = Type.Object({ object: Type.Literal('display'), id: Id('display'), deleted: Type.Literal(true) });
 
+/** A display as the display verbs answer it. */
+export type Display = Awaited<ReturnType<typeof listBranchDisplays>>[number];
+
 export function presentDisplay(d: Display, publicUrl: string): Static<typeof DisplaySchema> {
   return {
     object: 'display',
@@ -69,8 +71,7 @@ export function registerDisplayRoutes(fastify: FastifyInstance, services: Servic
       }),
     },
     async (req) => {
-      const ctx = ctxFor(req, services);
-      const list = await listDisplays(services.db, ctx.branchId, ctx.mode);
+      const list = await listBranchDisplays({ ctx: ctxFor(req, services), input: undefined });
       return { object: 'list', data: list.map((d) => presentDisplay(d, publicUrl)), has_more: false };
     },
   );

@@ -1,9 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../../core/ctx.ts';
-import { invalid, notFound } from '../../../domain/errors.ts';
-import { isId } from '../../../domain/ids.ts';
-import { getEventBody, listEventBodies } from '../../../store/outbox.ts';
+import { listEventPage, readEvent } from '../../../actions/read-events.ts';
 import { EXAMPLE_IDS, EXAMPLE_TIME, IdParam, ListOf } from '../../schema-parts.ts';
 import { operation, typed } from '../../operation.ts';
 import { exampleEvent } from '../../example-objects.ts';
@@ -48,15 +46,8 @@ export function registerEventRoutes(fastify: FastifyInstance, services: Services
       }),
     },
     async (req, reply) => {
-      const ctx = ctxFor(req, services);
       const q = req.query;
-      if (
-        q.starting_after !== undefined &&
-        (!isId('event', q.starting_after) || (await getEventBody(services.db, ctx.branchId, ctx.mode, q.starting_after)) === undefined)
-      ) {
-        throw invalid('/query/starting_after', 'starting_after must be the id of an event of this branch and mode.');
-      }
-      const page = await listEventBodies(services.db, ctx.branchId, ctx.mode, {
+      const input = {
         types: q.type
           ?.split(',')
           .map((t) => t.trim())
@@ -64,7 +55,8 @@ export function registerEventRoutes(fastify: FastifyInstance, services: Services
         createdAfter: q.created_after === undefined ? undefined : Date.parse(q.created_after),
         startingAfter: q.starting_after,
         limit: q.limit ?? 20,
-      });
+      };
+      const page = await listEventPage({ ctx: ctxFor(req, services), input });
       return sendJson(reply, `{"object":"list","data":[${page.data.join(',')}],"has_more":${page.hasMore}}`);
     },
   );
@@ -82,11 +74,7 @@ export function registerEventRoutes(fastify: FastifyInstance, services: Services
       }),
     },
     async (req, reply) => {
-      const ctx = ctxFor(req, services);
-      const { id } = req.params;
-      const body = isId('event', id) ? await getEventBody(services.db, ctx.branchId, ctx.mode, id) : undefined;
-      if (body === undefined) throw notFound('event');
-      return sendJson(reply, body);
+      return sendJson(reply, await readEvent({ ctx: ctxFor(req, services), input: { id: req.params.id } }));
     },
   );
 }

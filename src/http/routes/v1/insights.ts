@@ -61,7 +61,7 @@ export function registerInsightRoutes(fastify: FastifyInstance, services: Servic
       }),
     },
     async (req) => {
-      const r = await readInsightsSummary(ctxFor(req, services), req.query);
+      const r = await readInsightsSummary({ ctx: ctxFor(req, services), input: req.query });
       return { object: 'insights', ...scopeFields(r), figures: r.figures, comparison: r.comparison };
     },
   );
@@ -80,7 +80,7 @@ export function registerInsightRoutes(fastify: FastifyInstance, services: Servic
       }),
     },
     async (req) => {
-      const r = await readInsightsByDay(ctxFor(req, services), req.query);
+      const r = await readInsightsByDay({ ctx: ctxFor(req, services), input: req.query });
       return { object: 'insights.days', ...scopeFields(r), data: r.data };
     },
   );
@@ -99,7 +99,7 @@ export function registerInsightRoutes(fastify: FastifyInstance, services: Servic
       }),
     },
     async (req) => {
-      const r = await readInsightsByHour(ctxFor(req, services), req.query);
+      const r = await readInsightsByHour({ ctx: ctxFor(req, services), input: req.query });
       return { object: 'insights.hours', ...scopeFields(r), data: r.data };
     },
   );
@@ -120,7 +120,7 @@ export function registerInsightRoutes(fastify: FastifyInstance, services: Servic
       }),
     },
     async (req) => {
-      const r = await readInsightsByWeekdayHour(ctxFor(req, services), req.query);
+      const r = await readInsightsByWeekdayHour({ ctx: ctxFor(req, services), input: req.query });
       return { object: 'insights.weekday_hours', ...scopeFields(r), data: r.data };
     },
   );
@@ -148,7 +148,7 @@ export function registerInsightRoutes(fastify: FastifyInstance, services: Servic
       }),
     },
     async (req, reply) => {
-      const { filename, chunks } = await exportTickets(ctxFor(req, services), req.query);
+      const { filename, chunks } = await exportTickets({ ctx: ctxFor(req, services), input: req.query });
       reply
         .type('text/csv; charset=utf-8')
         .header('Content-Disposition', `attachment; filename="${filename}"`)

@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Services } from '../../../core/ctx.ts';
-import { getBranch, listQueues } from '../../../store/tenancy.ts';
-import { countOpenTicketsByQueue } from '../../../store/open-tickets.ts';
-import { createQueue, removeQueue, updateQueue, type QueueView } from '../../../actions/queues.ts';
+import { createQueue, listQueueViews, removeQueue, updateQueue, type QueueView } from '../../../actions/queues.ts';
 import { iso } from '../../../actions/present.ts';
 import { QueueName, type QueueObject } from '../../schemas.ts';
 import { ListOf } from '../../schema-parts.ts';
@@ -35,17 +33,8 @@ export function registerQueueRoutes(fastify: FastifyInstance, services: Services
       }),
     },
     async (req) => {
-      const ctx = ctxFor(req, services);
-      const branch = (await getBranch(services.db, ctx.branchId))!;
-      const queues = await listQueues(services.db, ctx.branchId);
-      const open = await countOpenTicketsByQueue(services.db, ctx.branchId, ctx.mode);
-      return {
-        object: 'list',
-        has_more: false,
-        data: queues.map((q) =>
-          present({ name: q.name, isDefault: q.name === branch.defaultQueue, openTickets: open.get(q.name) ?? 0, createdAt: q.createdAt }),
-        ),
-      };
+      const queues = await listQueueViews({ ctx: ctxFor(req, services), input: undefined });
+      return { object: 'list', has_more: false, data: queues.map(present) };
     },
   );
 

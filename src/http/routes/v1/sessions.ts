@@ -5,9 +5,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Services } from '../../../core/ctx.ts';
 import { AppError } from '../../../domain/errors.ts';
-import { csrfTokenFor, hashSessionToken, SESSION_ABSOLUTE_MS } from '../../../domain/session-token.ts';
+import { csrfTokenFor, SESSION_ABSOLUTE_MS } from '../../../domain/session-token.ts';
 import type { RateLimiter } from '../../../realtime/limiter.ts';
-import { findSessionByTokenHash } from '../../../store/sessions.ts';
+import { findSessionByToken } from '../../../actions/session-lookup.ts';
 import { changeOwnPassword, signIn, signOut, summarise, switchBranch, WRONG_CREDENTIALS } from '../../../actions/staff-session.ts';
 import { sessionMode } from '../../plugins/mode-header.ts';
 import { assertSameSite, clearSessionCookie, sessionOf, setSessionCookie, type StaffSession } from '../../plugins/session.ts';
@@ -83,7 +83,7 @@ export function registerSignIn(fastify: FastifyInstance, services: Services, lim
         }
         throw err;
       }
-      const view = (await findSessionByTokenHash(services.db, hashSessionToken(signed.token)))!;
+      const view = (await findSessionByToken(services, signed.token))!;
       setSessionCookie(req, reply, services.config, signed.token, SESSION_ABSOLUTE_MS);
       return reply.code(201).send(await summarise(services, view, csrfTokenFor(signed.token), mode));
     },

@@ -6,10 +6,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../../core/ctx.ts';
 import { channels } from '../../../realtime/bus.ts';
 import { SSE_HEADERS } from '../../../realtime/sse.ts';
-import { getApiKey } from '../../../store/credentials.ts';
-import { findSessionByTokenHash } from '../../../store/sessions.ts';
-import { hashSessionToken } from '../../../domain/session-token.ts';
-import { isLive, sessionOf } from '../../plugins/session.ts';
+import { apiKeyHolds } from '../../../actions/api-key-auth.ts';
+import { findLiveSession } from '../../../actions/session-lookup.ts';
+import { sessionOf } from '../../plugins/session.ts';
 import { Type } from 'typebox';
 import { operation, typed } from '../../operation.ts';
 import { ctxFor } from './context.ts';
@@ -32,11 +31,8 @@ const DESCRIPTION = [
 async function stillValid(services: Services, req: FastifyRequest): Promise<boolean> {
   const auth = req.auth!;
   const session = sessionOf(req);
-  if (session !== null) {
-    const view = await findSessionByTokenHash(services.db, hashSessionToken(session.token));
-    return view !== undefined && isLive(view, services.clock.now());
-  }
-  if (auth.actor.kind === 'api_key') return (await getApiKey(services.db, auth.actor.keyId))?.revokedAt === null;
+  if (session !== null) return (await findLiveSession(services, session.token, services.clock.now())) !== undefined;
+  if (auth.actor.kind === 'api_key') return apiKeyHolds(services, auth.actor.keyId);
   return true;
 }
 

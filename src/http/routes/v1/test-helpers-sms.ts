@@ -8,11 +8,9 @@ import type { Services } from '../../../core/ctx.ts';
 import { answerSmsReply } from '../../../actions/sms-reply.ts';
 import { presentTicket } from '../../../actions/present.ts';
 import { phoneDigest } from '../../../channels/sms/phone-digest.ts';
-import { AppError, notFound } from '../../../domain/errors.ts';
+import { AppError } from '../../../domain/errors.ts';
 import { readSmsReply, SMS_VERBS } from '../../../domain/sms-reply.ts';
-import { latestSmsOfTicket } from '../../../store/sms-messages.ts';
-import { getBranch } from '../../../store/tenancy.ts';
-import { getTicket } from '../../../store/tickets.ts';
+import { readTextedTicket } from '../../../actions/sms-lookup.ts';
 import { EXAMPLE_TICKETS } from '../../example-objects.ts';
 import { operation, typed } from '../../operation.ts';
 import { IdParam, Nullable, StringEnum } from '../../schema-parts.ts';
@@ -92,16 +90,7 @@ export function registerSmsTestHelper(fastify: FastifyInstance, services: Servic
       const { body: text } = req.body;
       ticketIdFrom(id);
       const ctx = ctxFor(req, services);
-      const ticket = await getTicket(db, ctx.branchId, ctx.mode, id);
-      if (ticket === undefined) throw notFound('ticket');
-      const phone = ticket.customerPhone;
-      if (phone === null || ticket.closedAt !== null || (await latestSmsOfTicket(db, ticket.id)) === undefined) {
-        throw new AppError(
-          'conflict',
-          'No text was sent for this open ticket yet: create it with customer_phone on a business-plan branch and ring it (test mode simulates the SMS).',
-        );
-      }
-      const branch = (await getBranch(db, ticket.branchId))!;
+      const { ticket, branch, phone } = await readTextedTicket({ ctx, input: { id } });
       const verb = readSmsReply(text);
       const digest = await phoneDigest(db, phone, clock.now());
       return runWrite(req, reply, ctx, {

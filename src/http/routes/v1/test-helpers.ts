@@ -17,15 +17,15 @@ import { AppError, invalid, notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import type { ClientSimulator } from '../../../core/client-simulator.ts';
 import { SIMULATED_MINUTES } from '../../../realtime/simulated-clients.ts';
-import { getDisplay, type Display } from '../../../store/displays.ts';
-import { upsertPushSubscription } from '../../../store/push-subscriptions.ts';
-import { getTicket } from '../../../store/tickets.ts';
+import { readDisplay } from '../../../actions/displays.ts';
+import { subscribeToPush } from '../../../actions/push-subscription.ts';
+import { readTicket } from '../../../actions/read-tickets.ts';
 import { IdParam } from '../../schema-parts.ts';
 import { operation, typed } from '../../operation.ts';
 import { EXAMPLE_TICKETS } from '../../example-objects.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
-import { DisplaySchema, presentDisplay } from './displays.ts';
+import { DisplaySchema, presentDisplay, type Display } from './displays.ts';
 import { ticketIdFrom } from './tickets.ts';
 import { registerSmsTestHelper } from './test-helpers-sms.ts';
 
@@ -75,7 +75,7 @@ function openMinutes(minutes: number | undefined): number {
 
 export function registerTestHelperRoutes(fastify: FastifyInstance, services: Services): void {
   const app = typed(fastify);
-  const { db, config } = services;
+  const { config } = services;
   const { publicUrl } = config;
   // Before the body is validated: a live key is refused whatever it sends.
   const testKeysOnly = async (req: FastifyRequest): Promise<void> => {
@@ -129,7 +129,7 @@ export function registerTestHelperRoutes(fastify: FastifyInstance, services: Ser
         // After the view commits and before the answer: once answered, a ring reaches the page.
         const openPage = (ticketId: string): Continuation<TicketObject> =>
           new Continuation(ticketId, async () => {
-            const ticket = (await getTicket(db, ctx.branchId, ctx.mode, ticketId))!;
+            const ticket = await readTicket({ ctx, input: { id: ticketId } });
             await simulated().openPage(ticket, open);
             return async () => presentTicket(ticket, publicUrl);
           });
@@ -142,8 +142,15 @@ export function registerTestHelperRoutes(fastify: FastifyInstance, services: Ser
       return runWrite(req, reply, ctx, {
         status: 200,
         run: async (tx) => {
+          if (action === 'subscribe') {
+            // The push service readybell simulates: its subscription needs no keys (nothing is encrypted or sent).
+            const { endpoint, p256dh, auth } = simulatedPushSubscription(
+              { id, branchId: ctx.branchId, mode: ctx.mode },
+              services.clock.now(),
+            );
+            return presentTicket(await subscribeToPush({ ctx: tx, input: { ticketId: id, keys: { endpoint, p256dh, auth } } }), publicUrl);
+          }
           const { ticket } = await recordCustomerAction({ ctx: tx, input: { ticketId: id, action, minutes } });
-          if (action === 'subscribe') await upsertPushSubscription(tx.tx, simulatedPushSubscription(ticket, services.clock.now()));
           return presentTicket(ticket, publicUrl);
         },
       });
@@ -183,9 +190,7 @@ export function registerTestHelperRoutes(fastify: FastifyInstance, services: Ser
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
         run: async (ctx) => {
-          const display = await getDisplay(ctx.tx, ctx.branchId, ctx.mode, id);
-          if (display === undefined) throw notFound('display');
-          return connect(display);
+          return connect(await readDisplay({ ctx, input: { id } }));
         },
         resume: (_ctx, saved) => connect(saved as Display),
       });

@@ -4,12 +4,12 @@ import QRCode from 'qrcode';
 import type { Services } from '../../../core/ctx.ts';
 import { createTicket } from '../../../actions/create-ticket.ts';
 import { presentTicket, ticketUrl } from '../../../actions/present.ts';
-import { AppError, invalid, notFound } from '../../../domain/errors.ts';
+import { AppError, invalid } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
-import { E164_PATTERN } from '../../../domain/validation.ts';
+import { E164_PATTERN, LIST_LIMIT_MAX } from '../../../domain/validation.ts';
 import { TICKET_STATUSES } from '../../../domain/ticket-state.ts';
 import type { TicketStatus } from '../../../core/ticket.ts';
-import { getTicket, LIST_LIMIT_MAX, listTickets } from '../../../store/tickets.ts';
+import { listTicketPage, readTicket } from '../../../actions/read-tickets.ts';
 import type { Ticket } from '../../../core/ticket.ts';
 import { QueueName } from '../../schemas.ts';
 import { EXAMPLE_IDS, EXAMPLE_TIME, IdParam, ListOf } from '../../schema-parts.ts';
@@ -101,10 +101,7 @@ function time(name: string, value: string | undefined): number | undefined {
 }
 
 export async function findTicket(services: Services, req: FastifyRequest, id: string): Promise<Ticket> {
-  const ctx = ctxFor(req, services);
-  const ticket = await getTicket(services.db, ctx.branchId, ctx.mode, ticketIdFrom(id));
-  if (ticket === undefined) throw notFound('ticket');
-  return ticket;
+  return readTicket({ ctx: ctxFor(req, services), input: { id: ticketIdFrom(id) } });
 }
 
 export function registerTicketRoutes(fastify: FastifyInstance, services: Services): void {
@@ -177,21 +174,17 @@ export function registerTicketRoutes(fastify: FastifyInstance, services: Service
         if (bad !== undefined) throw invalid('/query/status', `Unknown status "${bad}"; use ${TICKET_STATUSES.join(', ')}.`);
         statuses = named.filter(isTicketStatus);
       }
-      if (q.starting_after !== undefined) {
-        const cursor = isId('ticket', q.starting_after)
-          ? await getTicket(services.db, ctx.branchId, ctx.mode, q.starting_after)
-          : undefined;
-        if (cursor === undefined)
-          throw invalid('/query/starting_after', 'starting_after must be the id of a ticket of this branch and mode.');
-      }
-      const page = await listTickets(services.db, ctx.branchId, ctx.mode, {
-        queue: q.queue,
-        statuses,
-        externalRef: q.external_ref,
-        createdAfter: time('created_after', q.created_after),
-        createdBefore: time('created_before', q.created_before),
-        startingAfter: q.starting_after,
-        limit: q.limit ?? 20,
+      const page = await listTicketPage({
+        ctx,
+        input: {
+          queue: q.queue,
+          statuses,
+          externalRef: q.external_ref,
+          createdAfter: time('created_after', q.created_after),
+          createdBefore: time('created_before', q.created_before),
+          startingAfter: q.starting_after,
+          limit: q.limit ?? 20,
+        },
       });
       return { object: 'list', data: page.data.map((t) => presentTicket(t, publicUrl)), has_more: page.hasMore };
     },

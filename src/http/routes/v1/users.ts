@@ -7,7 +7,6 @@ import { deleteUser, inviteUser, listAccountUsers, updateUser } from '../../../a
 import { iso } from '../../../actions/present.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
-import type { UserRecord } from '../../../store/credentials.ts';
 import { Id, IdParam, ListOf, Nullable, StringEnum, Timestamp } from '../../schema-parts.ts';
 import { operation, typed } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
@@ -32,6 +31,9 @@ const UserSchema = Type.Object({
     }),
   ),
 });
+
+/** A user as the user verbs answer it. */
+type UserRecord = Awaited<ReturnType<typeof listAccountUsers>>[number];
 
 const present = (u: UserRecord, password: string | null = null): Static<typeof UserSchema> => ({
   object: 'user',
@@ -63,7 +65,11 @@ export function registerUserRoutes(fastify: FastifyInstance, services: Services)
         answers: { 200: { description: 'Every user', schema: ListOf(UserSchema, 'Oldest first') } },
       }),
     },
-    async (req) => ({ object: 'list', data: (await listAccountUsers(ctxFor(req, services))).map((u) => present(u)), has_more: false }),
+    async (req) => ({
+      object: 'list',
+      data: (await listAccountUsers({ ctx: ctxFor(req, services), input: undefined })).map((u) => present(u)),
+      has_more: false,
+    }),
   );
 
   app.post(

@@ -2,7 +2,7 @@
 // branch and mode: another branch's or mode's id answers 404 like an unknown one.
 import type { FastifyInstance } from 'fastify';
 import type { Ctx, Services } from '../../../core/ctx.ts';
-import { invalid, notFound } from '../../../domain/errors.ts';
+import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import {
   createWebhookEndpoint,
@@ -13,10 +13,15 @@ import {
 import { rotateWebhookSecret } from '../../../actions/rotate-webhook-secret.ts';
 import { sendTestWebhook } from '../../../actions/send-test-webhook.ts';
 import { retryWebhookDelivery } from '../../../actions/retry-webhook-delivery.ts';
-import { getEndpoint, listEndpoints } from '../../../store/webhook-endpoints.ts';
-import { getDelivery, listAttempts, listDeliveries, type WebhookDelivery } from '../../../store/webhook-deliveries.ts';
+import {
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  readWebhookDelivery,
+  readWebhookEndpoint,
+  revealWebhookSecret,
+  type DeliveryWithAttempts,
+} from '../../../actions/read-webhooks.ts';
 import { presentDelivery, presentEndpoint } from '../../../webhooks/present.ts';
-import { SecretBox } from '../../../webhooks/secret-box.ts';
 import { checkWebhookUrl, systemLookup } from '../../../webhooks/url-policy.ts';
 import { Type, type Static } from 'typebox';
 import { operation, typed } from '../../operation.ts';
@@ -53,24 +58,11 @@ function idParam(id: string, kind: 'webhookEndpoint' | 'webhookDelivery'): strin
   return id;
 }
 
-async function endpointOf(services: Services, ctx: Ctx, id: string) {
-  requireWebhookAccess(ctx);
-  const endpoint = await getEndpoint(services.db, ctx.branchId, ctx.mode, id);
-  if (endpoint === undefined) throw notFound('webhook endpoint');
-  return endpoint;
-}
-
-async function presentDeliveries(services: Services, list: WebhookDelivery[]) {
-  const attempts = await listAttempts(
-    services.db,
-    list.map((d) => d.id),
-  );
-  return list.map((d) => presentDelivery(d, attempts.get(d.id) ?? []));
-}
+const present = ({ delivery, attempts }: DeliveryWithAttempts) => presentDelivery(delivery, attempts);
 
 export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services: Services): void {
   const app = typed(fastify);
-  const { db, clock, config } = services;
+  const { clock, config } = services;
   // Read on every call, so tests can substitute a resolver on a running service.
   const checkUrl = (url: string, ctx: Ctx): Promise<string> =>
     checkWebhookUrl(url, ctx.mode, config, services.webhookLookup ?? systemLookup);
@@ -87,14 +79,9 @@ export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services
       }),
     },
     async (req) => {
-      const ctx = ctxFor(req, services);
-      requireWebhookAccess(ctx);
+      const endpoints = await listWebhookEndpoints({ ctx: ctxFor(req, services), input: undefined });
       const now = clock.now();
-      return {
-        object: 'list',
-        data: (await listEndpoints(db, ctx.branchId, ctx.mode)).map((e) => presentEndpoint(e, now)),
-        has_more: false,
-      };
+      return { object: 'list', data: endpoints.map((e) => presentEndpoint(e, now)), has_more: false };
     },
   );
 
@@ -125,6 +112,8 @@ export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services
     },
     async (req, reply) => {
       const ctx = ctxFor(req, services);
+      // The verb enforces access; asked here first only because the URL's DNS lookup comes before
+      // the write: a caller without access gets its 403 before any lookup is made for it.
       requireWebhookAccess(ctx);
       const body = req.body;
       // DNS is checked before the write: a lookup must never hold the store's writer.
@@ -152,8 +141,10 @@ export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services
         answers: { 200: { description: 'The endpoint', schema: Endpoint, example: EXAMPLE_ENDPOINT } },
       }),
     },
-    async (req) =>
-      presentEndpoint(await endpointOf(services, ctxFor(req, services), idParam(req.params.id, 'webhookEndpoint')), clock.now()),
+    async (req) => {
+      const id = idParam(req.params.id, 'webhookEndpoint');
+      return presentEndpoint(await readWebhookEndpoint({ ctx: ctxFor(req, services), input: { id } }), clock.now());
+    },
   );
 
   app.patch(
@@ -173,7 +164,7 @@ export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services
     async (req, reply) => {
       const id = idParam(req.params.id, 'webhookEndpoint');
       const ctx = ctxFor(req, services);
-      requireWebhookAccess(ctx);
+      requireWebhookAccess(ctx); // before the DNS lookup, as for a create
       const body = req.body ?? {};
       const url = body.url === undefined ? undefined : await checkUrl(body.url, ctx);
       return runWrite(req, reply, ctx, {
@@ -249,16 +240,15 @@ export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services
       }),
     },
     async (req, reply) => {
-      const endpoint = await endpointOf(services, ctxFor(req, services), idParam(req.params.id, 'webhookEndpoint'));
-      const now = clock.now();
+      const id = idParam(req.params.id, 'webhookEndpoint');
+      const { endpoint, secret, previousUntil } = await revealWebhookSecret({ ctx: ctxFor(req, services), input: { id } });
       // A secret must not linger in a browser or proxy cache.
       reply.header('Cache-Control', 'no-store');
-      const overlap = endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > now;
       return {
         object: 'webhook_endpoint_secret',
         endpoint: endpoint.id,
-        secret: new SecretBox(config.webhookSecretsKey).open(endpoint.secret, endpoint.id),
-        previous_secret_expires_at: overlap ? new Date(endpoint.previousSecretExpiresAt!).toISOString() : null,
+        secret,
+        previous_secret_expires_at: previousUntil === null ? null : new Date(previousUntil).toISOString(),
       } satisfies Static<typeof SecretSchema>;
     },
   );
@@ -300,24 +290,13 @@ export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services
       }),
     },
     async (req) => {
-      const ctx = ctxFor(req, services);
-      const endpoint = await endpointOf(services, ctx, idParam(req.params.id, 'webhookEndpoint'));
+      const endpointId = idParam(req.params.id, 'webhookEndpoint');
       const q = req.query;
-      if (q.starting_after !== undefined) {
-        const cursor = isId('webhookDelivery', q.starting_after)
-          ? await getDelivery(db, ctx.branchId, ctx.mode, q.starting_after)
-          : undefined;
-        if (cursor === undefined || cursor.endpointId !== endpoint.id) {
-          throw invalid('/query/starting_after', 'starting_after must be the id of a delivery of this endpoint.');
-        }
-      }
-      const page = await listDeliveries(db, ctx.branchId, ctx.mode, endpoint.id, {
-        status: q.status,
-        eventId: q.event,
-        startingAfter: q.starting_after,
-        limit: q.limit ?? 20,
+      const page = await listWebhookDeliveries({
+        ctx: ctxFor(req, services),
+        input: { endpointId, status: q.status, eventId: q.event, startingAfter: q.starting_after, limit: q.limit ?? 20 },
       });
-      return { object: 'list', data: await presentDeliveries(services, page.data), has_more: page.hasMore };
+      return { object: 'list', data: page.data.map(present), has_more: page.hasMore };
     },
   );
 
@@ -334,11 +313,7 @@ export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services
       }),
     },
     async (req) => {
-      const ctx = ctxFor(req, services);
-      requireWebhookAccess(ctx);
-      const delivery = await getDelivery(db, ctx.branchId, ctx.mode, idParam(req.params.id, 'webhookDelivery'));
-      if (delivery === undefined) throw notFound('webhook delivery');
-      return (await presentDeliveries(services, [delivery]))[0];
+      return present(await readWebhookDelivery({ ctx: ctxFor(req, services), input: { id: req.params.id } }));
     },
   );
 
@@ -362,8 +337,9 @@ export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services
         status: 202,
         run: async (ctx) => {
           const delivery = await retryWebhookDelivery({ ctx, input: { id } });
-          const attempts = await listAttempts(ctx.tx, [delivery.id]);
-          return presentDelivery(delivery, attempts.get(delivery.id) ?? []);
+          // Read in the retry's transaction: the delivery as it now is, with its attempts so far.
+          const { attempts } = await readWebhookDelivery({ ctx, input: { id: delivery.id } });
+          return presentDelivery(delivery, attempts);
         },
       });
     },

@@ -1,0 +1,33 @@
+// What authenticating an API key reads: the key behind a hash, with its account's plan, and
+// whether a key still holds (an open /v1/stream re-checks it). The auth plugin caches verified
+// keys; watchCredentials tells it when a change committed here or in another process on this
+// machine (the CLI beside an embedded store) must clear that cache.
+import type { Services } from '../core/ctx.ts';
+import type { Plan } from '../core/tenancy.ts';
+import { findApiKeyWithPlan, getApiKey, type ApiKeyRecord } from '../store/credentials.ts';
+import { onCredentialsChanged, watchOtherProcesses } from '../store/credential-changes.ts';
+
+/** The key with this SHA-256 hash, revoked or not, with its account's plan; undefined when none has it. */
+export async function findKeyByHash(services: Services, hash: string): Promise<(ApiKeyRecord & { plan: Plan }) | undefined> {
+  const record = await findApiKeyWithPlan(services.db, hash);
+  return record && { ...record, plan: record.plan as Plan };
+}
+
+/** Whether the key may still be used: it exists and is not revoked. */
+export async function apiKeyHolds(services: Services, keyId: string): Promise<boolean> {
+  return (await getApiKey(services.db, keyId))?.revokedAt === null;
+}
+
+export type CredentialWatch = {
+  /** Run before every use of cached credentials: resolves once another process's change, if any, has been told. */
+  check: () => Promise<void> | undefined;
+  stop: () => void;
+};
+
+/**
+ * Calls `here` after a credential change committed in this process, and `elsewhere` when another
+ * process on this machine changed credentials since the last check (and at the first).
+ */
+export function watchCredentials(services: Services, on: { here: () => void; elsewhere: () => void }): CredentialWatch {
+  return { check: watchOtherProcesses(services.db, on.elsewhere), stop: onCredentialsChanged(on.here) };
+}
