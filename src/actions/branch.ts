@@ -1,7 +1,7 @@
 import { unknownQueue } from './queues.ts';
 import type { Action } from '../core/ctx.ts';
 import { invalid, AppError } from '../domain/errors.ts';
-import { isValidTimeZone } from '../domain/business-day.ts';
+import { isValidTimeZone } from '../domain/local-time.ts';
 import { applyPatch, roundExpiryHours, SUPPORTED_LANGUAGES, type BranchSettingsPatch } from '../domain/branch-settings.ts';
 import { isPhoneCountry } from '../domain/customer-phone.ts';
 import { firstTextingStep, ladderFault } from '../domain/escalation-ladder.ts';
