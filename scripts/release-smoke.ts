@@ -196,7 +196,9 @@ async function smoke(rt: Runtime, log: { text: string }): Promise<void> {
     check(script !== undefined, '/staff links no built script');
     const asset = await request(`${base}${script}`);
     check(asset.status === 200 && asset.type.startsWith('text/javascript'), `${script} answered ${asset.status}`);
-    console.log(`release-smoke: /readyz, HEALTHCHECK, POST /v1/tickets (${ticket.display_number}), its page's icon and script, and /staff answer`);
+    console.log(
+      `release-smoke: /readyz, HEALTHCHECK, POST /v1/tickets (${ticket.display_number}), its page's icon and script, and /staff answer`,
+    );
 
     const stopAt = performance.now();
     server.kill('SIGTERM');
