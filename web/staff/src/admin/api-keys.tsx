@@ -104,7 +104,7 @@ export function ApiKeys() {
           >
             <option value="test">{t('mode.test')}</option>
             <option value="live">{t('mode.live')}</option>
-          </select>{' '}
+          </select>
         </Field>
         <Field id="key-name" label={t('keys.name')} note={t('form.optional')} error={form.errors.fields.name}>
           <input
@@ -116,7 +116,7 @@ export function ApiKeys() {
             disabled={noApi}
             placeholder={t('keys.namePlaceholder')}
             {...form.bind('name', 'key-name')}
-          />{' '}
+          />
         </Field>
         <FormSubmit id="key-form" label={t('keys.create')} error={form.errors.form} disabled={busy || noApi} />
       </form>

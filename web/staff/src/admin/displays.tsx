@@ -75,7 +75,7 @@ export function Displays() {
             value={draft.name}
             onInput={(e) => update({ name: e.currentTarget.value })}
             {...form.bind('name', 'display-name')}
-          />{' '}
+          />
         </Field>
         {data !== null && data[1].data.length > 1 && (
           <fieldset class="checks">

@@ -101,7 +101,7 @@ export function Queues() {
             onInput={(e) => update({ name: e.currentTarget.value })}
             title={t('queues.pattern')}
             {...form.bind('name', 'queue-name')}
-          />{' '}
+          />
         </Field>
         <FormSubmit id="queue-form" label={t('queues.create')} error={form.errors.form} />
       </form>
