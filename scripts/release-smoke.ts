@@ -2,7 +2,7 @@
 // Dockerfile's build stage on a clean copy of the build context (.dockerignore) in a temporary
 // folder, copies the release into a separate image root as the final stage does, then runs that
 // stage's CMD with a throw-away DATA_DIR and checks what an operator would: the HEALTHCHECK passes,
-// a ticket can be created with a key made by the release's own CLI, its page links a built icon, the
+// a ticket can be created with a key made by the release's own CLI, its page links a built icon and script, the
 // staff page is there, and SIGTERM ends the process with status 0. Nothing but production
 // dependencies is installed and no node_modules lies above it, so a devDependency needed at run
 // time fails here.
@@ -184,6 +184,11 @@ async function smoke(rt: Runtime, log: { text: string }): Promise<void> {
     );
     const icon = await request(`${base}${touchIcon}`);
     check(icon.status === 200 && icon.type === 'image/png', `${touchIcon} answered ${icon.status} ${icon.type}`);
+    // So is the page's script (dist/web/pages): without it the page would be served, but not live.
+    const pageScript = /<script src="(\/assets\/customer\.js\?v=[^"]+)" defer>/.exec(customer.body)?.[1];
+    check(pageScript !== undefined, 'the customer page links no built script (dist/web/pages not built)');
+    const pageJs = await request(`${base}${pageScript}`);
+    check(pageJs.status === 200 && pageJs.type.startsWith('text/javascript'), `${pageScript} answered ${pageJs.status}`);
 
     const staff = await request(`${base}/staff`);
     check(staff.status === 200 && staff.type.startsWith('text/html'), `/staff answered ${staff.status} ${staff.type}`);
@@ -191,7 +196,9 @@ async function smoke(rt: Runtime, log: { text: string }): Promise<void> {
     check(script !== undefined, '/staff links no built script');
     const asset = await request(`${base}${script}`);
     check(asset.status === 200 && asset.type.startsWith('text/javascript'), `${script} answered ${asset.status}`);
-    console.log(`release-smoke: /readyz, HEALTHCHECK, POST /v1/tickets (${ticket.display_number}), its page's icon and /staff answer`);
+    console.log(
+      `release-smoke: /readyz, HEALTHCHECK, POST /v1/tickets (${ticket.display_number}), its page's icon and script, and /staff answer`,
+    );
 
     const stopAt = performance.now();
     server.kill('SIGTERM');

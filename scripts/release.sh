@@ -25,15 +25,17 @@ cd "$root"
 
 echo "release: sources into $out"
 cp -R bin src "$out/"
-# web/ holds the browser files read at start (customer page, board, Web Push); web/staff is the
-# staff page's source, shipped only as its build.
-mkdir "$out/web"
-for f in web/*; do
-  [[ $f == web/staff ]] || cp -R "$f" "$out/web/"
-done
+# web/ holds the browser files read at start (the customer page's and the board's stylesheets, the
+# service worker, Web Push, the icon); the staff page and the two pages' scripts are TypeScript
+# sources, shipped only as their builds.
+mkdir -p "$out/web/customer" "$out/web/board"
+cp -R web/icon.svg web/push "$out/web/"
+cp web/customer/customer.css web/customer/sw.js "$out/web/customer/"
+cp web/board/board.css "$out/web/board/"
 
-echo "release: staff page and home-screen icons"
+echo "release: staff page, customer page and board scripts, home-screen icons"
 npm run --silent build:staff -- --outDir "$out/dist/web/staff"
+npm run --silent build:pages -- "$out/dist/web/pages"
 npm run --silent build:icons -- "$out/dist/web/icons"
 
 # The lockfile pins every package; `npm ci` refuses a package.json that disagrees with it, so the

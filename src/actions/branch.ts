@@ -2,7 +2,7 @@ import { unknownQueue } from './queues.ts';
 import { readerOf, type Action, type Read } from '../core/ctx.ts';
 import type { Plan } from '../core/tenancy.ts';
 import { invalid, AppError } from '../domain/errors.ts';
-import { isValidTimeZone } from '../domain/business-day.ts';
+import { isValidTimeZone } from '../domain/local-time.ts';
 import { applyPatch, roundExpiryHours, SUPPORTED_LANGUAGES, type BranchSettingsPatch } from '../domain/branch-settings.ts';
 import { isPhoneCountry } from '../domain/customer-phone.ts';
 import { firstTextingStep, ladderFault } from '../domain/escalation-ladder.ts';

@@ -3,7 +3,7 @@
 import type { Tx } from '../core/db.ts';
 import { newId } from '../domain/ids.ts';
 import { AppError } from '../domain/errors.ts';
-import { isValidTimeZone } from '../domain/business-day.ts';
+import { isValidTimeZone } from '../domain/local-time.ts';
 import { DEFAULT_SETTINGS } from '../domain/branch-settings.ts';
 import { hashApiKey, newApiKey, newPassword } from '../domain/secrets.ts';
 import { hashPassword } from '../domain/password-hash.ts';

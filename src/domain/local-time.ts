@@ -1,19 +1,24 @@
-// A branch's local calendar for insights: the local date and hour of an instant, and the instant
-// a local date begins. Zones are IANA names only (business-day.ts refuses offsets such as
-// "+01:00", which never follow daylight saving); every answer follows the zone's rules at that
-// instant, so a day of a daylight-saving change has 23 or 25 hours.
-import { isValidTimeZone } from './business-day.ts';
+// A branch's local calendar: the local date and hour of an instant (the ticket numbers' business
+// day, insights), the instant a local date begins, and which zone names are accepted. Zones are
+// IANA names only: V8 also accepts UTC offsets such as "+01:00", which never follow daylight
+// saving, so a branch configured with one would restart its numbers an hour off for half the year.
+// Every answer follows the zone's rules at that instant, so a day of a daylight-saving change has
+// 23 or 25 hours. The one cache of Intl formatters for all of them is here.
 
 export type LocalHour = { day: string; hour: number };
 
+const OFFSET_ZONE = /^[+-]/;
+
+// Keyed by lower case because Intl treats zone names case-insensitively; this bounds the cache by
+// the number of real zones however the names are spelled.
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
-/** The zone's wall clock to the hour, or with `toSecond` to the second; made once per zone and kept. */
+/** The zone's wall clock to the hour, or with `toSecond` to the second; made once per zone and kept. Throws RangeError for what is not an IANA zone. */
 function formatterFor(timeZone: string, toSecond = false): Intl.DateTimeFormat {
   const key = `${toSecond ? 's' : 'h'} ${timeZone.toLowerCase()}`;
   let f = formatters.get(key);
   if (f === undefined) {
-    if (!isValidTimeZone(timeZone)) throw new RangeError(`not an IANA time zone: ${JSON.stringify(timeZone)}`);
+    if (timeZone === '' || OFFSET_ZONE.test(timeZone)) throw new RangeError(`not an IANA time zone: ${JSON.stringify(timeZone)}`);
     f = new Intl.DateTimeFormat('en-US', {
       timeZone,
       calendar: 'iso8601',
@@ -25,9 +30,19 @@ function formatterFor(timeZone: string, toSecond = false): Intl.DateTimeFormat {
       hour: '2-digit',
       ...(toSecond ? { minute: '2-digit', second: '2-digit' } : {}),
     });
+    if (OFFSET_ZONE.test(f.resolvedOptions().timeZone)) throw new RangeError(`not an IANA time zone: ${JSON.stringify(timeZone)}`);
     formatters.set(key, f);
   }
   return f;
+}
+
+export function isValidTimeZone(tz: string): boolean {
+  try {
+    formatterFor(tz);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // Every zone's offset is a whole number of minutes, so the local hour can only change on a minute

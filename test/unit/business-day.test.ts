@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { businessDay, isValidTimeZone } from '../../src/domain/business-day.ts';
+import { businessDay } from '../../src/domain/business-day.ts';
+import { isValidTimeZone } from '../../src/domain/local-time.ts';
 
 const utc = (iso: string): number => Date.parse(iso);
 

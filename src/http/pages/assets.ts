@@ -1,5 +1,6 @@
-// The browser files of the customer page and the board (web/), read once at start, and the
-// home-screen icons rendered from web/icon.svg at build time (dist/web/icons, `npm run build:web`).
+// The browser files of the customer page and the board, read once at start: their stylesheets and
+// the service worker (web/), their scripts built from TypeScript (dist/web/pages) and the
+// home-screen icons rendered from web/icon.svg (dist/web/icons), both by `npm run build:web`.
 // Scripts and icons are served under a content-hash version with a year's caching; stylesheets
 // are inlined (one round trip less on a slow phone network) and allowed by their hash in the CSP,
 // so no page needs 'unsafe-inline'.
@@ -11,6 +12,9 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const WEB = path.join(ROOT, 'web');
 export const ICONS_DIST = path.join(ROOT, 'dist/web/icons');
+/** scripts/build-pages.ts writes customer.js and board.js here. */
+export const PAGES_DIST = path.join(ROOT, 'dist/web/pages');
+const PAGE_SCRIPTS = ['customer.js', 'board.js'] as const;
 
 /** The PNG icons of the web app manifest, by pixel size (scripts/build-icons.ts renders them). */
 export const MANIFEST_ICONS = [
@@ -28,6 +32,8 @@ export type WebAssets = {
   iconsBuilt: boolean;
   /** `/assets/<name>?v=<hash>` */
   url(name: string): string;
+  /** The page's deferred script tag; empty in a checkout that never built them (the pages work without). */
+  scriptTag(name: (typeof PAGE_SCRIPTS)[number]): string;
   customerCss: string;
   boardCss: string;
   styleHash(css: string): string;
@@ -45,7 +51,7 @@ function read(rel: string): Buffer {
   return readFileSync(path.join(WEB, rel));
 }
 
-export function loadWebAssets(iconsDir = ICONS_DIST): WebAssets {
+export function loadWebAssets(iconsDir = ICONS_DIST, pagesDir = PAGES_DIST): WebAssets {
   const files = new Map<string, Asset>();
   const add = (name: string, body: Buffer): void => {
     files.set(name, {
@@ -54,22 +60,21 @@ export function loadWebAssets(iconsDir = ICONS_DIST): WebAssets {
       version: createHash('sha256').update(body).digest('base64url').slice(0, 12),
     });
   };
-  for (const [name, rel] of [
-    ['customer.js', 'customer/customer.js'],
-    ['board.js', 'board/board.js'],
-    ['icon.svg', 'icon.svg'],
-  ] as const)
-    add(name, read(rel));
+  add('icon.svg', read('icon.svg'));
+  // Optional like the staff page and the icons: a page without its script is complete, only not live.
+  for (const name of PAGE_SCRIPTS) if (existsSync(path.join(pagesDir, name))) add(name, readFileSync(path.join(pagesDir, name)));
   // Like the staff page, the icons are optional at run time: without them the manifest offers the
   // SVG icon alone and the page links no apple-touch-icon, and nothing else changes.
   const icons = [...MANIFEST_ICONS, APPLE_TOUCH_ICON].map((i) => path.join(iconsDir, i.name));
   const iconsBuilt = icons.every((f) => existsSync(f));
   if (iconsBuilt) for (const f of icons) add(path.basename(f), readFileSync(f));
   const hashes = new Map<string, string>();
+  const url = (name: string): string => `/assets/${name}?v=${files.get(name)!.version}`;
   return {
     files,
     iconsBuilt,
-    url: (name) => `/assets/${name}?v=${files.get(name)!.version}`,
+    url,
+    scriptTag: (name) => (files.has(name) ? `<script src="${url(name)}" defer></script>` : ''),
     customerCss: read('customer/customer.css').toString('utf8').trim(),
     boardCss: read('board/board.css').toString('utf8').trim(),
     styleHash(css) {

@@ -1,6 +1,6 @@
 // The display board's HTML: filled on the server (a TV that runs no script still shows the
 // numbers, the shop's name and the time as of loading), then kept live and fitted to the screen
-// by board.js.
+// by its script (web/board).
 import type { BoardView } from '../../realtime/board-view.ts';
 import { boardTexts } from '../../i18n/board-texts.ts';
 import { dirAttribute, FORMAT_LOCALE, formatTime, type Language } from '../../i18n/language.ts';
@@ -12,7 +12,7 @@ const items = (list: string[], cls: (i: number) => string = () => ''): string =>
 
 /**
  * How full a panel's list is, for the stylesheet's sizes when no script fits the numbers to the
- * screen (board.js computes the same, then the exact size).
+ * screen (web/board/fit.ts computes the same, then the exact size).
  */
 export function fillLevel(n: number): string {
   return n <= 3 ? 'few' : n <= 6 ? 'some' : n <= 12 ? 'many' : n <= 20 ? 'lots' : 'full';
@@ -41,7 +41,7 @@ export function boardPageHtml(v: BoardView, base: string, assets: WebAssets, hea
 <link rel="icon" href="${assets.url('icon.svg')}" type="image/svg+xml">
 <style>${assets.boardCss}</style>
 <noscript><meta http-equiv="refresh" content="15"></noscript>
-<script src="${assets.url('board.js')}" defer></script>
+${assets.scriptTag('board.js')}
 </head>
 <body>
 <main id="rb-board" data-base="${base}" data-events="${base}/events" data-heartbeat="${heartbeatMs}" data-voice="${v.voice ? '1' : '0'}" data-now="${now}" data-tz="${esc(v.timezone)}" data-locale="${FORMAT_LOCALE[v.lang]}">

@@ -36,9 +36,7 @@ export function customerPageHtml(i: CustomerPageInput): string {
   const { view: v, base, assets } = i;
   const t = customerTexts(v.lang);
   const anns = v.announcements.map((a) => `<p>${esc(a.message)}</p>`).join('');
-  const scripts =
-    (i.pushScript === null ? '' : `<script src="${esc(i.pushScript)}" defer></script>`) +
-    `<script src="${assets.url('customer.js')}" defer></script>`;
+  const scripts = (i.pushScript === null ? '' : `<script src="${esc(i.pushScript)}" defer></script>`) + assets.scriptTag('customer.js');
   const refresh = `<a class="button" href="${base}">${esc(t.t('action.refresh'))}</a>`;
   return `<!doctype html>
 <html lang="${v.lang}"${dirAttribute(v.lang)} data-state="${v.state}">

@@ -2,7 +2,8 @@
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { useSession } from '../session.tsx';
-import { FieldError, useFormErrors } from '../ui/field-errors.tsx';
+import { useFormErrors } from '../ui/field-errors.tsx';
+import { Field, FormSubmit } from './form-and-table.tsx';
 import { t } from '../i18n/i18n.ts';
 
 const FIELDS = ['current_password', 'new_password'] as const;
@@ -41,38 +42,31 @@ export function Account() {
       </p>
       <form class="settings" onSubmit={submit} aria-labelledby="pw-title">
         <h2 id="pw-title">{t('account.change')}</h2>
-        <label for="pw-current">{t('account.current')}</label>
-        <input
-          id="pw-current"
-          type="password"
-          autocomplete="current-password"
-          required
-          value={current}
-          onInput={(e) => setCurrent(e.currentTarget.value)}
-          {...form.bind('current_password', 'pw-current')}
-        />
-        <FieldError id="pw-current" text={form.errors.fields.current_password} />
-        <label for="pw-new">
-          {t('account.new')} <small>{t('account.newNote')}</small>
-        </label>
-        <input
-          id="pw-new"
-          type="password"
-          autocomplete="new-password"
-          required
-          minLength={10}
-          value={next}
-          onInput={(e) => setNext(e.currentTarget.value)}
-          {...form.bind('new_password', 'pw-new')}
-        />
-        <FieldError id="pw-new" text={form.errors.fields.new_password} />
+        <Field id="pw-current" label={t('account.current')} error={form.errors.fields.current_password} layout="settings">
+          <input
+            id="pw-current"
+            type="password"
+            autocomplete="current-password"
+            required
+            value={current}
+            onInput={(e) => setCurrent(e.currentTarget.value)}
+            {...form.bind('current_password', 'pw-current')}
+          />
+        </Field>
+        <Field id="pw-new" label={t('account.new')} note={t('account.newNote')} error={form.errors.fields.new_password} layout="settings">
+          <input
+            id="pw-new"
+            type="password"
+            autocomplete="new-password"
+            required
+            minLength={10}
+            value={next}
+            onInput={(e) => setNext(e.currentTarget.value)}
+            {...form.bind('new_password', 'pw-new')}
+          />
+        </Field>
         <p class="hint">{t('account.signsOut')}</p>
-        <div class="dialog-actions">
-          <button type="submit" class="primary" disabled={busy} aria-describedby={form.errors.form !== null ? 'pw-form-error' : undefined}>
-            {t('account.submit')}
-          </button>
-        </div>
-        <FieldError id="pw-form" text={form.errors.form} />
+        <FormSubmit id="pw-form" label={t('account.submit')} error={form.errors.form} disabled={busy} layout="settings" />
       </form>
     </section>
   );

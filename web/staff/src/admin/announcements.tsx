@@ -9,6 +9,7 @@ import { clock } from '../ui/format.ts';
 import { useLoad } from '../ui/load.ts';
 import { useDraft } from '../ui/drafts.ts';
 import { FieldError, problemText, useFormErrors } from '../ui/field-errors.tsx';
+import { Field, FormSubmit, LoadError } from './form-and-table.tsx';
 import { t } from '../i18n/i18n.ts';
 
 const loadAnnouncements = () => call('listAnnouncements');
@@ -53,51 +54,41 @@ export function Announcements() {
       <h1 id="ann-title">{t('ann.heading')}</h1>
       <p class="lead">{t('ann.lead')}</p>
       <form class="settings" onSubmit={create} aria-label={t('ann.newLabel')}>
-        <label for="ann-message">
-          {t('ann.message')} <small>{t('ann.left', { count: 280 - draft.message.length })}</small>
-        </label>
-        <textarea
+        <Field
           id="ann-message"
-          required
-          maxLength={280}
-          rows={2}
-          value={draft.message}
-          onInput={(e) => update({ message: e.currentTarget.value })}
-          placeholder={t('ann.placeholder')}
-          {...form.bind('message', 'ann-message')}
-        />
-        <FieldError id="ann-message" text={form.errors.fields.message} />
-        <label for="ann-for">{t('ann.for')}</label>
-        <select
-          id="ann-for"
-          value={String(draft.expires_in)}
-          onChange={(e) => update({ expires_in: Number(e.currentTarget.value) })}
-          {...form.bind('expires_in', 'ann-for')}
+          label={t('ann.message')}
+          note={t('ann.left', { count: 280 - draft.message.length })}
+          error={form.errors.fields.message}
+          layout="settings"
         >
-          {DURATIONS.map((s) => (
-            <option key={s} value={String(s)}>
-              {duration(s)}
-            </option>
-          ))}
-        </select>
-        <FieldError id="ann-for" text={form.errors.fields.expires_in} />
-        <div class="dialog-actions">
-          <button
-            type="submit"
-            class="primary"
-            disabled={draft.message.trim() === ''}
-            aria-describedby={form.errors.form !== null ? 'ann-form-error' : undefined}
+          <textarea
+            id="ann-message"
+            required
+            maxLength={280}
+            rows={2}
+            value={draft.message}
+            onInput={(e) => update({ message: e.currentTarget.value })}
+            placeholder={t('ann.placeholder')}
+            {...form.bind('message', 'ann-message')}
+          />
+        </Field>
+        <Field id="ann-for" label={t('ann.for')} error={form.errors.fields.expires_in} layout="settings">
+          <select
+            id="ann-for"
+            value={String(draft.expires_in)}
+            onChange={(e) => update({ expires_in: Number(e.currentTarget.value) })}
+            {...form.bind('expires_in', 'ann-for')}
           >
-            {t('ann.show')}
-          </button>
-        </div>
-        <FieldError id="ann-form" text={form.errors.form} />
+            {DURATIONS.map((s) => (
+              <option key={s} value={String(s)}>
+                {duration(s)}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <FormSubmit id="ann-form" label={t('ann.show')} error={form.errors.form} disabled={draft.message.trim() === ''} layout="settings" />
       </form>
-      {error && (
-        <p class="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <LoadError error={error} />
       {data !== null && (
         <ul class="plain-list" aria-label={t('ann.now')}>
           {data.data.length === 0 && <li class="empty">{t('ann.none')}</li>}

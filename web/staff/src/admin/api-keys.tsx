@@ -11,7 +11,9 @@ import { useConfirm } from '../ui/dialog.tsx';
 import { dateTime } from '../ui/format.ts';
 import { useLoad } from '../ui/load.ts';
 import { useDraft } from '../ui/drafts.ts';
-import { FieldError, useFormErrors } from '../ui/field-errors.tsx';
+import { useFormErrors } from '../ui/field-errors.tsx';
+import { Field, FormSubmit, ListTable, LoadError } from './form-and-table.tsx';
+import { SecretOnce } from './secret-once.tsx';
 import { t } from '../i18n/i18n.ts';
 
 const loadKeys = () => call('listApiKeys');
@@ -77,26 +79,22 @@ export function ApiKeys() {
         </p>
       )}
       {fresh !== null && fresh.secret !== null && (
-        <div class="secret-once" role="alert">
-          <p>
-            <strong>{t(fresh.mode === 'live' ? 'keys.newLive' : 'keys.newTest')}</strong> {t('keys.onlyOnce')}
-          </p>
-          <code class="secret" data-testid="new-key">
-            {fresh.secret}
-          </code>
-          <div class="dialog-actions">
-            <button type="button" class="primary" onClick={() => copy(fresh.secret!)}>
-              {t('keys.copy')}
-            </button>
-            <button type="button" onClick={() => setFresh(null)}>
-              {t('keys.stored')}
-            </button>
-          </div>
-        </div>
+        <SecretOnce
+          title={t(fresh.mode === 'live' ? 'keys.newLive' : 'keys.newTest')}
+          body={t('keys.onlyOnce')}
+          secret={fresh.secret}
+          testId="new-key"
+        >
+          <button type="button" class="primary" onClick={() => copy(fresh.secret!)}>
+            {t('keys.copy')}
+          </button>
+          <button type="button" onClick={() => setFresh(null)}>
+            {t('keys.stored')}
+          </button>
+        </SecretOnce>
       )}
       <form class="inline-form" onSubmit={create} aria-label={t('keys.createLabel')}>
-        <label>
-          <span>{t('keys.mode')}</span>
+        <Field id="key-mode" label={t('keys.mode')} error={form.errors.fields.mode}>
           <select
             id="key-mode"
             value={draft.mode}
@@ -107,12 +105,8 @@ export function ApiKeys() {
             <option value="test">{t('mode.test')}</option>
             <option value="live">{t('mode.live')}</option>
           </select>
-          <FieldError id="key-mode" text={form.errors.fields.mode} />
-        </label>
-        <label>
-          <span>
-            {t('keys.name')} <small>{t('form.optional')}</small>
-          </span>
+        </Field>
+        <Field id="key-name" label={t('keys.name')} note={t('form.optional')} error={form.errors.fields.name}>
           <input
             id="key-name"
             type="text"
@@ -123,100 +117,55 @@ export function ApiKeys() {
             placeholder={t('keys.namePlaceholder')}
             {...form.bind('name', 'key-name')}
           />
-          <FieldError id="key-name" text={form.errors.fields.name} />
-        </label>
-        <div class="form-submit">
-          <button
-            type="submit"
-            class="primary"
-            disabled={busy || noApi}
-            aria-describedby={form.errors.form !== null ? 'key-form-error' : undefined}
-          >
-            {t('keys.create')}
-          </button>
-          <FieldError id="key-form" text={form.errors.form} />
-        </div>
+        </Field>
+        <FormSubmit id="key-form" label={t('keys.create')} error={form.errors.form} disabled={busy || noApi} />
       </form>
-      {error && (
-        <p class="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <LoadError error={error} />
       {data !== null && (
-        <div class="table-wrap">
-          <table class="list keys">
-            <caption class="sr-only">{t('keys.heading')}</caption>
-            <colgroup>
-              <col class="c-key" />
-              <col class="c-name" />
-              <col class="c-mode" />
-              <col class="c-date" />
-              <col class="c-date" />
-              <col class="c-state" />
-              <col class="c-act" />
-            </colgroup>
-            <thead>
-              <tr>
-                <th scope="col">{t('keys.colKey')}</th>
-                <th scope="col">{t('keys.name')}</th>
-                <th scope="col">{t('keys.mode')}</th>
-                <th scope="col" class="wide-only">
-                  {t('keys.colCreated')}
-                </th>
-                <th scope="col" class="wide-only">
-                  {t('keys.colUsed')}
-                </th>
-                <th scope="col">{t('keys.colState')}</th>
-                <th scope="col">
-                  <span class="sr-only">{t('table.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.length === 0 && (
-                <tr>
-                  <td colSpan={7} class="empty">
-                    {t('keys.none')}
-                  </td>
-                </tr>
-              )}
-              {data.data.map((k) => (
-                <tr key={k.id} class={k.revoked_at ? 'revoked' : ''}>
-                  <td>
-                    <code>{k.redacted}</code>
-                  </td>
-                  <td class="wrap">{k.name ?? '—'}</td>
-                  <td>
-                    <span class={`mode mode-${k.mode}`}>{t(k.mode === 'live' ? 'mode.live' : 'mode.test')}</span>
-                  </td>
-                  <td class="wide-only">{dateTime(k.created_at, tz)}</td>
-                  <td class="wide-only">{dateTime(k.last_used_at, tz)}</td>
-                  <td>
-                    {k.revoked_at ? (
-                      <span class="badge badge-off" title={dateTime(k.revoked_at, tz)}>
-                        {t('keys.stateRevoked')}
-                      </span>
-                    ) : (
-                      <span class="badge badge-on">{t('keys.stateActive')}</span>
-                    )}
-                  </td>
-                  <td class="row-actions">
-                    {k.revoked_at === null && (
-                      <button
-                        type="button"
-                        class="danger"
-                        onClick={() => revoke(k)}
-                        aria-label={t('keys.revokeLabel', { key: k.redacted })}
-                      >
-                        {t('keys.revoke')}
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable
+          kind="keys"
+          caption={t('keys.heading')}
+          cols={['c-key', 'c-name', 'c-mode', 'c-date', 'c-date', 'c-state', 'c-act']}
+          columns={[
+            { label: t('keys.colKey') },
+            { label: t('keys.name') },
+            { label: t('keys.mode') },
+            { label: t('keys.colCreated'), wide: true },
+            { label: t('keys.colUsed'), wide: true },
+            { label: t('keys.colState') },
+          ]}
+          empty={data.data.length === 0 ? t('keys.none') : null}
+        >
+          {data.data.map((k) => (
+            <tr key={k.id} class={k.revoked_at ? 'revoked' : ''}>
+              <td>
+                <code>{k.redacted}</code>
+              </td>
+              <td class="wrap">{k.name ?? '—'}</td>
+              <td>
+                <span class={`mode mode-${k.mode}`}>{t(k.mode === 'live' ? 'mode.live' : 'mode.test')}</span>
+              </td>
+              <td class="wide-only">{dateTime(k.created_at, tz)}</td>
+              <td class="wide-only">{dateTime(k.last_used_at, tz)}</td>
+              <td>
+                {k.revoked_at ? (
+                  <span class="badge badge-off" title={dateTime(k.revoked_at, tz)}>
+                    {t('keys.stateRevoked')}
+                  </span>
+                ) : (
+                  <span class="badge badge-on">{t('keys.stateActive')}</span>
+                )}
+              </td>
+              <td class="row-actions">
+                {k.revoked_at === null && (
+                  <button type="button" class="danger" onClick={() => revoke(k)} aria-label={t('keys.revokeLabel', { key: k.redacted })}>
+                    {t('keys.revoke')}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </ListTable>
       )}
     </section>
   );

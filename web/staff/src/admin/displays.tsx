@@ -8,6 +8,7 @@ import { useConfirm } from '../ui/dialog.tsx';
 import { useLoad } from '../ui/load.ts';
 import { useDraft } from '../ui/drafts.ts';
 import { FieldError, useFormErrors } from '../ui/field-errors.tsx';
+import { Field, FormSubmit, ListTable, LoadError } from './form-and-table.tsx';
 import { QrImage } from '../ui/qr.tsx';
 import { t } from '../i18n/i18n.ts';
 
@@ -66,8 +67,7 @@ export function Displays() {
       <h1 id="displays-title">{t('displays.heading')}</h1>
       <p class="lead">{t('displays.lead')}</p>
       <form class="inline-form" onSubmit={create} aria-label={t('displays.createLabel')}>
-        <label>
-          <span>{t('displays.name')}</span>
+        <Field id="display-name" label={t('displays.name')} error={form.errors.fields.name}>
           <input
             id="display-name"
             required
@@ -76,8 +76,7 @@ export function Displays() {
             onInput={(e) => update({ name: e.currentTarget.value })}
             {...form.bind('name', 'display-name')}
           />
-          <FieldError id="display-name" text={form.errors.fields.name} />
-        </label>
+        </Field>
         {data !== null && data[1].data.length > 1 && (
           <fieldset class="checks">
             <legend>
@@ -99,58 +98,31 @@ export function Displays() {
         <label class="check">
           <input type="checkbox" checked={draft.voice} onChange={(e) => update({ voice: e.currentTarget.checked })} /> {t('displays.voice')}
         </label>
-        <div class="form-submit">
-          <button type="submit" class="primary" aria-describedby={form.errors.form !== null ? 'display-form-error' : undefined}>
-            {t('displays.create')}
-          </button>
-          <FieldError id="display-form" text={form.errors.form} />
-        </div>
+        <FormSubmit id="display-form" label={t('displays.create')} error={form.errors.form} />
       </form>
-      {error && (
-        <p class="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <LoadError error={error} />
       {data !== null && (
-        <div class="table-wrap">
-          <table class="list">
-            <caption class="sr-only">{t('displays.heading')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('displays.board')}</th>
-                <th scope="col">{t('displays.queues')}</th>
-                <th scope="col">{t('displays.voiceCol')}</th>
-                <th scope="col">
-                  <span class="sr-only">{t('table.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data[0].data.length === 0 && (
-                <tr>
-                  <td colSpan={4} class="empty">
-                    {t('displays.none')}
-                  </td>
-                </tr>
-              )}
-              {data[0].data.map((d) => (
-                <tr key={d.id}>
-                  <td class="wrap">{d.name}</td>
-                  <td>{d.queues.length === 0 ? t('displays.all') : d.queues.join(', ')}</td>
-                  <td>{t(d.voice ? 'displays.on' : 'displays.off')}</td>
-                  <td class="row-actions">
-                    <button type="button" onClick={() => show(d)} aria-label={t('displays.linkLabel', { name: d.name })}>
-                      {t('displays.link')}
-                    </button>
-                    <button type="button" class="danger" onClick={() => remove(d)} aria-label={t('displays.deleteLabel', { name: d.name })}>
-                      {t('displays.delete')}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable
+          caption={t('displays.heading')}
+          columns={[{ label: t('displays.board') }, { label: t('displays.queues') }, { label: t('displays.voiceCol') }]}
+          empty={data[0].data.length === 0 ? t('displays.none') : null}
+        >
+          {data[0].data.map((d) => (
+            <tr key={d.id}>
+              <td class="wrap">{d.name}</td>
+              <td>{d.queues.length === 0 ? t('displays.all') : d.queues.join(', ')}</td>
+              <td>{t(d.voice ? 'displays.on' : 'displays.off')}</td>
+              <td class="row-actions">
+                <button type="button" onClick={() => show(d)} aria-label={t('displays.linkLabel', { name: d.name })}>
+                  {t('displays.link')}
+                </button>
+                <button type="button" class="danger" onClick={() => remove(d)} aria-label={t('displays.deleteLabel', { name: d.name })}>
+                  {t('displays.delete')}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </ListTable>
       )}
       <dialog ref={dialog} class="qr-dialog" aria-labelledby="qr-title" onClose={() => setShown(null)}>
         {shown !== null && (

@@ -8,6 +8,7 @@ import { useConfirm } from '../ui/dialog.tsx';
 import { useLoad } from '../ui/load.ts';
 import { useDraft } from '../ui/drafts.ts';
 import { FieldError, problemText, useFormErrors } from '../ui/field-errors.tsx';
+import { Field, FormSubmit, ListTable, LoadError } from './form-and-table.tsx';
 import { t } from '../i18n/i18n.ts';
 import { useSession } from '../session.tsx';
 
@@ -89,8 +90,7 @@ export function Queues() {
       <h1 id="queues-title">{t('queues.heading')}</h1>
       <p class="lead">{t('queues.lead')}</p>
       <form class="inline-form" onSubmit={create} aria-label={t('queues.createLabel')}>
-        <label>
-          <span>{t('queues.newName')}</span>
+        <Field id="queue-name" label={t('queues.newName')} error={form.errors.fields.name}>
           <input
             id="queue-name"
             type="text"
@@ -102,115 +102,86 @@ export function Queues() {
             title={t('queues.pattern')}
             {...form.bind('name', 'queue-name')}
           />
-          <FieldError id="queue-name" text={form.errors.fields.name} />
-        </label>
-        <div class="form-submit">
-          <button type="submit" class="primary" aria-describedby={form.errors.form !== null ? 'queue-form-error' : undefined}>
-            {t('queues.create')}
-          </button>
-          <FieldError id="queue-form" text={form.errors.form} />
-        </div>
+        </Field>
+        <FormSubmit id="queue-form" label={t('queues.create')} error={form.errors.form} />
       </form>
-      {error && (
-        <p class="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <LoadError error={error} />
       {data !== null && (
-        <div class="table-wrap">
-          <table class="list">
-            <caption class="sr-only">{t('queues.heading')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('queues.queue')}</th>
-                <th scope="col">{t('queues.open')}</th>
-                <th scope="col">
-                  <span class="sr-only">{t('table.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.map((q) => {
-                const note = rowError?.name === q.name ? rowError.text : null;
-                return (
-                  <tr key={q.name}>
-                    <td>
-                      {renaming?.from === q.name ? (
-                        <form onSubmit={rename} class="row-form">
-                          <input
-                            id={`rename-${q.name}`}
-                            ref={renameInput}
-                            aria-label={t('queues.newNameFor', { name: q.name })}
-                            value={renaming.to}
-                            pattern="[A-Za-z0-9_]{1,16}"
-                            required
-                            aria-invalid={note !== null ? 'true' : undefined}
-                            aria-describedby={note !== null ? `queue-${q.name}-error` : undefined}
-                            onInput={(e) => setRenaming({ from: q.name, to: e.currentTarget.value })}
-                          />
-                          <button type="submit">{t('queues.save')}</button>
-                          <button
-                            type="button"
-                            class="quiet"
-                            onClick={() => {
-                              setRenaming(null);
-                              setRowError(null);
-                            }}
-                          >
-                            {t('dialog.cancel')}
-                          </button>
-                        </form>
-                      ) : (
-                        <strong>{q.name}</strong>
-                      )}
-                      {q.is_default && <span class="badge">{t('queues.default')}</span>}
-                      <FieldError id={`queue-${q.name}`} text={note} />
-                    </td>
-                    <td>{q.open_tickets}</td>
-                    <td class="row-actions">
-                      {!q.is_default && mode === 'live' && (
-                        <button
-                          type="button"
-                          class="quiet"
-                          onClick={() =>
-                            rowAction(
-                              q.name,
-                              () => call('updateQueue', { params: { name: q.name }, body: { is_default: true } }),
-                              t('queues.madeDefault', { name: q.name }),
-                            )
-                          }
-                        >
-                          {t('queues.makeDefault')}
-                        </button>
-                      )}
+        <ListTable caption={t('queues.heading')} columns={[{ label: t('queues.queue') }, { label: t('queues.open') }]} empty={null}>
+          {data.data.map((q) => {
+            const note = rowError?.name === q.name ? rowError.text : null;
+            return (
+              <tr key={q.name}>
+                <td>
+                  {renaming?.from === q.name ? (
+                    <form onSubmit={rename} class="row-form">
+                      <input
+                        id={`rename-${q.name}`}
+                        ref={renameInput}
+                        aria-label={t('queues.newNameFor', { name: q.name })}
+                        value={renaming.to}
+                        pattern="[A-Za-z0-9_]{1,16}"
+                        required
+                        aria-invalid={note !== null ? 'true' : undefined}
+                        aria-describedby={note !== null ? `queue-${q.name}-error` : undefined}
+                        onInput={(e) => setRenaming({ from: q.name, to: e.currentTarget.value })}
+                      />
+                      <button type="submit">{t('queues.save')}</button>
                       <button
                         type="button"
                         class="quiet"
                         onClick={() => {
+                          setRenaming(null);
                           setRowError(null);
-                          setRenaming({ from: q.name, to: q.name });
                         }}
-                        aria-label={t('queues.renameLabel', { name: q.name })}
                       >
-                        {t('queues.rename')}
+                        {t('dialog.cancel')}
                       </button>
-                      {!q.is_default && (
-                        <button
-                          type="button"
-                          class="danger"
-                          onClick={() => remove(q)}
-                          aria-label={t('queues.deleteLabel', { name: q.name })}
-                        >
-                          {t('queues.delete')}
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                    </form>
+                  ) : (
+                    <strong>{q.name}</strong>
+                  )}
+                  {q.is_default && <span class="badge">{t('queues.default')}</span>}
+                  <FieldError id={`queue-${q.name}`} text={note} />
+                </td>
+                <td>{q.open_tickets}</td>
+                <td class="row-actions">
+                  {!q.is_default && mode === 'live' && (
+                    <button
+                      type="button"
+                      class="quiet"
+                      onClick={() =>
+                        rowAction(
+                          q.name,
+                          () => call('updateQueue', { params: { name: q.name }, body: { is_default: true } }),
+                          t('queues.madeDefault', { name: q.name }),
+                        )
+                      }
+                    >
+                      {t('queues.makeDefault')}
+                    </button>
+                  )}
+                  <button
+                    type="button"
+                    class="quiet"
+                    onClick={() => {
+                      setRowError(null);
+                      setRenaming({ from: q.name, to: q.name });
+                    }}
+                    aria-label={t('queues.renameLabel', { name: q.name })}
+                  >
+                    {t('queues.rename')}
+                  </button>
+                  {!q.is_default && (
+                    <button type="button" class="danger" onClick={() => remove(q)} aria-label={t('queues.deleteLabel', { name: q.name })}>
+                      {t('queues.delete')}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </ListTable>
       )}
     </section>
   );

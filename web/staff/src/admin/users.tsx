@@ -12,6 +12,8 @@ import { dateTime } from '../ui/format.ts';
 import { useLoad } from '../ui/load.ts';
 import { useDraft } from '../ui/drafts.ts';
 import { FieldError, problemText, useFormErrors } from '../ui/field-errors.tsx';
+import { Field, FormSubmit, ListTable, LoadError } from './form-and-table.tsx';
+import { SecretOnce } from './secret-once.tsx';
 import { t } from '../i18n/i18n.ts';
 
 const loadUsers = () => call('listUsers');
@@ -100,23 +102,19 @@ export function Users() {
       <h1 id="users-title">{t('users.heading')}</h1>
       <p class="lead">{t('users.lead', { account: session.account.name })}</p>
       {once !== null && (
-        <div class="secret-once" role="alert">
-          <p>
-            <strong>{t('users.onceTitle', { email: once.email })}</strong> {t('users.onceBody')}
-          </p>
-          <code class="secret" data-testid="one-time-password">
-            {once.password}
-          </code>
-          <div class="dialog-actions">
-            <button type="button" onClick={() => setOnce(null)}>
-              {t('users.done')}
-            </button>
-          </div>
-        </div>
+        <SecretOnce
+          title={t('users.onceTitle', { email: once.email })}
+          body={t('users.onceBody')}
+          secret={once.password}
+          testId="one-time-password"
+        >
+          <button type="button" onClick={() => setOnce(null)}>
+            {t('users.done')}
+          </button>
+        </SecretOnce>
       )}
       <form class="inline-form" onSubmit={invite} aria-label={t('users.inviteLabel')}>
-        <label>
-          <span>{t('users.email')}</span>
+        <Field id="invite-email" label={t('users.email')} error={form.errors.fields.email}>
           <input
             id="invite-email"
             type="email"
@@ -126,10 +124,8 @@ export function Users() {
             onInput={(e) => update({ email: e.currentTarget.value })}
             {...form.bind('email', 'invite-email')}
           />
-          <FieldError id="invite-email" text={form.errors.fields.email} />
-        </label>
-        <label>
-          <span>{t('users.role')}</span>
+        </Field>
+        <Field id="invite-role" label={t('users.role')} error={form.errors.fields.role}>
           <select
             id="invite-role"
             value={draft.role}
@@ -142,107 +138,78 @@ export function Users() {
               </option>
             ))}
           </select>
-          <FieldError id="invite-role" text={form.errors.fields.role} />
-        </label>
-        <div class="form-submit">
-          <button
-            type="submit"
-            class="primary"
-            disabled={busy}
-            aria-describedby={form.errors.form !== null ? 'invite-form-error' : undefined}
-          >
-            {t('users.invite')}
-          </button>
-          <FieldError id="invite-form" text={form.errors.form} />
-        </div>
+        </Field>
+        <FormSubmit id="invite-form" label={t('users.invite')} error={form.errors.form} disabled={busy} />
       </form>
-      {error && (
-        <p class="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <LoadError error={error} />
       {data !== null && (
-        <div class="table-wrap">
-          <table class="list users">
-            <caption class="sr-only">{t('users.heading')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('users.email')}</th>
-                <th scope="col">{t('users.role')}</th>
-                <th scope="col" class="wide-only">
-                  {t('users.since')}
-                </th>
-                <th scope="col">
-                  <span class="sr-only">{t('table.actions')}</span>
-                </th>
+        <ListTable
+          kind="users"
+          caption={t('users.heading')}
+          columns={[{ label: t('users.email') }, { label: t('users.role') }, { label: t('users.since'), wide: true }]}
+          empty={null}
+        >
+          {data.data.map((u) => {
+            const me = u.id === session.user.id;
+            const lastOwner = u.role === 'owner' && owners.length === 1;
+            const note = rowError?.id === u.id ? rowError.text : null;
+            const describedBy = [lastOwner ? `role-${u.id}-hint` : '', note !== null ? `role-${u.id}-error` : ''].filter(Boolean).join(' ');
+            return (
+              <tr key={u.id}>
+                <td class="wrap">
+                  {u.email}
+                  {me && <span class="you"> {t('users.you')}</span>}
+                </td>
+                <td>
+                  <select
+                    id={`role-${u.id}`}
+                    aria-label={t('users.roleOf', { email: u.email })}
+                    value={u.role}
+                    disabled={busy || lastOwner}
+                    aria-invalid={note !== null ? 'true' : undefined}
+                    aria-describedby={describedBy || undefined}
+                    onChange={(e) => setRole(u, e.currentTarget.value as Role, e.currentTarget)}
+                  >
+                    {ROLES.map((r) => (
+                      <option key={r} value={r}>
+                        {t(`role.${r}`)}
+                      </option>
+                    ))}
+                  </select>
+                  {lastOwner && (
+                    <p id={`role-${u.id}-hint`} class="hint small">
+                      {t(me ? 'users.lastOwnerYou' : 'users.lastOwner')}
+                    </p>
+                  )}
+                  <FieldError id={`role-${u.id}`} text={note} />
+                </td>
+                <td class="wide-only">{dateTime(u.created_at, session.branch.timezone)}</td>
+                <td class="row-actions">
+                  <button
+                    type="button"
+                    class="quiet"
+                    disabled={busy}
+                    onClick={() => reset(u)}
+                    aria-label={t('users.resetLabel', { email: u.email })}
+                  >
+                    {t('users.reset')}
+                  </button>
+                  {!me && (
+                    <button
+                      type="button"
+                      class="danger"
+                      disabled={busy}
+                      onClick={() => remove(u)}
+                      aria-label={t('users.removeLabel', { email: u.email })}
+                    >
+                      {t('users.remove')}
+                    </button>
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {data.data.map((u) => {
-                const me = u.id === session.user.id;
-                const lastOwner = u.role === 'owner' && owners.length === 1;
-                const note = rowError?.id === u.id ? rowError.text : null;
-                const describedBy = [lastOwner ? `role-${u.id}-hint` : '', note !== null ? `role-${u.id}-error` : '']
-                  .filter(Boolean)
-                  .join(' ');
-                return (
-                  <tr key={u.id}>
-                    <td class="wrap">
-                      {u.email}
-                      {me && <span class="you"> {t('users.you')}</span>}
-                    </td>
-                    <td>
-                      <select
-                        id={`role-${u.id}`}
-                        aria-label={t('users.roleOf', { email: u.email })}
-                        value={u.role}
-                        disabled={busy || lastOwner}
-                        aria-invalid={note !== null ? 'true' : undefined}
-                        aria-describedby={describedBy || undefined}
-                        onChange={(e) => setRole(u, e.currentTarget.value as Role, e.currentTarget)}
-                      >
-                        {ROLES.map((r) => (
-                          <option key={r} value={r}>
-                            {t(`role.${r}`)}
-                          </option>
-                        ))}
-                      </select>
-                      {lastOwner && (
-                        <p id={`role-${u.id}-hint`} class="hint small">
-                          {t(me ? 'users.lastOwnerYou' : 'users.lastOwner')}
-                        </p>
-                      )}
-                      <FieldError id={`role-${u.id}`} text={note} />
-                    </td>
-                    <td class="wide-only">{dateTime(u.created_at, session.branch.timezone)}</td>
-                    <td class="row-actions">
-                      <button
-                        type="button"
-                        class="quiet"
-                        disabled={busy}
-                        onClick={() => reset(u)}
-                        aria-label={t('users.resetLabel', { email: u.email })}
-                      >
-                        {t('users.reset')}
-                      </button>
-                      {!me && (
-                        <button
-                          type="button"
-                          class="danger"
-                          disabled={busy}
-                          onClick={() => remove(u)}
-                          aria-label={t('users.removeLabel', { email: u.email })}
-                        >
-                          {t('users.remove')}
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </ListTable>
       )}
     </section>
   );

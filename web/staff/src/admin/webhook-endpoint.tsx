@@ -10,6 +10,7 @@ import { useConfirm } from '../ui/dialog.tsx';
 import { dateTime } from '../ui/format.ts';
 import { useLoad } from '../ui/load.ts';
 import { FieldError, problemText } from '../ui/field-errors.tsx';
+import { ListTable, LoadError } from './form-and-table.tsx';
 import { t } from '../i18n/i18n.ts';
 
 type Props = { endpoint: WebhookEndpoint; onChanged: () => void; onSecret: (secret: string) => void };
@@ -93,61 +94,40 @@ export function EndpointDetail({ endpoint: ep, onChanged, onSecret }: Props) {
       </div>
       <FieldError id={`endpoint-${ep.id}`} text={failure} />
       {ep.previous_secret_expires_at && <p class="hint">{t('endpoint.previous', { time: dateTime(ep.previous_secret_expires_at, tz) })}</p>}
-      {deliveries.error && (
-        <p class="field-error" role="alert">
-          {deliveries.error}
-        </p>
-      )}
+      <LoadError error={deliveries.error} />
       {deliveries.data !== null && (
-        <div class="table-wrap">
-          <table class="list">
-            <caption>{t('endpoint.recent')}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{t('endpoint.event')}</th>
-                <th scope="col">{t('endpoint.status')}</th>
-                <th scope="col">{t('endpoint.answer')}</th>
-                <th scope="col" class="wide-only">
-                  {t('endpoint.attempts')}
-                </th>
-                <th scope="col" class="wide-only">
-                  {t('endpoint.created')}
-                </th>
-                <th scope="col">
-                  <span class="sr-only">{t('table.actions')}</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {deliveries.data.data.length === 0 && (
-                <tr>
-                  <td colSpan={6} class="empty">
-                    {t('endpoint.none')}
-                  </td>
-                </tr>
-              )}
-              {deliveries.data.data.map((d) => (
-                <tr key={d.id}>
-                  <td>
-                    <code>{d.event_type}</code>
-                  </td>
-                  <td>
-                    <span class={`badge status-${d.status}`}>{t(`delivery.${d.status}`)}</span>
-                    {d.next_attempt_at && <span class="hint"> {t('endpoint.next', { time: dateTime(d.next_attempt_at, tz) })}</span>}
-                  </td>
-                  <td>{d.last_response_status ?? (d.last_error ? <span title={d.last_error}>{d.last_error.slice(0, 60)}</span> : '—')}</td>
-                  <td class="wide-only">{d.attempt_count}</td>
-                  <td class="wide-only">{dateTime(d.created_at, tz)}</td>
-                  <td>
-                    <button type="button" onClick={() => retry(d)} aria-label={t('endpoint.retryLabel', { event: d.event_type })}>
-                      {t('endpoint.retry')}
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ListTable
+          caption={t('endpoint.recent')}
+          showCaption
+          columns={[
+            { label: t('endpoint.event') },
+            { label: t('endpoint.status') },
+            { label: t('endpoint.answer') },
+            { label: t('endpoint.attempts'), wide: true },
+            { label: t('endpoint.created'), wide: true },
+          ]}
+          empty={deliveries.data.data.length === 0 ? t('endpoint.none') : null}
+        >
+          {deliveries.data.data.map((d) => (
+            <tr key={d.id}>
+              <td>
+                <code>{d.event_type}</code>
+              </td>
+              <td>
+                <span class={`badge status-${d.status}`}>{t(`delivery.${d.status}`)}</span>
+                {d.next_attempt_at && <span class="hint"> {t('endpoint.next', { time: dateTime(d.next_attempt_at, tz) })}</span>}
+              </td>
+              <td>{d.last_response_status ?? (d.last_error ? <span title={d.last_error}>{d.last_error.slice(0, 60)}</span> : '—')}</td>
+              <td class="wide-only">{d.attempt_count}</td>
+              <td class="wide-only">{dateTime(d.created_at, tz)}</td>
+              <td>
+                <button type="button" onClick={() => retry(d)} aria-label={t('endpoint.retryLabel', { event: d.event_type })}>
+                  {t('endpoint.retry')}
+                </button>
+              </td>
+            </tr>
+          ))}
+        </ListTable>
       )}
     </div>
   );

@@ -7,6 +7,8 @@ import { dateTime } from '../ui/format.ts';
 import { useLoad } from '../ui/load.ts';
 import { useDraft } from '../ui/drafts.ts';
 import { FieldError, useFormErrors } from '../ui/field-errors.tsx';
+import { Field, FormSubmit, LoadError } from './form-and-table.tsx';
+import { SecretOnce } from './secret-once.tsx';
 import { t } from '../i18n/i18n.ts';
 import { EndpointDetail } from './webhook-endpoint.tsx';
 
@@ -74,47 +76,46 @@ export function Webhooks() {
           </p>
         ))}
       {secret !== null && (
-        <div class="secret-once" role="alert">
-          <p>
-            <strong>{t('webhooks.secretFor', { url: secret.url })}</strong> {t('webhooks.secretBody')}
-          </p>
-          <code class="secret" data-testid="webhook-secret">
-            {secret.secret}
-          </code>
-          <div class="dialog-actions">
-            <button type="button" onClick={() => setSecret(null)}>
-              {t('users.done')}
-            </button>
-          </div>
-        </div>
+        <SecretOnce
+          title={t('webhooks.secretFor', { url: secret.url })}
+          body={t('webhooks.secretBody')}
+          secret={secret.secret}
+          testId="webhook-secret"
+        >
+          <button type="button" onClick={() => setSecret(null)}>
+            {t('users.done')}
+          </button>
+        </SecretOnce>
       )}
       <form class="settings" onSubmit={create} aria-label={t('webhooks.addLabel')}>
-        <label for="wh-url">
-          {t('webhooks.url')} <small>{t('webhooks.https')}</small>
-        </label>
-        <input
-          id="wh-url"
-          type="url"
-          required
-          maxLength={2048}
-          value={draft.url}
-          onInput={(e) => update({ url: e.currentTarget.value })}
-          disabled={noApi}
-          {...form.bind('url', 'wh-url')}
-        />
-        <FieldError id="wh-url" text={form.errors.fields.url} />
-        <label for="wh-desc">
-          {t('webhooks.description')} <small>{t('form.optional')}</small>
-        </label>
-        <input
+        <Field id="wh-url" label={t('webhooks.url')} note={t('webhooks.https')} error={form.errors.fields.url} layout="settings">
+          <input
+            id="wh-url"
+            type="url"
+            required
+            maxLength={2048}
+            value={draft.url}
+            onInput={(e) => update({ url: e.currentTarget.value })}
+            disabled={noApi}
+            {...form.bind('url', 'wh-url')}
+          />
+        </Field>
+        <Field
           id="wh-desc"
-          maxLength={500}
-          value={draft.description}
-          onInput={(e) => update({ description: e.currentTarget.value })}
-          disabled={noApi}
-          {...form.bind('description', 'wh-desc')}
-        />
-        <FieldError id="wh-desc" text={form.errors.fields.description} />
+          label={t('webhooks.description')}
+          note={t('form.optional')}
+          error={form.errors.fields.description}
+          layout="settings"
+        >
+          <input
+            id="wh-desc"
+            maxLength={500}
+            value={draft.description}
+            onInput={(e) => update({ description: e.currentTarget.value })}
+            disabled={noApi}
+            {...form.bind('description', 'wh-desc')}
+          />
+        </Field>
         <label class="check">
           <input type="checkbox" checked={draft.all} onChange={(e) => update({ all: e.currentTarget.checked })} disabled={noApi} />{' '}
           {t('webhooks.every')}
@@ -131,18 +132,9 @@ export function Webhooks() {
             <FieldError id="wh-events" text={form.errors.fields.enabled_events} />
           </fieldset>
         )}
-        <div class="dialog-actions">
-          <button type="submit" class="primary" disabled={noApi} aria-describedby={form.errors.form !== null ? 'wh-form-error' : undefined}>
-            {t('webhooks.add')}
-          </button>
-        </div>
-        <FieldError id="wh-form" text={form.errors.form} />
+        <FormSubmit id="wh-form" label={t('webhooks.add')} error={form.errors.form} disabled={noApi} layout="settings" />
       </form>
-      {error && (
-        <p class="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      <LoadError error={error} />
       {data !== null && (
         <ul class="plain-list endpoints" aria-label={t('webhooks.heading')}>
           {data.data.length === 0 && <li class="empty">{t('webhooks.none')}</li>}
