@@ -13,7 +13,7 @@ import { presentTicket } from './present.ts';
 import { recordEvent } from './record-event.ts';
 import { publishTicket } from './publish.ts';
 import { stateConflict } from './transition.ts';
-import { scheduleSnoozeEnd } from '../ring/schedule.ts';
+import { scheduleSnoozeEnd } from './ring-schedule.ts';
 import { countTicketChange, customerAnswer } from '../store/insights-rollups.ts';
 import { SNOOZE_MINUTES, type CustomerVia } from '../domain/customer-answer.ts';
 

@@ -5,7 +5,7 @@ import { AppError, notFound } from '../domain/errors.ts';
 import { newId, randomAlphanumeric } from '../domain/ids.ts';
 import { getQueue } from '../store/tenancy.ts';
 import { countDisplays, getDisplay, insertDisplay, markDisplayDeleted, type Display } from '../store/displays.ts';
-import { channels } from '../realtime/bus.ts';
+import { channels } from '../core/bus.ts';
 import { requireRole } from './roles.ts';
 
 /** More boards than a shop has screens is a leak (links created in a loop), not a use. */

@@ -24,7 +24,7 @@ import { deletePushSubscription, listPushSubscriptions, type PushSubscriptionRec
 import { ticketUrl } from '../actions/present.ts';
 import { endpointProblem } from '../domain/push-subscription.ts';
 import { CONNECT_TIMEOUT_MS, type OutboundHttpClient } from '../webhooks/http-client.ts';
-import { ringTexts, shortBranchName } from './ring-texts.ts';
+import { ringTexts, shortBranchName } from '../i18n/ring-texts.ts';
 import { sendOnce, type SendOnceDeps, type SendOutcome } from './send-once.ts';
 import { isSimulatedPush, simulatedPushSend } from './simulated-push.ts';
 import type { Metrics } from '../core/metrics.ts';

@@ -5,7 +5,7 @@
 // store's writer free while receivers answer.
 import { readFileSync } from 'node:fs';
 import type { Services } from '../core/ctx.ts';
-import type { JobHandler, TaskResult } from '../jobs/registry.ts';
+import type { JobHandler, TaskResult } from '../core/job-registry.ts';
 import type { Tx } from '../core/db.ts';
 import type { ClaimedJob } from '../core/jobs.ts';
 import { finishJob, retryJob } from '../store/outbox.ts';

@@ -2,7 +2,7 @@
 // outbound HTTP client. The fan-out that makes the deliveries is the services' event sink (webhookFanOut, given
 // to the Services by the composition root).
 import type { Config } from '../core/config.ts';
-import type { JobRegistry } from '../jobs/registry.ts';
+import type { JobRegistry } from '../core/job-registry.ts';
 import type { OutboundHttpClient } from './http-client.ts';
 import { webhookDeliveryTask } from './deliver.ts';
 import { WEBHOOK_JOB } from './fan-out.ts';

@@ -11,7 +11,7 @@ import type { Db } from '../../core/db.ts';
 import type { Clock } from '../../core/clock.ts';
 import { getBranch } from '../../store/tenancy.ts';
 import { ticketUrl } from '../../actions/present.ts';
-import { ringTexts, shortBranchName } from '../ring-texts.ts';
+import { ringTexts, shortBranchName } from '../../i18n/ring-texts.ts';
 import { sendOnce } from '../send-once.ts';
 import type { Metrics } from '../../core/metrics.ts';
 import type { Bus } from '../../core/bus.ts';

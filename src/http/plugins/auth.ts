@@ -10,7 +10,7 @@ import type { Actor, Services } from '../../core/ctx.ts';
 import type { Mode, Plan } from '../../core/tenancy.ts';
 import { findApiKeyWithPlan } from '../../store/credentials.ts';
 import { onCredentialsChanged, watchOtherProcesses } from '../../store/credential-changes.ts';
-import { channels } from '../../realtime/bus.ts';
+import { channels } from '../../core/bus.ts';
 import { KeyCache } from './key-cache.ts';
 import { refuseModeHeader } from './mode-header.ts';
 
