@@ -5,7 +5,7 @@
 import type { Action } from '../core/ctx.ts';
 import { notFound } from '../domain/errors.ts';
 import { generateWebhookSecret } from '../webhooks/signature.ts';
-import { SecretBox } from '../webhooks/secret-box.ts';
+import { SecretBox } from '../domain/secret-box.ts';
 import { getEndpointForUpdate, updateEndpoint, type WebhookEndpoint } from '../store/webhook-endpoints.ts';
 import { requireWebhookAccess } from './webhook-endpoints.ts';
 

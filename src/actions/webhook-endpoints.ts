@@ -6,7 +6,7 @@ import type { Action, Ctx } from '../core/ctx.ts';
 import { AppError, invalid, notFound } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
 import { generateWebhookSecret } from '../webhooks/signature.ts';
-import { SecretBox } from '../webhooks/secret-box.ts';
+import { SecretBox } from '../domain/secret-box.ts';
 import { checkWebhookUrlSyntax, privateTargetsAllowed } from '../webhooks/url-policy.ts';
 import { ALL_EVENTS, isKnownEventType, TICKET_EVENT_TYPES } from '../webhooks/event-types.ts';
 import {

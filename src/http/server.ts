@@ -20,7 +20,7 @@ import { registerCompression } from './plugins/compression.ts';
 import { mountedRoutes, mountRouteTable } from './route-table.ts';
 import { SHARED_SCHEMAS } from './schemas.ts';
 import type { RateLimiter } from '../realtime/limiter.ts';
-import { registerRequestMetrics } from '../metrics.ts';
+import { registerRequestMetrics } from './metrics-server.ts';
 import type { Metrics } from '../core/metrics.ts';
 
 declare module 'fastify' {

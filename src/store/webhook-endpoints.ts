@@ -16,7 +16,7 @@ export type WebhookEndpoint = {
   disabled: boolean;
   disabledReason: string | null;
   disabledAt: number | null;
-  /** As stored: plaintext or sealed (see webhooks/secret-box.ts). */
+  /** As stored: plaintext or sealed (see domain/secret-box.ts). */
   secret: string;
   previousSecret: string | null;
   previousSecretExpiresAt: number | null;

@@ -16,7 +16,7 @@ import { retryWebhookDelivery } from '../../../actions/retry-webhook-delivery.ts
 import { getEndpoint, listEndpoints } from '../../../store/webhook-endpoints.ts';
 import { getDelivery, listAttempts, listDeliveries, type WebhookDelivery } from '../../../store/webhook-deliveries.ts';
 import { presentDelivery, presentEndpoint } from '../../../webhooks/present.ts';
-import { SecretBox } from '../../../webhooks/secret-box.ts';
+import { SecretBox } from '../../../domain/secret-box.ts';
 import { checkWebhookUrl, systemLookup } from '../../../webhooks/url-policy.ts';
 import { Type, type Static } from 'typebox';
 import { operation, typed } from '../../operation.ts';
