@@ -9,7 +9,7 @@ import { getBranch } from '../store/tenancy.ts';
 import { nextStatus, type TicketOperation } from '../domain/ticket-state.ts';
 import { getTicket, transitionTicket, type TicketChange } from '../store/tickets.ts';
 import type { Ticket } from '../core/ticket.ts';
-import { presentTicket } from './present.ts';
+import { presentTicket } from '../contract/present.ts';
 import { recordEvent } from './record-event.ts';
 import { publishTicket } from './publish.ts';
 import { stateConflict } from './transition.ts';

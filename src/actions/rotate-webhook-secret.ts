@@ -10,7 +10,6 @@ import { getEndpointForUpdate, updateEndpoint, type WebhookEndpoint } from '../s
 import { requireWebhookAccess } from './webhook-endpoints.ts';
 
 export const DEFAULT_ROTATION_OVERLAP_SECONDS = 24 * 3600;
-export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 24 * 3600;
 
 export const rotateWebhookSecret: Action<{ id: string; expires_in?: number }, { endpoint: WebhookEndpoint; secret: string }> = async ({
   ctx,

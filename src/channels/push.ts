@@ -21,7 +21,7 @@ import type { Clock } from '../core/clock.ts';
 import type { Ticket } from '../core/ticket.ts';
 import { getBranch } from '../store/tenancy.ts';
 import { deletePushSubscription, listPushSubscriptions, type PushSubscriptionRecord } from '../store/push-subscriptions.ts';
-import { ticketUrl } from '../actions/present.ts';
+import { ticketUrl } from '../contract/present.ts';
 import { endpointProblem } from '../domain/push-subscription.ts';
 import { CONNECT_TIMEOUT_MS, type OutboundHttpClient } from '../webhooks/http-client.ts';
 import { ringTexts, shortBranchName } from '../i18n/ring-texts.ts';

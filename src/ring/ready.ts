@@ -5,7 +5,7 @@
 // reached (the look-ahead), the transaction holds the answer and is the whole write.
 import type { Action, Ctx } from '../core/ctx.ts';
 import { Continuation } from '../actions/continuation.ts';
-import { presentTicket } from '../actions/present.ts';
+import { presentTicket } from '../contract/present.ts';
 import { recordEvent } from '../actions/record-event.ts';
 import { AppError } from '../domain/errors.ts';
 import { ringChannels } from '../domain/ring-escalation.ts';

@@ -13,7 +13,7 @@ import { deleteRingSends, listRingSends } from '../store/ring-sends.ts';
 import { deliveredChannels } from '../store/ring-deliveries.ts';
 import type { FirstAttempt, RingOutcome, RingReason } from '../core/ring.ts';
 import { staleClaimMs } from '../channels/send-once.ts';
-import { presentTicket, type TicketObject } from '../actions/present.ts';
+import { presentTicket, type TicketObject } from '../contract/present.ts';
 import { recordEvent } from '../actions/record-event.ts';
 import { publishTicket } from '../actions/publish.ts';
 import { countRing } from '../metrics.ts';

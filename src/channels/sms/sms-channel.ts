@@ -10,7 +10,7 @@ import type { ChannelAttempt, RingRequest } from '../../core/ring.ts';
 import type { Db } from '../../core/db.ts';
 import type { Clock } from '../../core/clock.ts';
 import { getBranch } from '../../store/tenancy.ts';
-import { ticketUrl } from '../../actions/present.ts';
+import { ticketUrl } from '../../contract/present.ts';
 import { ringTexts, shortBranchName } from '../../i18n/ring-texts.ts';
 import { sendOnce } from '../send-once.ts';
 import type { Metrics } from '../../core/metrics.ts';

@@ -4,9 +4,9 @@ import type { Services } from '../../../core/ctx.ts';
 import { invalid, notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import { getEventBody, listEventBodies } from '../../../store/outbox.ts';
-import { EXAMPLE_IDS, EXAMPLE_TIME, IdParam, ListOf } from '../../schema-parts.ts';
+import { EXAMPLE_IDS, EXAMPLE_TIME, IdParam, ListOf } from '../../../contract/schema-parts.ts';
 import { operation, typed } from '../../operation.ts';
-import { exampleEvent } from '../../example-objects.ts';
+import { exampleEvent } from '../../../contract/example-objects.ts';
 import { ctxFor } from './context.ts';
 
 /** Events are sent as stored, byte for byte: the bodies webhooks deliver. */

@@ -15,12 +15,12 @@ import { sendTestWebhook } from '../../../actions/send-test-webhook.ts';
 import { retryWebhookDelivery } from '../../../actions/retry-webhook-delivery.ts';
 import { getEndpoint, listEndpoints } from '../../../store/webhook-endpoints.ts';
 import { getDelivery, listAttempts, listDeliveries, type WebhookDelivery } from '../../../store/webhook-deliveries.ts';
-import { presentDelivery, presentEndpoint } from '../../../webhooks/present.ts';
+import { presentDelivery, presentEndpoint } from '../../../contract/webhook-present.ts';
 import { SecretBox } from '../../../domain/secret-box.ts';
 import { checkWebhookUrl, systemLookup } from '../../../webhooks/url-policy.ts';
 import { Type, type Static } from 'typebox';
 import { operation, typed } from '../../operation.ts';
-import { EXAMPLE_ENDPOINT } from '../../example-objects.ts';
+import { EXAMPLE_ENDPOINT } from '../../../contract/example-objects.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 import {
@@ -35,7 +35,7 @@ import {
   RotateBody,
   SecretSchema,
   UpdateEndpointBody,
-} from './webhook-schemas.ts';
+} from '../../../contract/webhook-schemas.ts';
 
 const TAG = 'Webhook endpoints';
 const Endpoint = Type.Ref('WebhookEndpoint');
