@@ -9,7 +9,7 @@ import { generateWebhookSecret } from '../webhooks/signature.ts';
 import { SecretBox } from '../domain/secret-box.ts';
 import { MAX_DESCRIPTION } from '../contract/webhook-schemas.ts';
 import { checkWebhookUrlSyntax, privateTargetsAllowed } from '../webhooks/url-policy.ts';
-import { ALL_EVENTS, isKnownEventType, TICKET_EVENT_TYPES } from '../webhooks/event-types.ts';
+import { ALL_EVENTS, isKnownEventType, TICKET_EVENT_TYPES } from '../contract/event-types.ts';
 import {
   countEndpoints,
   deleteEndpoint,

@@ -4,7 +4,7 @@
 import { Type, type TSchema } from 'typebox';
 import type { ChannelName, ChannelUsed, RingReason } from '../core/ring.ts';
 import { TICKET_STATUSES } from '../domain/ticket-state.ts';
-import { EVENT_TYPES, type EventType } from '../webhooks/event-types.ts';
+import { EVENT_TYPES, type EventType } from './event-types.ts';
 import { CUSTOMER_VIAS, SNOOZE_MINUTES } from '../domain/customer-answer.ts';
 import { exampleEvent } from './example-objects.ts';
 import { allOf, EXAMPLE_REQUEST_ID, Id, Nullable, StringEnum, Timestamp } from './schema-parts.ts';

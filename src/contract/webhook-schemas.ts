@@ -1,11 +1,12 @@
 // Request and response schemas of the webhook routes: the same TypeBox objects validate requests
-// and produce the OpenAPI document. The limits of the bodies (a description's length, a rotation's
-// overlap) are part of the contract and defined here; the endpoint verbs read theirs from here.
+// and produce the OpenAPI document. The limits of the bodies (a URL's and a description's length, a
+// rotation's overlap) are part of the contract and defined here; the endpoint verbs read theirs from here.
 import { Type, type Static } from 'typebox';
 import { EXAMPLE_IDS, Id, IdParam, ListOf, Nullable, StringEnum, Timestamp } from './schema-parts.ts';
-import { MAX_URL_LENGTH } from '../webhooks/url-policy.ts';
-import { ALL_EVENTS, TICKET_EVENT_TYPES } from '../webhooks/event-types.ts';
+import { ALL_EVENTS, TICKET_EVENT_TYPES } from './event-types.ts';
 
+/** An endpoint's URL, at most (the address policy checks it too). */
+export const MAX_URL_LENGTH = 2048;
 /** An endpoint's description, at most (the verb checks it too). */
 export const MAX_DESCRIPTION = 500;
 /** How long a rotated-out secret may keep signing, at most. */

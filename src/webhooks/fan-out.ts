@@ -13,7 +13,7 @@ import { enqueueJob, jobPayloadJson, jobRow, newJob, type JobRecord } from '../s
 import type { ClaimedJob } from '../core/jobs.ts';
 import { defineJobKind } from '../core/job-registry.ts';
 import { deliveryRow, insertDelivery } from '../store/webhook-deliveries.ts';
-import { endpointWants } from './event-types.ts';
+import { endpointWants } from '../contract/event-types.ts';
 
 export const WEBHOOK_JOB_KIND = 'webhook';
 

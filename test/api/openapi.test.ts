@@ -10,7 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { PROBLEM_CATALOGUE } from '../../src/contract/problem-catalogue.ts';
 import { TICKET_STATUSES } from '../../src/domain/ticket-state.ts';
-import { TICKET_EVENT_TYPES } from '../../src/webhooks/event-types.ts';
+import { TICKET_EVENT_TYPES } from '../../src/contract/event-types.ts';
 
 const addFormats = addFormatsModule as unknown as <T>(ajv: T) => T;
 
