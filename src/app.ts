@@ -33,8 +33,6 @@ import { OutboundHttpClient } from './webhooks/http-client.ts';
 import { systemLookup } from './webhooks/url-policy.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
 
-export { openDb };
-
 export type App = {
   server: FastifyInstance;
   /** The Prometheus listener (METRICS_PORT); null when none is configured. */

@@ -18,7 +18,6 @@ import { countTicketChange, customerAnswer } from '../store/insights-rollups.ts'
 import { SNOOZE_MINUTES, type CustomerVia } from '../domain/customer-answer.ts';
 
 // The answers' bounds and channels are domain facts; re-exported for this action's callers.
-export { CUSTOMER_VIAS, SNOOZE_MINUTES, type CustomerVia } from '../domain/customer-answer.ts';
 
 export type CustomerActionName = 'view' | 'subscribe' | 'acknowledge' | 'snooze';
 export const CUSTOMER_ACTIONS: readonly CustomerActionName[] = ['view', 'subscribe', 'acknowledge', 'snooze'];

@@ -9,8 +9,6 @@ import { CUSTOMER_VIAS, SNOOZE_MINUTES } from '../domain/customer-answer.ts';
 import { exampleEvent } from './example-objects.ts';
 import { allOf, EXAMPLE_REQUEST_ID, Id, Nullable, StringEnum, Timestamp } from './schema-parts.ts';
 
-export { EVENT_TYPES, type EventType };
-
 /** The version every event envelope carries (`api_version`). */
 export const API_VERSION = 'v1';
 

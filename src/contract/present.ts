@@ -14,8 +14,6 @@ export function ticketUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/t/${token}`;
 }
 
-export type { TicketObject };
-
 export function presentTicket(t: Ticket, publicUrl: string): TicketObject {
   return {
     object: 'ticket' as const,

@@ -210,10 +210,8 @@ export const QueueSchema = Type.Object(
 // The objects as the API sends them: the presenters return these types, so a field added to a
 // schema and not to its presenter (or the other way round) fails type-checking.
 export type TicketObject = Static<typeof TicketSchema>;
-export type RingResultObject = Static<typeof RingResultSchema>;
 export type BranchObject = Static<typeof BranchSchema>;
 export type QueueObject = Static<typeof QueueSchema>;
-export type LadderStepObject = Static<typeof LadderStepSchema>;
 
 export const SHARED_SCHEMAS = [
   ProblemSchema,

@@ -9,7 +9,7 @@ import type { ChannelChoice } from '../core/ring.ts';
 import type { JobRecord } from '../store/outbox.ts';
 import { insertRingWithJobs, type RingingTicket, type RingRecord } from '../store/rings.ts';
 import type { FirstAttempt, RingReason, RingRequest } from '../core/ring.ts';
-import type { TicketObject } from '../contract/present.ts';
+import type { TicketObject } from '../contract/schemas.ts';
 import { publishTicket } from '../actions/publish.ts';
 import type { RingLookAhead } from './look-ahead.ts';
 import { announceRung, asResult, type OpenRing, type RingAnswer } from './run.ts';

@@ -6,10 +6,8 @@ import { JOB_LANES, type ClaimedJob, type JobLane } from '../core/jobs.ts';
 import type { JobKind } from '../core/job-registry.ts';
 import { newId } from '../domain/ids.ts';
 import type { EventRecord } from '../core/events.ts';
-import type { RowWrite } from './rows.ts';
+import type { RowWrite } from '../core/events.ts';
 import { withTraceContext } from '../telemetry/tracing.ts';
-
-export type { EventRecord };
 
 /** The event's INSERT and its parameters ($2 is the branch, $3 the mode), for statements that embed it. */
 export const EVENT_INSERT = 'INSERT INTO events (id, branch_id, mode, type, created_at, body) VALUES ($1, $2, $3, $4, $5, $6)';

@@ -3,7 +3,8 @@
 import type { Queryable, Tx } from '../core/db.ts';
 import { fromJson, one } from './db.ts';
 import type { Mode } from '../core/tenancy.ts';
-import { EVENT_INSERT, eventValues, insertEvent, type EventRecord } from './outbox.ts';
+import { EVENT_INSERT, eventValues, insertEvent } from './outbox.ts';
+import type { EventRecord } from '../core/events.ts';
 import type { EventSubscriber } from '../core/events.ts';
 
 export type WebhookEndpoint = {

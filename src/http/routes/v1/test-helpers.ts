@@ -9,8 +9,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../../core/ctx.ts';
-import { CUSTOMER_ACTIONS, recordCustomerAction, SNOOZE_MINUTES, type CustomerActionName } from '../../../actions/customer-action.ts';
-import { presentTicket, type TicketObject } from '../../../contract/present.ts';
+import { CUSTOMER_ACTIONS, recordCustomerAction, type CustomerActionName } from '../../../actions/customer-action.ts';
+import { SNOOZE_MINUTES } from '../../../domain/customer-answer.ts';
+import { presentTicket } from '../../../contract/present.ts';
+import type { TicketObject } from '../../../contract/schemas.ts';
 import { Continuation } from '../../../actions/continuation.ts';
 import { simulatedPushSubscription } from '../../../channels/simulated-push.ts';
 import { AppError, invalid, notFound } from '../../../domain/errors.ts';
