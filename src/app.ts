@@ -15,21 +15,23 @@ import { openDb } from './store/open-db.ts';
 import { createLogger } from './log.ts';
 import type { DestinationStream } from 'pino';
 import { createSharedState, type SharedState } from './realtime/shared-state.ts';
-import { buildMetricsServer, createMetrics, watchJobBacklog } from './metrics.ts';
+import { createMetrics, watchJobBacklog } from './metrics.ts';
+import { buildMetricsServer } from './http/metrics-server.ts';
 import { jobBacklog } from './store/outbox.ts';
 import type { Channel } from './channels/ringer.ts';
 import { installRingChannels } from './channels/install.ts';
 import { createLive, type Live } from './realtime/live.ts';
+import { createPageChannel } from './channels/page.ts';
+import { createDisplayChannel } from './channels/display.ts';
 import { buildServer } from './http/server.ts';
 import { JobRunner, DEFAULT_RUNNER_OPTIONS } from './jobs/runner.ts';
-import { builtinTasks } from './jobs/tasks.ts';
+import { JobRegistry } from './core/job-registry.ts';
+import { registerRingJobs } from './ring/jobs.ts';
 import { Maintenance } from './jobs/maintenance.ts';
 import { installWebhooks } from './webhooks/install.ts';
 import { OutboundHttpClient } from './webhooks/http-client.ts';
 import { systemLookup } from './webhooks/url-policy.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
-
-export { openDb };
 
 export type App = {
   server: FastifyInstance;
@@ -39,7 +41,7 @@ export type App = {
   runner: JobRunner;
   maintenance: Maintenance;
   shared: SharedState;
-  /** Presence, the SSE hub and the page/display channels (createLive in src/realtime/live.ts). */
+  /** Presence, the SSE hub and the snapshots' cached reads (createLive in src/realtime/live.ts). */
   live: Live;
   /** Listens on PORT/HOST, and on METRICS_PORT/METRICS_HOST when configured. */
   listen(): Promise<void>;
@@ -88,11 +90,12 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   // connects to (no second lookup between the check and the connection).
   const outbound = new OutboundHttpClient(opts.webhookLookup ?? systemLookup);
   // The ring-policy ringer (push, SMS) with the live channels (page, display).
+  const liveChannels = { db: base.db, bus: base.bus, presence: live.presence };
   const ringing = installRingChannels(base, {
-    channels: [live.pageChannel, live.displayChannel, ...(opts.ringChannels ?? [])],
+    channels: [createPageChannel(liveChannels), createDisplayChannel(liveChannels), ...(opts.ringChannels ?? [])],
     http: outbound,
   });
-  const tasks = builtinTasks();
+  const tasks = registerRingJobs(new JobRegistry());
   installWebhooks(config, tasks, outbound);
   const jobs = new JobWakerRelay();
   const services: Services = {

@@ -3,8 +3,8 @@
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import type { Config } from './core/config.ts';
-import { loadChannelConfig } from './channels/channel-config.ts';
-import { parseSecretsKey } from './webhooks/secret-box.ts';
+import { loadChannelConfig } from './domain/channel-config.ts';
+import { parseSecretsKey } from './domain/secret-box.ts';
 
 export class ConfigError extends Error {
   readonly problems: string[];

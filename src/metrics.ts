@@ -1,13 +1,11 @@
-// Prometheus metrics at /metrics, on a listener of their own. One registry per app instance (tests
-// run several in one process). Labels use route patterns, never raw URLs, so customer tokens never
-// become labels and cardinality stays bounded. The hot paths call the small functions below, one
+// Prometheus metrics: the registry and the small recording functions every layer calls (served at
+// /metrics by http/metrics-server.ts, on a listener of their own). One registry per app instance
+// (tests run several in one process). Labels use route patterns, never raw URLs, so customer
+// tokens never become labels and cardinality stays bounded. The hot paths call the small functions below, one
 // line each; every figure is documented in docs/deployment.md ("Metrics").
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Metrics } from './core/metrics.ts';
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { pooledRandom } from './domain/random-pool.ts';
 import { idTime } from './domain/ids.ts';
-import { problem, sendProblem } from './http/problems.ts';
 
 export type LiveStreamKind = 'page' | 'board' | 'stream';
 export type WebhookOutcome = 'success' | 'http_error' | 'timeout' | 'network_error' | 'not_sent';
@@ -237,32 +235,4 @@ export function watchJobBacklog(m: Metrics, kinds: readonly string[], read: () =
   // Both gauges ask at every scrape: one read answers the pair.
   let pending: Promise<void> | null = null;
   m.refreshBacklog = () => (pending ??= refresh().finally(() => setImmediate(() => (pending = null))));
-}
-
-/** Counts every answer of the public server by route pattern. */
-export function registerRequestMetrics(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async (req, reply) => {
-    const route = req.routeOptions.url ?? 'unmatched';
-    metrics.httpRequests.inc({ method: req.method, route, status: String(reply.statusCode) });
-    metrics.httpDuration.observe({ route }, reply.elapsedTime / 1000);
-  });
-}
-
-/**
- * The metrics listener (METRICS_PORT, on METRICS_HOST: loopback by default): /metrics and nothing
- * else. Never the public port: the figures say how busy each branch's routes are and how rings
- * fare, which is nobody's business outside the operator's network (decision 0012).
- */
-export function buildMetricsServer(metrics: Metrics, log: FastifyBaseLogger): FastifyInstance {
-  const app = Fastify({
-    loggerInstance: log,
-    // The metrics scrapes are not requests worth a log line (the option, not the deprecated top-level one: FSTDEP023).
-    logController: new LogController({ disableRequestLogging: true }),
-    genReqId: () => `req_${pooledRandom(12).toString('base64url')}`,
-  }) as unknown as FastifyInstance;
-  app.get('/metrics', async (_req, reply) => {
-    return reply.type(metrics.registry.contentType).send(await metrics.registry.metrics());
-  });
-  app.setNotFoundHandler((req, reply) => sendProblem(reply, problem(req, 'not-found', 'This listener serves only GET /metrics.')));
-  return app;
 }

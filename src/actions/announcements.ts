@@ -10,7 +10,7 @@ import {
   markAnnouncementDeleted,
   type Announcement,
 } from '../store/announcements.ts';
-import { channels } from '../realtime/bus.ts';
+import { channels } from '../core/bus.ts';
 import { requireRole } from './roles.ts';
 
 export const ANNOUNCEMENT_LIMITS = { maxLength: 280, minExpiresIn: 60, maxExpiresIn: 7 * 24 * 3600, defaultExpiresIn: 3600 } as const;

@@ -3,7 +3,7 @@
 import type { Action, TxCtx } from '../core/ctx.ts';
 import type { Ticket } from '../core/ticket.ts';
 import { applyTransition } from './transition.ts';
-import { presentTicket } from './present.ts';
+import { presentTicket } from '../contract/present.ts';
 import { recordEvent } from './record-event.ts';
 import { publishTicket } from './publish.ts';
 import { eraseRingTargets } from './erase-ring-targets.ts';

@@ -15,7 +15,7 @@ import type { Committed, KeyToRecord } from '../store/idempotency.ts';
 import { ticketRow } from '../store/tickets.ts';
 import type { Ticket } from '../core/ticket.ts';
 import { createdRollupRow } from '../store/insights-rollups.ts';
-import { presentTicket } from './present.ts';
+import { presentTicket } from '../contract/present.ts';
 import { recordEventWith } from './record-event.ts';
 import { publishTicketNow } from './publish.ts';
 

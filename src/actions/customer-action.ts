@@ -9,16 +9,15 @@ import { getBranch } from '../store/tenancy.ts';
 import { nextStatus, type TicketOperation } from '../domain/ticket-state.ts';
 import { getTicket, transitionTicket, type TicketChange } from '../store/tickets.ts';
 import type { Ticket } from '../core/ticket.ts';
-import { presentTicket } from './present.ts';
+import { presentTicket } from '../contract/present.ts';
 import { recordEvent } from './record-event.ts';
 import { publishTicket } from './publish.ts';
 import { stateConflict } from './transition.ts';
-import { scheduleSnoozeEnd } from '../ring/schedule.ts';
+import { scheduleSnoozeEnd } from './ring-schedule.ts';
 import { countTicketChange, customerAnswer } from '../store/insights-rollups.ts';
 import { SNOOZE_MINUTES, type CustomerVia } from '../domain/customer-answer.ts';
 
 // The answers' bounds and channels are domain facts; re-exported for this action's callers.
-export { CUSTOMER_VIAS, SNOOZE_MINUTES, type CustomerVia } from '../domain/customer-answer.ts';
 
 export type CustomerActionName = 'view' | 'subscribe' | 'acknowledge' | 'snooze';
 export const CUSTOMER_ACTIONS: readonly CustomerActionName[] = ['view', 'subscribe', 'acknowledge', 'snooze'];

@@ -13,7 +13,7 @@ import {
   markDisplayDeleted,
   type Display,
 } from '../store/displays.ts';
-import { channels } from '../realtime/bus.ts';
+import { channels } from '../core/bus.ts';
 import { requireRole } from './roles.ts';
 
 /** More boards than a shop has screens is a leak (links created in a loop), not a use. */

@@ -1,7 +1,7 @@
 // After-commit live updates: staff views and boards of the branch, and the ticket's own page.
 import type { TxCtx } from '../core/ctx.ts';
 import type { Ticket } from '../core/ticket.ts';
-import { channels } from '../realtime/bus.ts';
+import { channels } from '../core/bus.ts';
 import type { Bus } from '../core/bus.ts';
 
 export function publishTicket(ctx: TxCtx, ticket: Ticket, type: string, extra: Record<string, unknown> = {}): void {

@@ -6,7 +6,7 @@ import { readerOf, type Read } from '../core/ctx.ts';
 import { invalid, notFound } from '../domain/errors.ts';
 import { isId } from '../domain/ids.ts';
 import { requireWebhookAccess } from './webhook-endpoints.ts';
-import { SecretBox } from '../webhooks/secret-box.ts';
+import { SecretBox } from '../domain/secret-box.ts';
 import { getEndpoint, listEndpoints, type WebhookEndpoint } from '../store/webhook-endpoints.ts';
 import {
   getDelivery,

@@ -8,8 +8,7 @@ import { newId } from '../domain/ids.ts';
 import { insertRow } from '../store/rows.ts';
 import { insertEventListingTargets } from '../store/webhook-endpoints.ts';
 import { eventRow } from '../store/outbox.ts';
-
-export const API_VERSION = 'v1';
+import { API_VERSION } from '../contract/event-schemas.ts';
 
 /** The PRODUCT.md §6 envelope, serialised as every event body is stored and sent. */
 export function eventEnvelope(ctx: Ctx, id: string, type: string, createdAt: number, data: Record<string, unknown>): string {

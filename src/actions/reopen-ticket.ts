@@ -11,7 +11,7 @@ import { CLOSED_LINK_TTL_MS } from '../domain/ticket-state.ts';
 import { displayNumberHeld, getTicket } from '../store/tickets.ts';
 import { closingChange, countTicketChange } from '../store/insights-rollups.ts';
 import { applyTransition, stateConflict } from './transition.ts';
-import { presentTicket } from './present.ts';
+import { presentTicket } from '../contract/present.ts';
 import { recordEvent } from './record-event.ts';
 import { publishTicket } from './publish.ts';
 

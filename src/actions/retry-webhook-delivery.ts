@@ -5,8 +5,7 @@
 // queues nothing more (the job key holds the attempt count).
 import type { Action } from '../core/ctx.ts';
 import { AppError, notFound } from '../domain/errors.ts';
-import { enqueueJob } from '../store/outbox.ts';
-import { newJob } from '../jobs/registry.ts';
+import { enqueueJob, newJob } from '../store/outbox.ts';
 import { getDelivery, type WebhookDelivery } from '../store/webhook-deliveries.ts';
 import { getEndpoint } from '../store/webhook-endpoints.ts';
 import { WEBHOOK_JOB, handOffAfterCommit } from '../webhooks/fan-out.ts';

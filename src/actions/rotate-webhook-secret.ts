@@ -5,12 +5,11 @@
 import type { Action } from '../core/ctx.ts';
 import { notFound } from '../domain/errors.ts';
 import { generateWebhookSecret } from '../webhooks/signature.ts';
-import { SecretBox } from '../webhooks/secret-box.ts';
+import { SecretBox } from '../domain/secret-box.ts';
 import { getEndpointForUpdate, updateEndpoint, type WebhookEndpoint } from '../store/webhook-endpoints.ts';
 import { requireWebhookAccess } from './webhook-endpoints.ts';
 
 export const DEFAULT_ROTATION_OVERLAP_SECONDS = 24 * 3600;
-export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 24 * 3600;
 
 export const rotateWebhookSecret: Action<{ id: string; expires_in?: number }, { endpoint: WebhookEndpoint; secret: string }> = async ({
   ctx,

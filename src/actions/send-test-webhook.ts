@@ -8,8 +8,8 @@ import { insertEvent } from '../store/outbox.ts';
 import { getEndpoint } from '../store/webhook-endpoints.ts';
 import { getDelivery, type WebhookDelivery } from '../store/webhook-deliveries.ts';
 import { enqueueDelivery, handOffAfterCommit, leaseFor } from '../webhooks/fan-out.ts';
-import { PING_EVENT_TYPE } from '../webhooks/event-types.ts';
-import { presentEndpoint } from '../webhooks/present.ts';
+import { PING_EVENT_TYPE } from '../contract/event-types.ts';
+import { presentEndpoint } from '../contract/webhook-present.ts';
 import { eventEnvelope } from './record-event.ts';
 import { requireWebhookAccess } from './webhook-endpoints.ts';
 

@@ -12,7 +12,7 @@ import { AppError } from '../domain/errors.ts';
 import { SMS_SNOOZE_MINUTES, type SmsVerb } from '../domain/sms-reply.ts';
 import { firstInbound, optIn, optOut } from '../store/sms-opt-outs.ts';
 import { NO_OPEN_ORDER_TEXT, smsReplyTexts } from '../i18n/sms-reply-texts.ts';
-import { shortBranchName } from '../channels/ring-texts.ts';
+import { shortBranchName } from '../i18n/ring-texts.ts';
 import { recordCustomerAction } from './customer-action.ts';
 
 /** The open ticket the reply answers, with the context its customer acts in. */

@@ -16,7 +16,7 @@ import {
   type SessionView,
 } from '../store/sessions.ts';
 import { hashSessionToken, passwordStamp, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../domain/session-token.ts';
-import type { SessionObject } from '../http/session-schema.ts';
+import type { SessionObject } from '../contract/session-schema.ts';
 
 export const WRONG_CREDENTIALS = 'The email or password is wrong.';
 export const MIN_PASSWORD_LENGTH = 10;

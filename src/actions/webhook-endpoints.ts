@@ -6,9 +6,10 @@ import type { Action, Ctx } from '../core/ctx.ts';
 import { AppError, invalid, notFound } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
 import { generateWebhookSecret } from '../webhooks/signature.ts';
-import { SecretBox } from '../webhooks/secret-box.ts';
+import { SecretBox } from '../domain/secret-box.ts';
+import { MAX_DESCRIPTION } from '../contract/webhook-schemas.ts';
 import { checkWebhookUrlSyntax, privateTargetsAllowed } from '../webhooks/url-policy.ts';
-import { ALL_EVENTS, isKnownEventType, TICKET_EVENT_TYPES } from '../webhooks/event-types.ts';
+import { ALL_EVENTS, isKnownEventType, TICKET_EVENT_TYPES } from '../contract/event-types.ts';
 import {
   countEndpoints,
   deleteEndpoint,
@@ -21,7 +22,6 @@ import {
 
 /** Per branch and mode, as Stripe allows per account: enough for a POS, a CRM and a test tool. */
 export const MAX_ENDPOINTS = 16;
-export const MAX_DESCRIPTION = 500;
 
 /**
  * Webhooks are in the pro and business plans (the API already refuses free accounts' keys; staff

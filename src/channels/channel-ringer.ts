@@ -55,11 +55,6 @@ export class ChannelRinger implements Ringer {
     this.channels = new Map(channels.map((c) => [c.name, c]));
   }
 
-  /** Adds a channel after construction (the composition root builds hubs after the ringer). */
-  add(channel: Channel): void {
-    this.channels.set(channel.name, channel);
-  }
-
   /**
    * Asks the channels' look-aheads at once (before the ring's transaction). The check it resolves
    * to answers the first attempt's whole outcome, as `ring` would, when every channel the policy

@@ -4,7 +4,7 @@
 import webpush from 'web-push';
 import type { Db } from '../core/db.ts';
 import type { PushConfig } from '../core/config.ts';
-import { vapidKeyProblem } from './channel-config.ts';
+import { vapidKeyProblem } from '../domain/channel-config.ts';
 import { ensureServiceSetting, getServiceSetting, replaceServiceSetting } from '../store/service-settings.ts';
 import { deleteAllPushSubscriptions } from '../store/push-subscriptions.ts';
 

@@ -3,7 +3,7 @@
 // when the cache entries expire (API_KEY_CACHE_MS).
 import { Redis } from 'ioredis';
 import type { Config } from '../core/config.ts';
-import { channels } from '../realtime/bus.ts';
+import { channels } from '../core/bus.ts';
 
 export async function announceCredentialsChanged(config: Pick<Config, 'redisUrl' | 'redisPrefix'>): Promise<void> {
   if (config.redisUrl === null) return;

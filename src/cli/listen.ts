@@ -13,7 +13,7 @@ import { EventSource } from 'eventsource';
 import { classifyAddress } from '../domain/address-policy.ts';
 import { signedHeaders } from '../webhooks/signature.ts';
 import { isLocalhostName } from '../webhooks/url-policy.ts';
-import { PING_EVENT_TYPE, TICKET_EVENT_TYPES } from '../webhooks/event-types.ts';
+import { PING_EVENT_TYPE, TICKET_EVENT_TYPES } from '../contract/event-types.ts';
 
 export const LISTEN_USAGE = `readybell listen — forward a readybell's events to a receiver on this machine
 

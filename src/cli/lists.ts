@@ -3,7 +3,7 @@
 // (a hash, which is never printed either).
 import type { Db } from '../core/db.ts';
 import { AppError } from '../domain/errors.ts';
-import { iso } from '../actions/present.ts';
+import { iso } from '../contract/present.ts';
 import { getAccount, getBranch, listAccounts, listBranches } from '../store/tenancy.ts';
 import { listApiKeys, listUsers } from '../store/credentials.ts';
 

@@ -10,3 +10,10 @@ export interface Bus {
   subscribe(channel: string, handler: BusHandler): () => void;
   close(): Promise<void>;
 }
+
+/** The bus topics: one per ticket (its page), one per branch and mode (staff and boards), and the session changes. */
+export const channels = {
+  ticket: (ticketId: string) => `ticket:${ticketId}`,
+  branch: (branchId: string, mode: string) => `branch:${branchId}:${mode}`,
+  auth: 'auth',
+};

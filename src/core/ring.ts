@@ -19,7 +19,7 @@ export type FreeChannel = 'push' | 'page' | 'display';
 
 /**
  * Which channels one ring may use: a parameter of every ring, decided per ring by the ring
- * module's policy (src/ring/escalation.ts) and stored on the ring's row, so that the job that
+ * module's policy (src/domain/ring-escalation.ts) and stored on the ring's row, so that the job that
  * finishes a ring uses the channels its start chose (src/domain/channel-choice.ts).
  */
 export type ChannelChoice = {
@@ -32,7 +32,7 @@ export type ChannelChoice = {
   sms: 'fallback' | 'always' | 'never';
 };
 
-/** `channels`: which channels this ring may use (decided by src/ring/escalation.ts, stored on the ring). */
+/** `channels`: which channels this ring may use (decided by src/domain/ring-escalation.ts, stored on the ring). */
 export type RingRequest = {
   ringId: string;
   seq: number;

@@ -1,5 +1,5 @@
 // Which channels one ring may use: a parameter of every ring, decided per ring by the ring
-// module's policy (src/ring/escalation.ts) and stored on the ring's row, so that the job that
+// module's policy (src/domain/ring-escalation.ts) and stored on the ring's row, so that the job that
 // finishes a ring uses the channels its start chose. The ring policy (ring-policy.ts) then leaves
 // out what cannot reach anyone (no subscription, no page open, no phone, plan, branch settings).
 import type { ChannelChoice } from '../core/ring.ts';

@@ -3,7 +3,7 @@
 // Callbacks can arrive out of order (a `sent` after its `delivered`), so a status only ever moves
 // forward: queued → sent → a final one, and the first final status stays.
 
-import { SMS_STATUSES, type SmsStatus } from '../core/ticket.ts';
+import type { SmsStatus } from '../core/ticket.ts';
 
 /** The provider's status words, read as ours; null for one that says nothing about delivery (`receiving`, …). */
 const PROVIDER: Record<string, SmsStatus> = {
@@ -22,8 +22,6 @@ const PROVIDER: Record<string, SmsStatus> = {
 export function smsStatusFromProvider(raw: string): SmsStatus | null {
   return PROVIDER[raw.trim().toLowerCase()] ?? null;
 }
-
-export const isSmsStatus = (v: unknown): v is SmsStatus => typeof v === 'string' && (SMS_STATUSES as readonly string[]).includes(v);
 
 /** How far along a status is: a callback never moves a message back. */
 export function smsStatusRank(s: SmsStatus): number {

@@ -1,8 +1,8 @@
 // The shapes of GET /v1/insights… (decision 0025), with whole examples: a week of a café with two
 // queues. The same TypeBox values validate the query and make the reference.
 import { Type } from 'typebox';
-import { Id, Nullable, StringEnum } from './schema-parts.ts';
-import { QueueName } from './schemas.ts';
+import { Id, Nullable, StringEnum } from '../contract/schema-parts.ts';
+import { QueueName } from '../contract/schemas.ts';
 import { RING_CHANNELS } from '../domain/insight-figures.ts';
 import { COMPARISONS, DEFAULT_PERIOD_DAYS, MAX_PERIOD_DAYS } from '../actions/read-insights.ts';
 import { CSV_COLUMNS } from '../actions/export-tickets.ts';

@@ -6,9 +6,9 @@
 // their own (operation.ts).
 import { STATUS_CODES } from 'node:http';
 import type { ErrorCode } from '../domain/errors.ts';
-import { PROBLEM_CATALOGUE, PROBLEM_CODES, PROBLEM_CONTENT_TYPE } from './problems.ts';
+import { PROBLEM_CATALOGUE, PROBLEM_CODES, PROBLEM_CONTENT_TYPE } from '../contract/problem-catalogue.ts';
 import { OWN_PROBLEMS, type Access } from './operation.ts';
-import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID } from './schema-parts.ts';
+import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID } from '../contract/schema-parts.ts';
 
 /** The document is plain JSON, walked and completed here. */
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is untyped JSON walked by key; `unknown` would need a cast at every step and where @fastify/swagger takes it

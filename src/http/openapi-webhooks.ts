@@ -1,8 +1,9 @@
 // The document's `webhooks` section (OpenAPI 3.1): what readybell POSTs to an endpoint, one entry
 // per event type, each with its typed envelope (event-schemas.ts) and the request's headers.
-import { EVENT_TYPES, eventDescription, eventSchemaName, type EventType } from './event-schemas.ts';
+import { eventDescription, eventSchemaName } from '../contract/event-schemas.ts';
+import { EVENT_TYPES, type EventType } from '../contract/event-types.ts';
 import { SIGNATURE_HEADER } from '../webhooks/signature.ts';
-import { EXAMPLE_IDS } from './schema-parts.ts';
+import { EXAMPLE_IDS } from '../contract/schema-parts.ts';
 import type { Json } from './openapi-answers.ts';
 
 const headerParam = (name: string, description: string, example: string) => ({

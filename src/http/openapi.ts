@@ -8,8 +8,6 @@ import { finishDocument } from './openapi-answers.ts';
 import { DELIVERY_ANSWERS, DELIVERY_HEADERS, webhooksSection } from './openapi-webhooks.ts';
 import { TAGS } from './operation.ts';
 
-export { registerDocsUi } from './docs-page.ts';
-
 const DESCRIPTION = `Pickup tickets for restaurant POS systems. Create a ticket when the order is placed, print its number and QR code on the receipt,
 mark it ready when the order is plated: readybell rings the customer (their open page, Web Push, SMS, the display board) and tells you
 truthfully what reached them.

@@ -86,7 +86,6 @@ type RequestBody<B> = B extends TSchema ? ({} extends Static<B> ? TUnsafe<Static
  * `req.query` and `req.body` have the types of the schemas `operation()` (or `hidden()`)
  * declares, so no handler restates them with a cast.
  */
-export type Api = ReturnType<typeof typed>;
 export const typed = (app: FastifyInstance) => app.withTypeProvider<TypeBoxTypeProvider>();
 
 type RequestParts<P, Q, B> = { params: P; querystring: Q; body: RequestBody<B> };

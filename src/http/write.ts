@@ -24,7 +24,8 @@ import {
   type IdempotencyRecord,
   type KeyToRecord,
 } from '../store/idempotency.ts';
-import { PROBLEM_CONTENT_TYPE, toProblem, type Problem } from './problems.ts';
+import { PROBLEM_CONTENT_TYPE } from '../contract/problem-catalogue.ts';
+import { toProblem, type Problem } from './problems.ts';
 
 /** A write's commit: its effect and, when the request has a key, the key's record, together or not at all. */
 type Commit<R> = (ctx: Ctx, key: KeyToRecord | null) => Promise<Committed | { kind: 'continue'; continuation: Continuation<R> }>;

@@ -7,7 +7,7 @@ import { AppError } from '../domain/errors.ts';
 import { listOverdueTickets } from '../store/open-tickets.ts';
 import { sweepExpiredRecords, type SweepCounts } from '../store/retention.ts';
 import { touchApiKeys } from '../store/credentials.ts';
-import { ctxForBranch } from './tasks.ts';
+import { ctxForBranch } from '../actions/system-ctx.ts';
 import { foldShards } from '../store/insights-rollups.ts';
 
 export class Maintenance {

@@ -8,7 +8,7 @@ import type { Tx } from '../core/db.ts';
 import { claimLaneJobs, FAILING_ENDPOINT_SLOTS, finishJob, releaseJobs, retryJob, type FairShares } from '../store/outbox.ts';
 import type { ClaimedJob, JobLane, JobOwner } from '../core/jobs.ts';
 import { inSpan, jobParent, markSpanFailed } from '../telemetry/tracing.ts';
-import type { JobRegistry } from './registry.ts';
+import type { JobRegistry } from '../core/job-registry.ts';
 
 /**
  * A lane's slots on this node, and the share of them of one account and of one webhook endpoint

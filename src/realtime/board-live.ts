@@ -6,7 +6,7 @@ import type { BaseServices } from '../core/ctx.ts';
 import type { Display } from '../store/displays.ts';
 import type { Branch } from '../store/tenancy.ts';
 import { isLanguage, type Language } from '../i18n/language.ts';
-import { channels } from './bus.ts';
+import { channels } from '../core/bus.ts';
 import type { BusMessage } from '../core/bus.ts';
 import type { LiveConnection, LiveHub } from './hub.ts';
 import type { LiveData } from './live-data.ts';

@@ -35,9 +35,3 @@ export class MemoryBus implements Bus {
     this.handlers.clear();
   }
 }
-
-export const channels = {
-  ticket: (ticketId: string) => `ticket:${ticketId}`,
-  branch: (branchId: string, mode: string) => `branch:${branchId}:${mode}`,
-  auth: 'auth',
-};

@@ -8,7 +8,7 @@ import { getTicket } from '../store/tickets.ts';
 import type { Branch } from '../store/tenancy.ts';
 import { ringIdOf } from '../store/live-queries.ts';
 import type { Language } from '../i18n/language.ts';
-import { channels } from './bus.ts';
+import { channels } from '../core/bus.ts';
 import type { BusMessage } from '../core/bus.ts';
 import type { LiveConnection, LiveHub } from './hub.ts';
 import type { LiveData } from './live-data.ts';

@@ -1,9 +1,7 @@
-// The live side of one node, built once in the composition root: presence, the SSE hub, the
-// cached reads behind snapshots, and the two channels (page, display) the ringer uses.
+// The live side of one node, built once in the composition root: presence, the SSE hub and the
+// cached reads behind snapshots. The two channels that ring through it (page, display) are
+// built from its presence by the composition root: channels sit above realtime.
 import type { BaseServices } from '../core/ctx.ts';
-import type { Channel } from '../channels/ringer.ts';
-import { createPageChannel } from '../channels/page.ts';
-import { createDisplayChannel } from '../channels/display.ts';
 import type { BusMessage } from '../core/bus.ts';
 import { LiveHub } from './hub.ts';
 import { LiveData } from './live-data.ts';
@@ -16,8 +14,6 @@ export type Live = {
   presence: Presence;
   hub: LiveHub;
   data: LiveData;
-  pageChannel: Channel;
-  displayChannel: Channel;
   /** The pages and boards the test helpers open (test mode only). */
   simulated: SimulatedClients;
   close(): Promise<void>;
@@ -56,14 +52,11 @@ export function createLive(services: BaseServices, opts: { heartbeatMs?: number;
       },
     },
   );
-  const deps = { db: services.db, bus: services.bus, presence };
   return {
     services,
     presence,
     hub,
     data,
-    pageChannel: createPageChannel(deps),
-    displayChannel: createDisplayChannel(deps),
     // Attached to the hub like any connection: closing the hub closes them too.
     simulated: new SimulatedClients({ services, hub, data }),
     async close() {

@@ -1,5 +1,5 @@
 // Automatic rings (PRODUCT.md §2): a ready ticket not acknowledged is rung again, step by step of
-// the branch's escalation ladder (escalation.ts decides); a snooze rings again when it ends. Each job
+// the branch's escalation ladder (domain/ring-escalation.ts decides); a snooze rings again when it ends. Each job
 // decides and starts its ring in ONE transaction, which also marks the job done and schedules the
 // next reminder, so a crash or restart neither loses a reminder nor rings it twice; jobs.ts then
 // runs the ring.
@@ -8,9 +8,10 @@ import { getTicket } from '../store/tickets.ts';
 import { latestSmsOfTicket } from '../store/sms-messages.ts';
 import { getBranch } from '../store/tenancy.ts';
 import { completeJobByKey } from '../store/outbox.ts';
-import { ladderDecision, ringChannels } from './escalation.ts';
+import { ladderDecision, ringChannels } from '../domain/ring-escalation.ts';
 import type { OpenRing } from './run.ts';
-import { reminderJob, reminderKey, snoozeEndKey, type ReminderPayload, type SnoozeEndPayload } from './schedule.ts';
+import { reminderJob, type ReminderPayload, type SnoozeEndPayload } from '../actions/ring-schedule.ts';
+import { reminderKey, snoozeEndKey } from '../domain/ring-job-keys.ts';
 import { startRing, type StartedRing } from './start.ts';
 import { applyRingTransition } from './transition.ts';
 

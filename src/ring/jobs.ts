@@ -1,12 +1,12 @@
-// The ring module's job handlers (kinds and keys in schedule.ts). Each runs its ring through
+// The ring module's job handlers (kinds and keys in actions/ring-schedule.ts). Each runs its ring through
 // runRing, as a request does, with a longer deadline: no caller waits on a job.
 import type { Ctx, TxCtx } from '../core/ctx.ts';
-import type { JobHandler, JobRegistry } from '../jobs/registry.ts';
-import { ctxForBranch } from '../jobs/system-ctx.ts';
+import type { JobHandler, JobRegistry } from '../core/job-registry.ts';
+import { ctxForBranch } from '../actions/system-ctx.ts';
 import type { Mode } from '../core/tenancy.ts';
 import { startReminder, startSnoozeEndRing, type AutomaticDecision } from './automatic.ts';
 import { runRing, type RingRun, type RingToRun } from './run.ts';
-import { REMINDER_JOB, RING_JOB, RING_JOB_FOLLOW_UP_MS, SNOOZE_END_JOB, type RingJobPayload } from './schedule.ts';
+import { REMINDER_JOB, RING_JOB, RING_JOB_FOLLOW_UP_MS, SNOOZE_END_JOB, type RingJobPayload } from '../actions/ring-schedule.ts';
 
 /**
  * A job's ring attempt gets longer than the in-line one, yet well inside the job's lease; a send

@@ -5,13 +5,13 @@
 // reached (the look-ahead), the transaction holds the answer and is the whole write.
 import type { Action, Ctx } from '../core/ctx.ts';
 import { Continuation } from '../actions/continuation.ts';
-import { presentTicket } from '../actions/present.ts';
+import { presentTicket } from '../contract/present.ts';
 import { recordEvent } from '../actions/record-event.ts';
 import { AppError } from '../domain/errors.ts';
-import { ringChannels } from './escalation.ts';
+import { ringChannels } from '../domain/ring-escalation.ts';
 import type { RingLookAhead } from './look-ahead.ts';
 import { runRing, type RingAnswer, type RingToRun } from './run.ts';
-import { firstReminderJob } from './schedule.ts';
+import { firstReminderJob } from '../actions/ring-schedule.ts';
 import { startRing, type StartedRing } from './start.ts';
 import { applyRingTransition } from './transition.ts';
 

@@ -13,12 +13,13 @@ import { deleteRingSends, listRingSends } from '../store/ring-sends.ts';
 import { deliveredChannels } from '../store/ring-deliveries.ts';
 import type { FirstAttempt, RingOutcome, RingReason } from '../core/ring.ts';
 import { staleClaimMs } from '../channels/send-once.ts';
-import { presentTicket, type TicketObject } from '../actions/present.ts';
+import { presentTicket } from '../contract/present.ts';
+import type { TicketObject } from '../contract/schemas.ts';
 import { recordEvent } from '../actions/record-event.ts';
 import { publishTicket } from '../actions/publish.ts';
 import { countRing } from '../metrics.ts';
 import { outcomeFromRecords } from './recorded-outcome.ts';
-import { ringJobKey } from './schedule.ts';
+import { ringJobKey } from '../domain/ring-job-keys.ts';
 import { countTicketChange, type InsightChange } from '../store/insights-rollups.ts';
 
 /** What a ring's request answers (RingResult in the API). */

@@ -9,11 +9,11 @@ import type { ChannelChoice } from '../core/ring.ts';
 import type { JobRecord } from '../store/outbox.ts';
 import { insertRingWithJobs, type RingingTicket, type RingRecord } from '../store/rings.ts';
 import type { FirstAttempt, RingReason, RingRequest } from '../core/ring.ts';
-import type { TicketObject } from '../actions/present.ts';
+import type { TicketObject } from '../contract/schemas.ts';
 import { publishTicket } from '../actions/publish.ts';
 import type { RingLookAhead } from './look-ahead.ts';
 import { announceRung, asResult, type OpenRing, type RingAnswer } from './run.ts';
-import { ringJob } from './schedule.ts';
+import { ringJob } from '../actions/ring-schedule.ts';
 import { countTicketChange, type InsightChange } from '../store/insights-rollups.ts';
 
 /** A started ring: open (to run next, see run.ts), or already answered (nobody to reach). */

@@ -1,7 +1,7 @@
 // Stored answers of idempotent requests, scoped to branch and mode, kept 24 hours.
 import type { Queryable, Tx } from '../core/db.ts';
 import { one } from './db.ts';
-import type { RowWrite } from './rows.ts';
+import type { RowWrite } from '../core/events.ts';
 import type { Mode } from '../core/tenancy.ts';
 
 export type IdempotencyRecord = {

@@ -3,11 +3,11 @@ import type { Queryable, Tx } from '../core/db.ts';
 import { one, toJson } from './db.ts';
 import type { Mode } from '../core/tenancy.ts';
 import { JOB_LANES, type ClaimedJob, type JobLane } from '../core/jobs.ts';
+import type { JobKind } from '../core/job-registry.ts';
+import { newId } from '../domain/ids.ts';
 import type { EventRecord } from '../core/events.ts';
-import type { RowWrite } from './rows.ts';
+import type { RowWrite } from '../core/events.ts';
 import { withTraceContext } from '../telemetry/tracing.ts';
-
-export type { EventRecord };
 
 /** The event's INSERT and its parameters ($2 is the branch, $3 the mode), for statements that embed it. */
 export const EVENT_INSERT = 'INSERT INTO events (id, branch_id, mode, type, created_at, body) VALUES ($1, $2, $3, $4, $5, $6)';
@@ -78,6 +78,24 @@ export type JobRecord = {
   accountId?: string | null;
   endpointId?: string | null;
 };
+
+/** Whose work a new job is: the account, and for a delivery its endpoint (the fair shares' keys). */
+export type JobFor = { accountId: string; endpointId?: string };
+
+/** A job of `kind`, for enqueueJob or a statement that inserts jobs; `key` makes it happen once. */
+export function newJob<P>(kind: JobKind<P>, key: string, payload: P, runAt: number, now: number, owner?: JobFor): JobRecord {
+  return {
+    id: newId('job', now),
+    kind: kind.kind,
+    key,
+    payload,
+    runAt,
+    createdAt: now,
+    lane: kind.lane,
+    accountId: owner?.accountId ?? null,
+    endpointId: owner?.endpointId ?? null,
+  };
+}
 
 /** A job's stored payload: with the trace context of the work that enqueues it, when tracing is on. */
 export const jobPayloadJson = (payload: unknown): string | null => toJson(withTraceContext(payload));

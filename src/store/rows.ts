@@ -4,8 +4,6 @@
 import type { RowWrite } from '../core/events.ts';
 import type { Dialect, Tx } from '../core/db.ts';
 
-export type { RowWrite };
-
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
 /** A column or table name of ours, checked: rows are written by our code, but SQL text is no place to trust that. */

@@ -1,6 +1,6 @@
 // Tickets, display-number counters and rings. Every query is filtered by branch and mode.
 import type { Queryable, Tx } from '../core/db.ts';
-import type { RowWrite } from './rows.ts';
+import type { RowWrite } from '../core/events.ts';
 import { fromJson, one, toJson } from './db.ts';
 import type { Mode } from '../core/tenancy.ts';
 import { TICKET_STATUSES } from '../domain/ticket-state.ts';

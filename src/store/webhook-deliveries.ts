@@ -3,7 +3,7 @@
 import type { Queryable, Tx } from '../core/db.ts';
 import { one } from './db.ts';
 import type { Mode } from '../core/tenancy.ts';
-import type { RowWrite } from './rows.ts';
+import type { RowWrite } from '../core/events.ts';
 
 export type DeliveryStatus = 'pending' | 'succeeded' | 'failed';
 

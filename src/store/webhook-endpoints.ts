@@ -3,7 +3,8 @@
 import type { Queryable, Tx } from '../core/db.ts';
 import { fromJson, one } from './db.ts';
 import type { Mode } from '../core/tenancy.ts';
-import { EVENT_INSERT, eventValues, insertEvent, type EventRecord } from './outbox.ts';
+import { EVENT_INSERT, eventValues, insertEvent } from './outbox.ts';
+import type { EventRecord } from '../core/events.ts';
 import type { EventSubscriber } from '../core/events.ts';
 
 export type WebhookEndpoint = {
@@ -16,7 +17,7 @@ export type WebhookEndpoint = {
   disabled: boolean;
   disabledReason: string | null;
   disabledAt: number | null;
-  /** As stored: plaintext or sealed (see webhooks/secret-box.ts). */
+  /** As stored: plaintext or sealed (see domain/secret-box.ts). */
   secret: string;
   previousSecret: string | null;
   previousSecretExpiresAt: number | null;

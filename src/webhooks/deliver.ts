@@ -5,7 +5,7 @@
 // store's writer free while receivers answer.
 import { readFileSync } from 'node:fs';
 import type { Services } from '../core/ctx.ts';
-import type { JobHandler, TaskResult } from '../jobs/registry.ts';
+import type { JobHandler, TaskResult } from '../core/job-registry.ts';
 import type { Tx } from '../core/db.ts';
 import type { ClaimedJob } from '../core/jobs.ts';
 import { finishJob, retryJob } from '../store/outbox.ts';
@@ -13,7 +13,7 @@ import { recordAttempt, setDeliveryState, type DeliveryStatus, type WebhookDeliv
 import { loadDeliveryWork } from '../store/webhook-work.ts';
 import { disableEndpoint, noteEndpointFailure, noteEndpointSuccess, type WebhookEndpoint } from '../store/webhook-endpoints.ts';
 import { signedHeaders } from './signature.ts';
-import type { SecretBox } from './secret-box.ts';
+import type { SecretBox } from '../domain/secret-box.ts';
 import { CONNECT_TIMEOUT_MS, type PostOutcome, type OutboundHttpClient } from './http-client.ts';
 import { privateTargetsAllowed } from './url-policy.ts';
 import { FAILING_ENDPOINT_DISABLE_MS, parseRetryAfter, retryDelayMs } from './retry-schedule.ts';

@@ -9,11 +9,11 @@ import type { EventSink } from '../core/events.ts';
 import type { Tx } from '../core/db.ts';
 import type { Mode } from '../core/tenancy.ts';
 import { newId } from '../domain/ids.ts';
-import { enqueueJob, jobPayloadJson, jobRow, type JobRecord } from '../store/outbox.ts';
+import { enqueueJob, jobPayloadJson, jobRow, newJob, type JobRecord } from '../store/outbox.ts';
 import type { ClaimedJob } from '../core/jobs.ts';
-import { defineJobKind, newJob } from '../jobs/registry.ts';
+import { defineJobKind } from '../core/job-registry.ts';
 import { deliveryRow, insertDelivery } from '../store/webhook-deliveries.ts';
-import { endpointWants } from './event-types.ts';
+import { endpointWants } from '../contract/event-types.ts';
 
 export const WEBHOOK_JOB_KIND = 'webhook';
 

@@ -2,11 +2,11 @@
 // outbound HTTP client. The fan-out that makes the deliveries is the services' event sink (webhookFanOut, given
 // to the Services by the composition root).
 import type { Config } from '../core/config.ts';
-import type { JobRegistry } from '../jobs/registry.ts';
+import type { JobRegistry } from '../core/job-registry.ts';
 import type { OutboundHttpClient } from './http-client.ts';
 import { webhookDeliveryTask } from './deliver.ts';
 import { WEBHOOK_JOB } from './fan-out.ts';
-import { SecretBox } from './secret-box.ts';
+import { SecretBox } from '../domain/secret-box.ts';
 
 /** `client`: the app's outbound HTTP client, which checks every address it connects to. */
 export function installWebhooks(config: Config, tasks: JobRegistry, client: OutboundHttpClient): void {

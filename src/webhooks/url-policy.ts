@@ -12,10 +12,10 @@ import type { Mode } from '../core/tenancy.ts';
 import type { HostLookup, ResolvedAddress } from '../core/host-lookup.ts';
 import { invalid } from '../domain/errors.ts';
 import { isAddressAllowed } from '../domain/address-policy.ts';
+import { MAX_URL_LENGTH } from '../contract/webhook-schemas.ts';
 
 export const systemLookup: HostLookup = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
 
-export const MAX_URL_LENGTH = 2048;
 const CREATION_LOOKUP_TIMEOUT_MS = 2000;
 
 export function privateTargetsAllowed(config: Pick<Config, 'webhookAllowPrivate'>, mode: Mode): boolean {

@@ -8,9 +8,9 @@ import { registeredRoutes } from '../helpers/routes.ts';
 import { exampleOf, type Doc } from '../helpers/openapi-examples.ts';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { PROBLEM_CATALOGUE } from '../../src/http/problems.ts';
+import { PROBLEM_CATALOGUE } from '../../src/contract/problem-catalogue.ts';
 import { TICKET_STATUSES } from '../../src/domain/ticket-state.ts';
-import { TICKET_EVENT_TYPES } from '../../src/webhooks/event-types.ts';
+import { TICKET_EVENT_TYPES } from '../../src/contract/event-types.ts';
 
 const addFormats = addFormatsModule as unknown as <T>(ajv: T) => T;
 

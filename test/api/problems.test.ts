@@ -3,7 +3,7 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type Res, type TestApp } from '../helpers/app.ts';
-import { PROBLEM_CATALOGUE } from '../../src/http/problems.ts';
+import { PROBLEM_CATALOGUE } from '../../src/contract/problem-catalogue.ts';
 import { connect } from 'node:net';
 
 let t: TestApp;

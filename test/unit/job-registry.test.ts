@@ -1,8 +1,9 @@
-// The job registry (src/jobs/registry.ts): a kind's handler receives the payload its jobs were
+// The job registry (src/core/job-registry.ts): a kind's handler receives the payload its jobs were
 // built with, a kind has one handler, and a job of a kind nobody handles fails (and is retried).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { defineJobKind, JobRegistry, newJob } from '../../src/jobs/registry.ts';
+import { defineJobKind, JobRegistry } from '../../src/core/job-registry.ts';
+import { newJob } from '../../src/store/outbox.ts';
 import type { Services } from '../../src/core/ctx.ts';
 import type { ClaimedJob } from '../../src/core/jobs.ts';
 

@@ -1,9 +1,9 @@
-// The ring module's policy (src/ring/escalation.ts): which channels each ring uses and when each
+// The ring module's policy (src/domain/ring-escalation.ts): which channels each ring uses and when each
 // reminder falls due, over the branch settings that decide them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { reminderStep, ringChannels } from '../../src/ring/escalation.ts';
-import { ladderDecision, ladderOf, stepChannels, SNOOZE_RING_WAIT_MS, type LadderFacts } from '../../src/ring/escalation.ts';
+import { reminderStep, ringChannels } from '../../src/domain/ring-escalation.ts';
+import { ladderDecision, ladderOf, stepChannels, SNOOZE_RING_WAIT_MS, type LadderFacts } from '../../src/domain/ring-escalation.ts';
 import { ladderFault, ladderFromReminders, firstTextingStep, MAX_LADDER_STEPS } from '../../src/domain/escalation-ladder.ts';
 import type { LadderStep } from '../../src/core/branch-settings.ts';
 import { withDefaults } from '../../src/domain/branch-settings.ts';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { parseSecretsKey, SecretBox } from '../../src/webhooks/secret-box.ts';
+import { parseSecretsKey, SecretBox } from '../../src/domain/secret-box.ts';
 import { loadConfig, ConfigError } from '../../src/config.ts';
 
 const SECRET = 'whsec_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG';

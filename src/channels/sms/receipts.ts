@@ -5,10 +5,10 @@
 // staff board shows it.
 import type { Db } from '../../core/db.ts';
 import type { Bus } from '../../core/bus.ts';
-import { channels } from '../../realtime/bus.ts';
+import { channels } from '../../core/bus.ts';
 import { recordSmsStatus, type SmsUpdate, type TicketSmsView } from '../../store/sms-messages.ts';
 import { isSmsFailure } from '../../domain/sms-status.ts';
-import { hastenReminder } from '../../ring/schedule.ts';
+import { hastenReminder } from '../../actions/ring-schedule.ts';
 
 export type ReceiptDeps = { db: Db; bus: Bus };
 

@@ -9,7 +9,7 @@ import { hashApiKey } from '../../domain/secrets.ts';
 import type { Actor, Services } from '../../core/ctx.ts';
 import type { Mode, Plan } from '../../core/tenancy.ts';
 import { findKeyByHash, watchCredentials } from '../../actions/api-key-auth.ts';
-import { channels } from '../../realtime/bus.ts';
+import { channels } from '../../core/bus.ts';
 import { KeyCache } from './key-cache.ts';
 import { refuseModeHeader } from './mode-header.ts';
 

@@ -1,7 +1,7 @@
 // Human-readable pages for problem types: every problem's `type` points here.
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { PROBLEM_CATALOGUE } from '../problems.ts';
+import { PROBLEM_CATALOGUE } from '../../contract/problem-catalogue.ts';
 import type { ErrorCode } from '../../domain/errors.ts';
 import { hidden, typed } from '../operation.ts';
 

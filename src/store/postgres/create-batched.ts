@@ -3,7 +3,7 @@
 // pays a round trip per statement and a WAL flush per create
 // (docs/decisions/0010-one-create-path.md).
 import { createKeyRecord, type CreateOutcome, type CreateRequest, type CreateWrites } from '../ticket-create.ts';
-import type { RowWrite } from '../rows.ts';
+import type { RowWrite } from '../../core/events.ts';
 import { fromJson, one, runAfterCommitHooks } from '../db.ts';
 import type { Row } from '../../core/db.ts';
 import { keyRecordRow } from '../idempotency.ts';

@@ -18,7 +18,7 @@
 //    is then tried again alone, and that one finds its key taken).
 //
 // docs/decisions/0010-one-create-path.md has the measurements behind this shape.
-import type { RowWrite } from '../rows.ts';
+import type { RowWrite } from '../../core/events.ts';
 import { identifier, mergeClause, shapeOf } from '../rows.ts';
 import { IDEMPOTENCY_TTL_MS } from '../idempotency.ts';
 import { parseEnabledEvents } from '../webhook-endpoints.ts';

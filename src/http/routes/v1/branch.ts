@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../../core/ctx.ts';
-import { presentBranch } from '../../../actions/present.ts';
+import { presentBranch } from '../../../contract/present.ts';
 import { readAccountPlan, readBranch, updateBranchSettings } from '../../../actions/branch.ts';
-import { EXAMPLE_LADDER, LadderStepSchema, QueueName } from '../../schemas.ts';
-import { Ref } from '../../schema-parts.ts';
+import { EXAMPLE_LADDER, LadderStepSchema, QueueName } from '../../../contract/schemas.ts';
+import { Ref } from '../../../contract/schema-parts.ts';
 import { MAX_LADDER_STEPS } from '../../../domain/escalation-ladder.ts';
 import { operation, typed } from '../../operation.ts';
 import { SUPPORTED_LANGUAGES } from '../../../domain/branch-settings.ts';

@@ -2,9 +2,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../../core/ctx.ts';
 import { listEventPage, readEvent } from '../../../actions/read-events.ts';
-import { EXAMPLE_IDS, EXAMPLE_TIME, IdParam, ListOf } from '../../schema-parts.ts';
+import { EXAMPLE_IDS, EXAMPLE_TIME, IdParam, ListOf } from '../../../contract/schema-parts.ts';
 import { operation, typed } from '../../operation.ts';
-import { exampleEvent } from '../../example-objects.ts';
+import { exampleEvent } from '../../../contract/example-objects.ts';
 import { ctxFor } from './context.ts';
 
 /** Events are sent as stored, byte for byte: the bodies webhooks deliver. */

@@ -4,7 +4,7 @@
 // through the ordinary /v1 reads, so the stream never carries more than the caller may read.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Services } from '../../../core/ctx.ts';
-import { channels } from '../../../realtime/bus.ts';
+import { channels } from '../../../core/bus.ts';
 import { SSE_HEADERS } from '../../../realtime/sse.ts';
 import { apiKeyHolds } from '../../../actions/api-key-auth.ts';
 import { findLiveSession } from '../../../actions/session-lookup.ts';

@@ -21,11 +21,11 @@ import {
   revealWebhookSecret,
   type DeliveryWithAttempts,
 } from '../../../actions/read-webhooks.ts';
-import { presentDelivery, presentEndpoint } from '../../../webhooks/present.ts';
+import { presentDelivery, presentEndpoint } from '../../../contract/webhook-present.ts';
 import { checkWebhookUrl, systemLookup } from '../../../webhooks/url-policy.ts';
 import { Type, type Static } from 'typebox';
 import { operation, typed } from '../../operation.ts';
-import { EXAMPLE_ENDPOINT } from '../../example-objects.ts';
+import { EXAMPLE_ENDPOINT } from '../../../contract/example-objects.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 import {
@@ -40,7 +40,7 @@ import {
   RotateBody,
   SecretSchema,
   UpdateEndpointBody,
-} from './webhook-schemas.ts';
+} from '../../../contract/webhook-schemas.ts';
 
 const TAG = 'Webhook endpoints';
 const Endpoint = Type.Ref('WebhookEndpoint');

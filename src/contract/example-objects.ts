@@ -2,7 +2,7 @@
 // way 12:09:48, collected 12:11), so that an answer shows a ticket in the state that answer
 // leaves it in. The tests validate every one against its schema.
 import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID, EXAMPLE_TICKET_URL, EXAMPLE_TIME } from './schema-parts.ts';
-import type { EventType } from '../webhooks/event-types.ts';
+import type { EventType } from './event-types.ts';
 
 const at = (time: string): string => `2026-11-22T${time}.000Z`;
 

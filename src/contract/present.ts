@@ -1,10 +1,11 @@
 // Wire shapes of stored objects. Personal data (the customer's phone) never leaves through here.
-// Each returns the type of its object's schema (src/http/schemas.ts), the schema that documents
-// the object and types the staff page and the client: a field missing on either side is a type
-// error here.
+// Each returns the type of its object's schema (schemas.ts), the schema that documents the object
+// and types the staff page and the client: a field missing on either side is a type error here.
+// Presenters and schemas are the API's contract (src/contract/): below the verbs, the channels and
+// the routes that all hand these objects out.
 import type { Ticket } from '../core/ticket.ts';
 import type { Branch } from '../store/tenancy.ts';
-import type { BranchObject, TicketObject } from '../http/schemas.ts';
+import type { BranchObject, TicketObject } from './schemas.ts';
 import { isLanguage, type Language } from '../i18n/language.ts';
 
 export const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -12,8 +13,6 @@ export const iso = (ms: number | null): string | null => (ms === null ? null : n
 export function ticketUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/t/${token}`;
 }
-
-export type { TicketObject };
 
 export function presentTicket(t: Ticket, publicUrl: string): TicketObject {
   return {

@@ -1,6 +1,7 @@
-// The wire shapes of endpoints and deliveries, typed by their schemas (http/routes/v1/webhook-schemas.ts).
-import { iso } from '../actions/present.ts';
-import type { DeliveryObject, EndpointObject } from '../http/routes/v1/webhook-schemas.ts';
+// The wire shapes of endpoints and deliveries, typed by their schemas (webhook-schemas.ts). In the
+// contract, below the verbs, so that a verb (send-test-webhook) and the routes present them alike.
+import { iso } from './present.ts';
+import type { DeliveryObject, EndpointObject } from './webhook-schemas.ts';
 import type { WebhookAttempt, WebhookDelivery } from '../store/webhook-deliveries.ts';
 import type { WebhookEndpoint } from '../store/webhook-endpoints.ts';
 

@@ -1,11 +1,16 @@
 // Request and response schemas of the webhook routes: the same TypeBox objects validate requests
-// and produce the OpenAPI document.
+// and produce the OpenAPI document. The limits of the bodies (a URL's and a description's length, a
+// rotation's overlap) are part of the contract and defined here; the endpoint verbs read theirs from here.
 import { Type, type Static } from 'typebox';
-import { EXAMPLE_IDS, Id, IdParam, ListOf, Nullable, StringEnum, Timestamp } from '../../schema-parts.ts';
-import { MAX_URL_LENGTH } from '../../../webhooks/url-policy.ts';
-import { ALL_EVENTS, TICKET_EVENT_TYPES } from '../../../webhooks/event-types.ts';
-import { MAX_DESCRIPTION } from '../../../actions/webhook-endpoints.ts';
-import { MAX_ROTATION_OVERLAP_SECONDS } from '../../../actions/rotate-webhook-secret.ts';
+import { EXAMPLE_IDS, Id, IdParam, ListOf, Nullable, StringEnum, Timestamp } from './schema-parts.ts';
+import { ALL_EVENTS, TICKET_EVENT_TYPES } from './event-types.ts';
+
+/** An endpoint's URL, at most (the address policy checks it too). */
+export const MAX_URL_LENGTH = 2048;
+/** An endpoint's description, at most (the verb checks it too). */
+export const MAX_DESCRIPTION = 500;
+/** How long a rotated-out secret may keep signing, at most. */
+export const MAX_ROTATION_OVERLAP_SECONDS = 7 * 24 * 3600;
 
 const EVENT_LIST = `"${ALL_EVENTS}" (every event) or any of ${TICKET_EVENT_TYPES.join(', ')}`;
 

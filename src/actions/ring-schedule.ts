@@ -2,16 +2,18 @@
 // a ring its first attempt did not (ring:<ticket>:<seq>); the reminders (remind:<ticket>:<n>); the
 // ring at the end of a snooze (snooze:<ticket>:<until>). Every one is written in the transaction of
 // the change that causes it, and its key makes it happen once across nodes and restarts. Their
-// handlers are in jobs.ts.
+// handlers are in ring/jobs.ts. It sits with the verbs, below the ring, because a verb (a snooze)
+// and a channel (a failed text hastens the next reminder) schedule these jobs as the ring does.
 import type { Ctx, TxCtx } from '../core/ctx.ts';
-import { defineJobKind, newJob } from '../jobs/registry.ts';
-import { enqueueJob, hastenJobs, type JobRecord } from '../store/outbox.ts';
+import { defineJobKind } from '../core/job-registry.ts';
+import { enqueueJob, hastenJobs, newJob, type JobRecord } from '../store/outbox.ts';
 import type { Tx } from '../core/db.ts';
 import { MAX_LADDER_STEPS } from '../domain/escalation-ladder.ts';
 import type { RingingTicket, RingRecord } from '../store/rings.ts';
 import type { Mode } from '../core/tenancy.ts';
 import type { BranchSettings } from '../core/branch-settings.ts';
-import { reminderStep } from './escalation.ts';
+import { reminderStep } from '../domain/ring-escalation.ts';
+import { reminderKey, ringJobKey, snoozeEndKey } from '../domain/ring-job-keys.ts';
 
 export type RingJobPayload = { ring_id: string; branch_id: string; mode: Mode };
 export type ReminderPayload = { ticket_id: string; branch_id: string; mode: Mode; n: number };
@@ -20,11 +22,6 @@ export type SnoozeEndPayload = { ticket_id: string; branch_id: string; mode: Mod
 export const RING_JOB = defineJobKind<RingJobPayload>('ring');
 export const REMINDER_JOB = defineJobKind<ReminderPayload>('reminder');
 export const SNOOZE_END_JOB = defineJobKind<SnoozeEndPayload>('snooze_end');
-
-/** One per (ticket, ring number), so a ring is finished by one job. */
-export const ringJobKey = (ticketId: string, seq: number): string => `ring:${ticketId}:${seq}`;
-export const reminderKey = (ticketId: string, n: number): string => `remind:${ticketId}:${n}`;
-export const snoozeEndKey = (ticketId: string, until: number): string => `snooze:${ticketId}:${until}`;
 
 /** How long after its first attempt's deadline the ring's job looks at the ring (and between its tries). */
 export const RING_JOB_FOLLOW_UP_MS = 5_000;

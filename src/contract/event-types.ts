@@ -1,4 +1,5 @@
 // The event catalogue (PRODUCT.md §6): what an endpoint's enabled_events may name.
+// Part of the contract: the event schemas, the webhook schemas and the fan-out read it.
 export const TICKET_EVENT_TYPES = [
   'ticket.created',
   'ticket.ready',

@@ -1,12 +1,12 @@
 // The policy of a ready ticket's rings, step by step: which channels each ring uses, and when each
 // reminder falls due. Pure, so it is unit-tested over the branch settings; the ring module only
-// carries it out (schedule.ts puts the reminders in the outbox, automatic.ts rings them). The
+// carries it out (actions/ring-schedule.ts puts the reminders in the outbox, ring/automatic.ts rings them). The
 // steps are the branch's escalation ladder (domain/escalation-ladder.ts, decision 0032), or the
 // ladder its reminder settings always made.
 import type { BranchSettings } from '../core/branch-settings.ts';
-import { EVERY_CHANNEL } from '../domain/channel-choice.ts';
+import { EVERY_CHANNEL } from './channel-choice.ts';
 import type { ChannelChoice, FreeChannel } from '../core/ring.ts';
-import { ladderFromReminders } from '../domain/escalation-ladder.ts';
+import { ladderFromReminders } from './escalation-ladder.ts';
 import type { LadderStep } from '../core/branch-settings.ts';
 import type { RingReason } from '../core/ring.ts';
 

@@ -1,4 +1,5 @@
-// The ctx a job acts with: the system as the actor, on the branch and mode its payload names.
+// The ctx a job acts with: the system as the actor, on the branch and mode its payload names. Beside
+// the verbs, below the ring's jobs and the hourly maintenance that both act with it.
 import type { Ctx, Services } from '../core/ctx.ts';
 import type { Mode } from '../core/tenancy.ts';
 import { getAccount, getBranch } from '../store/tenancy.ts';

@@ -1,13 +1,13 @@
 // Job kinds and their handlers. A kind is a value that carries its payload's type
-// (`defineJobKind<P>('ring')`), defined once beside the code that enqueues it; `newJob` builds a
-// job of that kind from a payload of that type, and the registry maps each kind to the handler
-// that receives that type. So a payload is written and read through one type, and a kind's name
-// is written once. The registry the runner uses is built by the composition root (jobs/tasks.ts
-// and webhooks/install.ts add to it).
-import type { Services } from '../core/ctx.ts';
-import type { JobRecord } from '../store/outbox.ts';
-import type { ClaimedJob, JobLane } from '../core/jobs.ts';
-import { newId } from '../domain/ids.ts';
+// (`defineJobKind<P>('ring')`), defined once beside the code that enqueues it; `newJob`
+// (store/outbox.ts) builds a job of that kind from a payload of that type, and the registry maps
+// each kind to the handler that receives that type. So a payload is written and read through one
+// type, and a kind's name is written once. It is in core because every layer that enqueues or
+// handles a job (the ring, the webhooks, the verbs) names kinds, and the runner above them all
+// only runs the registry the composition root builds (app.ts: ring/jobs.ts and webhooks/install.ts
+// add to it).
+import type { Services } from './ctx.ts';
+import type { ClaimedJob, JobLane } from './jobs.ts';
 
 /**
  * A job kind: its name in the jobs table, the lane its jobs run in (decision 0048), and (as a
@@ -16,24 +16,6 @@ import { newId } from '../domain/ids.ts';
 export type JobKind<P> = { readonly kind: string; readonly lane: JobLane; readonly payload?: P };
 
 export const defineJobKind = <P>(kind: string, lane: JobLane = 'ring'): JobKind<P> => ({ kind, lane });
-
-/** Whose work a new job is: the account, and for a delivery its endpoint (the fair shares' keys). */
-export type JobFor = { accountId: string; endpointId?: string };
-
-/** A job of `kind`, for enqueueJob or a statement that inserts jobs; `key` makes it happen once. */
-export function newJob<P>(kind: JobKind<P>, key: string, payload: P, runAt: number, now: number, owner?: JobFor): JobRecord {
-  return {
-    id: newId('job', now),
-    kind: kind.kind,
-    key,
-    payload,
-    runAt,
-    createdAt: now,
-    lane: kind.lane,
-    accountId: owner?.accountId ?? null,
-    endpointId: owner?.endpointId ?? null,
-  };
-}
 
 /**
  * `retryAt`: run the job again then. `settled`: the handler already finished or rescheduled its

@@ -1,13 +1,14 @@
 // TypeBox schemas shared by request validation and the OpenAPI document: one source for both.
-// Each one here has an $id and becomes a named component of the document.
+// Each one here has an $id and becomes a named component of the document. In src/contract/, with
+// the presenters that build these objects, below the verbs and the routes that use both.
 import { Type, type Static } from 'typebox';
 import { QUEUE_NAME_PATTERN } from '../domain/validation.ts';
 import { SMS_STATUSES } from '../core/ticket.ts';
 import { TICKET_STATUSES } from '../domain/ticket-state.ts';
 import { SUPPORTED_LANGUAGES } from '../domain/branch-settings.ts';
-import { PROBLEM_CODES } from './problems.ts';
+import { PROBLEM_CODES } from './problem-catalogue.ts';
 import { ChannelUsedSchema, EventSchema, TYPED_EVENT_SCHEMAS } from './event-schemas.ts';
-import { DeliverySchema, EndpointSchema } from './routes/v1/webhook-schemas.ts';
+import { DeliverySchema, EndpointSchema } from './webhook-schemas.ts';
 import { LADDER_CHANNELS, LADDER_SMS, MAX_LADDER_SECONDS, MIN_STEP_GAP_SECONDS } from '../domain/escalation-ladder.ts';
 import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID, EXAMPLE_TICKET_URL, Id, Nullable, Ref, StringEnum, Timestamp } from './schema-parts.ts';
 import { InsightFiguresSchema } from './insight-figures-schema.ts';
@@ -209,10 +210,8 @@ export const QueueSchema = Type.Object(
 // The objects as the API sends them: the presenters return these types, so a field added to a
 // schema and not to its presenter (or the other way round) fails type-checking.
 export type TicketObject = Static<typeof TicketSchema>;
-export type RingResultObject = Static<typeof RingResultSchema>;
 export type BranchObject = Static<typeof BranchSchema>;
 export type QueueObject = Static<typeof QueueSchema>;
-export type LadderStepObject = Static<typeof LadderStepSchema>;
 
 export const SHARED_SCHEMAS = [
   ProblemSchema,

@@ -4,13 +4,13 @@
 import { Type, type TSchema } from 'typebox';
 import type { ChannelName, ChannelUsed, RingReason } from '../core/ring.ts';
 import { TICKET_STATUSES } from '../domain/ticket-state.ts';
-import { EVENT_TYPES, type EventType } from '../webhooks/event-types.ts';
+import { EVENT_TYPES, type EventType } from './event-types.ts';
 import { CUSTOMER_VIAS, SNOOZE_MINUTES } from '../domain/customer-answer.ts';
-import { API_VERSION } from '../actions/record-event.ts';
 import { exampleEvent } from './example-objects.ts';
 import { allOf, EXAMPLE_REQUEST_ID, Id, Nullable, StringEnum, Timestamp } from './schema-parts.ts';
 
-export { EVENT_TYPES, type EventType };
+/** The version every event envelope carries (`api_version`). */
+export const API_VERSION = 'v1';
 
 export const RING_REASONS = allOf<RingReason>()(['ready', 'manual', 'reminder', 'snooze_end']);
 export const CHANNELS_USED = allOf<ChannelUsed>()(['push', 'page', 'sms', 'none', 'unknown']);
