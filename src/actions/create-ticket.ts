@@ -3,15 +3,14 @@
 // Idempotency-Key's record with the answer when the request has a key. The store finds what the
 // rows depend on (the branch, the queue, the next display number, the webhook endpoints) and
 // commits them: one transaction on SQLite, statements shared with the creates that arrive
-// together on PostgreSQL (src/store/ticket-create.ts). Keyed or not, every create takes this path.
+// together on PostgreSQL (Db.commitCreate; the contract in src/core/ticket-create.ts). Keyed or not, every create takes this path.
 import { unknownQueue } from './queues.ts';
 import type { Ctx } from '../core/ctx.ts';
 import { newId } from '../domain/ids.ts';
 import { expiryMs } from '../domain/branch-settings.ts';
 import { ticketToken } from '../domain/ticket-token.ts';
-import { commitCreate } from '../store/commit-create.ts';
-import type { CreateFound } from '../store/ticket-create.ts';
-import type { Committed, KeyToRecord } from '../store/idempotency.ts';
+import type { CreateFound } from '../core/ticket-create.ts';
+import type { Committed, KeyToRecord } from '../core/write-commit.ts';
 import { ticketRow } from '../store/tickets.ts';
 import type { Ticket } from '../core/ticket.ts';
 import { createdRollupRow } from '../store/insights-rollups.ts';
@@ -30,7 +29,7 @@ export type CreateTicketInput = {
 export async function createTicket(ctx: Ctx, input: CreateTicketInput, key: KeyToRecord | null): Promise<Committed> {
   const { db, clock, config, bus } = ctx.services;
   const now = clock.now();
-  const outcome = await commitCreate(db, {
+  const outcome = await db.commitCreate({
     branchId: ctx.branchId,
     mode: ctx.mode,
     queue: input.queue ?? null,
