@@ -3,7 +3,7 @@ import type { Db, Queryable, Tx } from '../core/db.ts';
 import { one } from './db.ts';
 import type { RowWrite } from './rows.ts';
 import type { Mode } from '../core/tenancy.ts';
-import type { Committed, KeyToRecord } from '../core/write-commit.ts';
+import type { KeyToRecord } from '../core/write-commit.ts';
 
 export type IdempotencyRecord = {
   fingerprint: string;
