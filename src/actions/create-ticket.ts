@@ -15,8 +15,8 @@ import { ticketRow } from '../store/tickets.ts';
 import type { Ticket } from '../core/ticket.ts';
 import { createdRollupRow } from '../store/insights-rollups.ts';
 import { presentTicket } from './present.ts';
-import { recordEventWith } from './record-event.ts';
-import { publishTicketNow } from './publish.ts';
+import { recordEvent } from './record-event.ts';
+import { publishTicket } from './publish.ts';
 
 export type CreateTicketInput = {
   queue?: string;
@@ -27,7 +27,7 @@ export type CreateTicketInput = {
 
 /** Creates the ticket; answers its wire form, serialised as sent and stored under `key`. */
 export async function createTicket(ctx: Ctx, input: CreateTicketInput, key: KeyToRecord | null): Promise<Committed> {
-  const { db, clock, config, bus } = ctx.services;
+  const { db, clock, config } = ctx.services;
   const now = clock.now();
   const outcome = await db.commitCreate({
     branchId: ctx.branchId,
@@ -39,10 +39,10 @@ export async function createTicket(ctx: Ctx, input: CreateTicketInput, key: KeyT
       const ticket = newTicket(ctx, input, found, now);
       await out.insert(ticketRow(ticket));
       const object = presentTicket(ticket, config.publicUrl);
-      await recordEventWith(ctx, out, 'ticket.created', { object });
+      await recordEvent(ctx, 'ticket.created', { object }, out);
       // The owners' hourly figures (decision 0025), merged with the creates committed together.
       await out.insert(createdRollupRow(ticket, now, found.timeZone, db.dialect));
-      out.afterCommit(() => publishTicketNow(bus, ticket, 'ticket.created'));
+      publishTicket(ctx, ticket, 'ticket.created', {}, out);
       return JSON.stringify(object);
     },
   });
