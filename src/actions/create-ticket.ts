@@ -2,8 +2,9 @@
 // event (and, through the event sink, the webhook deliveries and their jobs), and the
 // Idempotency-Key's record with the answer when the request has a key. The store finds what the
 // rows depend on (the branch, the queue, the next display number, the webhook endpoints) and
-// commits them: one transaction on SQLite, statements shared with the creates that arrive
-// together on PostgreSQL (Db.commitCreate; the contract in src/core/ticket-create.ts). Keyed or not, every create takes this path.
+// commits them, its engine's way (Db.commitCreate; the contract in src/core/ticket-create.ts):
+// one transaction on SQLite, statements shared with the creates that arrive together on
+// PostgreSQL. Keyed or not, every create takes this path.
 import { unknownQueue } from './queues.ts';
 import type { Ctx } from '../core/ctx.ts';
 import { newId } from '../domain/ids.ts';
