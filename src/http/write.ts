@@ -124,9 +124,9 @@ export async function runWrite<R>(req: FastifyRequest, reply: FastifyReply, ctx:
 function commitInTransaction<R>(run: (ctx: TxCtx) => Promise<R | Continuation<R>>, forReplay?: (first: R) => unknown): Commit<R> {
   return (ctx, key) => {
     const { db, clock } = ctx.services;
-    const where = { branchId: ctx.branchId, mode: ctx.mode, at: clock.now() };
     return writeWithKey<Committed | { kind: 'continue'; continuation: Continuation<R> }>(db, async (tx) => {
       const first = await run({ ...ctx, tx });
+      const where = { branchId: ctx.branchId, mode: ctx.mode, at: clock.now() };
       if (first instanceof Continuation) {
         // Pending, with what another request needs to finish the work if this one dies first.
         const pending = { status: null, body: JSON.stringify(first.saved), lockedUntil: lockFor(first, clock.now()) };

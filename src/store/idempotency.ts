@@ -1,4 +1,6 @@
-// Stored answers of idempotent requests, scoped to branch and mode, kept 24 hours.
+// Stored answers of idempotent requests, scoped to branch and mode, kept 24 hours. Every write's
+// record is built here (keyRecord) and written here (writeWithKey), the create's included; a
+// create on PostgreSQL sends the same record's row (keyRecordRow) with its batch's rows.
 import type { Db, Queryable, Tx } from '../core/db.ts';
 import { one } from './db.ts';
 import type { RowWrite } from './rows.ts';
