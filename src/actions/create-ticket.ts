@@ -2,22 +2,22 @@
 // event (and, through the event sink, the webhook deliveries and their jobs), and the
 // Idempotency-Key's record with the answer when the request has a key. The store finds what the
 // rows depend on (the branch, the queue, the next display number, the webhook endpoints) and
-// commits them: one transaction on SQLite, statements shared with the creates that arrive
-// together on PostgreSQL (src/store/ticket-create.ts). Keyed or not, every create takes this path.
+// commits them, its engine's way (Db.commitCreate; the contract in src/core/ticket-create.ts):
+// one transaction on SQLite, statements shared with the creates that arrive together on
+// PostgreSQL. Keyed or not, every create takes this path.
 import { unknownQueue } from './queues.ts';
 import type { Ctx } from '../core/ctx.ts';
 import { newId } from '../domain/ids.ts';
 import { expiryMs } from '../domain/branch-settings.ts';
 import { ticketToken } from '../domain/ticket-token.ts';
-import { commitCreate } from '../store/commit-create.ts';
-import type { CreateFound } from '../store/ticket-create.ts';
-import type { Committed, KeyToRecord } from '../store/idempotency.ts';
+import type { CreateFound } from '../core/ticket-create.ts';
+import type { Committed, KeyToRecord } from '../core/write-commit.ts';
 import { ticketRow } from '../store/tickets.ts';
 import type { Ticket } from '../core/ticket.ts';
 import { createdRollupRow } from '../store/insights-rollups.ts';
 import { presentTicket } from '../contract/present.ts';
-import { recordEventWith } from './record-event.ts';
-import { publishTicketNow } from './publish.ts';
+import { recordEvent } from './record-event.ts';
+import { publishTicket } from './publish.ts';
 
 export type CreateTicketInput = {
   queue?: string;
@@ -28,9 +28,9 @@ export type CreateTicketInput = {
 
 /** Creates the ticket; answers its wire form, serialised as sent and stored under `key`. */
 export async function createTicket(ctx: Ctx, input: CreateTicketInput, key: KeyToRecord | null): Promise<Committed> {
-  const { db, clock, config, bus } = ctx.services;
+  const { db, clock, config } = ctx.services;
   const now = clock.now();
-  const outcome = await commitCreate(db, {
+  const outcome = await db.commitCreate({
     branchId: ctx.branchId,
     mode: ctx.mode,
     queue: input.queue ?? null,
@@ -40,10 +40,10 @@ export async function createTicket(ctx: Ctx, input: CreateTicketInput, key: KeyT
       const ticket = newTicket(ctx, input, found, now);
       await out.insert(ticketRow(ticket));
       const object = presentTicket(ticket, config.publicUrl);
-      await recordEventWith(ctx, out, 'ticket.created', { object });
+      await recordEvent(ctx, 'ticket.created', { object }, out);
       // The owners' hourly figures (decision 0025), merged with the creates committed together.
       await out.insert(createdRollupRow(ticket, now, found.timeZone, db.dialect));
-      out.afterCommit(() => publishTicketNow(bus, ticket, 'ticket.created'));
+      publishTicket(ctx, ticket, 'ticket.created', {}, out);
       return JSON.stringify(object);
     },
   });

@@ -1,9 +1,10 @@
 // Records an event (PRODUCT.md §6 envelope) with the writer of the change that caused it, and
 // passes it to the service's event sink (services.events), so the event and what it sets off
-// (webhook deliveries) commit with that change: an action's transaction (recordEvent), or a
-// create's commit (createTicket passes its own writer to recordEventWith).
+// (webhook deliveries) commit with that change: an action's transaction, or a create's commit
+// (createTicket passes its own writer). One writer for every event, the test ping's too.
 import type { Ctx, TxCtx } from '../core/ctx.ts';
-import type { EventRecord, EventWrites } from '../core/events.ts';
+import type { Tx } from '../core/db.ts';
+import type { EventRecord, EventSubscriber, EventWrites } from '../core/events.ts';
 import { newId } from '../domain/ids.ts';
 import { insertRow } from '../store/rows.ts';
 import { insertEventListingTargets } from '../store/webhook-endpoints.ts';
@@ -39,20 +40,30 @@ function newEvent(ctx: Ctx, type: string, data: Record<string, unknown>): EventR
   };
 }
 
-/** Records the event in the action's transaction; returns its id. */
-export async function recordEvent(ctx: TxCtx, type: string, data: Record<string, unknown>): Promise<string> {
-  const { tx } = ctx;
-  const event = newEvent(ctx, type, data);
-  // The event's row, and the endpoints its sink may fan it out to read with it (one statement on PostgreSQL).
-  const subscribers = await insertEventListingTargets(tx, event);
-  await ctx.services.events.record(event, { subscribers, insert: (row) => insertRow(tx, row), afterCommit: (fn) => tx.afterCommit(fn) });
-  return event.id;
-}
+/** A writer over an action's transaction, for an event's sink: the endpoints as read with the event. */
+export const transactionWrites = (tx: Tx, subscribers: readonly EventSubscriber[]): EventWrites => ({
+  subscribers,
+  insert: (row) => insertRow(tx, row),
+  afterCommit: (fn) => tx.afterCommit(fn),
+});
 
-/** Records the event with a writer that sends its rows together (a create's commit); returns its id. */
-export async function recordEventWith(ctx: Ctx, out: EventWrites, type: string, data: Record<string, unknown>): Promise<string> {
+/**
+ * Records the event with the writer of the change that caused it, and hands it to the sink;
+ * returns its id. In the action's transaction (ctx.tx), the event's row and the endpoints its sink
+ * may fan it out to are one statement on PostgreSQL; `out` is a writer that sends its rows
+ * together (a create's commit) or names its own audience (a ping).
+ */
+export function recordEvent(ctx: TxCtx, type: string, data: Record<string, unknown>): Promise<string>;
+export function recordEvent(ctx: Ctx, type: string, data: Record<string, unknown>, out: EventWrites): Promise<string>;
+export async function recordEvent(ctx: Ctx & { tx?: Tx }, type: string, data: Record<string, unknown>, out?: EventWrites): Promise<string> {
   const event = newEvent(ctx, type, data);
-  await out.insert(eventRow(event));
-  await ctx.services.events.record(event, out);
+  let writes = out;
+  if (writes === undefined) {
+    const tx = ctx.tx!;
+    writes = transactionWrites(tx, await insertEventListingTargets(tx, event));
+  } else {
+    await writes.insert(eventRow(event));
+  }
+  await ctx.services.events.record(event, writes);
   return event.id;
 }

@@ -2,7 +2,9 @@
 // common subset of SQLite and PostgreSQL ($1-style parameters, RETURNING, ON CONFLICT), and each
 // engine supplies an executor (src/store/sqlite, src/store/postgres). pg-boss does the same with its
 // `executeSql` port; it keeps one implementation of each store instead of two that drift apart.
-// The helpers written against it (one, toJson, …) stay in src/store/db.ts.
+// The helpers written against it (one, toJson, …) stay in src/store/db.ts. One write is the
+// engine's own beyond SQL: a create's commit (commitCreate), batched on PostgreSQL.
+import type { CreateOutcome, CreateRequest } from './ticket-create.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 export type Row = Record<string, unknown>;
@@ -37,6 +39,12 @@ export interface Db extends Queryable {
    * its own savepoint, so one failing call does not fail the others.
    */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Commits a create the engine's way, the key's record with it (the contract:
+   * core/ticket-create.ts): a transaction of its own sharing the group commit on the embedded
+   * store, statements shared with the creates that arrive together on PostgreSQL.
+   */
+  commitCreate(req: CreateRequest): Promise<CreateOutcome>;
   migrate(): Promise<string[]>;
   ping(): Promise<void>;
   /**

@@ -1,7 +1,8 @@
 // The port actions record events through (PRODUCT.md §6), and the narrow writer a sink writes
-// with. Two writers exist: an action's own transaction (actions/record-event.ts) and a create's
-// commit (store/ticket-create.ts), which may share one statement with other creates on
-// PostgreSQL. A sink therefore describes rows; it never runs SQL of its own.
+// with. Events are recorded by one function (actions/record-event.ts) with one of two writers: an
+// action's own transaction, or a create's commit (core/ticket-create.ts), which may share one
+// statement with other creates on PostgreSQL. A sink therefore describes rows; it never runs SQL
+// of its own.
 
 /**
  * One row to insert: column names as in the schema, values as bound parameters. With `merge`,

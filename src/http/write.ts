@@ -7,22 +7,23 @@
 // request is answered from the record (a replay, a wait for a request in flight, the take-over of a
 // pending key whose request died, or idempotency-key-reuse). How a write commits is its spec's:
 // by default its action in a transaction of its own (commitInTransaction); a create commits its
-// rows its store's way (src/store/commit-create.ts). Decision 0002.
+// rows its store's way (Db.commitCreate). Either way the key's record is built by keyRecord and
+// written by writeWithKey (src/store/idempotency.ts), or, for a create on PostgreSQL, with the
+// create's rows. Decision 0002.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx, TxCtx } from '../core/ctx.ts';
-import type { Tx } from '../core/db.ts';
 import { Continuation, finish } from '../actions/continuation.ts';
 import { AppError } from '../domain/errors.ts';
+import type { Committed, KeyToRecord } from '../core/write-commit.ts';
 import {
   getIdempotencyRecord,
-  recordKey,
+  keyRecord,
   releaseIdempotencyLock,
   storeIdempotentResponse,
   takeOverPendingKey,
-  type Committed,
+  writeWithKey,
   type IdempotencyRecord,
-  type KeyToRecord,
 } from '../store/idempotency.ts';
 import { PROBLEM_CONTENT_TYPE } from '../contract/problem-catalogue.ts';
 import { toProblem, type Problem } from './problems.ts';
@@ -120,34 +121,22 @@ export async function runWrite<R>(req: FastifyRequest, reply: FastifyReply, ctx:
   }
 }
 
-/** Thrown inside the write's transaction to undo it when its key turns out to be taken. */
-const KEY_TAKEN = new Error('idempotency key taken');
-
-/** The usual commit: the action in a transaction of its own, and the key's record last. */
+/** The usual commit: the action in a transaction of its own, and the key's record last (writeWithKey). */
 function commitInTransaction<R>(run: (ctx: TxCtx) => Promise<R | Continuation<R>>, forReplay?: (first: R) => unknown): Commit<R> {
-  return async (ctx, key) => {
+  return (ctx, key) => {
     const { db, clock } = ctx.services;
-    // The key's answer (its status, and `body`), or, pending (status null), what finishing needs.
-    const record = async (tx: Tx, kept: { status?: null; body: string; lockedUntil?: number }): Promise<void> => {
-      const k = key === null ? null : { branchId: ctx.branchId, mode: ctx.mode, ...key, ...kept, createdAt: clock.now() };
-      if (k !== null && !(await recordKey(tx, k))) throw KEY_TAKEN;
-    };
-    try {
-      return await db.write(async (tx) => {
-        const first = await run({ ...ctx, tx });
-        if (first instanceof Continuation) {
-          // Pending, with what another request needs to finish the work if this one dies first.
-          await record(tx, { status: null, body: JSON.stringify(first.saved), lockedUntil: lockFor(first, clock.now()) });
-          return { kind: 'continue' as const, continuation: first };
-        }
-        const answer = JSON.stringify(first);
-        await record(tx, { body: forReplay === undefined ? answer : JSON.stringify(forReplay(first)) });
-        return { kind: 'done' as const, answer };
-      });
-    } catch (err) {
-      if (err === KEY_TAKEN) return { kind: 'key-taken' };
-      throw err;
-    }
+    return writeWithKey<Committed | { kind: 'continue'; continuation: Continuation<R> }>(db, async (tx) => {
+      const first = await run({ ...ctx, tx });
+      const where = { branchId: ctx.branchId, mode: ctx.mode, at: clock.now() };
+      if (first instanceof Continuation) {
+        // Pending, with what another request needs to finish the work if this one dies first.
+        const pending = { status: null, body: JSON.stringify(first.saved), lockedUntil: lockFor(first, clock.now()) };
+        return { result: { kind: 'continue' as const, continuation: first }, record: keyRecord(key, where, pending) };
+      }
+      const answer = JSON.stringify(first);
+      const kept = forReplay === undefined ? answer : JSON.stringify(forReplay(first));
+      return { result: { kind: 'done' as const, answer }, record: keyRecord(key, where, { body: kept }) };
+    });
   };
 }
 
@@ -202,8 +191,12 @@ async function attempt<R>(
       // A client error is the request's answer. Nothing was written: it is stored under the key
       // alone, unless the key was taken meanwhile.
       const refusal = done.kind === 'failed' ? finalRefusal(req, done.err) : null;
-      const k = { branchId: ctx.branchId, mode: ctx.mode, key, fingerprint: fp, createdAt: clock.now() };
-      if (refusal !== null && (await db.write((tx) => recordKey(tx, { ...k, ...refusal })))) return { stored: refusal, replayed: false };
+      if (refusal !== null) {
+        const where = { branchId: ctx.branchId, mode: ctx.mode, at: clock.now() };
+        const record = keyRecord({ key, fingerprint: fp, status: refusal.status }, where, refusal);
+        const written = await writeWithKey(db, async () => ({ result: { kind: 'done' as const }, record }));
+        if (written.kind === 'done') return { stored: refusal, replayed: false };
+      }
       // The key is taken. A failure may be this request meeting the effect of the one that took
       // it (a ring too soon after it, its row already there): the record answers.
       rec = await read();

@@ -1,8 +1,11 @@
-// Stored answers of idempotent requests, scoped to branch and mode, kept 24 hours.
-import type { Queryable, Tx } from '../core/db.ts';
+// Stored answers of idempotent requests, scoped to branch and mode, kept 24 hours. Every write's
+// record is built here (keyRecord) and written here (writeWithKey), the create's included; a
+// create on PostgreSQL sends the same record's row (keyRecordRow) with its batch's rows.
+import type { Db, Queryable, Tx } from '../core/db.ts';
 import { one } from './db.ts';
 import type { RowWrite } from '../core/events.ts';
 import type { Mode } from '../core/tenancy.ts';
+import type { KeyToRecord } from '../core/write-commit.ts';
 
 export type IdempotencyRecord = {
   fingerprint: string;
@@ -48,12 +51,6 @@ export async function getIdempotencyRecord(
   );
 }
 
-/** The Idempotency-Key a write records at the end of its commit, with what identifies the request and the answer's status. */
-export type KeyToRecord = { key: string; fingerprint: string; status: number };
-
-/** What a write's commit did: answered (the bytes sent, recorded under the key), or found its key taken and wrote nothing. */
-export type Committed = { kind: 'done'; answer: string } | { kind: 'key-taken' };
-
 /**
  * A key's record, written once, at the end of its write's commit: `done` with the answer, or, for a
  * write that continues after its commit (status null), `pending` with what finishing it needs
@@ -70,6 +67,20 @@ export type KeyRecord = {
   createdAt: number;
 };
 
+/** What a key's record holds besides the key: the answer's status and body, or, pending, what finishing needs. */
+export type KeyAnswer = { status?: number | null; body: string; lockedUntil?: number };
+
+/**
+ * The one builder of a key's record, for every write (a create's too): the key as the request
+ * gave it, in the write's branch and mode, at `at`, with `answer`. Null for a write without a key.
+ */
+export const keyRecord = (
+  key: KeyToRecord | null,
+  where: { branchId: string; mode: Mode; at: number },
+  answer: KeyAnswer,
+): KeyRecord | null => (key === null ? null : { branchId: where.branchId, mode: where.mode, ...key, ...answer, createdAt: where.at });
+
+/** The record as a row: what recordKey inserts, and what a batch of creates inserts with its rows (store/postgres). */
 export const keyRecordRow = (k: KeyRecord): RowWrite => ({
   table: 'idempotency_keys',
   values: {
@@ -105,6 +116,32 @@ const KEY_INSERT = `INSERT INTO idempotency_keys (branch_id, mode, key, fingerpr
  */
 export async function recordKey(tx: Tx, k: KeyRecord): Promise<boolean> {
   return (await tx.run(KEY_INSERT, Object.values(keyRecordRow(k).values))) === 1;
+}
+
+/** Thrown inside a write to undo it when its key turns out to be taken; never leaves writeWithKey. */
+const KEY_TAKEN = new Error('idempotency key taken');
+
+/**
+ * The one way a write commits with its key's record in a transaction (every write but a create on
+ * PostgreSQL, whose rows statement writes keyRecordRow): `work` does the write and answers its
+ * result with the record (null: no key), which is written last, in the same commit. A key found
+ * taken undoes the work (its savepoint or transaction) and answers 'key-taken': a replay, nearly
+ * always, costs the work instead of a read before every keyed write.
+ */
+export async function writeWithKey<T>(
+  db: Db,
+  work: (tx: Tx) => Promise<{ result: T; record: KeyRecord | null }>,
+): Promise<T | { kind: 'key-taken' }> {
+  try {
+    return await db.write(async (tx) => {
+      const { result, record } = await work(tx);
+      if (record !== null && !(await recordKey(tx, record))) throw KEY_TAKEN;
+      return result;
+    });
+  } catch (err) {
+    if (err === KEY_TAKEN) return { kind: 'key-taken' };
+    throw err;
+  }
 }
 
 export async function storeIdempotentResponse(

@@ -263,7 +263,7 @@ export async function foldShards(db: Db, now: number): Promise<number> {
 }
 
 /**
- * A create's count as one of the rows its commit writes (store/ticket-create.ts): the upsert
+ * A create's count as one of the rows its commit writes (core/ticket-create.ts): the upsert
  * countTicketChange makes, merged with the creates committed together. The create has just read
  * its branch, so `timeZone` is fresh.
  */

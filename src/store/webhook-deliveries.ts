@@ -108,15 +108,6 @@ export const deliveryRow = (d: NewDelivery): RowWrite => ({
   },
 });
 
-export async function insertDelivery(tx: Tx, d: NewDelivery): Promise<boolean> {
-  const n = await tx.run(
-    `INSERT INTO webhook_deliveries (id, endpoint_id, branch_id, mode, event_id, event_type, status, attempts, auto_attempts, next_attempt_at, created_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6, 'pending', 0, 0, $7, $7, $7) ON CONFLICT (event_id, endpoint_id) DO NOTHING`,
-    [d.id, d.endpointId, d.branchId, d.mode, d.eventId, d.eventType, d.createdAt],
-  );
-  return n === 1;
-}
-
 export async function getDelivery(q: Queryable, branchId: string, mode: Mode, id: string): Promise<WebhookDelivery | undefined> {
   const r = await one<DeliveryRow>(q, `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE id = $1 AND branch_id = $2 AND mode = $3`, [
     id,

@@ -2,17 +2,17 @@
 // want it, one delivery row and one outbox job per (event, endpoint), with the writer of the
 // change that caused it (its transaction, or a create's commit). Committed together with that
 // change, or not at all — so a delivery is never lost and never made for a change that was rolled
-// back. An idempotent replay commits nothing of its action, hence no event and no delivery.
+// back. An idempotent replay commits nothing of its action, hence no event and no delivery. The
+// only place a new event's delivery and job are built: the test ping is an event recorded with one
+// subscriber, its endpoint (actions/send-test-webhook.ts).
 import type { Clock } from '../core/clock.ts';
-import type { Ctx, Services, TxCtx } from '../core/ctx.ts';
+import type { Services, TxCtx } from '../core/ctx.ts';
 import type { EventSink } from '../core/events.ts';
-import type { Tx } from '../core/db.ts';
-import type { Mode } from '../core/tenancy.ts';
 import { newId } from '../domain/ids.ts';
-import { enqueueJob, jobPayloadJson, jobRow, newJob, type JobRecord } from '../store/outbox.ts';
+import { jobRow, newJob, type JobRecord } from '../store/outbox.ts';
 import type { ClaimedJob } from '../core/jobs.ts';
 import { defineJobKind } from '../core/job-registry.ts';
-import { deliveryRow, insertDelivery } from '../store/webhook-deliveries.ts';
+import { deliveryRow } from '../store/webhook-deliveries.ts';
 import { endpointWants } from '../contract/event-types.ts';
 
 export const WEBHOOK_JOB_KIND = 'webhook';
@@ -25,45 +25,6 @@ export type DeliveryJobPayload = { delivery_id: string; manual?: boolean };
 export const WEBHOOK_JOB = defineJobKind<DeliveryJobPayload>(WEBHOOK_JOB_KIND, 'webhook');
 
 type Lease = { workerId: string; until: number };
-
-/**
- * Creates the delivery and its job; null when this event already has one for the endpoint. With
- * a lease, the job is written already claimed by that worker and returned for it to run.
- */
-export async function enqueueDelivery(
-  tx: Tx,
-  d: {
-    endpointId: string;
-    endpointFailing: boolean;
-    accountId: string;
-    branchId: string;
-    mode: Mode;
-    eventId: string;
-    eventType: string;
-    now: number;
-  },
-  lease: Lease | null = null,
-): Promise<{ deliveryId: string; job: ClaimedJob | null } | null> {
-  const id = newId('webhookDelivery', d.now);
-  if (
-    !(await insertDelivery(tx, {
-      id,
-      endpointId: d.endpointId,
-      branchId: d.branchId,
-      mode: d.mode,
-      eventId: d.eventId,
-      eventType: d.eventType,
-      createdAt: d.now,
-    }))
-  ) {
-    return null;
-  }
-  const payload: DeliveryJobPayload = { delivery_id: id };
-  const owner = { accountId: d.accountId, endpointId: d.endpointId };
-  const job = newJob(WEBHOOK_JOB, deliveryJobKey(d.eventId, d.endpointId), payload, d.now, d.now, owner);
-  if (!(await enqueueJob(tx, lease === null ? job : { ...job, lease })) || lease === null) return { deliveryId: id, job: null };
-  return { deliveryId: id, job: adoptable(job, jobPayloadJson(payload)!, d.endpointFailing) };
-}
 
 /** A delivery's job written leased to this node, as its runner takes it with the commit. */
 function adoptable(job: JobRecord, payloadJson: string, endpointFailing: boolean): ClaimedJob {
@@ -101,10 +62,6 @@ function handOffFor(runner: Runner | undefined, jobs: readonly ClaimedJob[], oth
 function leaseOf(runner: Runner | undefined, clock: Clock, accountId: string, endpoint: { id: string; failing: boolean }): Lease | null {
   const adopter = runner?.adopter({ lane: 'webhook', accountId, endpointId: endpoint.id }, endpoint.failing) ?? null;
   return adopter === null ? null : { workerId: adopter.workerId, until: clock.now() + adopter.leaseMs };
-}
-
-export function leaseFor(ctx: Ctx, endpoint: { id: string; failing: boolean }): Lease | null {
-  return leaseOf(ctx.services.jobs, ctx.services.clock, ctx.accountId, endpoint);
 }
 
 /**

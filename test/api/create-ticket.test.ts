@@ -1,6 +1,6 @@
 // POST /v1/tickets has one path: createTicket describes every row, and the store commits them,
 // in one transaction on SQLite and in two statements shared by concurrent creates on PostgreSQL
-// (src/store/ticket-create.ts, docs/decisions/0010-one-create-path.md). These tests hold both
+// (Db.commitCreate: src/core/ticket-create.ts, docs/decisions/0010-one-create-path.md). These tests hold both
 // commits to the same rows, keyed creates to the rows of unkeyed ones plus their key's record,
 // and every case the PostgreSQL statements settle (unknown queue, held number, stale branch,
 // many endpoints, a taken key) to the answers a transaction gives.

@@ -47,6 +47,8 @@ export function countingDb(inner: Db): CountingDb {
       const n = ++txSeq;
       return inner.write((tx) => fn(wrapTx(tx, n)));
     },
+    // The engine's own commit, unrecorded: its statements are the store's business (a batch on PostgreSQL).
+    commitCreate: (req) => inner.commitCreate(req),
     migrate: () => inner.migrate(),
     ping: () => inner.ping(),
     dataVersion: () => inner.dataVersion(),

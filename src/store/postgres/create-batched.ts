@@ -2,16 +2,22 @@
 // that arrive meanwhile (create-ticket-batches.ts), instead of a transaction of its own that
 // pays a round trip per statement and a WAL flush per create
 // (docs/decisions/0010-one-create-path.md).
-import { createKeyRecord, type CreateOutcome, type CreateRequest, type CreateWrites } from '../ticket-create.ts';
+import type { CreateOutcome, CreateRequest, CreateWrites } from '../../core/ticket-create.ts';
 import type { RowWrite } from '../../core/events.ts';
 import { fromJson, one, runAfterCommitHooks } from '../db.ts';
 import type { Row } from '../../core/db.ts';
-import { keyRecordRow } from '../idempotency.ts';
+import { keyRecord, keyRecordRow } from '../idempotency.ts';
 import { businessDay } from '../../domain/business-day.ts';
 import { withDefaults } from '../../domain/branch-settings.ts';
 import { CreateTicketBatches } from './create-ticket-batches.ts';
-import { insertCreates, numberCreates, subscribersOf, type CreateRows, type NumberingInput } from './create-statements.ts';
-import type { PostgresDb } from './postgres-db.ts';
+import {
+  insertCreates,
+  numberCreates,
+  subscribersOf,
+  type CreateRows,
+  type NumberingInput,
+  type StatementsDb,
+} from './create-statements.ts';
 
 /**
  * What a create needs from its branch before it can be numbered, as last read. Never trusted: the
@@ -41,17 +47,34 @@ const BATCHES = { slots: 1, maxBatch: 64 };
 
 type Settled = { ok: true; outcome: CreateOutcome; hooks: Array<() => void> } | { ok: false; error: unknown };
 
-class PostgresCreates {
-  private readonly db: PostgresDb;
+/** A PostgreSQL store's creates (PostgresDb.commitCreate): its batches, and its copies of the branches. */
+export class PostgresCreates {
+  private readonly db: StatementsDb;
   private readonly snapshots = new Map<string, Snapshot>();
-  readonly batches: CreateTicketBatches<CreateRequest, Settled>;
+  private readonly batches: CreateTicketBatches<CreateRequest, Settled>;
 
-  constructor(db: PostgresDb) {
+  constructor(db: StatementsDb) {
     this.db = db;
     this.batches = new CreateTicketBatches((items) => this.write(items), { ...BATCHES, onBatch: (n) => db.onGroupCommit?.(n) });
   }
 
-  async snapshot(branchId: string): Promise<Snapshot | undefined> {
+  /** Commits one create, in the next batch it can share. */
+  async commit(req: CreateRequest): Promise<CreateOutcome> {
+    const snap = await this.snapshot(req.branchId);
+    if (snap === undefined) throw new Error(`branch ${req.branchId} does not exist`);
+    // Where it may share a statement: computed from the snapshot, which the numbering checks.
+    const input = numberingInput(req, snap);
+    const r = await this.batches.run(req, {
+      queue: `${req.branchId}\u0000${req.mode}\u0000${input.queue}`,
+      day: input.day,
+      key: req.key === null ? null : `${req.branchId}\u0000${req.mode}\u0000${req.key.key}`,
+    });
+    if (!r.ok) throw r.error;
+    runAfterCommitHooks(r.hooks);
+    return r.outcome;
+  }
+
+  private async snapshot(branchId: string): Promise<Snapshot | undefined> {
     const known = this.snapshots.get(branchId);
     if (known !== undefined) return known;
     const r = await one<Row & { timezone: string; settings: string; default_queue: string }>(
@@ -140,7 +163,7 @@ class PostgresCreates {
             { queue: input.queue, number: r.number, expiryHours: snap.expiryHours, timeZone: snap.timezone },
             out,
           );
-          const record = createKeyRecord(req, answer);
+          const record = keyRecord(req.key, req, { body: answer });
           const key = record === null ? null : keyRecordRow(record);
           built.push({ index, rows: { rows, key }, answer, hooks });
         } catch (error) {
@@ -174,23 +197,4 @@ function numberingInput(req: CreateRequest, snap: Snapshot): NumberingInput {
     key: req.key === null ? null : req.key.key,
     at: req.at,
   };
-}
-
-const createsByDb = new WeakMap<PostgresDb, PostgresCreates>();
-
-export async function createInStatements(db: PostgresDb, req: CreateRequest): Promise<CreateOutcome> {
-  let creates = createsByDb.get(db);
-  if (creates === undefined) createsByDb.set(db, (creates = new PostgresCreates(db)));
-  const snap = await creates.snapshot(req.branchId);
-  if (snap === undefined) throw new Error(`branch ${req.branchId} does not exist`);
-  // Where it may share a statement: computed from the snapshot, which the numbering checks.
-  const input = numberingInput(req, snap);
-  const r = await creates.batches.run(req, {
-    queue: `${req.branchId}\u0000${req.mode}\u0000${input.queue}`,
-    day: input.day,
-    key: req.key === null ? null : `${req.branchId}\u0000${req.mode}\u0000${req.key.key}`,
-  });
-  if (!r.ok) throw r.error;
-  runAfterCommitHooks(r.hooks);
-  return r.outcome;
 }

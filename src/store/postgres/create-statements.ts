@@ -23,7 +23,16 @@ import { identifier, mergeClause, shapeOf } from '../rows.ts';
 import { IDEMPOTENCY_TTL_MS } from '../idempotency.ts';
 import { parseEnabledEvents } from '../webhook-endpoints.ts';
 import type { EventSubscriber } from '../../core/events.ts';
-import type { PostgresDb } from './postgres-db.ts';
+import type { Queryable, Row } from '../../core/db.ts';
+
+/**
+ * What the statements need of the PostgreSQL store (PostgresDb, which commits its creates through
+ * this folder): statements that wait for the WAL flush, and ones that do not (queryUnflushed).
+ */
+export type StatementsDb = Queryable & {
+  queryUnflushed<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  onGroupCommit?: (writes: number) => void;
+};
 
 /** A create as the numbering statement sees it: where its number comes from, and what the node assumed. */
 export type NumberingInput = {
@@ -132,7 +141,7 @@ const scope = (branchId: string, mode: string): string => `${branchId}\u0000${mo
  * endpoints of each branch and mode among them, by `scope`.
  */
 export async function numberCreates(
-  db: PostgresDb,
+  db: StatementsDb,
   items: readonly NumberingInput[],
 ): Promise<{ results: Numbered[]; subscribers: Map<string, EventSubscriber[]> }> {
   const input = JSON.stringify(
@@ -206,7 +215,7 @@ const OPEN_NUMBER = 'ON CONFLICT (branch_id, mode, queue, number) WHERE closed_a
  * reads its rows from a JSON array of objects, converted to the table's column types by the
  * server. The tickets go first: the rest of a create is written only if its ticket was.
  */
-export async function insertCreates(db: PostgresDb, creates: readonly CreateRows[]): Promise<Set<number>> {
+export async function insertCreates(db: StatementsDb, creates: readonly CreateRows[]): Promise<Set<number>> {
   const tickets: Array<Record<string, unknown>> = [];
   let ticketColumns: string[] | null = null;
   const shapes = new Map<string, { first: RowWrite; rows: Array<Record<string, unknown>> }>();

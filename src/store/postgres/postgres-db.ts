@@ -12,6 +12,8 @@ import { createHash } from 'node:crypto';
 import { probeStatementNames } from './pooler-probe.ts';
 import { runAfterCommitHooks } from '../db.ts';
 import type { Db, Dialect, Row, Tx } from '../../core/db.ts';
+import type { CreateOutcome, CreateRequest } from '../../core/ticket-create.ts';
+import { PostgresCreates } from './create-batched.ts';
 import { loadMigrations, MIGRATIONS_TABLE_SQL } from '../migrations.ts';
 import { inSpan } from '../../telemetry/tracing.ts';
 
@@ -170,6 +172,8 @@ export class PostgresDb implements Db {
   /** Named until migrate() finds a pooler that loses them between transactions. */
   private statement: Statements = named;
   onGroupCommit?: (writes: number) => void;
+  /** Made at the first create: the batches creates share, and the node's copies of their branches. */
+  private creates: PostgresCreates | null = null;
 
   constructor(opts: PostgresOptions) {
     this.opts = opts;
@@ -241,6 +245,12 @@ export class PostgresDb implements Db {
   }
   async run(sql: string, params?: readonly unknown[]): Promise<number> {
     return (await this.pool.query(this.statement(sql, params))).rowCount ?? 0;
+  }
+
+  /** In the two statements of create-statements.ts, shared with the creates that arrive meanwhile (decision 0010). */
+  commitCreate(req: CreateRequest): Promise<CreateOutcome> {
+    this.creates ??= new PostgresCreates(this);
+    return this.creates.commit(req);
   }
 
   /** One transaction, in a span of its own: its statements (pg's spans) are its children. */

@@ -15,6 +15,8 @@ import { closeSync, fdatasync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { runAfterCommitHooks } from '../db.ts';
 import type { Db, Dialect, Queryable, Row, Tx } from '../../core/db.ts';
+import type { CreateOutcome, CreateRequest } from '../../core/ticket-create.ts';
+import { createInTransaction } from './create-transaction.ts';
 import { loadMigrations, MIGRATIONS_TABLE_SQL } from '../migrations.ts';
 import { inCallerContext, inSpan, outsideTraces } from '../../telemetry/tracing.ts';
 
@@ -173,6 +175,11 @@ export class SqliteDb implements Db {
   }
   run(sql: string, params?: readonly unknown[]): Promise<number> {
     return this.write((tx) => tx.run(sql, params));
+  }
+
+  /** One write of the group commit, like any other (create-transaction.ts). */
+  commitCreate(req: CreateRequest): Promise<CreateOutcome> {
+    return createInTransaction(this, req);
   }
 
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {

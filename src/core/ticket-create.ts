@@ -1,12 +1,12 @@
 // The contract between createTicket, which decides every row a create writes, and the store,
 // which finds what the rows depend on (the branch, the queue, its next number, the webhook
-// endpoints) and commits them: in one transaction on SQLite (sqlite/create-transaction.ts), in
-// statements shared by the creates that arrive together on PostgreSQL
-// (postgres/create-statements.ts). commitCreate (commit-create.ts) picks one; both are held to
-// the same tests (test/api/create-ticket.test.ts).
-import type { EventWrites } from '../core/events.ts';
-import type { Mode } from '../core/tenancy.ts';
-import type { Committed, KeyRecord, KeyToRecord } from './idempotency.ts';
+// endpoints) and commits them: in one transaction on SQLite (store/sqlite/create-transaction.ts),
+// in statements shared by the creates that arrive together on PostgreSQL
+// (store/postgres/create-statements.ts). Each engine's Db offers its way as Db.commitCreate (the
+// port, core/db.ts); both are held to the same tests (test/api/create-ticket.test.ts).
+import type { EventWrites } from './events.ts';
+import type { Mode } from './tenancy.ts';
+import type { Committed, KeyToRecord } from './write-commit.ts';
 
 /** What the store found for a create, as of its commit. */
 export type CreateFound = {
@@ -46,7 +46,3 @@ export type CreateOutcome =
   | Committed
   /** Nothing was written. */
   | { kind: 'unknown-queue'; queue: string };
-
-/** The create's key record, with its answer, as both stores write it; null for a create without a key. */
-export const createKeyRecord = (req: CreateRequest, answer: string): KeyRecord | null =>
-  req.key === null ? null : { branchId: req.branchId, mode: req.mode, ...req.key, body: answer, createdAt: req.at };
