@@ -13,18 +13,11 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 
 type Graph = Record<string, string[]>;
 
-/**
- * The one module of http that still reads the store, with why: runWrite's Idempotency-Key records
- * are the write path's, which issue 26 item 3 reshapes at the same time (decision 0062). The test
- * below fails once it no longer does, so that the exception goes with it.
- */
-const NOT_YET: ReadonlyMap<string, string> = new Map([['http/write.ts', "the write path's Idempotency-Key records (issue 26, item 3)"]]);
-
 /** Every import from src/http into src/store, as `from -> to`. */
-function httpReadsStore(graph: Graph, except: ReadonlyMap<string, string> = new Map()): string[] {
+function httpReadsStore(graph: Graph): string[] {
   const found: string[] = [];
   for (const [from, imports] of Object.entries(graph)) {
-    if (!from.startsWith('http/') || except.has(from)) continue;
+    if (!from.startsWith('http/')) continue;
     for (const to of imports) if (to.startsWith('store/')) found.push(`${from} -> ${to}`);
   }
   return found.sort();
@@ -38,12 +31,7 @@ test('no module in src/http imports src/store: routes and plugins read through v
     Object.keys(graph.obj()).some((m) => m.startsWith('http/routes/')),
     'the routes were read',
   );
-  assert.deepEqual(httpReadsStore(graph.obj(), NOT_YET), []);
-});
-
-test('each exception still needs to be one', () => {
-  const still = new Set(httpReadsStore(graph.obj()).map((edge) => edge.slice(0, edge.indexOf(' '))));
-  for (const [file, why] of NOT_YET) assert.ok(still.has(file), `${file} no longer imports src/store (${why}): remove it from NOT_YET`);
+  assert.deepEqual(httpReadsStore(graph.obj()), []);
 });
 
 test('the rule catches a route or a plugin that reads the store', () => {
@@ -54,11 +42,11 @@ test('the rule catches a route or a plugin that reads the store', () => {
     'actions/read-tickets.ts': ['store/tickets.ts'],
     'app.ts': ['store/open-db.ts', 'http/server.ts'],
   };
-  assert.deepEqual(httpReadsStore(made, NOT_YET), [
+  assert.deepEqual(httpReadsStore(made), [
     'http/plugins/auth.ts -> store/credentials.ts',
     'http/routes/v1/tickets.ts -> store/tickets.ts',
+    'http/write.ts -> store/idempotency.ts',
   ]);
-  assert.equal(httpReadsStore(made).length, 3);
 });
 
 /** What a file of src/actions may hold (docs/architecture.md, "actions/"). */
