@@ -28,7 +28,13 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'readybell API', version: 'v1', description: DESCRIPTION },
+      info: {
+        title: 'readybell API',
+        version: 'v1',
+        description: DESCRIPTION,
+        // The service's license (LICENSE); the client packages are MIT, each says so in its own package.json.
+        license: { name: 'Apache 2.0', identifier: 'Apache-2.0' },
+      },
       servers: [{ url: config.publicUrl, description: 'This readybell (PUBLIC_URL)' }],
       tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
       components: {

@@ -30,6 +30,8 @@ test('GET /v1/openapi.json is an OpenAPI 3.1 document, public, with bearer auth 
   assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
   assert.match(res.body.openapi, /^3\.1\./);
   assert.equal(typeof res.body.info.title, 'string');
+  // The service's license, as LICENSE and package.json declare it (the client packages are MIT).
+  assert.deepEqual(res.body.info.license, { name: 'Apache 2.0', identifier: 'Apache-2.0' });
   assert.equal(res.body.components.securitySchemes.apiKey.scheme, 'bearer');
   assert.ok(res.body.components.schemas.Problem, 'the Problem schema is published');
 });
