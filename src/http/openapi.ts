@@ -54,7 +54,8 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
             name: 'readybell_session',
             description:
               "The staff page's session (POST /v1/sessions); `__Host-readybell_session` over HTTPS. It acts in live mode, or in test mode for a request " +
-              'that sends `Readybell-Mode: test` (a header API keys may not send: 400).',
+              'that sends `Readybell-Mode: test` (a header API keys may not send: 400). Besides the operations that name it, it is taken by every ' +
+              'operation an API key can call; those name the API key alone, so that a generated client never sends the key as this cookie.',
           },
           csrfToken: {
             type: 'apiKey',

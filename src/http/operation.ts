@@ -43,8 +43,15 @@ export type Tag = keyof typeof TAGS;
  */
 export type Access = 'api' | 'staff' | 'public';
 
+/**
+ * What the document declares for each: an `api` operation names the API key alone, though the
+ * staff page's session is taken there too (the staffSession scheme says so). Generators flatten
+ * an operation's alternatives into one list and give the configured key to each scheme in it:
+ * `@hey-api/openapi-ts` sent the key as the session cookie and as X-CSRF-Token as well
+ * (docs/decisions/0067-integrator-conventions.md).
+ */
 export const SECURITY: Record<Access, Array<Record<string, string[]>>> = {
-  api: [{ apiKey: [] }, { staffSession: [] }],
+  api: [{ apiKey: [] }],
   staff: [{ staffSession: [] }],
   public: [],
 };

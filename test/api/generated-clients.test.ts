@@ -77,7 +77,7 @@ console.log(JSON.stringify({
   assert.deepEqual(await run(file), { created: 'created', ready: 'ready', listed: true, missing: [404, 'not-found'], wrong: 'oops' });
 });
 
-test('@hey-api/openapi-ts: the SDK compiles with each error body typed, and runs create, ready, list and a 404', async () => {
+test('@hey-api/openapi-ts: the SDK compiles with each error body typed, runs create, ready, list and a 404, and sends the key only as a bearer token', async () => {
   await createClient({
     input: (await served()) as never,
     output: { path: path.join(dir, 'hey'), importFileExtension: '.ts' },
@@ -94,9 +94,16 @@ import type { GetTicketErrors, MarkTicketReadyErrors } from './hey/types.gen.ts'
 const wrong: GetTicketErrors[404]['code'] = 'oops';
 const conflict: MarkTicketReadyErrors[409]['code'] = 'ticket-state-conflict';
 
+// Configured as an integrator would, with the key alone; every request's credentials are noted.
+const sent = new Set<string>();
 const client = createClient({
   baseUrl: process.env.READYBELL_URL!,
-  auth: (scheme) => (scheme.type === 'http' && scheme.scheme === 'bearer' ? process.env.READYBELL_KEY : undefined),
+  auth: process.env.READYBELL_KEY,
+  fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+    const request = new Request(input, init);
+    for (const name of ['authorization', 'cookie', 'x-csrf-token']) if (request.headers.has(name)) sent.add(name);
+    return fetch(request);
+  },
 });
 const created = await createTicket({ client, body: { queue: 'A', external_ref: '1001' }, throwOnError: true });
 const ready = await markTicketReady({ client, path: { id: created.data.id }, throwOnError: true });
@@ -109,6 +116,7 @@ console.log(JSON.stringify({
   missing: [missing.response?.status, missing.error?.code],
   wrong,
   conflict,
+  sent: [...sent],
 }));
 `,
   );
@@ -120,5 +128,7 @@ console.log(JSON.stringify({
     missing: [404, 'not-found'],
     wrong: 'oops',
     conflict: 'ticket-state-conflict',
+    // The key as a bearer token only: never as the staff session's cookie nor its CSRF header.
+    sent: ['authorization'],
   });
 });

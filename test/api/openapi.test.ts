@@ -396,8 +396,10 @@ test('bearer and session security schemes; a staff session writes with its CSRF 
   assert.deepEqual(securitySchemes.staffSession, { ...securitySchemes.staffSession, type: 'apiKey', in: 'cookie' });
   assert.deepEqual(securitySchemes.csrfToken, { ...securitySchemes.csrfToken, type: 'apiKey', in: 'header', name: 'X-CSRF-Token' });
   const ops = Object.fromEntries(operations(doc).map(({ label, op }) => [label, op.security]));
-  assert.deepEqual(ops['POST /v1/tickets'], [{ apiKey: [] }, { staffSession: [], csrfToken: [] }]);
-  assert.deepEqual(ops['GET /v1/tickets'], [{ apiKey: [] }, { staffSession: [] }]);
+  // What an API key can call names the key alone: a generator gives its configured key to every
+  // scheme an operation names, and would send it as the session cookie and the CSRF token too.
+  assert.deepEqual(ops['POST /v1/tickets'], [{ apiKey: [] }]);
+  assert.deepEqual(ops['GET /v1/tickets'], [{ apiKey: [] }]);
   assert.deepEqual(ops['POST /v1/api_keys'], [{ staffSession: [], csrfToken: [] }]);
   assert.deepEqual(ops['POST /v1/sessions'], []);
   assert.deepEqual(
