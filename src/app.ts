@@ -13,6 +13,7 @@ import type { BaseServices, Services } from './core/ctx.ts';
 import type { EventSink } from './core/events.ts';
 import { openDb } from './store/open-db.ts';
 import { createLogger } from './log.ts';
+import { activeTraceIds } from './telemetry/tracing.ts';
 import type { DestinationStream } from 'pino';
 import { createSharedState, type SharedState } from './realtime/shared-state.ts';
 import { createMetrics, watchJobBacklog } from './metrics.ts';
@@ -68,7 +69,7 @@ export type AppOptions = {
 const REDIS_START_WAIT_MS = 3000;
 
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
-  const log = createLogger(config, opts.logDestination);
+  const log = createLogger(config, opts.logDestination, activeTraceIds);
   const db = opts.db ?? openDb(config);
   await db.migrate();
   const metrics = createMetrics();

@@ -9,11 +9,20 @@ const API_KEY = /rk_(live|test)_[A-Za-z0-9_-]+/g;
 export const redactUrl = (url: string): string =>
   url.replace(TOKEN_PATH, (_m, kind: string) => `/${kind}/[redacted]`).replace(API_KEY, 'rk_$1_[redacted]');
 
-/** `destination` lets tests capture the log lines; the service writes to stdout. */
-export function createLogger(config: Pick<Config, 'logLevel'>, destination?: pino.DestinationStream): Logger {
+/**
+ * `destination` lets tests capture the log lines; the service writes to stdout. `traceIds` gives
+ * the trace_id and span_id of the work being logged, when there is a trace (the composition root
+ * passes telemetry's: the layers below it do not know of tracing).
+ */
+export function createLogger(
+  config: Pick<Config, 'logLevel'>,
+  destination?: pino.DestinationStream,
+  traceIds?: () => { trace_id?: string; span_id?: string },
+): Logger {
   return pino(
     {
       level: config.logLevel,
+      ...(traceIds === undefined ? {} : { mixin: traceIds }),
       base: { service: 'readybell' },
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: {

@@ -3,7 +3,6 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { pooledRandom } from '../domain/random-pool.ts';
 import type { Services } from '../core/ctx.ts';
 import { AppError } from '../domain/errors.ts';
 import type { VapidKeyStore } from '../channels/vapid.ts';
@@ -21,6 +20,8 @@ import { mountedRoutes, mountRouteTable } from './route-table.ts';
 import { SHARED_SCHEMAS } from '../contract/schemas.ts';
 import type { RateLimiter } from '../realtime/limiter.ts';
 import { registerRequestMetrics } from './metrics-server.ts';
+import { newRequestId, REQUEST_ID_HEADER, requestIdFor } from './request-id.ts';
+import { RequestLog } from './request-log.ts';
 import type { Metrics } from '../core/metrics.ts';
 
 declare module 'fastify' {
@@ -59,8 +60,6 @@ function compilers() {
 /** A request line (RFC 9112 §3): a method token, a target and the HTTP version. */
 const REQUEST_LINE = /^[!#$%&'*+.^_`|~\w-]+ \S+ HTTP\/1\.[01]\r?\n/;
 
-const newRequestId = (): string => `req_${pooledRandom(12).toString('base64url')}`;
-
 // Node looks for requests past their timeout only every connectionsCheckingInterval (30 s by
 // default, which would let a 15 s timeout run to 45 s); the look is cheap, so at least every second.
 const slowClientChecks = (timeoutMs: number) => ({
@@ -68,12 +67,24 @@ const slowClientChecks = (timeoutMs: number) => ({
   connectionsCheckingInterval: Math.min(1000, Math.ceil(timeoutMs / 2)),
 });
 
+/**
+ * Request-Id on every answer; X-Request-Id too when the caller sent one, which tools that set it
+ * look for in the answer. It holds the id in force: the caller's, or a fresh one when theirs was refused.
+ */
+function echoRequestId(req: FastifyRequest, reply: FastifyReply): void {
+  reply.header('Request-Id', req.id);
+  if (req.headers[REQUEST_ID_HEADER] !== undefined) reply.header('X-Request-Id', req.id);
+}
+
 export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   const { services } = deps;
   const { config } = services;
+  const requestLog = new RequestLog();
   const app = Fastify({
     loggerInstance: services.log,
-    genReqId: newRequestId,
+    logController: requestLog,
+    // An acceptable X-Request-Id from the caller is kept (request-id.ts), else a fresh id.
+    genReqId: requestIdFor,
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
@@ -85,7 +96,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     // Errors the router raises before any hook runs (a malformed %-escape in the path): they get
     // a problem and a Request-Id like everything else, not Fastify's own JSON shape.
     frameworkErrors: (err, req, reply) => {
-      reply.header('Request-Id', req.id);
+      echoRequestId(req, reply);
       return sendProblem(reply, toProblem(req, err).problem);
     },
     // Requests Node's HTTP parser refuses (malformed request line or headers, headers too large)
@@ -124,8 +135,9 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       : { http: slowClientChecks(config.requestTimeoutMs) }),
   }) as unknown as FastifyInstance;
 
+  requestLog.attach(app);
   app.addHook('onRequest', async (req, reply) => {
-    reply.header('Request-Id', req.id);
+    echoRequestId(req, reply);
   });
   registerHsts(app);
   registerRequestFraming(app, newRequestId);

@@ -60,6 +60,19 @@ export function inSpan<T>(
   });
 }
 
+export type TraceIds = { trace_id?: string; span_id?: string };
+
+/**
+ * The active span's ids, for the log lines written inside it (log.ts), so that an operator goes
+ * from a trace to its logs and back; nothing without tracing or outside a trace.
+ */
+export function activeTraceIds(): TraceIds {
+  // A new object each time: pino merges the line's own fields into it.
+  if (sdk === null) return {};
+  const span = sdk.api.trace.getActiveSpan()?.spanContext();
+  return span === undefined || !sdk.api.isSpanContextValid(span) ? {} : { trace_id: span.traceId, span_id: span.spanId };
+}
+
 /** Marks the active span failed without an exception (a webhook receiver answering 500). */
 export function markSpanFailed(message: string): void {
   if (sdk === null) return;

@@ -2,7 +2,8 @@
 // variables pointing at a collector (here an OTLP/HTTP receiver in the test). A ready that comes
 // with a W3C traceparent continues the caller's trace: the request, its store and Redis work, the
 // ring and each channel it tries, and the webhook delivery it causes, whose request carries the
-// trace on to the receiver.
+// trace on to the receiver. Request spans are named `{method} {route}`, and every log line the
+// request writes carries its trace_id and span_id.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -23,17 +24,23 @@ let node: TestApp;
 let proc: ServerProcess;
 let otlp: OtlpReceiver;
 let hooks: WebhookReceiver;
+const logLines: Array<Record<string, unknown>> = [];
 
 before(async () => {
   otlp = await new OtlpReceiver().start();
   hooks = await new WebhookReceiver().start();
   t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
-  proc = await startServerProcess(t, {
-    OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
-    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-    OTEL_BSP_SCHEDULE_DELAY: '50',
-    WEBHOOK_ALLOW_PRIVATE: 'true',
-  });
+  proc = await startServerProcess(
+    t,
+    {
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_BSP_SCHEDULE_DELAY: '50',
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      LOG_LEVEL: 'info',
+    },
+    (line) => logLines.push(JSON.parse(line)),
+  );
   // The test's requests go to the traced process; `t` only seeded the store.
   node = { ...t, url: proc.url, request: requester(proc.url, t.tenant.testKey) };
   const endpoint = await node.request('POST', '/v1/webhook_endpoints', {
@@ -69,6 +76,9 @@ function requester(url: string, key: string): TestApp['request'] {
   };
 }
 
+/** A request span: a server span named `{method} {route}`. */
+const isRequest = (s: ReceivedSpan): boolean => s.kind === SERVER && /^[A-Z]+ \//.test(s.name);
+
 const one = (spans: ReceivedSpan[], what: string, pick: (s: ReceivedSpan) => boolean): ReceivedSpan => {
   const found = spans.filter(pick);
   assert.equal(found.length, 1, `one ${what}, found ${found.length}: ${spans.map((s) => s.name).join(', ')}`);
@@ -101,13 +111,13 @@ test("a ready continues the caller's trace through the store, Redis, the ring, i
   assert.equal(delivery.headers.baggage, undefined);
 
   await eventually(() => otlp.trace(traceId).some((s) => s.name === 'webhook.deliver'), 'the webhook delivery span to be exported');
-  await eventually(() => otlp.trace(traceId).some((s) => s.name === 'request'), 'the request span to be exported');
+  await eventually(() => otlp.trace(traceId).some(isRequest), 'the request span to be exported');
   // A parent ends after its children, so it may come in a later export batch: wait for it rather
   // than race the exporter. A span whose parent never arrives still fails below, by name.
   await eventually(() => {
     const exported = otlp.trace(traceId);
     const known = new Set(exported.map((s) => s.spanId));
-    return exported.every((s) => s.name === 'request' || known.has(s.parentSpanId));
+    return exported.every((s) => isRequest(s) || known.has(s.parentSpanId));
   }, 'every span of the trace and its parent to be exported').catch(() => {});
   const spans = otlp.trace(traceId);
   assert.deepEqual(otlp.refused, []);
@@ -117,7 +127,8 @@ test("a ready continues the caller's trace through the store, Redis, the ring, i
   );
 
   // The request: a server span under the caller's, by route pattern (never the ticket's own path).
-  const request = one(spans, 'request span', (s) => s.name === 'request');
+  const request = one(spans, 'request span', isRequest);
+  assert.equal(request.name, 'POST /v1/tickets/:id/ready');
   assert.equal(request.kind, SERVER);
   assert.equal(request.parentSpanId, callerSpan);
   assert.equal(request.attributes['http.route'], '/v1/tickets/:id/ready');
@@ -168,6 +179,20 @@ test("a ready continues the caller's trace through the store, Redis, the ring, i
   assert.equal(deliver.attributes['http.response.status_code'], 200);
   assert.equal(deliver.attributes['server.address'], new URL(hooks.url).host);
 
+  // Every log line of the request, Fastify's own and those of the work inside it, names the trace
+  // and the span it was written in, so an operator goes from the trace to its logs and back.
+  const requestId = ready.headers.get('request-id');
+  const lines = logLines.filter((l) => l.reqId === requestId);
+  assert.deepEqual(
+    lines.map((l) => l.msg),
+    ['incoming request', 'request completed'],
+  );
+  for (const l of lines) {
+    assert.equal(l.trace_id, traceId, String(l.msg));
+    assert.equal(l.span_id, request.spanId, String(l.msg));
+  }
+  for (const l of logLines.filter((l) => l.trace_id === traceId)) assert.ok(ids.has(String(l.span_id)), String(l.msg));
+
   // Nothing a span says holds the ticket's link token.
   const token = new URL(ticket.url).pathname.split('/').pop()!;
   for (const s of otlp.spans) assert.doesNotMatch(JSON.stringify(s.attributes), new RegExp(token));
@@ -178,11 +203,8 @@ test('a request without a traceparent starts a trace of its own; health checks s
   assert.equal((await node.request('GET', '/readyz', { key: null })).status, 200);
   const list = await node.request('GET', '/v1/tickets');
   assert.equal(list.status, 200);
-  await eventually(
-    () => otlp.spans.some((s) => !before.has(s.traceId) && s.name === 'request' && s.attributes['http.route'] === '/v1/tickets'),
-    'the list request span',
-  );
-  const fresh = otlp.spans.filter((s) => !before.has(s.traceId) && s.name === 'request');
+  await eventually(() => otlp.spans.some((s) => !before.has(s.traceId) && s.name === 'GET /v1/tickets'), 'the list request span');
+  const fresh = otlp.spans.filter((s) => !before.has(s.traceId) && isRequest(s));
   assert.equal(fresh.length, 1, `only the list request: ${fresh.map((s) => s.attributes['http.route']).join(', ')}`);
   assert.equal(fresh[0]!.parentSpanId, '');
 });

@@ -13,7 +13,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 export type ServerProcess = { url: string; child: ChildProcess; kill(signal?: NodeJS.Signals): Promise<void> };
 
-export async function startServerProcess(t: TestApp, env: Record<string, string> = {}): Promise<ServerProcess> {
+/** `onLog` gets the process's log lines (its stdout), for a test that reads them; else they are dropped. */
+export async function startServerProcess(
+  t: TestApp,
+  env: Record<string, string> = {},
+  onLog?: (line: string) => void,
+): Promise<ServerProcess> {
   const { databaseUrl, dataDir, redisUrl, redisPrefix, publicUrl } = t.app.services.config;
   const store: Record<string, string> = databaseUrl !== null ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir };
   if (redisUrl !== null) Object.assign(store, { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: redisPrefix });
@@ -24,9 +29,17 @@ export async function startServerProcess(t: TestApp, env: Record<string, string>
       cwd: root,
       // The test app's PUBLIC_URL, so links (and push payloads) match what the test app shows.
       env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...nodeEnv(), ...store, ...env, PORT: String(port), PUBLIC_URL: publicUrl },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', onLog === undefined ? 'ignore' : 'pipe', 'inherit'],
     }),
   );
+  if (onLog !== undefined) {
+    let partial = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      const lines = (partial + chunk).split('\n');
+      partial = lines.pop()!;
+      for (const line of lines) if (line !== '') onLog(line);
+    });
+  }
   const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
   for (let i = 0; ; i++) {
     if (exited()) throw new Error(`readybell serve exited (${child.exitCode ?? child.signalCode}) before it was ready`);
