@@ -9,6 +9,7 @@ import type { VapidKeyStore } from '../channels/vapid.ts';
 import type { Live } from '../realtime/live.ts';
 import { sendProblem, toProblem, problem, rawProblemResponse } from './problems.ts';
 import { registerHsts } from './plugins/hsts.ts';
+import { registerApiAnswerHeaders } from './plugins/api-answer-headers.ts';
 import { describeJsonError } from './json-error.ts';
 import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerRequestFraming } from './plugins/request-framing.ts';
@@ -140,6 +141,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     echoRequestId(req, reply);
   });
   registerHsts(app);
+  registerApiAnswerHeaders(app);
   registerRequestFraming(app, newRequestId);
   registerLingeringClose(app);
   registerInputGuard(app);
