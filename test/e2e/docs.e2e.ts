@@ -1,6 +1,7 @@
 // The API reference (/docs) in a real browser, under the page's own CSP and with every other
 // host unreachable (as on an offline machine): it renders readybell's document, an operation
-// with its curl sample, and logs no error.
+// with its curl sample, and logs no error; axe (WCAG 2.2 A and AA) finds nothing on it, in light
+// and in dark mode.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
@@ -8,7 +9,7 @@ import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { launchChromium } from '../helpers/chromium.ts';
-import { SCREENSHOTS } from '../helpers/screens.ts';
+import { axeViolations, SCREENSHOTS } from '../helpers/screens.ts';
 
 let t: TestApp;
 let browser: Browser;
@@ -43,6 +44,9 @@ test('/docs renders the readybell reference with code samples, and no console er
   assert.match(res?.headers()['content-security-policy'] ?? '', /script-src 'self' 'sha256-/);
   assert.equal(await page.title(), 'readybell API reference');
   await page.getByRole('heading', { name: 'readybell API', exact: true }).waitFor();
+  assert.equal(await page.locator('html').getAttribute('lang'), 'en');
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(await axeViolations(page), [], 'axe (WCAG 2.2 A/AA) on /docs as it opens');
 
   // An operation, with its description, parameters and a curl sample carrying the Idempotency-Key.
   await page.getByRole('link', { name: 'Mark a ticket ready and ring the customer' }).first().click();
@@ -60,7 +64,17 @@ test('/docs renders the readybell reference with code samples, and no console er
 
   await page.waitForLoadState('networkidle');
   await page.screenshot({ path: path.join(SCREENSHOTS, 'docs.png') });
+  assert.deepEqual(await axeViolations(page), [], 'axe (WCAG 2.2 A/AA) on /docs with an operation open');
   assert.deepEqual(errors, []);
   assert.deepEqual(elsewhere, [], 'the page asked another host for something');
+  await page.close();
+});
+
+test('/docs in dark mode: axe finds nothing either', async () => {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+  await page.goto(`${t.url}/docs/`);
+  await page.getByRole('heading', { name: 'readybell API', exact: true }).waitFor();
+  await page.waitForLoadState('networkidle');
+  assert.deepEqual(await axeViolations(page), [], 'axe (WCAG 2.2 A/AA) on /docs, dark');
   await page.close();
 });
