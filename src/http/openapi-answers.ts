@@ -19,10 +19,13 @@ const WRITES = new Set(['post', 'patch', 'delete']);
 const header = (description: string, schema: Json) => ({ description, schema });
 
 export const HEADERS = {
-  'Request-Id': header("This request's id; quote it to support. Problems carry it as `request_id`.", {
-    type: 'string',
-    examples: [EXAMPLE_REQUEST_ID],
-  }),
+  'Request-Id': header(
+    "This request's id; quote it to support. Problems carry it as `request_id`. It is the `X-Request-Id` you sent when that was 1 to 128 printable ASCII characters without spaces (echoed as `X-Request-Id` too), else a fresh one.",
+    {
+      type: 'string',
+      examples: [EXAMPLE_REQUEST_ID],
+    },
+  ),
   RateLimit: header(
     'The bucket this request counted against (draft-ietf-httpapi-ratelimit-headers-10): `r` whole requests left, `t` seconds until the next token (absent when full).',
     { type: 'string', examples: ['"writes";r=87;t=1'] },

@@ -3383,7 +3383,7 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description This request's id; quote it to support. Problems carry it as `request_id`. */
+        /** @description This request's id; quote it to support. Problems carry it as `request_id`. It is the `X-Request-Id` you sent when that was 1 to 128 printable ASCII characters without spaces (echoed as `X-Request-Id` too), else a fresh one. */
         "Request-Id": string;
         /** @description The bucket this request counted against (draft-ietf-httpapi-ratelimit-headers-10): `r` whole requests left, `t` seconds until the next token (absent when full). */
         RateLimit: string;
