@@ -5,11 +5,13 @@
 // ready, prints channel_used, meets a ticket-state-conflict and collects. Its webhook receiver
 // gets the real deliveries of those changes and a resend, and refuses a replayed, stale, forged or
 // half-signed request with 400. A language whose toolchain is missing is skipped with the reason.
+// The integrator guide shows each language beside curl with excerpts of these files, checked here
+// to be their own lines.
 // One engine: the examples are HTTP clients and receivers of the API; what the store does behind it is tested on both engines by the API tests.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,6 +24,7 @@ import { startFaultyProxy, TOO_MANY_AFTER_SECONDS } from '../helpers/faulty-prox
 import { LANGUAGES, runBounded, type Command } from '../helpers/example-languages.ts';
 import { signedHeaders } from '../../src/webhooks/signature.ts';
 
+const ROOT = path.resolve(import.meta.dirname, '../..');
 // Per attempt: the POS gives up on the lost answer after this long.
 const POS_TIMEOUT_SECONDS = 2;
 const EVENTS = ['ticket.created', 'ticket.ready', 'ticket.rung', 'ticket.collected'];
@@ -239,3 +242,22 @@ for (const language of LANGUAGES) {
     }
   });
 }
+
+test("the integrator guide's excerpts beside curl are lines of the examples, one per language", () => {
+  const guide = readFileSync(path.join(ROOT, 'docs/integrator-guide.md'), 'utf8');
+  const excerpts = [...guide.matchAll(/<!-- excerpt: (\S+) -->\n```\w*\n([\s\S]*?)```/g)];
+  assert.deepEqual(
+    excerpts.map((m) => m[1]),
+    ['examples/python/pos.py', 'examples/go/pos/main.go', 'examples/php/pos.php', 'examples/java/ReadybellPos.java'],
+  );
+  for (const [, file, block] of excerpts) {
+    const lines = new Set(
+      readFileSync(path.join(ROOT, file!), 'utf8')
+        .split('\n')
+        .map((line) => line.trim()),
+    );
+    for (const line of block!.split('\n').map((l) => l.trim())) {
+      if (line !== '' && line !== '…') assert.ok(lines.has(line), `${file} has the guide's line: ${line}`);
+    }
+  }
+});
