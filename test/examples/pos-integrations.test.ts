@@ -138,19 +138,19 @@ for (const language of LANGUAGES) {
       const said = `${pos.stdout}${pos.stderr}`;
       assert.equal(pos.code, 0, said);
 
-      // The create: four attempts, one key, Retry-After honoured, one ticket, the replay answered.
+      // The create: one key on every attempt, Retry-After honoured, the replay answered, one
+      // ticket. Four attempts; five when readybell was slower than the POS's timeout once more.
       const creates = proxy.creates;
-      assert.deepEqual(
-        creates.map((c) => c.status),
-        [503, 429, 201, 201],
-        said,
-      );
+      const statuses = creates.map((c) => c.status);
+      assert.deepEqual(statuses.slice(0, 3), [503, 429, 201], said);
+      assert.ok(creates.length === 4 || creates.length === 5, `${creates.length} attempts: ${said}`);
+      assert.equal(creates.at(-1)!.status, 201, said);
       assert.deepEqual(new Set(creates.map((c) => c.idempotencyKey)), new Set([`order-${order}-create`]), 'one key on every attempt');
       assert.ok(
         creates[2]!.at - creates[1]!.at >= TOO_MANY_AFTER_SECONDS * 1000,
         `waited Retry-After: ${creates[2]!.at - creates[1]!.at} ms`,
       );
-      assert.ok(creates[3]!.replayed, 'the retry after the lost answer got the stored answer');
+      assert.ok(creates.at(-1)!.replayed, 'the retry after the lost answer got the stored answer');
       const tickets = (await api(tenant, 'GET', `/v1/tickets?external_ref=${order}`)).data;
       assert.equal(tickets.length, 1, 'one ticket for the order, whatever the retries');
       const ticket = tickets[0];
@@ -160,7 +160,7 @@ for (const language of LANGUAGES) {
       const expected = [
         /^retrying POST \/v1\/tickets in 0\.5 s after 503 unavailable$/,
         new RegExp(`^retrying POST /v1/tickets in ${TOO_MANY_AFTER_SECONDS} s after 429 rate-limited$`),
-        /^retrying POST \/v1\/tickets in 2(\.0)? s after no answer/,
+        ...creates.slice(3).map(() => /^retrying POST \/v1\/tickets in [24](\.0)? s after no answer/),
         new RegExp(`^created ${ticket.id} ${ticket.display_number} ${ticket.url.replace(/[.?]/g, '\\$&')}$`),
         /^ready: channel_used=none rang=false call_out_loud=false$/,
         new RegExp(`^nobody was reached: call ${ticket.display_number} out loud$`),
