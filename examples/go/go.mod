@@ -1,0 +1,3 @@
+module example.com/readybell-pos
+
+go 1.19
