@@ -21,7 +21,7 @@ import { getIdempotencyRecord, keyRecord, takeOverPendingKey, writeWithKey, type
 /** A write's commit: its effect and, when the request has a key, the key's record, together or not at all. */
 type Commit<R> = (ctx: Ctx, key: KeyToRecord | null) => Promise<Committed | { kind: 'continue'; continuation: Continuation<R> }>;
 
-export type WriteSpec<R> = {
+export type WriteSpec<R, I = never> = {
   status: number;
   /**
    * For a write that may continue: its continuation rebuilt from what it saved, for a request
@@ -40,8 +40,13 @@ export type WriteSpec<R> = {
       run: (ctx: TxCtx) => Promise<R | Continuation<R>>;
     }
   | {
-      /** A write that commits itself, its key's record with its answer among its rows (a create). */
-      commit: Commit<R>;
+      /**
+       * A verb that commits itself, its key's record with its answer among its rows (a create),
+       * named with its input rather than wrapped in a route's closure: the write path calls the
+       * verb itself, never back into the route above it.
+       */
+      commit: (ctx: Ctx, input: I, key: KeyToRecord | null) => Promise<Committed>;
+      input: I;
     }
 );
 
@@ -65,8 +70,8 @@ const inflight = new Map<string, Promise<unknown>>();
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** The write, committed once; with a key, once across repeats, nodes and crashes. */
-export async function writeOnce<R>(ctx: Ctx, spec: WriteSpec<R>, request: KeyedRequest | null): Promise<Written> {
-  const commit = 'commit' in spec ? spec.commit : commitInTransaction(spec.run, spec.forReplay);
+export async function writeOnce<R, I>(ctx: Ctx, spec: WriteSpec<R, I>, request: KeyedRequest | null): Promise<Written> {
+  const commit: Commit<R> = 'commit' in spec ? (c, key) => spec.commit(c, spec.input, key) : commitInTransaction(spec.run, spec.forReplay);
   if (request === null) {
     const done = await commit(ctx, null);
     if (done.kind === 'key-taken') throw new Error('a write without a key cannot find its key taken');
@@ -120,9 +125,9 @@ function inUse(): AppError {
   );
 }
 
-async function attempt<R>(
+async function attempt<R, I>(
   ctx: Ctx,
-  spec: WriteSpec<R>,
+  spec: WriteSpec<R, I>,
   commit: Commit<R>,
   request: KeyedRequest,
   deadline: number,

@@ -124,8 +124,7 @@ export function registerTicketRoutes(fastify: FastifyInstance, services: Service
       }),
     },
     async (req, reply) => {
-      const input = req.body ?? {};
-      return runWrite(req, reply, ctxFor(req, services), { status: 201, commit: (ctx, key) => createTicket(ctx, input, key) });
+      return runWrite(req, reply, ctxFor(req, services), { status: 201, commit: createTicket, input: req.body ?? {} });
     },
   );
 
