@@ -11,7 +11,7 @@
 // (src/store/idempotency.ts), or, for a create on PostgreSQL, with the create's rows. What is HTTP's
 // (the request's fingerprint, which refusal is final, the reply) stays in src/http/write.ts.
 // Decision 0002.
-import type { Ctx, TxCtx } from '../core/ctx.ts';
+import type { Action, Ctx, TxCtx } from '../core/ctx.ts';
 import { Continuation, finish } from './continuation.ts';
 import { finishSecondPhase, lockFor } from './pending-key.ts';
 import { AppError } from '../domain/errors.ts';
@@ -38,6 +38,14 @@ export type WriteSpec<R, I = never> = {
   | {
       /** The write's transaction: its answer, or a Continuation that finishes it after the commit. */
       run: (ctx: TxCtx) => Promise<R | Continuation<R>>;
+    }
+  | {
+      /**
+       * The same, as a verb named with its input (a ready, a ring), so that the write path calls
+       * the verb itself rather than a route's closure above it.
+       */
+      verb: Action<I, R | Continuation<R>>;
+      input: I;
     }
   | {
       /**
@@ -71,7 +79,10 @@ const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /** The write, committed once; with a key, once across repeats, nodes and crashes. */
 export async function writeOnce<R, I>(ctx: Ctx, spec: WriteSpec<R, I>, request: KeyedRequest | null): Promise<Written> {
-  const commit: Commit<R> = 'commit' in spec ? (c, key) => spec.commit(c, spec.input, key) : commitInTransaction(spec.run, spec.forReplay);
+  const commit: Commit<R> =
+    'commit' in spec
+      ? (c, key) => spec.commit(c, spec.input, key)
+      : commitInTransaction('verb' in spec ? (tx) => spec.verb({ ctx: tx, input: spec.input }) : spec.run, spec.forReplay);
   if (request === null) {
     const done = await commit(ctx, null);
     if (done.kind === 'key-taken') throw new Error('a write without a key cannot find its key taken');

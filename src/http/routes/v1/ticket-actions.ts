@@ -63,7 +63,7 @@ export function registerTicketActionRoutes(fastify: FastifyInstance, services: S
       const id = ticketIdFrom(req.params.id);
       const ctx = ctxFor(req, services);
       const look = await (early.take(req) ?? lookFor(ctx, id));
-      return runWrite(req, reply, ctx, { status: 200, run: (tx) => markReady({ ctx: tx, input: { id, look } }), resume: resumeRing });
+      return runWrite(req, reply, ctx, { status: 200, verb: markReady, input: { id, look }, resume: resumeRing });
     },
   );
 
@@ -96,7 +96,7 @@ export function registerTicketActionRoutes(fastify: FastifyInstance, services: S
       const id = ticketIdFrom(req.params.id);
       const ctx = ctxFor(req, services);
       const look = await (early.take(req) ?? lookFor(ctx, id));
-      return runWrite(req, reply, ctx, { status: 200, run: (tx) => ringAgain({ ctx: tx, input: { id, look } }), resume: resumeRing });
+      return runWrite(req, reply, ctx, { status: 200, verb: ringAgain, input: { id, look }, resume: resumeRing });
     },
   );
 
