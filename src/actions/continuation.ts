@@ -6,6 +6,7 @@
 // `proceed` and commits what it returns.
 import type { Ctx } from '../core/ctx.ts';
 import type { Tx } from '../core/db.ts';
+import { writeThenHooks } from './after-commit.ts';
 
 export class Continuation<A> {
   /**
@@ -32,5 +33,5 @@ export class Continuation<A> {
 /** Runs a continuation to its answer: the work, then its transaction. */
 export async function finish<A>(ctx: Ctx, continuation: Continuation<A>): Promise<A> {
   const record = await continuation.proceed(ctx);
-  return ctx.services.db.write(record);
+  return writeThenHooks(ctx.services.db, record);
 }

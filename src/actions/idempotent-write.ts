@@ -9,11 +9,11 @@
 // in a transaction of its own (commitInTransaction); a create commits its rows its store's way
 // (Db.commitCreate). Either way the key's record is built by keyRecord and written by writeWithKey
 // (src/store/idempotency.ts), or, for a create on PostgreSQL, with the create's rows. What is HTTP's
-// (the request's fingerprint, which refusal is final, the reply) stays in src/http/write.ts.
-// Decision 0002.
+// (the request's fingerprint, which refusal is final, the reply) stays in src/http/write.ts. 0002.
 import type { Action, Ctx, TxCtx } from '../core/ctx.ts';
 import { Continuation, finish } from './continuation.ts';
 import { finishSecondPhase, lockFor } from './pending-key.ts';
+import { writeWithKeyThenHooks } from './after-commit.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Committed, KeyToRecord } from '../core/write-commit.ts';
 import { getIdempotencyRecord, keyRecord, takeOverPendingKey, writeWithKey, type IdempotencyRecord } from '../store/idempotency.ts';
@@ -109,11 +109,11 @@ export async function writeOnce<R, I>(ctx: Ctx, spec: WriteSpec<R, I>, request: 
   }
 }
 
-/** The usual commit: the action in a transaction of its own, and the key's record last (writeWithKey). */
+/** The usual commit: the action in a transaction of its own, the key's record last, then its after-commit work. */
 function commitInTransaction<R>(run: (ctx: TxCtx) => Promise<R | Continuation<R>>, forReplay?: (first: R) => unknown): Commit<R> {
   return (ctx, key) => {
     const { db, clock } = ctx.services;
-    return writeWithKey<Committed | { kind: 'continue'; continuation: Continuation<R> }>(db, async (tx) => {
+    return writeWithKeyThenHooks<Committed | { kind: 'continue'; continuation: Continuation<R> }>(db, async (tx) => {
       const first = await run({ ...ctx, tx });
       const where = { branchId: ctx.branchId, mode: ctx.mode, at: clock.now() };
       if (first instanceof Continuation) {

@@ -5,6 +5,7 @@
 import type { Ctx } from '../core/ctx.ts';
 import type { Continuation } from './continuation.ts';
 import { releaseIdempotencyLock, storeIdempotentResponse } from '../store/idempotency.ts';
+import { writeThenHooks } from './after-commit.ts';
 
 type Stored = { status: number; body: string };
 
@@ -32,7 +33,7 @@ export async function finishSecondPhase<R>(ctx: Ctx, status: number, key: string
 
 async function storeSecondPhase<R>(ctx: Ctx, status: number, key: string, then: Continuation<R>): Promise<Stored> {
   const record = await then.proceed(ctx);
-  return ctx.services.db.write(async (tx) => {
+  return writeThenHooks(ctx.services.db, async (tx) => {
     const stored = { status, body: JSON.stringify(await record(tx)) };
     await storeIdempotentResponse(tx, ctx.branchId, ctx.mode, key, stored.status, stored.body);
     return stored;
