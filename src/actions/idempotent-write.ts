@@ -11,9 +11,7 @@
 // (src/store/idempotency.ts), or, for a create on PostgreSQL, with the create's rows. What is HTTP's
 // (the request's fingerprint, which refusal is final, the reply) stays in src/http/write.ts. 0002.
 import type { Action, Ctx, TxCtx } from '../core/ctx.ts';
-import { Continuation, finish } from './continuation.ts';
-import { finishSecondPhase, lockFor } from './pending-key.ts';
-import { writeWithKeyThenHooks } from './after-commit.ts';
+import { Continuation, finish, finishSecondPhase, lockFor, writeWithKeyThenHooks } from './continuation.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Committed, KeyToRecord } from '../core/write-commit.ts';
 import { getIdempotencyRecord, keyRecord, takeOverPendingKey, writeWithKey, type IdempotencyRecord } from '../store/idempotency.ts';

@@ -19,7 +19,7 @@ import { recordEvent } from '../actions/record-event.ts';
 import { publishTicket } from '../actions/publish.ts';
 import { countRing } from '../metrics.ts';
 import { outcomeFromRecords } from './recorded-outcome.ts';
-import { ringJobKey } from '../domain/ring-job-keys.ts';
+import { ringJobKey } from '../domain/ring-escalation.ts';
 import { countTicketChange, type InsightChange } from '../store/insights-rollups.ts';
 
 /** What a ring's request answers (RingResult in the API). */

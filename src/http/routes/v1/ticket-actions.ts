@@ -13,8 +13,8 @@ import { operation, typed } from '../../operation.ts';
 import { EXAMPLE_RING_RESULT, EXAMPLE_TICKETS } from '../../../contract/example-objects.ts';
 import { earlyWork } from '../../plugins/rate-limit.ts';
 import { runWrite } from '../../write.ts';
-import { ctxFor } from './context.ts';
-import { TicketIdParams, ticketIdFrom } from './tickets.ts';
+import { ctxFor, ticketIdFrom } from './context.ts';
+import { TicketIdParams } from './tickets.ts';
 
 const NoBody = Type.Optional(
   Type.Object({}, { additionalProperties: false, description: 'No body is needed; an empty JSON object is accepted.' }),
