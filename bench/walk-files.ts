@@ -9,6 +9,8 @@
 // Each walk is measured twice: the request alone (no job runner: from the request to its answer,
 // the ready's ring included, since the ready answers with the ring's result), and with the work
 // its commit leaves (the runner delivers the webhooks). TEST_DATABASE_URL runs it on PostgreSQL.
+// What every request runs (a create refused by validation: the plugins and hooks) is measured
+// too, and each walk is also listed less those files: the route's own walk, as the doc counts it.
 //
 // The scene is a busy one, so that every part of each walk runs: a webhook endpoint that wants
 // every event (the fan-out and a delivery), and for the ready a customer page that is open and
@@ -70,10 +72,19 @@ async function walks(workers: boolean): Promise<Walk[]> {
     await ready(first);
     await delivered(receiver.deliveries.length + 2);
 
+    // What every request runs (the plugins and hooks: rate limit, auth, input guard, framing, …):
+    // a create refused by its body's validation, before any handler. Warmed up like the walks.
+    const refused = async (): Promise<void> => {
+      const res = await t.request('POST', '/v1/tickets', { body: { queue: 5 }, headers: { 'idempotency-key': crypto.randomUUID() } });
+      if (res.status !== 422) throw new Error(`refused create: ${res.status} ${res.text}`);
+    };
+    await refused();
+
     const session = new Session();
     session.connect();
     await session.post('Profiler.enable');
     await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+    const everyFiles = await filesCalledDuring(session, refused);
     const createFiles = await filesCalledDuring(session, async () => {
       const before = receiver.deliveries.length;
       await create();
@@ -91,9 +102,13 @@ async function walks(workers: boolean): Promise<Walk[]> {
       await delivered(before + 2);
     });
     session.disconnect();
+    const routeOnly = (files: string[]) => files.filter((f) => !everyFiles.includes(f));
     return [
+      { name: 'every request (a create refused by validation)', files: everyFiles },
       { name: 'create', files: createFiles },
+      { name: 'create, less what every request runs', files: routeOnly(createFiles) },
       { name: 'ready', files: readyFiles },
+      { name: 'ready, less what every request runs', files: routeOnly(readyFiles) },
     ];
   } finally {
     for (const p of pages) p.close();

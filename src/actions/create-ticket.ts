@@ -1,10 +1,12 @@
 // POST /v1/tickets. Everything a create writes is decided here: the ticket, its `ticket.created`
 // event (and, through the event sink, the webhook deliveries and their jobs), and the
 // Idempotency-Key's record with the answer when the request has a key. The store finds what the
-// rows depend on (the branch, the queue, the next display number, the webhook endpoints) and
-// commits them, its engine's way (Db.commitCreate; the contract in src/core/ticket-create.ts):
-// one transaction on SQLite, statements shared with the creates that arrive together on
-// PostgreSQL. Keyed or not, every create takes this path.
+// rows depend on (the branch, the queue, the next display number, the webhook endpoints), calls
+// back `build` for the rows, and commits them, its engine's way (Db.commitCreate; the contract in
+// src/core/ticket-create.ts): one transaction on SQLite, statements shared with the creates that
+// arrive together on PostgreSQL. The store takes rows only: what follows the commit (the live
+// update, the webhook jobs handed to this node's runner) is run here, once commitCreate has
+// returned, so the store never calls up a second time. Keyed or not, every create takes this path.
 import { unknownQueue } from './queues.ts';
 import type { Ctx } from '../core/ctx.ts';
 import { newId } from '../domain/ids.ts';
@@ -12,6 +14,8 @@ import { expiryMs } from '../domain/branch-settings.ts';
 import { ticketToken } from '../domain/ticket-token.ts';
 import type { CreateFound } from '../core/ticket-create.ts';
 import type { Committed, KeyToRecord } from '../core/write-commit.ts';
+import type { EventWrites } from '../core/events.ts';
+import { runAfterCommitHooks } from '../store/db.ts';
 import { ticketRow } from '../store/tickets.ts';
 import type { Ticket } from '../core/ticket.ts';
 import { createdRollupRow } from '../store/insights-rollups.ts';
@@ -30,13 +34,19 @@ export type CreateTicketInput = {
 export async function createTicket(ctx: Ctx, input: CreateTicketInput, key: KeyToRecord | null): Promise<Committed> {
   const { db, clock, config } = ctx.services;
   const now = clock.now();
+  // What to do once the rows are committed, as the last build made it (on PostgreSQL the store
+  // may build again with another number; only the build it committed counts).
+  let afterCommit: Array<() => void> = [];
   const outcome = await db.commitCreate({
     branchId: ctx.branchId,
     mode: ctx.mode,
     queue: input.queue ?? null,
     at: now,
     key,
-    async build(found, out) {
+    async build(found, rows) {
+      const after: Array<() => void> = [];
+      afterCommit = after;
+      const out: EventWrites = { subscribers: rows.subscribers, insert: rows.insert, afterCommit: (fn) => void after.push(fn) };
       const ticket = newTicket(ctx, input, found, now);
       await out.insert(ticketRow(ticket));
       const object = presentTicket(ticket, config.publicUrl);
@@ -47,6 +57,7 @@ export async function createTicket(ctx: Ctx, input: CreateTicketInput, key: KeyT
       return JSON.stringify(object);
     },
   });
+  if (outcome.kind === 'done') runAfterCommitHooks(afterCommit);
   if (outcome.kind === 'unknown-queue') {
     throw await unknownQueue(db, ctx.branchId, outcome.queue, '/queue', ' Create it with POST /v1/queues first.');
   }

@@ -12,7 +12,7 @@ import type { Ticket } from '../core/ticket.ts';
 import { presentTicket } from '../contract/present.ts';
 import { recordEvent } from './record-event.ts';
 import { publishTicket } from './publish.ts';
-import { stateConflict } from './transition.ts';
+import { stateConflict } from '../domain/ticket-state.ts';
 import { scheduleSnoozeEnd } from './ring-schedule.ts';
 import { countTicketChange, customerAnswer } from '../store/insights-rollups.ts';
 import { SNOOZE_MINUTES, type CustomerVia } from '../domain/customer-answer.ts';

@@ -9,11 +9,9 @@
 // in a transaction of its own (commitInTransaction); a create commits its rows its store's way
 // (Db.commitCreate). Either way the key's record is built by keyRecord and written by writeWithKey
 // (src/store/idempotency.ts), or, for a create on PostgreSQL, with the create's rows. What is HTTP's
-// (the request's fingerprint, which refusal is final, the reply) stays in src/http/write.ts.
-// Decision 0002.
-import type { Ctx, TxCtx } from '../core/ctx.ts';
-import { Continuation, finish } from './continuation.ts';
-import { finishSecondPhase, lockFor } from './pending-key.ts';
+// (the request's fingerprint, which refusal is final, the reply) stays in src/http/write.ts. 0002.
+import type { Action, Ctx, TxCtx } from '../core/ctx.ts';
+import { Continuation, finish, finishSecondPhase, lockFor, writeWithKeyThenHooks } from './continuation.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Committed, KeyToRecord } from '../core/write-commit.ts';
 import { getIdempotencyRecord, keyRecord, takeOverPendingKey, writeWithKey, type IdempotencyRecord } from '../store/idempotency.ts';
@@ -21,7 +19,7 @@ import { getIdempotencyRecord, keyRecord, takeOverPendingKey, writeWithKey, type
 /** A write's commit: its effect and, when the request has a key, the key's record, together or not at all. */
 type Commit<R> = (ctx: Ctx, key: KeyToRecord | null) => Promise<Committed | { kind: 'continue'; continuation: Continuation<R> }>;
 
-export type WriteSpec<R> = {
+export type WriteSpec<R, I = never> = {
   status: number;
   /**
    * For a write that may continue: its continuation rebuilt from what it saved, for a request
@@ -40,8 +38,21 @@ export type WriteSpec<R> = {
       run: (ctx: TxCtx) => Promise<R | Continuation<R>>;
     }
   | {
-      /** A write that commits itself, its key's record with its answer among its rows (a create). */
-      commit: Commit<R>;
+      /**
+       * The same, as a verb named with its input (a ready, a ring), so that the write path calls
+       * the verb itself rather than a route's closure above it.
+       */
+      verb: Action<I, R | Continuation<R>>;
+      input: I;
+    }
+  | {
+      /**
+       * A verb that commits itself, its key's record with its answer among its rows (a create),
+       * named with its input rather than wrapped in a route's closure: the write path calls the
+       * verb itself, never back into the route above it.
+       */
+      commit: (ctx: Ctx, input: I, key: KeyToRecord | null) => Promise<Committed>;
+      input: I;
     }
 );
 
@@ -65,8 +76,11 @@ const inflight = new Map<string, Promise<unknown>>();
 const delay = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** The write, committed once; with a key, once across repeats, nodes and crashes. */
-export async function writeOnce<R>(ctx: Ctx, spec: WriteSpec<R>, request: KeyedRequest | null): Promise<Written> {
-  const commit = 'commit' in spec ? spec.commit : commitInTransaction(spec.run, spec.forReplay);
+export async function writeOnce<R, I>(ctx: Ctx, spec: WriteSpec<R, I>, request: KeyedRequest | null): Promise<Written> {
+  const commit: Commit<R> =
+    'commit' in spec
+      ? (c, key) => spec.commit(c, spec.input, key)
+      : commitInTransaction('verb' in spec ? (tx) => spec.verb({ ctx: tx, input: spec.input }) : spec.run, spec.forReplay);
   if (request === null) {
     const done = await commit(ctx, null);
     if (done.kind === 'key-taken') throw new Error('a write without a key cannot find its key taken');
@@ -93,11 +107,11 @@ export async function writeOnce<R>(ctx: Ctx, spec: WriteSpec<R>, request: KeyedR
   }
 }
 
-/** The usual commit: the action in a transaction of its own, and the key's record last (writeWithKey). */
+/** The usual commit: the action in a transaction of its own, the key's record last, then its after-commit work. */
 function commitInTransaction<R>(run: (ctx: TxCtx) => Promise<R | Continuation<R>>, forReplay?: (first: R) => unknown): Commit<R> {
   return (ctx, key) => {
     const { db, clock } = ctx.services;
-    return writeWithKey<Committed | { kind: 'continue'; continuation: Continuation<R> }>(db, async (tx) => {
+    return writeWithKeyThenHooks<Committed | { kind: 'continue'; continuation: Continuation<R> }>(db, async (tx) => {
       const first = await run({ ...ctx, tx });
       const where = { branchId: ctx.branchId, mode: ctx.mode, at: clock.now() };
       if (first instanceof Continuation) {
@@ -120,9 +134,9 @@ function inUse(): AppError {
   );
 }
 
-async function attempt<R>(
+async function attempt<R, I>(
   ctx: Ctx,
-  spec: WriteSpec<R>,
+  spec: WriteSpec<R, I>,
   commit: Commit<R>,
   request: KeyedRequest,
   deadline: number,

@@ -12,8 +12,7 @@ import { MAX_LADDER_STEPS } from '../domain/escalation-ladder.ts';
 import type { RingingTicket, RingRecord } from '../store/rings.ts';
 import type { Mode } from '../core/tenancy.ts';
 import type { BranchSettings } from '../core/branch-settings.ts';
-import { reminderStep } from '../domain/ring-escalation.ts';
-import { reminderKey, ringJobKey, snoozeEndKey } from '../domain/ring-job-keys.ts';
+import { reminderKey, reminderStep, ringJobKey, snoozeEndKey } from '../domain/ring-escalation.ts';
 
 export type RingJobPayload = { ring_id: string; branch_id: string; mode: Mode };
 export type ReminderPayload = { ticket_id: string; branch_id: string; mode: Mode; n: number };

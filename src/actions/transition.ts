@@ -1,19 +1,11 @@
 // The one way an action changes a ticket's state: the state machine decides which states allow
 // the operation, and the store applies the change only if the row is still in one of them.
 import type { TxCtx } from '../core/ctx.ts';
-import { AppError, notFound } from '../domain/errors.ts';
-import { nextStatus, TICKET_STATUSES, type TicketOperation } from '../domain/ticket-state.ts';
+import { notFound } from '../domain/errors.ts';
+import { allowedFrom, nextStatus, stateConflict, type TicketOperation } from '../domain/ticket-state.ts';
 import type { TicketStatus } from '../core/ticket.ts';
 import { getTicket, transitionTicket, type TicketChange } from '../store/tickets.ts';
 import type { Ticket } from '../core/ticket.ts';
-
-export function allowedFrom(op: TicketOperation): TicketStatus[] {
-  return TICKET_STATUSES.filter((s) => nextStatus(s, op) !== null);
-}
-
-export function stateConflict(op: string, status: TicketStatus): AppError {
-  return new AppError('ticket-state-conflict', `Cannot ${op} a ticket that is ${status}.`, { ticket_status: status });
-}
 
 export async function applyTransition(
   ctx: TxCtx,

@@ -20,10 +20,11 @@ export type CreateFound = {
 };
 
 /**
- * Where a create writes. Everything inserted here commits together, with the key's record when
- * the create has one, or nothing does.
+ * Where a create writes: rows only. Everything inserted here commits together, with the key's
+ * record when the create has one, or nothing does. What follows the commit is the create's own,
+ * run once commitCreate has returned 'done' (src/actions/create-ticket.ts).
  */
-export type CreateWrites = EventWrites;
+export type CreateWrites = Pick<EventWrites, 'subscribers' | 'insert'>;
 
 export type CreateRequest = {
   branchId: string;

@@ -1,6 +1,7 @@
-// The policy of a ready ticket's rings, step by step: which channels each ring uses, and when each
-// reminder falls due. Pure, so it is unit-tested over the branch settings; the ring module only
-// carries it out (actions/ring-schedule.ts puts the reminders in the outbox, ring/automatic.ts rings them). The
+// The policy of a ready ticket's rings, step by step: which channels each ring uses, when each
+// reminder falls due, and the keys the ring's jobs are known by in the outbox. Pure, so it is
+// unit-tested over the branch settings; the ring module only carries it out
+// (actions/ring-schedule.ts puts the reminders in the outbox, ring/automatic.ts rings them). The
 // steps are the branch's escalation ladder (domain/escalation-ladder.ts, decision 0032), or the
 // ladder its reminder settings always made.
 import type { BranchSettings } from '../core/branch-settings.ts';
@@ -88,3 +89,12 @@ export function ladderDecision(settings: BranchSettings, n: number, f: LadderFac
   if (snoozeRingPending && f.now < latest) return { waitUntil: Math.min(f.now + SNOOZE_RING_WAIT_MS, latest) };
   return { ring: step };
 }
+
+// The keys of the ring's jobs in the outbox. A job's key makes it happen once across nodes and
+// restarts, so the scheduler that writes a job and the ring that looks one up must build the same
+// key: one definition each, here, below both.
+
+/** One per (ticket, ring number), so a ring is finished by one job. */
+export const ringJobKey = (ticketId: string, seq: number): string => `ring:${ticketId}:${seq}`;
+export const reminderKey = (ticketId: string, n: number): string => `remind:${ticketId}:${n}`;
+export const snoozeEndKey = (ticketId: string, until: number): string => `snooze:${ticketId}:${until}`;

@@ -1,4 +1,7 @@
+// The ticket's state machine: which operation moves a ticket from which state to which, and the
+// 409 an operation gets when the ticket's state does not allow it.
 import type { TicketStatus } from '../core/ticket.ts';
+import { AppError } from './errors.ts';
 
 export const TICKET_STATUSES: readonly TicketStatus[] = ['created', 'ready', 'collected', 'cancelled', 'expired'];
 
@@ -60,4 +63,14 @@ export function nextStatus(from: TicketStatus, op: TicketOperation, wasReady = f
 
 export function isOpen(s: TicketStatus): boolean {
   return s === 'created' || s === 'ready';
+}
+
+/** The states an operation may start from. */
+export function allowedFrom(op: TicketOperation): TicketStatus[] {
+  return TICKET_STATUSES.filter((s) => nextStatus(s, op) !== null);
+}
+
+/** The 409 for an operation the ticket's state does not allow. */
+export function stateConflict(op: string, status: TicketStatus): AppError {
+  return new AppError('ticket-state-conflict', `Cannot ${op} a ticket that is ${status}.`, { ticket_status: status });
 }

@@ -10,7 +10,7 @@ import { writeOnce, type Stored, type WriteSpec } from '../actions/idempotent-wr
 import { PROBLEM_CONTENT_TYPE } from '../contract/problem-catalogue.ts';
 import { toProblem, type Problem } from './problems.ts';
 
-export async function runWrite<R>(req: FastifyRequest, reply: FastifyReply, ctx: Ctx, spec: WriteSpec<R>): Promise<FastifyReply> {
+export async function runWrite<R, I>(req: FastifyRequest, reply: FastifyReply, ctx: Ctx, spec: WriteSpec<R, I>): Promise<FastifyReply> {
   const key = ctx.idempotencyKey;
   const request = key === null ? null : { key, fingerprint: fingerprint(req), finalRefusal: (err: unknown) => finalRefusal(req, err) };
   const { stored, replayed } = await writeOnce(ctx, spec, request);

@@ -8,10 +8,9 @@ import { getTicket } from '../store/tickets.ts';
 import { latestSmsOfTicket } from '../store/sms-messages.ts';
 import { getBranch } from '../store/tenancy.ts';
 import { completeJobByKey } from '../store/outbox.ts';
-import { ladderDecision, ringChannels } from '../domain/ring-escalation.ts';
+import { ladderDecision, reminderKey, ringChannels, snoozeEndKey } from '../domain/ring-escalation.ts';
 import type { OpenRing } from './run.ts';
 import { reminderJob, type ReminderPayload, type SnoozeEndPayload } from '../actions/ring-schedule.ts';
-import { reminderKey, snoozeEndKey } from '../domain/ring-job-keys.ts';
 import { startRing, type StartedRing } from './start.ts';
 import { applyRingTransition } from './transition.ts';
 

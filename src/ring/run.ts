@@ -19,7 +19,7 @@ import { recordEvent } from '../actions/record-event.ts';
 import { publishTicket } from '../actions/publish.ts';
 import { countRing } from '../metrics.ts';
 import { outcomeFromRecords } from './recorded-outcome.ts';
-import { ringJobKey } from '../domain/ring-job-keys.ts';
+import { ringJobKey } from '../domain/ring-escalation.ts';
 import { countTicketChange, type InsightChange } from '../store/insights-rollups.ts';
 
 /** What a ring's request answers (RingResult in the API). */
@@ -134,8 +134,9 @@ export async function announceRung(
   alsoCount: InsightChange | null = null,
 ): Promise<TicketObject> {
   // Counted once the ring's completion has committed: a transaction rolled back (its request's
-  // key found taken, say) rang nobody.
-  ctx.tx.afterCommit(() => countRing(ctx.services.metrics, ring.reason, result));
+  // key found taken, say) rang nobody. The hook is the metric's own function: whoever runs the
+  // commit's hooks (the write path, a job's transaction) calls metrics.ts, not back into ring/.
+  ctx.tx.afterCommit(countRing.bind(null, ctx.services.metrics, ring.reason, result));
   const data = { ring: { id: ring.id, seq: ring.seq, reason: ring.reason, ...result } };
   await recordEvent(ctx, 'ticket.rung', { object: presented, ...data });
   const rung: InsightChange = { kind: 'rung', channel: result.channel_used, calledOut: result.call_out_loud };

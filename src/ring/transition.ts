@@ -2,9 +2,8 @@
 // machine decides the one state each starts from, and the store applies the change and counts the
 // ring in one statement.
 import type { TxCtx } from '../core/ctx.ts';
-import { allowedFrom, stateConflict } from '../actions/transition.ts';
 import { type AppError, notFound } from '../domain/errors.ts';
-import { nextStatus, type TicketOperation } from '../domain/ticket-state.ts';
+import { allowedFrom, nextStatus, stateConflict, type TicketOperation } from '../domain/ticket-state.ts';
 import type { TicketStatus } from '../core/ticket.ts';
 import { getTicket } from '../store/tickets.ts';
 import type { Ticket } from '../core/ticket.ts';

@@ -4,7 +4,7 @@
 // (docs/decisions/0010-one-create-path.md).
 import type { CreateOutcome, CreateRequest, CreateWrites } from '../../core/ticket-create.ts';
 import type { RowWrite } from '../../core/events.ts';
-import { fromJson, one, runAfterCommitHooks } from '../db.ts';
+import { fromJson, one } from '../db.ts';
 import type { Row } from '../../core/db.ts';
 import { keyRecord, keyRecordRow } from '../idempotency.ts';
 import { businessDay } from '../../domain/business-day.ts';
@@ -45,7 +45,7 @@ const MAX_ROUNDS = 10_000;
 // overlapping; the node answers one batch while PostgreSQL writes the next, so neither waits.
 const BATCHES = { slots: 1, maxBatch: 64 };
 
-type Settled = { ok: true; outcome: CreateOutcome; hooks: Array<() => void> } | { ok: false; error: unknown };
+type Settled = { ok: true; outcome: CreateOutcome } | { ok: false; error: unknown };
 
 /** A PostgreSQL store's creates (PostgresDb.commitCreate): its batches, and its copies of the branches. */
 export class PostgresCreates {
@@ -70,7 +70,6 @@ export class PostgresCreates {
       key: req.key === null ? null : `${req.branchId}\u0000${req.mode}\u0000${req.key.key}`,
     });
     if (!r.ok) throw r.error;
-    runAfterCommitHooks(r.hooks);
     return r.outcome;
   }
 
@@ -135,7 +134,7 @@ export class PostgresCreates {
       this.db,
       asked.map((a) => a.input),
     );
-    const built: Array<{ index: number; rows: CreateRows; answer: string; hooks: Array<() => void> }> = [];
+    const built: Array<{ index: number; rows: CreateRows; answer: string }> = [];
     for (const [i, r] of results.entries()) {
       const { index, input, snap } = asked[i]!;
       const req = items[index]!;
@@ -146,17 +145,15 @@ export class PostgresCreates {
         this.snapshots.delete(input.branchId);
         settled[index] = { ok: false, error: new Error(`branch ${input.branchId} does not exist`) };
       } else if (r.kind === 'unknown-queue') {
-        settled[index] = { ok: true, outcome: { kind: 'unknown-queue', queue: input.queue }, hooks: [] };
+        settled[index] = { ok: true, outcome: { kind: 'unknown-queue', queue: input.queue } };
       } else if (r.kind === 'key-taken') {
-        settled[index] = { ok: true, outcome: { kind: 'key-taken' }, hooks: [] };
+        settled[index] = { ok: true, outcome: { kind: 'key-taken' } };
       } else {
         // Numbered: the create describes its rows, with its endpoints as read with its number.
         const rows: RowWrite[] = [];
-        const hooks: Array<() => void> = [];
         const out: CreateWrites = {
           subscribers: subscribersOf(subscribers, input.branchId, input.mode),
           insert: async (row) => void rows.push(row),
-          afterCommit: (fn) => void hooks.push(fn),
         };
         try {
           const answer = await req.build(
@@ -165,7 +162,7 @@ export class PostgresCreates {
           );
           const record = keyRecord(req.key, req, { body: answer });
           const key = record === null ? null : keyRecordRow(record);
-          built.push({ index, rows: { rows, key }, answer, hooks });
+          built.push({ index, rows: { rows, key }, answer });
         } catch (error) {
           settled[index] = { ok: false, error };
         }
@@ -179,7 +176,7 @@ export class PostgresCreates {
     );
     built.forEach((b, i) => {
       if (held.has(i)) again.push(b.index);
-      else settled[b.index] = { ok: true, outcome: { kind: 'done', answer: b.answer }, hooks: b.hooks };
+      else settled[b.index] = { ok: true, outcome: { kind: 'done', answer: b.answer } };
     });
     return again;
   }

@@ -21,7 +21,6 @@ export function createInTransaction(db: Db, req: CreateRequest): Promise<CreateO
     const out: CreateWrites = {
       subscribers: await listFanOutTargets(tx, req.branchId, req.mode),
       insert: (row) => insertRow(tx, row),
-      afterCommit: (fn) => tx.afterCommit(fn),
     };
     const answer = await req.build({ queue, number, expiryHours: branch.settings.expiry_hours, timeZone: branch.timezone }, out);
     return { result: { kind: 'done', answer }, record: keyRecord(req.key, req, { body: answer }) };

@@ -16,7 +16,7 @@ import { operation, typed } from '../../operation.ts';
 import { IdParam, Nullable, StringEnum } from '../../../contract/schema-parts.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
-import { ticketIdFrom } from './tickets.ts';
+import { ticketIdFrom } from './context.ts';
 
 /** A text is at most 10 concatenated segments in practice; longer is not a reply. */
 const MAX_TEXT = 1600;

@@ -28,7 +28,7 @@ import { EXAMPLE_TICKETS } from '../../../contract/example-objects.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 import { DisplaySchema, presentDisplay, type Display } from './displays.ts';
-import { ticketIdFrom } from './tickets.ts';
+import { ticketIdFrom } from './context.ts';
 import { registerSmsTestHelper } from './test-helpers-sms.ts';
 
 type HelperAction = CustomerActionName | 'open_page';

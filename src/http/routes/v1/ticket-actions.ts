@@ -13,8 +13,8 @@ import { operation, typed } from '../../operation.ts';
 import { EXAMPLE_RING_RESULT, EXAMPLE_TICKETS } from '../../../contract/example-objects.ts';
 import { earlyWork } from '../../plugins/rate-limit.ts';
 import { runWrite } from '../../write.ts';
-import { ctxFor } from './context.ts';
-import { TicketIdParams, ticketIdFrom } from './tickets.ts';
+import { ctxFor, ticketIdFrom } from './context.ts';
+import { TicketIdParams } from './tickets.ts';
 
 const NoBody = Type.Optional(
   Type.Object({}, { additionalProperties: false, description: 'No body is needed; an empty JSON object is accepted.' }),
@@ -63,7 +63,7 @@ export function registerTicketActionRoutes(fastify: FastifyInstance, services: S
       const id = ticketIdFrom(req.params.id);
       const ctx = ctxFor(req, services);
       const look = await (early.take(req) ?? lookFor(ctx, id));
-      return runWrite(req, reply, ctx, { status: 200, run: (tx) => markReady({ ctx: tx, input: { id, look } }), resume: resumeRing });
+      return runWrite(req, reply, ctx, { status: 200, verb: markReady, input: { id, look }, resume: resumeRing });
     },
   );
 
@@ -96,7 +96,7 @@ export function registerTicketActionRoutes(fastify: FastifyInstance, services: S
       const id = ticketIdFrom(req.params.id);
       const ctx = ctxFor(req, services);
       const look = await (early.take(req) ?? lookFor(ctx, id));
-      return runWrite(req, reply, ctx, { status: 200, run: (tx) => ringAgain({ ctx: tx, input: { id, look } }), resume: resumeRing });
+      return runWrite(req, reply, ctx, { status: 200, verb: ringAgain, input: { id, look }, resume: resumeRing });
     },
   );
 

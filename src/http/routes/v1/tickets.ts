@@ -4,8 +4,7 @@ import QRCode from 'qrcode';
 import type { Services } from '../../../core/ctx.ts';
 import { createTicket } from '../../../actions/create-ticket.ts';
 import { presentTicket, ticketUrl } from '../../../contract/present.ts';
-import { AppError, invalid } from '../../../domain/errors.ts';
-import { isId } from '../../../domain/ids.ts';
+import { invalid } from '../../../domain/errors.ts';
 import { E164_PATTERN, LIST_LIMIT_MAX } from '../../../domain/validation.ts';
 import { TICKET_STATUSES } from '../../../domain/ticket-state.ts';
 import type { TicketStatus } from '../../../core/ticket.ts';
@@ -16,7 +15,7 @@ import { EXAMPLE_IDS, EXAMPLE_TIME, IdParam, ListOf } from '../../../contract/sc
 import { operation, typed } from '../../operation.ts';
 import { EXAMPLE_TICKETS } from '../../../contract/example-objects.ts';
 import { runWrite } from '../../write.ts';
-import { ctxFor } from './context.ts';
+import { ctxFor, ticketIdFrom } from './context.ts';
 
 export const CreateTicketBody = Type.Object(
   {
@@ -69,28 +68,6 @@ const ListQuery = Type.Object(
 
 const isTicketStatus = (s: string): s is TicketStatus => (TICKET_STATUSES as readonly string[]).includes(s);
 
-const DISPLAY_NUMBER = /^([A-Za-z0-9_]{1,16})-[0-9]+$/;
-
-/**
- * The 404 for a path id that cannot be a ticket's: it says what an id looks like, and, when it is
- * a display number (the number a person reads off a receipt), how to find its ticket.
- */
-export function notATicketId(id: string): AppError {
-  const shape = 'Ticket ids look like tk_01m81gqpzte3xw0pctqsawp2kt (the id answered when the ticket was created).';
-  const queue = DISPLAY_NUMBER.exec(id)?.[1];
-  if (queue === undefined) return new AppError('not-found', `No such ticket: "${id}" is not a ticket id. ${shape}`);
-  return new AppError(
-    'not-found',
-    `No such ticket: "${id}" looks like a display number, not a ticket id. ${shape} ` +
-      `Display numbers restart every day; find the ticket with GET /v1/tickets?queue=${queue}&status=created,ready (each ticket carries its display_number), or by your order number with GET /v1/tickets?external_ref=….`,
-  );
-}
-
-export function ticketIdFrom(id: string): string {
-  if (!isId('ticket', id)) throw notATicketId(id);
-  return id;
-}
-
 /** A date-time query parameter in ms. The schema's format admits a leap second (23:59:60), which Date cannot hold. */
 function time(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -124,8 +101,7 @@ export function registerTicketRoutes(fastify: FastifyInstance, services: Service
       }),
     },
     async (req, reply) => {
-      const input = req.body ?? {};
-      return runWrite(req, reply, ctxFor(req, services), { status: 201, commit: (ctx, key) => createTicket(ctx, input, key) });
+      return runWrite(req, reply, ctxFor(req, services), { status: 201, commit: createTicket, input: req.body ?? {} });
     },
   );
 
