@@ -25,7 +25,7 @@ import { createLive, type Live } from './realtime/live.ts';
 import { createPageChannel } from './channels/page.ts';
 import { createDisplayChannel } from './channels/display.ts';
 import { buildServer } from './http/server.ts';
-import { JobRunner, DEFAULT_RUNNER_OPTIONS } from './jobs/runner.ts';
+import { JobRunner, DEFAULT_RUNNER_OPTIONS } from './runner/runner.ts';
 import { JobRegistry } from './core/job-registry.ts';
 import { registerRingJobs } from './ring/jobs.ts';
 import { Maintenance } from './jobs/maintenance.ts';

@@ -1,4 +1,4 @@
-// What actions need of this node's job runner (src/jobs/runner.ts): a job their transaction
+// What actions need of this node's job runner (src/runner/runner.ts): a job their transaction
 // enqueued is started within milliseconds of the commit, by waking the runner or by handing it the
 // jobs already leased to it. The runner is built after the services it runs jobs with, so the
 // composition root gives the services a relay and binds the runner to it once built.

@@ -1,12 +1,12 @@
 // Every /v1 write goes through runWrite: the request's side of the one write path. It takes the
 // request's fingerprint and decides which refusals are final answers (a problem document, HTTP's
-// statuses), hands the write to writeOnce (src/actions/idempotent-write.ts: one commit per write,
+// statuses), hands the write to writeOnce (src/write/idempotent-write.ts: one commit per write,
 // the Idempotency-Key's record once), and sends the answer, marked when it is a replay. Decision 0002.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../core/ctx.ts';
 import { AppError } from '../domain/errors.ts';
-import { writeOnce, type Stored, type WriteSpec } from '../actions/idempotent-write.ts';
+import { writeOnce, type Stored, type WriteSpec } from '../write/idempotent-write.ts';
 import { PROBLEM_CONTENT_TYPE } from '../contract/problem-catalogue.ts';
 import { toProblem, type Problem } from './problems.ts';
 

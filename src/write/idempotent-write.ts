@@ -11,7 +11,8 @@
 // (src/store/idempotency.ts), or, for a create on PostgreSQL, with the create's rows. What is HTTP's
 // (the request's fingerprint, which refusal is final, the reply) stays in src/http/write.ts. 0002.
 import type { Action, Ctx, TxCtx } from '../core/ctx.ts';
-import { Continuation, finish, finishSecondPhase, lockFor, writeWithKeyThenHooks } from './continuation.ts';
+import { Continuation } from '../actions/continuation.ts';
+import { finish, finishSecondPhase, lockFor, writeWithKeyThenHooks } from './after-commit.ts';
 import { AppError } from '../domain/errors.ts';
 import type { Committed, KeyToRecord } from '../core/write-commit.ts';
 import { getIdempotencyRecord, keyRecord, takeOverPendingKey, writeWithKey, type IdempotencyRecord } from '../store/idempotency.ts';
