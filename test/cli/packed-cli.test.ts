@@ -1,12 +1,14 @@
 // readybell without a checkout (issue #27): the tarball `npm pack` makes, installed into an empty
 // folder, runs as `npx readybell …` on Node 24 (Node strips no types under node_modules, so what
 // is packed is the JavaScript build of scripts/build-package.ts, decision 0069), serves with its
-// web files and migrations, and on an older Node says it needs Node 24 instead of crashing.
+// web files and migrations, forwards events with `listen`, and on an older Node says it needs Node 24 instead of crashing.
 // One engine: the installed server runs on a data directory of its own whatever the suite's engine; the check is of the package.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,7 +50,7 @@ function olderNode(): { bin: string; version: string } | null {
   return null;
 }
 
-test('the packed readybell installs into an empty folder and runs with npx: --help, serve, and the Node it needs', async (t) => {
+test('the packed readybell installs into an empty folder and runs with npx: --help, serve, listen, and the Node it needs', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'readybell-packed-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const env = { PATH, HOME: process.env.HOME ?? dir, ...nodeEnv() };
@@ -117,6 +119,36 @@ test('the packed readybell installs into an empty folder and runs with npx: --he
   // The demo's banner, with its test key, follows the start.
   await eventually(() => /rk_test_\w+/.test(out), `the demo to print a test key (${out})`, 10_000);
   const key = /rk_test_\w+/.exec(out)![0];
+  // `npx readybell listen` forwards the branch's events to a receiver here, signed.
+  const received: string[] = [];
+  const receiver = createServer((req, res) => {
+    received.push(String(req.headers['service-signature'] ?? ''));
+    res.writeHead(204).end();
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  t.after(() => receiver.close());
+  const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const listen = owned(
+    spawn('npx', ['readybell', 'listen', '--forward-to', hook], {
+      cwd: project,
+      env: { ...env, READYBELL_URL: url, READYBELL_API_KEY: key },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: npx runs readybell in a child, which a signal to npx alone would leave running.
+      detached: true,
+    }),
+  );
+  const stopListen = (): void => {
+    try {
+      process.kill(-listen.pid!, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  };
+  t.after(stopListen);
+  let listened = '';
+  listen.stdout.on('data', (d: Buffer) => (listened += d.toString()));
+  listen.stderr.on('data', (d: Buffer) => (listened += d.toString()));
+  await eventually(() => listened.includes('Ready! Forwarding'), `readybell listen to be ready (${listened})`, 30_000);
   const created = await fetch(`${url}/v1/tickets`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
   assert.equal(created.status, 201, await created.clone().text());
   const ticket = (await created.json()) as { url: string; status: string };
@@ -129,6 +161,11 @@ test('the packed readybell installs into an empty folder and runs with npx: --he
     await res.arrayBuffer();
     assert.equal(res.status, 200, page);
   }
+  await eventually(() => received.length > 0, `listen to forward ticket.created (${listened})`, 15_000);
+  assert.match(received[0]!, /^t=\d+,v1=/);
+  const listenExited = new Promise((resolve) => listen.on('exit', resolve));
+  stopListen();
+  await listenExited;
   server.kill('SIGTERM');
   assert.deepEqual(await exited, [0, null], out);
   assert.ok(readdirSync(data).length > 0, 'the store is in DATA_DIR');
