@@ -19,7 +19,9 @@ const pinned = fileURLToPath(new URL('../node_modules/node/bin/node', import.met
 const source = new URL('../src/cli/main.ts', import.meta.url);
 
 if (major >= NEEDED) {
-  import(existsSync(fileURLToPath(source)) ? source.href : new URL('../lib/cli/main.js', import.meta.url).href);
+  // Literal specifiers: test/unit/runtime-dependencies.test.ts reads what each file imports.
+  if (existsSync(fileURLToPath(source))) import('../src/cli/main.ts');
+  else import('../lib/cli/main.js');
 } else if (existsSync(pinned) && process.env.READYBELL_PINNED_NODE !== pinned) {
   // The variable guards against a loop, should the pinned Node itself be too old.
   const env = Object.assign({}, process.env, { READYBELL_PINNED_NODE: pinned });
