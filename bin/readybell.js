@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // The `readybell` command. readybell runs its TypeScript sources directly, which needs Node 24;
 // this file is plain JavaScript that any Node since 14 can read (no `?.` nor `??`, no type syntax), so that it can check first:
-// - on Node 24 or later it loads the CLI;
+// - on Node 24 or later it loads the CLI: src/cli/main.ts in a checkout or a release, and the
+//   JavaScript build lib/cli/main.js in the installed package (`npm install readybell`, `npx`),
+//   which ships no src/ because Node does not strip types under node_modules (decision 0069);
 // - on an older Node, in a checkout whose `npm ci` installed the pinned Node (the `node`
 //   devDependency, node_modules/node/bin/node), it runs itself again on that one, so that
 //   `bin/readybell.js …` works as documented (systemd, cron) whatever `node` is on the PATH;
@@ -14,9 +16,12 @@ import { fileURLToPath } from 'node:url';
 const NEEDED = 24;
 const major = Number(process.versions.node.split('.')[0]);
 const pinned = fileURLToPath(new URL('../node_modules/node/bin/node', import.meta.url));
+const source = new URL('../src/cli/main.ts', import.meta.url);
 
 if (major >= NEEDED) {
-  import('../src/cli/main.ts');
+  // Literal specifiers: test/unit/runtime-dependencies.test.ts reads what each file imports.
+  if (existsSync(fileURLToPath(source))) import('../src/cli/main.ts');
+  else import('../lib/cli/main.js');
 } else if (existsSync(pinned) && process.env.READYBELL_PINNED_NODE !== pinned) {
   // The variable guards against a loop, should the pinned Node itself be too old.
   const env = Object.assign({}, process.env, { READYBELL_PINNED_NODE: pinned });
@@ -33,8 +38,10 @@ if (major >= NEEDED) {
 } else {
   process.stderr.write(
     `readybell needs Node ${NEEDED} or later (this is ${process.version}).\n` +
-      'In a checkout, run `npm ci`: it installs the pinned Node, which bin/readybell.js and `npx readybell` then use.\n' +
-      `Otherwise install Node ${NEEDED} (https://nodejs.org) and run readybell with it.\n`,
+      (existsSync(fileURLToPath(source))
+        ? 'In a checkout, run `npm ci`: it installs the pinned Node, which bin/readybell.js and `npx readybell` then use.\n' +
+          `Otherwise install Node ${NEEDED} (https://nodejs.org) and run readybell with it.\n`
+        : `Install Node ${NEEDED} (https://nodejs.org) and run readybell with it.\n`),
   );
   process.exit(1);
 }
