@@ -5,7 +5,8 @@ import type { Config } from '../core/config.ts';
 import { createApp } from '../app.ts';
 import { recordPublicUrl, runDemo } from './demo.ts';
 import { hasAnyAccount } from '../store/tenancy.ts';
-import { stopTracing } from '../telemetry/tracing.ts';
+import { stopTracing, tracingOn } from '../telemetry/tracing.ts';
+import { warnTracingUnavailable } from './tracing-warning.ts';
 import { lockDataDir, type ServeLock } from '../store/sqlite/serve-lock.ts';
 import { AppError } from '../domain/errors.ts';
 import { stopOnSignal } from './stop-on-signal.ts';
@@ -30,6 +31,7 @@ export async function serve(config: Config, opts: { demo: boolean }): Promise<vo
   const lock: ServeLock | null = config.databaseUrl === null ? lockDataDir(config.dataDir) : null;
   lock?.describe({ pid: process.pid, port: config.port, started_at: startedAt });
   const app = await createApp(config);
+  warnTracingUnavailable(app.services.log);
   // Before listening: a SIGTERM that arrives once /healthz answers is a graceful stop.
   stopOnSignal({
     log: app.services.log,
@@ -71,8 +73,5 @@ export async function serve(config: Config, opts: { demo: boolean }): Promise<vo
   }
   const metricsAddress = app.metricsServer?.server.address();
   const metrics = typeof metricsAddress === 'object' && metricsAddress !== null ? `${metricsAddress.address}:${metricsAddress.port}` : null;
-  app.services.log.info(
-    { port: config.port, metrics, tracing: config.tracing, store: app.services.db.dialect, startup_ms: ms },
-    'listening',
-  );
+  app.services.log.info({ port: config.port, metrics, tracing: tracingOn(), store: app.services.db.dialect, startup_ms: ms }, 'listening');
 }

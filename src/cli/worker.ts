@@ -7,9 +7,11 @@ import type { Config } from '../core/config.ts';
 import { createApp } from '../app.ts';
 import { stopTracing } from '../telemetry/tracing.ts';
 import { stopOnSignal } from './stop-on-signal.ts';
+import { warnTracingUnavailable } from './tracing-warning.ts';
 
 export async function runWorker(config: Config): Promise<void> {
   const app = await createApp(config);
+  warnTracingUnavailable(app.services.log);
   app.startWorkers();
   // The runner's timers are unref'd (they must not keep `serve` or a test alive); here nothing
   // else holds the process open, so this does until a signal arrives.

@@ -5,6 +5,8 @@
 //
 // Loaded with require, synchronously: preload.ts must have the instrumentations hooked before the
 // CLI's own imports load pg and ioredis, and a top-level await there would let them load first.
+// These packages are optionalDependencies (decision 0070): a lean install (--omit=optional) has
+// none of them, which missingSdkPackages finds out before anything is loaded or hooked.
 import { createRequire } from 'node:module';
 import type { FastifyRequest } from 'fastify';
 
@@ -16,6 +18,37 @@ export type Sdk = { api: typeof import('@opentelemetry/api'); shutdown(): Promis
 /** Health checks, scrapes and hours-long live streams would only bury the requests worth a trace. */
 const UNTRACED = /^\/(healthz|readyz|metrics|v1\/stream)(\?|$)|^\/(t|board)\/[^/]+\/events(\?|$)/;
 
+/** What startSdk requires, in package.json's optionalDependencies: a lean install lacks them all. */
+export const SDK_MODULES = [
+  'import-in-the-middle/register-hooks.mjs',
+  '@opentelemetry/sdk-node',
+  '@fastify/otel',
+  '@opentelemetry/instrumentation-pg',
+  '@opentelemetry/instrumentation-ioredis',
+  '@opentelemetry/api',
+] as const;
+
+/**
+ * The modules startSdk needs that this install cannot find: none unless it was installed without
+ * its optional dependencies. Resolved, not loaded: nothing is evaluated or hooked by asking.
+ */
+export function missingSdkPackages(): string[] {
+  return SDK_MODULES.filter((specifier) => {
+    try {
+      require.resolve(specifier);
+      return false;
+    } catch {
+      return true;
+    }
+  }).map((specifier) =>
+    specifier
+      .split('/')
+      .slice(0, specifier.startsWith('@') ? 2 : 1)
+      .join('/'),
+  );
+}
+
+/** Starts the SDK; missingSdkPackages() must have found nothing missing. */
 export function startSdk(): Sdk {
   // pg is hooked through require, which its CommonJS files use; ioredis is imported as a whole by
   // our ES modules, which only a loader hook sees: import-in-the-middle's, in-thread, for it alone.

@@ -3,14 +3,39 @@
 // carried into jobs and onto webhook requests. The OpenTelemetry API and SDK (sdk.ts) are loaded
 // by startTracing, only when OTEL_* asks for traces (config.ts, tracingWanted); until then nothing
 // of OpenTelemetry is loaded and every helper returns at its first line: off costs nothing.
+// A lean install has no OpenTelemetry packages (decision 0070): asked for traces, it runs without
+// them, and `serve` and `worker` say so once (tracingUnavailable).
 import type { Attributes, Context, Span } from '@opentelemetry/api';
-import { startSdk, type Sdk } from './sdk.ts';
+import { missingSdkPackages, startSdk, type Sdk } from './sdk.ts';
 
 let sdk: Sdk | null = null;
+let missing: string[] = [];
 
 /** Starts the SDK (once). Before pg, ioredis and Fastify are loaded, or they are not instrumented (preload.ts). */
 export function startTracing(): void {
-  sdk ??= startSdk();
+  if (sdk !== null) return;
+  missing = missingSdkPackages();
+  if (missing.length === 0) sdk = startSdk();
+}
+
+/** Whether spans are being recorded: tracing was asked for and this install could start it. */
+export function tracingOn(): boolean {
+  return sdk !== null;
+}
+
+/**
+ * When OTEL_* asked for traces and this install has no tracing packages (installed with
+ * --omit=optional): the packages missing and a warning for the operator; else null.
+ */
+export function tracingUnavailable(): { missing: string[]; message: string } | null {
+  if (missing.length === 0) return null;
+  return {
+    missing,
+    message:
+      'OTEL_* asks for traces, but this install has no OpenTelemetry packages (a lean install, npm ci --omit=optional): ' +
+      'running without tracing. Install the optional dependencies (npm ci without --omit=optional, or scripts/release.sh ' +
+      'without --lean) to trace, or unset OTEL_* to silence this.',
+  };
 }
 
 /** Sends the spans still buffered and stops tracing (graceful shutdown). */

@@ -1,33 +1,43 @@
 // The release installs `dependencies` only (npm ci --omit=dev --ignore-scripts): a package the
 // service imports must be declared there, not reached through another package's hoisting or a
-// devDependency, and nothing declared there should be shipped unused.
+// devDependency, and nothing declared there should be shipped unused. The tracing packages are
+// optionalDependencies, left out by a lean install (decision 0070): only the SDK's loader, which
+// runs when OTEL_* asks for traces and checks they are there first, may load them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import ts from 'typescript';
+import { SDK_MODULES } from '../../src/telemetry/sdk.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
+  optionalDependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
+const shipped = { ...pkg.dependencies, ...pkg.optionalDependencies };
+
+/** The one file that loads optional packages, with require, after missingSdkPackages found them. */
+const SDK_LOADER = 'src/telemetry/sdk.ts';
+
+type Specifier = { text: string; viaRequire: boolean };
 
 /** Bare specifiers a file loads at run time: type-only imports and exports are erased by Node. */
-function runtimeImports(file: string): string[] {
+function runtimeImports(file: string): Specifier[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, false);
-  const found: string[] = [];
+  const found: Specifier[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly && ts.isStringLiteral(node.moduleSpecifier))
-      found.push(node.moduleSpecifier.text);
+      found.push({ text: node.moduleSpecifier.text, viaRequire: false });
     else if (
       ts.isExportDeclaration(node) &&
       !node.isTypeOnly &&
       node.moduleSpecifier !== undefined &&
       ts.isStringLiteral(node.moduleSpecifier)
     )
-      found.push(node.moduleSpecifier.text);
+      found.push({ text: node.moduleSpecifier.text, viaRequire: false });
     else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'require') {
       // createRequire's require: tracing loads its SDK this way, only when OTEL_* asks for it.
       const [arg] = node.arguments;
@@ -35,19 +45,19 @@ function runtimeImports(file: string): string[] {
         arg !== undefined && ts.isStringLiteralLike(arg),
         `${path.relative(ROOT, file)}: require() of a computed name cannot be checked`,
       );
-      found.push(arg.text);
+      found.push({ text: arg.text, viaRequire: true });
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [arg] = node.arguments;
       assert.ok(
         arg !== undefined && ts.isStringLiteralLike(arg),
         `${path.relative(ROOT, file)}: import() of a computed name cannot be checked`,
       );
-      found.push(arg.text);
+      found.push({ text: arg.text, viaRequire: false });
     }
     ts.forEachChild(node, visit);
   };
   visit(source);
-  return found.filter((s) => !s.startsWith('.') && !s.startsWith('/'));
+  return found.filter((s) => !s.text.startsWith('.') && !s.text.startsWith('/'));
 }
 
 function packageName(specifier: string): string {
@@ -63,13 +73,15 @@ function releaseFiles(): string[] {
   return [...src, path.join(ROOT, 'bin/readybell.js')];
 }
 
+/** Each package the service loads, with the files that load it and how (`file` or `file (require)`). */
 function importedPackages(): Map<string, string[]> {
   const byPackage = new Map<string, string[]>();
   for (const file of releaseFiles()) {
-    for (const specifier of runtimeImports(file)) {
-      if (specifier.startsWith('node:') || builtinModules.includes(specifier)) continue;
-      const name = packageName(specifier);
-      byPackage.set(name, [...(byPackage.get(name) ?? []), path.relative(ROOT, file)]);
+    for (const { text, viaRequire } of runtimeImports(file)) {
+      if (text.startsWith('node:') || builtinModules.includes(text)) continue;
+      const name = packageName(text);
+      const where = path.relative(ROOT, file) + (viaRequire ? ' (require)' : '');
+      byPackage.set(name, [...(byPackage.get(name) ?? []), where]);
     }
   }
   return byPackage;
@@ -78,15 +90,33 @@ function importedPackages(): Map<string, string[]> {
 const imported = importedPackages();
 
 test('every package the service imports at run time is one of its dependencies', () => {
-  const undeclared = [...imported].filter(([name]) => !(name in pkg.dependencies)).map(([name, files]) => `${name} (${files.join(', ')})`);
-  assert.deepEqual(undeclared, [], 'imported by src/ but not in package.json dependencies');
+  const undeclared = [...imported].filter(([name]) => !(name in shipped)).map(([name, files]) => `${name} (${files.join(', ')})`);
+  assert.deepEqual(undeclared, [], 'imported by src/ but not in package.json dependencies (or optionalDependencies)');
 });
 
 test('every dependency is imported by the service (devDependencies hold the rest)', () => {
   assert.deepEqual(
-    Object.keys(pkg.dependencies).filter((name) => !imported.has(name)),
+    Object.keys(shipped).filter((name) => !imported.has(name)),
     [],
   );
+});
+
+test('an optional (tracing) package is loaded only by the SDK loader, with require, never at start', () => {
+  const elsewhere = Object.keys(pkg.optionalDependencies).flatMap((name) =>
+    (imported.get(name) ?? []).filter((where) => where !== `${SDK_LOADER} (require)`).map((where) => `${name}: ${where}`),
+  );
+  assert.deepEqual(elsewhere, []);
+  assert.deepEqual(
+    Object.keys(pkg.optionalDependencies).filter((name) => name in pkg.dependencies),
+    [],
+    'a package is either required or optional',
+  );
+  // What missingSdkPackages checks is what startSdk requires: a package left out of the check would
+  // be a stack trace on a lean install with OTEL_* set.
+  const required = runtimeImports(path.join(ROOT, SDK_LOADER))
+    .filter((s) => s.viaRequire)
+    .map((s) => s.text);
+  assert.deepEqual([...new Set(required)].sort(), [...SDK_MODULES].sort());
 });
 
 /**
