@@ -7,8 +7,9 @@
 #   npm ci && npm run release -- OUT        (or scripts/release.sh OUT)
 #   scripts/release.sh --lean OUT            without the OpenTelemetry packages (no tracing)
 #
-# --lean leaves out the optionalDependencies, which are the OpenTelemetry SDK and instrumentations
-# (decision 0070): about 50 MB less, and OTEL_* then gets a warning instead of traces.
+# --lean leaves out the OpenTelemetry SDK and instrumentations (TRACING_PACKAGES in
+# src/telemetry/sdk.ts, decision 0070): about 45 MB less, and OTEL_* then gets a warning instead of
+# traces.
 #
 # OUT must be empty or not exist, and lie outside this repository: Node looks for packages in
 # every node_modules above a file, and the repository's holds the devDependencies.
@@ -19,8 +20,8 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-omit=(--omit=dev)
-if [[ ${1:-} == --lean ]]; then omit+=(--omit=optional); shift; fi
+lean=false
+if [[ ${1:-} == --lean ]]; then lean=true; shift; fi
 [[ $# -eq 1 && -n $1 ]] || { echo "usage: scripts/release.sh [--lean] OUT   (e.g. npm run release -- /tmp/readybell)" >&2; exit 2; }
 out=$(realpath -m "$1")
 [[ $out/ != "$root"/* ]] || { echo "release: $out is inside the repository, whose node_modules would stand in for missing packages" >&2; exit 1; }
@@ -44,29 +45,33 @@ npm run --silent build:staff -- --outDir "$out/dist/web/staff"
 npm run --silent build:pages -- "$out/dist/web/pages"
 npm run --silent build:icons -- "$out/dist/web/icons"
 
-# The lockfile pins every package; `npm ci` refuses a package.json that disagrees with it, so the
-# dependency lists stay as they are. Only the scripts change: the repository's need dev tools
-# (vite, tsc, the `prepare` that builds packages/webhooks for library users).
+# The lockfile pins every package. A full release keeps the dependency lists as they are (`npm ci`
+# refuses a package.json that disagrees with the lockfile); a lean one drops the tracing packages
+# from its package.json and lets `npm install` prune them, every other version still the lockfile's.
+# The scripts change either way: the repository's need dev tools (vite, tsc, the `prepare` that
+# builds packages/webhooks for library users).
 cp package-lock.json "$out/"
+tracing=$("$root/node_modules/.bin/node" --input-type=module \
+  -e "const { TRACING_PACKAGES } = await import('$root/src/telemetry/sdk.ts'); console.log(TRACING_PACKAGES.join(' '))")
 node -e '
   const fs = require("node:fs");
-  const [from, to] = process.argv.slice(1);
+  const [from, to, lean, tracing] = process.argv.slice(1);
   const pkg = JSON.parse(fs.readFileSync(from, "utf8"));
   delete pkg.exports;
   delete pkg.files;
   pkg.scripts = { start: "bin/readybell.js serve", cli: "bin/readybell.js" };
+  if (lean === "true") for (const name of tracing.split(" ")) delete pkg.dependencies[name];
   fs.writeFileSync(to, JSON.stringify(pkg, null, 2) + "\n");
-' package.json "$out/package.json"
+' package.json "$out/package.json" "$lean" "$tracing"
 
-echo "release: production dependencies${omit[1]:+ without the optional (tracing) ones}"
 # --ignore-scripts: no production dependency has an install script (a test checks the lockfile),
 # and the release's own package.json has none to run.
-(cd "$out" && npm ci "${omit[@]}" --ignore-scripts --no-audit --no-fund --loglevel=error)
-# npm skips an optional package whose `engines` the running Node does not meet, with a mere
-# warning: an npm run by an older Node would make a full release lean without a word.
-if [[ -z ${omit[1]:-} && ! -e $out/node_modules/@opentelemetry/sdk-node/package.json ]]; then
-  echo "release: npm left out the tracing packages (optionalDependencies); run it with Node 24 ($(node --version) here)" >&2
-  exit 1
+if [[ $lean == true ]]; then
+  echo "release: production dependencies without the tracing ones ($tracing)"
+  (cd "$out" && npm install --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
+else
+  echo "release: production dependencies"
+  (cd "$out" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
 fi
 
 echo "release: $(du -sh "$out" | cut -f1) in $out"

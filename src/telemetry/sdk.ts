@@ -5,8 +5,8 @@
 //
 // Loaded with require, synchronously: preload.ts must have the instrumentations hooked before the
 // CLI's own imports load pg and ioredis, and a top-level await there would let them load first.
-// These packages are optionalDependencies (decision 0070): a lean install (--omit=optional) has
-// none of them, which missingSdkPackages finds out before anything is loaded or hooked.
+// A lean release (scripts/release.sh --lean, decision 0070) leaves these packages out, which
+// missingSdkPackages finds out before anything is loaded or hooked.
 import { createRequire } from 'node:module';
 import type { FastifyRequest } from 'fastify';
 
@@ -18,7 +18,7 @@ export type Sdk = { api: typeof import('@opentelemetry/api'); shutdown(): Promis
 /** Health checks, scrapes and hours-long live streams would only bury the requests worth a trace. */
 const UNTRACED = /^\/(healthz|readyz|metrics|v1\/stream)(\?|$)|^\/(t|board)\/[^/]+\/events(\?|$)/;
 
-/** What startSdk requires, in package.json's optionalDependencies: a lean install lacks them all. */
+/** What startSdk requires; a lean release lacks all but @opentelemetry/api (prom-client's too). */
 export const SDK_MODULES = [
   'import-in-the-middle/register-hooks.mjs',
   '@opentelemetry/sdk-node',
@@ -29,9 +29,21 @@ export const SDK_MODULES = [
 ] as const;
 
 /**
- * The modules startSdk needs that this install cannot find: none unless it was installed without
- * its optional dependencies. Resolved, not loaded: nothing is evaluated or hooked by asking.
+ * The modules startSdk needs that this install cannot find: none unless it is a lean release. Resolved, not loaded: nothing is evaluated or hooked by asking.
  */
+/**
+ * The packages a lean release leaves out (scripts/release.sh --lean reads this list): the SDK's,
+ * less @opentelemetry/api, which prom-client needs anyway.
+ */
+export const TRACING_PACKAGES: readonly string[] = SDK_MODULES.map(packageOf).filter((name) => name !== '@opentelemetry/api');
+
+function packageOf(specifier: string): string {
+  return specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+}
+
 export function missingSdkPackages(): string[] {
   return SDK_MODULES.filter((specifier) => {
     try {
@@ -40,12 +52,7 @@ export function missingSdkPackages(): string[] {
     } catch {
       return true;
     }
-  }).map((specifier) =>
-    specifier
-      .split('/')
-      .slice(0, specifier.startsWith('@') ? 2 : 1)
-      .join('/'),
-  );
+  }).map(packageOf);
 }
 
 /** Starts the SDK; missingSdkPackages() must have found nothing missing. */

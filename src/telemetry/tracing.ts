@@ -24,17 +24,16 @@ export function tracingOn(): boolean {
 }
 
 /**
- * When OTEL_* asked for traces and this install has no tracing packages (installed with
- * --omit=optional): the packages missing and a warning for the operator; else null.
+ * When OTEL_* asked for traces and this install has no tracing packages (a lean release): the
+ * packages missing and a warning for the operator; else null.
  */
 export function tracingUnavailable(): { missing: string[]; message: string } | null {
   if (missing.length === 0) return null;
   return {
     missing,
     message:
-      'OTEL_* asks for traces, but this install has no OpenTelemetry packages (a lean install, npm ci --omit=optional): ' +
-      'running without tracing. Install the optional dependencies (npm ci without --omit=optional, or scripts/release.sh ' +
-      'without --lean) to trace, or unset OTEL_* to silence this.',
+      'OTEL_* asks for traces, but this install has no OpenTelemetry packages (a lean release, scripts/release.sh --lean): ' +
+      'running without tracing. Build the release without --lean to trace, or unset OTEL_* to silence this.',
   };
 }
 

@@ -1,7 +1,7 @@
-// A lean install (npm ci --omit=optional, scripts/release.sh --lean; decision 0070) has no
-// OpenTelemetry SDK: nothing the service loads at start may need it, and OTEL_* set there gets one
-// clear warning and an untraced service, never a stack trace. The install is simulated with a
-// resolve hook that hides every package the lockfile marks optional (helpers/without-optional-packages.ts).
+// A lean release (scripts/release.sh --lean; decision 0070) has no OpenTelemetry SDK: nothing the
+// service loads at start may need it, and OTEL_* set there gets one clear warning and an untraced
+// service, never a stack trace. The release is simulated with a resolve hook that hides the
+// packages it leaves out (helpers/without-tracing-packages.ts).
 // One engine: its servers run on a data directory whatever the suite's engine; what is checked is what loads at start.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,7 +16,7 @@ import { cliEnv, runCliJson } from '../helpers/cli.ts';
 import { freePort } from '../helpers/free-port.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const LEAN = { NODE_OPTIONS: `--import=${path.join(ROOT, 'test/helpers/without-optional-packages.ts')}` };
+const LEAN = { NODE_OPTIONS: `--import=${path.join(ROOT, 'test/helpers/without-tracing-packages.ts')}` };
 
 type Run = { logs: Array<Record<string, unknown>>; stderr: string; created: number };
 
@@ -71,7 +71,7 @@ async function serveLean(dir: string, key: string, env: Record<string, string>):
   };
 }
 
-test('without the optional packages, serve starts and serves; OTEL_* then gets one warning and no traces', async (t) => {
+test('without the tracing packages, serve starts and serves; OTEL_* then gets one warning and no traces', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'readybell-lean-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const demo = await runCliJson({ ...LEAN, DATA_DIR: dir }, ['demo']);
@@ -93,7 +93,7 @@ test('without the optional packages, serve starts and serves; OTEL_* then gets o
   assert.equal(warnings.length, 1, JSON.stringify(warnings));
   assert.match(
     String(warnings[0]!.msg),
-    /^OTEL_\* asks for traces, but this install has no OpenTelemetry packages .*--omit=optional.*running without tracing/,
+    /^OTEL_\* asks for traces, but this install has no OpenTelemetry packages .*--lean.*running without tracing/,
   );
   assert.ok((warnings[0]!.missing as string[]).includes('@opentelemetry/sdk-node'), JSON.stringify(warnings[0]));
   assert.equal(asked.logs.find((l) => l.msg === 'listening')?.tracing, false);

@@ -1,25 +1,24 @@
 // The release installs `dependencies` only (npm ci --omit=dev --ignore-scripts): a package the
 // service imports must be declared there, not reached through another package's hoisting or a
 // devDependency, and nothing declared there should be shipped unused. The tracing packages are
-// optionalDependencies, left out by a lean install (decision 0070): only the SDK's loader, which
-// runs when OTEL_* asks for traces and checks they are there first, may load them.
+// left out by a lean release (TRACING_PACKAGES, decision 0070): only the SDK's loader, which runs
+// when OTEL_* asks for traces and checks they are there first, may load them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 import ts from 'typescript';
-import { SDK_MODULES } from '../../src/telemetry/sdk.ts';
+import { SDK_MODULES, TRACING_PACKAGES } from '../../src/telemetry/sdk.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
-  optionalDependencies: Record<string, string>;
   devDependencies: Record<string, string>;
 };
-const shipped = { ...pkg.dependencies, ...pkg.optionalDependencies };
+const shipped = pkg.dependencies;
 
-/** The one file that loads optional packages, with require, after missingSdkPackages found them. */
+/** The one file that loads the tracing packages, with require, after missingSdkPackages found them. */
 const SDK_LOADER = 'src/telemetry/sdk.ts';
 
 type Specifier = { text: string; viaRequire: boolean };
@@ -91,7 +90,7 @@ const imported = importedPackages();
 
 test('every package the service imports at run time is one of its dependencies', () => {
   const undeclared = [...imported].filter(([name]) => !(name in shipped)).map(([name, files]) => `${name} (${files.join(', ')})`);
-  assert.deepEqual(undeclared, [], 'imported by src/ but not in package.json dependencies (or optionalDependencies)');
+  assert.deepEqual(undeclared, [], 'imported by src/ but not in package.json dependencies');
 });
 
 test('every dependency is imported by the service (devDependencies hold the rest)', () => {
@@ -101,15 +100,15 @@ test('every dependency is imported by the service (devDependencies hold the rest
   );
 });
 
-test('an optional (tracing) package is loaded only by the SDK loader, with require, never at start', () => {
-  const elsewhere = Object.keys(pkg.optionalDependencies).flatMap((name) =>
+test('a tracing package is loaded only by the SDK loader, with require, never at start', () => {
+  const elsewhere = TRACING_PACKAGES.flatMap((name) =>
     (imported.get(name) ?? []).filter((where) => where !== `${SDK_LOADER} (require)`).map((where) => `${name}: ${where}`),
   );
   assert.deepEqual(elsewhere, []);
   assert.deepEqual(
-    Object.keys(pkg.optionalDependencies).filter((name) => name in pkg.dependencies),
+    TRACING_PACKAGES.filter((name) => !(name in pkg.dependencies)),
     [],
-    'a package is either required or optional',
+    'every package a lean release leaves out is a dependency of the full one',
   );
   // What missingSdkPackages checks is what startSdk requires: a package left out of the check would
   // be a stack trace on a lean install with OTEL_* set.
