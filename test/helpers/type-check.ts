@@ -14,19 +14,22 @@ const MODES: Record<ModuleMode, Pick<ts.CompilerOptions, 'module' | 'moduleResol
 
 /**
  * The compiler's messages for `files` and what they import; `node` adds Node's and the DOM's types
- * (fetch); `module` is the project's module mode (default nodenext); `libCheck` checks declaration
- * files too (a package's own .d.ts, which skipLibCheck would let be wrong).
+ * (fetch); `module` is the project's module mode (default nodenext); `checkDeclarationsUnder` (a
+ * folder, such as a package installed in node_modules) checks the declaration files there too, which
+ * skipLibCheck would let be wrong, and only those: checking all of Node's types would take seconds.
  */
-export function typeErrors(files: string | string[], opts: { node?: boolean; module?: ModuleMode; libCheck?: boolean } = {}): string[] {
+export function typeErrors(
+  files: string | string[],
+  opts: { node?: boolean; module?: ModuleMode; checkDeclarationsUnder?: string } = {},
+): string[] {
+  const under = opts.checkDeclarationsUnder;
   const program = ts.createProgram(Array.isArray(files) ? files : [files], {
     strict: true,
     noEmit: true,
     target: ts.ScriptTarget.ES2022,
     ...MODES[opts.module ?? 'nodenext'],
     allowImportingTsExtensions: true,
-    skipLibCheck: opts.libCheck !== true,
-    // TypeScript's own lib files (the DOM's is large) are right as shipped: never check them.
-    skipDefaultLibCheck: true,
+    skipLibCheck: under === undefined,
     ...(opts.node
       ? {
           lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
@@ -35,7 +38,16 @@ export function typeErrors(files: string | string[], opts: { node?: boolean; mod
         }
       : { types: [] }),
   });
-  return ts
-    .getPreEmitDiagnostics(program)
-    .map((d) => `${d.file ? `${d.file.fileName}: ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  const diagnostics =
+    under === undefined
+      ? ts.getPreEmitDiagnostics(program)
+      : [
+          ...program.getOptionsDiagnostics(),
+          ...program.getGlobalDiagnostics(),
+          ...program
+            .getSourceFiles()
+            .filter((sf) => !sf.isDeclarationFile || sf.fileName.startsWith(under))
+            .flatMap((sf) => [...program.getSyntacticDiagnostics(sf), ...program.getSemanticDiagnostics(sf)]),
+        ];
+  return diagnostics.map((d) => `${d.file ? `${d.file.fileName}: ` : ''}${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
