@@ -105,7 +105,8 @@ test('each package installs from its tarball with its manifest, license, README 
       .map((f) => path.relative(installed, path.join(f.parentPath, f.name)));
     assert.deepEqual(files.sort(), [...SHIPPED[p], 'LICENSE', 'README.md', 'package.json'].sort(), p);
     const m = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8'));
-    for (const field of ['repository', 'homepage', 'license', 'engines', 'keywords']) assert.ok(m[field] !== undefined, `${p}: ${field}`);
+    for (const field of ['repository', 'homepage', 'license', 'engines', 'keywords', 'publishConfig'])
+      assert.ok(m[field] !== undefined, `${p}: ${field}`);
     assert.equal(m.license, 'MIT');
   }
 });
