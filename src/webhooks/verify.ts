@@ -1,9 +1,10 @@
 // Receiver side of readybell webhooks, published as the package `@readybell/webhooks`
 // (packages/webhooks, built by scripts/build-exports.ts) and as `readybell/webhooks` here.
-// Self-contained on purpose (node:crypto and node:buffer only): the package ships this file alone,
-// so it must never import anything else from the project.
+// Self-contained on purpose (node:crypto and node:buffer only): the package ships this file and the
+// types of events.ts (generated from the OpenAPI document), so it must never import anything else.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Buffer } from 'node:buffer';
+import type { components } from './events.ts';
 
 export type WebhookErrorCode =
   | 'missing_header'
@@ -23,17 +24,16 @@ export class WebhookSignatureError extends Error {
   }
 }
 
-export type WebhookEvent = {
-  id: string;
-  object: 'event';
-  type: string;
-  created_at: string;
-  livemode: boolean;
-  api_version: string;
-  branch: string;
-  data: Record<string, unknown>;
-  request?: { id: string | null; idempotency_key: string | null };
-};
+/**
+ * A verified event, as the OpenAPI document describes it: narrow on `type` to get that type's
+ * `data`. New types may be added within v1 (the body is then one of none of these): ignore the
+ * types you do not know, in a `default` branch.
+ */
+export type WebhookEvent = components['schemas']['Event'];
+/** Every event type, e.g. `ticket.ready`. */
+export type WebhookEventType = WebhookEvent['type'];
+/** The event of one type, e.g. `WebhookEventOf<'ticket.rung'>`. */
+export type WebhookEventOf<T extends WebhookEventType> = Extract<WebhookEvent, { type: T }>;
 
 export type VerifyOptions = { toleranceSeconds?: number; nowSeconds?: number };
 

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createClient, ReadybellError, type Client } from '../../packages/client/src/index.js';
-import { generateClientTypes, SCHEMA_FILE } from '../../scripts/build-client.ts';
+import { EVENTS_FILE, eventTypesOf, generateClientTypes, SCHEMA_FILE } from '../../scripts/build-client.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { FakeClock } from '../helpers/clock.ts';
 
@@ -46,6 +46,14 @@ test('the committed schema.d.ts is what scripts/build-client.ts generates from t
     await generateClientTypes(),
     'run `node scripts/build-client.ts` and commit packages/client/src/schema.d.ts',
   );
+});
+
+test("the verifier's committed event types (src/webhooks/events.ts) are the event schemas of schema.d.ts, all it reaches and nothing else", () => {
+  const events = eventTypesOf(readFileSync(SCHEMA_FILE, 'utf8'));
+  assert.equal(readFileSync(EVENTS_FILE, 'utf8'), events, 'run `node scripts/build-client.ts` and commit src/webhooks/events.ts');
+  const kept = [...events.matchAll(/^ {8}(\w+): /gm)].map((m) => m[1]);
+  assert.ok(kept.includes('Event') && kept.includes('TicketRungEvent') && kept.includes('Ticket'), kept.join(' '));
+  assert.ok(!kept.includes('Problem') && !kept.includes('Branch'), kept.join(' '));
 });
 
 test('create, ready, ring again and collect through the client, each write with its own fresh Idempotency-Key', async () => {
