@@ -51,8 +51,15 @@ npm run --silent build:icons -- "$out/dist/web/icons"
 # The scripts change either way: the repository's need dev tools (vite, tsc, the `prepare` that
 # builds packages/webhooks for library users).
 cp package-lock.json "$out/"
-tracing=$("$root/node_modules/.bin/node" --input-type=module \
-  -e "const { TRACING_PACKAGES } = await import('$root/src/telemetry/sdk.ts'); console.log(TRACING_PACKAGES.join(' '))")
+# The list is TypeScript's, read with the pinned Node where npm linked it (a checkout), else the
+# one on PATH (the image's build stage installs with --ignore-scripts, on Node 24).
+tracing=
+if [[ $lean == true ]]; then
+  node24=$root/node_modules/.bin/node
+  [[ -x $node24 ]] || node24=node
+  tracing=$("$node24" --input-type=module \
+    -e "const { TRACING_PACKAGES } = await import('$root/src/telemetry/sdk.ts'); console.log(TRACING_PACKAGES.join(' '))")
+fi
 node -e '
   const fs = require("node:fs");
   const [from, to, lean, tracing] = process.argv.slice(1);
