@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { owned } from '../helpers/child-processes.ts';
 import { cliEnv, runCliJson } from '../helpers/cli.ts';
 import { freePort } from '../helpers/free-port.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const LEAN = { NODE_OPTIONS: `--import=${path.join(ROOT, 'test/helpers/without-tracing-packages.ts')}` };
@@ -37,18 +38,14 @@ async function serveLean(dir: string, key: string, env: Record<string, string>):
   const url = `http://127.0.0.1:${port}`;
   let created = 0;
   try {
-    for (let i = 0; ; i++) {
-      assert.ok(child.exitCode === null, `serve exited (${child.exitCode}): ${stderr}`);
-      assert.ok(i < 400, `serve was not ready within 20 s: ${stderr}`);
-      if (
-        await fetch(`${url}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually(
+      async () => {
+        assert.ok(child.exitCode === null, `serve exited (${child.exitCode}): ${stderr}`);
+        return (await fetch(`${url}/readyz`).catch(() => null))?.ok === true;
+      },
+      `serve to be ready (${stderr})`,
+      20_000,
+    );
     const res = await fetch(`${url}/v1/tickets`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },

@@ -5,10 +5,11 @@
 // One engine: its servers run on a data directory of their own whatever the suite's engine; the check is of Node, not of the store.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { olderNode } from '../helpers/older-node.ts';
 import { owned } from '../helpers/child-processes.ts';
 import { runProcess } from '../helpers/cli.ts';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,15 +18,6 @@ import { eventually } from '../helpers/eventually.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-/** An installed Node older than 24, and its version; null when there is none. */
-function olderNode(): { bin: string; version: string } | null {
-  for (const bin of ['/usr/bin/node', '/usr/local/bin/node', '/bin/node']) {
-    if (!existsSync(bin)) continue;
-    const version = execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
-    if (Number(version.slice(1).split('.')[0]) < 24) return { bin, version };
-  }
-  return null;
-}
 const older = olderNode();
 const skip = older === null ? 'no Node older than 24 is installed on this machine' : false;
 

@@ -5,7 +5,7 @@
 // One engine: the installed server runs on a data directory of its own whatever the suite's engine; the check is of the package.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeEnv, owned } from '../helpers/child-processes.ts';
+import { olderNode } from '../helpers/older-node.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { freePort } from '../helpers/free-port.ts';
 
@@ -38,16 +39,6 @@ function run(command: string, args: string[], opts: { cwd: string; env: Record<s
       resolve({ code, stdout, stderr, ms: Math.round(performance.now() - started) });
     });
   });
-}
-
-/** An installed Node older than 24; null when there is none. */
-function olderNode(): { bin: string; version: string } | null {
-  for (const bin of ['/usr/bin/node', '/usr/local/bin/node', '/bin/node']) {
-    if (!existsSync(bin)) continue;
-    const version = execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
-    if (Number(version.slice(1).split('.')[0]) < 24) return { bin, version };
-  }
-  return null;
 }
 
 test('the packed readybell installs into an empty folder and runs with npx: --help, serve, listen, and the Node it needs', async (t) => {
