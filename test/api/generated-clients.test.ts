@@ -1,8 +1,7 @@
 // The clients integrators generate from /v1/openapi.json work with the shared problem answers
-// (issue 26): openapi-typescript's types and @hey-api/openapi-ts's SDK each compile (strict, with
+// (issue 26): openapi-typescript's types, @hey-api/openapi-ts's SDK and orval's fetch client each compile (strict, with
 // each operation's error body typed) and run the integrator guide's first steps against a real
 // readybell: create, ready, list, and a read of a ticket that does not exist (404 not-found).
-// orval is not here: it installs esbuild, a native binary (docs/decisions/0060-shared-problem-answers.md).
 // One engine: the generated code's behaviour; the routes it calls are tested on both engines by their own files.
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { createClient } from '@hey-api/openapi-ts';
+import { generate as generateOrval } from 'orval';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { typeErrors } from '../helpers/type-check.ts';
 
@@ -131,4 +131,46 @@ console.log(JSON.stringify({
     // The key as a bearer token only: never as the staff session's cookie nor its CSRF header.
     sent: ['authorization'],
   });
+});
+
+test('orval: the fetch client compiles with each error body typed, and runs create, ready, list and a 404', async () => {
+  const input = path.join(dir, 'openapi.json');
+  writeFileSync(input, JSON.stringify(await served()));
+  await generateOrval({
+    input: { target: input },
+    output: {
+      target: path.join(dir, 'orval', 'api.ts'),
+      client: 'fetch',
+      mode: 'single',
+      baseUrl: t.url,
+      override: { fetch: { includeHttpResponseReturnType: true } },
+    },
+  });
+  const file = path.join(dir, 'flow-orval.ts');
+  writeFileSync(
+    file,
+    `import { createTicket, getTicket, listTickets, markTicketReady } from './orval/api.ts';
+import type { getTicketResponse404 } from './orval/api.ts';
+// @ts-expect-error not a problem code
+const wrong: getTicketResponse404['data']['code'] = 'oops';
+
+const options = { headers: { authorization: \`Bearer \${process.env.READYBELL_KEY}\` } };
+const created = await createTicket({ queue: 'A', external_ref: '1001' }, options);
+if (created.status !== 201) throw new Error(JSON.stringify(created));
+const ready = await markTicketReady(created.data.id, {}, options);
+if (ready.status !== 200) throw new Error(JSON.stringify(ready));
+const list = await listTickets(undefined, options);
+if (list.status !== 200) throw new Error(JSON.stringify(list));
+const missing = await getTicket('${MISSING}', options);
+console.log(JSON.stringify({
+  created: created.data.status,
+  ready: ready.data.ticket.status,
+  listed: list.data.data.some((tk) => tk.id === created.data.id),
+  missing: [missing.status, missing.status === 404 ? missing.data.code : null],
+  wrong,
+}));
+`,
+  );
+  assert.deepEqual(typeErrors(file, { node: true }), []);
+  assert.deepEqual(await run(file), { created: 'created', ready: 'ready', listed: true, missing: [404, 'not-found'], wrong: 'oops' });
 });

@@ -14,7 +14,7 @@ const MODES: Record<ModuleMode, Pick<ts.CompilerOptions, 'module' | 'moduleResol
 
 /**
  * The compiler's messages for `files` and what they import; `node` adds Node's and the DOM's types
- * (fetch); `module` is the project's module mode (default nodenext); `checkDeclarationsUnder` (a
+ * (fetch), with the DOM's iterables as TypeScript's default libraries have them; `module` is the project's module mode (default nodenext); `checkDeclarationsUnder` (a
  * folder, such as a package installed in node_modules) checks the declaration files there too, which
  * skipLibCheck would let be wrong, and only those: checking all of Node's types would take seconds.
  */
@@ -32,7 +32,7 @@ export function typeErrors(
     skipLibCheck: under === undefined,
     ...(opts.node
       ? {
-          lib: ['lib.es2023.d.ts', 'lib.dom.d.ts'],
+          lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
           types: ['node'],
           typeRoots: [path.resolve(import.meta.dirname, '../../node_modules/@types')],
         }
