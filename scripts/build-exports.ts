@@ -1,6 +1,6 @@
 // Builds what the two publishable packages ship beside their sources:
 // - `@readybell/webhooks` (packages/webhooks) from the one source of the verifier,
-//   src/webhooks/verify.ts, and its event types src/webhooks/events.ts: plain JavaScript, because
+//   src/webhooks/verify.ts, and its event types src/webhooks/events/: plain JavaScript, because
 //   Node refuses to strip types from .ts files under node_modules, and declarations for TypeScript.
 // - `@readybell/client` (packages/client): its source is already JavaScript with declarations; only
 //   the CommonJS entry is built.
@@ -11,7 +11,7 @@
 // `npm ci`), before `npm test`, and by each package's `prepack` (so `npm pack` never ships a stale
 // build). The root package's `readybell/webhooks` export points at the same files.
 import { stripTypeScriptTypes } from 'node:module';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 
@@ -64,12 +64,16 @@ function commonJsEntry(esmEntry: string): string {
 function buildWebhooks(): void {
   const source = readFileSync(path.join(root, 'src/webhooks/verify.ts'), 'utf8');
   const out = path.join(root, 'packages/webhooks/dist');
-  const declarations = declarationsOf(source).replaceAll("from './events.ts'", "from './events.js'");
-  const events = readFileSync(path.join(root, 'src/webhooks/events.ts'), 'utf8');
-  mkdirSync(out, { recursive: true });
+  const declarations = declarationsOf(source).replaceAll("from './events/index.ts'", "from './events/index.js'");
+  const eventsDir = path.join(root, 'src/webhooks/events');
+  mkdirSync(path.join(out, 'events'), { recursive: true });
+  // The event types, one schema a file as generated, with their relative imports named as shipped.
+  for (const name of readdirSync(eventsDir)) {
+    const text = readFileSync(path.join(eventsDir, name), 'utf8').replace(/from '(\.\/[^']+)\.ts'/g, "from '$1.js'");
+    replace(path.join(out, 'events', name.replace(/\.ts$/, '.d.ts')), text);
+  }
   replace(path.join(out, 'index.js'), stripTypeScriptTypes(source, { mode: 'strip' }));
   replace(path.join(out, 'index.d.ts'), declarations);
-  replace(path.join(out, 'events.d.ts'), events);
   replace(path.join(out, 'index.cjs'), commonJsEntry('./index.js'));
   replace(path.join(out, 'index.d.cts'), commonJsDeclarations(declarations));
 }

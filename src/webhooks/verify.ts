@@ -1,10 +1,10 @@
 // Receiver side of readybell webhooks, published as the package `@readybell/webhooks`
 // (packages/webhooks, built by scripts/build-exports.ts) and as `readybell/webhooks` here.
 // Self-contained on purpose (node:crypto and node:buffer only): the package ships this file and the
-// types of events.ts (generated from the OpenAPI document), so it must never import anything else.
+// types of events/ (generated from the OpenAPI document), so it must never import anything else.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Buffer } from 'node:buffer';
-import type { components } from './events.ts';
+import type { components } from './events/index.ts';
 
 export type WebhookErrorCode =
   | 'missing_header'

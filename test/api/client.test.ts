@@ -7,12 +7,12 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { createClient, ReadybellError, type Client } from '../../packages/client/src/index.js';
-import { EVENTS_FILE, eventTypesOf, generateClientTypes, SCHEMA_FILE } from '../../scripts/build-client.ts';
+import { EVENTS_DIR, eventTypesOf, generateClientTypes, SCHEMA_FILE } from '../../scripts/build-client.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { FakeClock } from '../helpers/clock.ts';
 
@@ -48,12 +48,14 @@ test('the committed schema.d.ts is what scripts/build-client.ts generates from t
   );
 });
 
-test("the verifier's committed event types (src/webhooks/events.ts) are the event schemas of schema.d.ts, all it reaches and nothing else", () => {
+test("the verifier's committed event types (src/webhooks/events/) are the event schemas of schema.d.ts, all it reaches and nothing else", () => {
   const events = eventTypesOf(readFileSync(SCHEMA_FILE, 'utf8'));
-  assert.equal(readFileSync(EVENTS_FILE, 'utf8'), events, 'run `node scripts/build-client.ts` and commit src/webhooks/events.ts');
-  const kept = [...events.matchAll(/^ {8}(\w+): /gm)].map((m) => m[1]);
-  assert.ok(kept.includes('Event') && kept.includes('TicketRungEvent') && kept.includes('Ticket'), kept.join(' '));
-  assert.ok(!kept.includes('Problem') && !kept.includes('Branch'), kept.join(' '));
+  const committed = new Map(readdirSync(EVENTS_DIR).map((name) => [name, readFileSync(path.join(EVENTS_DIR, name), 'utf8')]));
+  assert.deepEqual(committed, events, 'run `node scripts/build-client.ts` and commit src/webhooks/events/');
+  const kept = [...events.keys()];
+  assert.ok(kept.includes('event.ts') && kept.includes('ticket-rung-event.ts') && kept.includes('ticket.ts'), kept.join(' '));
+  assert.ok(!kept.includes('problem.ts') && !kept.includes('branch.ts'), kept.join(' '));
+  for (const [name, text] of events) assert.ok(text.split('\n').length <= 400, `${name} is over 400 lines`);
 });
 
 test('create, ready, ring again and collect through the client, each write with its own fresh Idempotency-Key', async () => {

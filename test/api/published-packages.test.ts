@@ -90,10 +90,13 @@ async function main() {
 main().catch((e) => { console.error(e); process.exitCode = 1; });
 `;
 
+/** The event types' declarations, one a generated file of src/webhooks/events/. */
+const EVENT_TYPES = readdirSync(path.join(ROOT, 'src/webhooks/events')).map((f) => `dist/events/${f.replace(/\.ts$/, '.d.ts')}`);
+
 /** What each package ships besides its manifest, license and README: the ES module, its CommonJS entry, and the types of both. */
 const SHIPPED = {
   client: ['src/index.js', 'src/index.d.ts', 'src/schema.d.ts', 'dist/index.cjs', 'dist/index.d.cts'],
-  webhooks: ['dist/index.js', 'dist/index.d.ts', 'dist/events.d.ts', 'dist/index.cjs', 'dist/index.d.cts'],
+  webhooks: ['dist/index.js', 'dist/index.d.ts', ...EVENT_TYPES, 'dist/index.cjs', 'dist/index.d.cts'],
 };
 
 test('each package installs from its tarball with its manifest, license, README and built entries, nothing else', () => {
@@ -205,5 +208,5 @@ if (event.type === 'ticket.ready') {
   );
   const errors = typeErrors(file, { node: true });
   assert.equal(errors.length, 1, errors.join('\n'));
-  assert.match(errors[0]!, /wrong\.mts: Property 'minutes' does not exist on type '\{ object: \{/);
+  assert.match(errors[0]!, /wrong\.mts: Property 'minutes' does not exist on type '\{ object: Ticket; previous_status: /);
 });
