@@ -169,7 +169,6 @@ export function loadConfig(env: Env = process.env): Config {
       heapUsedBytes: int('SHED_HEAP_USED_BYTES', 0, 0, Number.MAX_SAFE_INTEGER),
       sampleIntervalMs: int('SHED_SAMPLE_INTERVAL_MS', 1000, 10, 60_000),
     },
-    tracing: tracingWanted(env),
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;

@@ -53,8 +53,6 @@ export type Config = {
    * sampleIntervalMs; eventLoopDelayMs is the mean event-loop delay over one such sample.
    */
   shedding: { eventLoopDelayMs: number; heapUsedBytes: number; sampleIntervalMs: number };
-  /** OTEL_* asks for traces (tracingWanted); the SDK itself reads the rest of OTEL_*. */
-  tracing: boolean;
 };
 
 export type PushConfig = {
