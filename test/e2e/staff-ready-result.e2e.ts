@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { FakeClock } from '../helpers/clock.ts';
 import { pathOf } from '../helpers/live.ts';
 import { launchChromium, PHONE } from '../helpers/chromium.ts';
-import { card, keepScreen, signInOnPage, TABLET } from '../helpers/staff-page.ts';
+import { card, keepScreen, openOwnerPageOnClock } from '../helpers/staff-page.ts';
 
 const clock = new FakeClock(Date.now());
 let t: TestApp;
@@ -25,17 +25,7 @@ after(async () => {
 
 const api = (method: string, path: string, body?: unknown) => t.request(method, path, { key: t.tenant.liveKey, body });
 
-async function board(): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
-  const ctx = await browser.newContext({ locale: 'en-GB', timezoneId: 'UTC', ...TABLET });
-  const page = await ctx.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.clock.install();
-  await page.goto(`${t.url}/staff`);
-  await signInOnPage(page, { email: t.tenant.ownerEmail, password: t.tenant.ownerPassword });
-  await page.waitForSelector('.connection-live');
-  return { page, errors, close: () => ctx.close() };
-}
+const board = () => openOwnerPageOnClock(browser, t);
 
 /** Whether the element is wholly inside the 1280×800 window. */
 async function onScreen(page: Page, selector: string): Promise<boolean> {

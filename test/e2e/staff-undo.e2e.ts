@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { FakeClock } from '../helpers/clock.ts';
 import { pathOf } from '../helpers/live.ts';
 import { launchChromium } from '../helpers/chromium.ts';
-import { card, signInOnPage, TABLET } from '../helpers/staff-page.ts';
+import { card, openOwnerPageOnClock } from '../helpers/staff-page.ts';
 
 const clock = new FakeClock(Date.now());
 let t: TestApp;
@@ -27,17 +27,7 @@ const api = (method: string, path: string, body?: unknown) => t.request(method, 
 const statusOf = async (id: string): Promise<string> => (await api('GET', `/v1/tickets/${id}`)).body.status;
 const column = (page: Page, name: string, number: string) => page.locator(`.column-${name}`).locator(`li[data-number="${number}"]`);
 
-async function board(): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
-  const ctx = await browser.newContext({ locale: 'en-GB', timezoneId: 'UTC', ...TABLET });
-  const page = await ctx.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  await page.clock.install();
-  await page.goto(`${t.url}/staff`);
-  await signInOnPage(page, { email: t.tenant.ownerEmail, password: t.tenant.ownerPassword });
-  await page.waitForSelector('.connection-live');
-  return { page, errors, close: () => ctx.close() };
-}
+const board = () => openOwnerPageOnClock(browser, t);
 
 test('Cancel waits a few seconds with an Undo; undone, nothing reaches the service', async () => {
   const tk = (await api('POST', '/v1/tickets', { external_ref: 'undo-1' })).body;

@@ -18,6 +18,8 @@ export async function openStaffPage(
   t: TestApp,
   who: { email: string; password: string },
   options: Parameters<Browser['newContext']>[0] = TABLET,
+  /** Runs before the page loads, e.g. installing Playwright's clock so its timers are the test's. */
+  beforeLoad?: (page: Page) => Promise<void>,
 ): Promise<StaffPage> {
   const ctx = await browser.newContext({ locale: 'en-GB', timezoneId: 'UTC', ...options });
   const page = await ctx.newPage();
@@ -28,9 +30,26 @@ export async function openStaffPage(
     errors.push(`browser dialog: ${d.message()}`);
     void d.dismiss();
   });
+  await beforeLoad?.(page);
   await page.goto(`${t.url}/staff`);
   await signInOnPage(page, who);
   return { ctx, page, errors };
+}
+
+/** The tenant owner's page on a tablet, on Playwright's clock (installed before it loads), once its stream is live. */
+export async function openOwnerPageOnClock(
+  browser: Browser,
+  t: TestApp,
+): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
+  const { ctx, page, errors } = await openStaffPage(
+    browser,
+    t,
+    { email: t.tenant.ownerEmail, password: t.tenant.ownerPassword },
+    TABLET,
+    (p) => p.clock.install(),
+  );
+  await page.waitForSelector('.connection-live');
+  return { page, errors, close: () => ctx.close() };
 }
 
 export async function signInOnPage(page: Page, who: { email: string; password: string }): Promise<void> {
