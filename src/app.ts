@@ -33,6 +33,7 @@ import { installWebhooks } from './webhooks/install.ts';
 import { OutboundHttpClient } from './webhooks/http-client.ts';
 import { systemLookup } from './webhooks/url-policy.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
+import { createGoogleWalletIssuer, type GoogleWalletIssuer } from './channels/wallet/google/google-issuer.ts';
 
 export type App = {
   server: FastifyInstance;
@@ -44,6 +45,8 @@ export type App = {
   shared: SharedState;
   /** Presence, the SSE hub and the snapshots' cached reads (createLive in src/realtime/live.ts). */
   live: Live;
+  /** The Google Wallet issuer (GOOGLE_WALLET_*), for the wallet ring channel; null when not configured. */
+  googleWallet: GoogleWalletIssuer | null;
   /** Listens on PORT/HOST, and on METRICS_PORT/METRICS_HOST when configured. */
   listen(): Promise<void>;
   /** Starts background work (jobs, expiry, retention). Tests may drive them by hand instead. */
@@ -109,8 +112,10 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   };
   const runner = new JobRunner(services, tasks, { ...DEFAULT_RUNNER_OPTIONS, ...config.jobs });
   jobs.bind(runner);
+  const googleWallet = config.googleWallet === null ? null : createGoogleWalletIssuer({ ...base, config, google: config.googleWallet });
   const lastUsedKeys = new Set<string>();
   const server = await buildServer({
+    googleWallet,
     services,
     limiter,
     lastUsedKeys,
@@ -136,6 +141,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     maintenance,
     shared,
     live,
+    googleWallet,
     async listen() {
       await server.listen({ port: config.port, host: config.host });
       if (metricsServer !== null && config.metrics !== null)

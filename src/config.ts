@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Config } from './core/config.ts';
 import { loadChannelConfig } from './domain/channel-config.ts';
 import { parseSecretsKey } from './domain/secret-box.ts';
+import { parseGoogleWalletConfig } from './domain/google-wallet-config.ts';
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -157,6 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
     ring: { inlineDeadlineMs: int('RING_DEADLINE_MS', 2000, 0, 30_000), sendTimeoutMs: int('RING_SEND_TIMEOUT_MS', 10_000, 100, 60_000) },
     sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15_000, 20, 120_000),
     ...loadChannelConfig(get, problems, publicUrl),
+    googleWallet: parseGoogleWalletConfig(get('GOOGLE_WALLET_ISSUER_ID'), googleKey(get, problems), get('GOOGLE_WALLET_API_URL'), problems),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
     webhookSecretsKey: secretsKey(get('WEBHOOK_SECRETS_KEY'), problems),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
@@ -180,4 +182,19 @@ function secretsKey(raw: string | undefined, problems: string[]): Buffer | null 
   if (key === null)
     problems.push('WEBHOOK_SECRETS_KEY must be 32 random bytes as 64 hex characters or base64 (e.g. `openssl rand -hex 32`)');
   return key;
+}
+
+/** The Google Wallet service account's JSON key: inline, or from the file named (not both). */
+function googleKey(get: (name: string) => string | undefined, problems: string[]): string | undefined {
+  const inline = get('GOOGLE_WALLET_SERVICE_ACCOUNT');
+  const file = get('GOOGLE_WALLET_SERVICE_ACCOUNT_FILE');
+  if (inline !== undefined && file !== undefined)
+    problems.push('set GOOGLE_WALLET_SERVICE_ACCOUNT or GOOGLE_WALLET_SERVICE_ACCOUNT_FILE, not both');
+  if (file === undefined) return inline;
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    problems.push(`cannot read GOOGLE_WALLET_SERVICE_ACCOUNT_FILE: ${(err as Error).message}`);
+    return undefined;
+  }
 }

@@ -37,6 +37,8 @@ export type Config = {
   sseHeartbeatMs: number;
   push: PushConfig;
   sms: SmsConfig | null;
+  /** GOOGLE_WALLET_*: the Google Wallet issuer and its service account; null: no "Add to Google Wallet". */
+  googleWallet: GoogleWalletConfig | null;
   webhookAllowPrivate: boolean;
   /** 32-byte key sealing webhook signing secrets at rest (AES-256-GCM); null stores them as generated. */
   webhookSecretsKey: Buffer | null;
@@ -67,3 +69,14 @@ export type PushConfig = {
 };
 
 export type SmsConfig = { providerUrl: string; accountSid: string; authToken: string; from: string };
+
+/**
+ * A Google Wallet issuer (docs/google-wallet.md): its id, the service account that signs save links
+ * and calls the Wallet REST API (`apiUrl`, walletobjects.googleapis.com unless a test points it
+ * at a fake), and the OAuth token endpoint from the account's key file.
+ */
+export type GoogleWalletConfig = {
+  issuerId: string;
+  serviceAccount: { clientEmail: string; privateKey: string; tokenUri: string };
+  apiUrl: string;
+};

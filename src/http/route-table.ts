@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../core/ctx.ts';
 import type { VapidKeyStore } from '../channels/vapid.ts';
+import type { GoogleWalletIssuer } from '../channels/wallet/google/google-issuer.ts';
 import type { Live } from '../realtime/live.ts';
 import type { RateLimiter } from '../realtime/limiter.ts';
 import { SECURITY, type Access } from './operation.ts';
@@ -14,6 +15,7 @@ import { registerDocsUi } from './docs-page.ts';
 import { loadWebAssets, type WebAssets } from './pages/assets.ts';
 import { registerBoardPage } from './routes/board-page.ts';
 import { registerCustomerPage, type LivePagesDeps } from './routes/customer-page.ts';
+import { registerGoogleWalletRoute } from './routes/google-wallet.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerPublicPages } from './routes/pages.ts';
 import { PUSH_SCRIPT_PATH, registerPushRoutes } from './routes/push.ts';
@@ -32,6 +34,8 @@ export type RouteDeps = {
   lastUsedKeys: Set<string>;
   live: Live;
   vapid: VapidKeyStore;
+  /** The Google Wallet issuer (config.googleWallet); null: its save link answers 404. */
+  googleWallet: GoogleWalletIssuer | null;
   /** Dependencies the node serves without, degraded (Redis): /readyz reports them, never a 503. */
   readiness: Record<string, () => Promise<void>>;
   shedding: () => boolean;
@@ -92,11 +96,12 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
   },
   {
     scope: 'customer-page',
-    paths: '/t/{token}, /t/{token}/…',
+    paths: '/t/{token}, /t/{token}/… (with /t/{token}/wallet/google)',
     auth: "the ticket link's token (a capability for one ticket), rate-limited per link and per address (live-limits.ts)",
     mount: (app, d) => {
       endStreamsOnClose(app, d.live);
       registerCustomerPage(app, d.pages);
+      registerGoogleWalletRoute(app, { services: d.services, live: d.live, limiter: d.limiter, issuer: d.googleWallet });
     },
   },
   {

@@ -24,6 +24,7 @@ import { registerRequestMetrics } from './metrics-server.ts';
 import { newRequestId, REQUEST_ID_HEADER, requestIdFor } from './request-id.ts';
 import { RequestLog } from './request-log.ts';
 import type { Metrics } from '../core/metrics.ts';
+import type { GoogleWalletIssuer } from '../channels/wallet/google/google-issuer.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,6 +40,8 @@ export type AppDeps = {
   live: Live;
   /** The push server key the customer page subscribes with (installRingChannels). */
   vapid: VapidKeyStore;
+  /** The Google Wallet issuer, when configured (its save link is a customer-page route). */
+  googleWallet?: GoogleWalletIssuer | null;
   /** Dependencies the node serves without, degraded (Redis): /readyz reports them, never a 503. */
   readiness?: Record<string, () => Promise<void>>;
   metrics?: Metrics;
@@ -233,6 +236,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     lastUsedKeys: deps.lastUsedKeys,
     live: deps.live,
     vapid: deps.vapid,
+    googleWallet: deps.googleWallet ?? null,
     readiness: deps.readiness ?? {},
     shedding,
     notFound,
