@@ -45,6 +45,8 @@ export type GoogleWalletIssuer = WalletIssuer & {
 
 export type GoogleWalletDeps = { db: Db; clock: Clock; log: Logger; config: Config; google: GoogleWalletConfig; metrics?: Metrics };
 
+const isClosing = (reason: WalletChange['reason']): reason is 'collected' | 'cancelled' | 'expired' =>
+  reason === 'collected' || reason === 'cancelled' || reason === 'expired';
 const NO_RECEIPT = 'Google sends no delivery receipt';
 const ok = (a: ApiAnswer): boolean => a.status >= 200 && a.status < 300;
 
@@ -97,13 +99,15 @@ export function createGoogleWalletIssuer(deps: GoogleWalletDeps): GoogleWalletIs
   }
 
   async function close(change: WalletChange, pass: GoogleWalletObject): Promise<WalletOutcome> {
-    const state = objectFields(change.ticket, change.branch).state;
-    if (!change.livemode) return forget(pass, `${SIMULATED_DETAIL}: pass ${state}`);
+    // The close's reason is the ticket's final status (the ticket read with the change says it too).
+    const closed = isClosing(change.reason) ? { ...change.ticket, status: change.reason } : change.ticket;
+    const fields = objectFields(closed, change.branch);
+    if (!change.livemode) return forget(pass, `${SIMULATED_DETAIL}: pass ${fields.state}`);
     try {
-      const patched = await api.patchObject(pass.objectId, objectFields(change.ticket, change.branch));
+      const patched = await api.patchObject(pass.objectId, fields);
       if (patched.status === 404) return forget(pass, 'gone (404): Google has no such pass; forgotten');
       // Forgotten whatever Google answered: a closed ticket keeps no way to its customer.
-      return forget(pass, ok(patched) ? `pass ${state}` : `close rejected (${patched.status}); forgotten`);
+      return forget(pass, ok(patched) ? `pass ${fields.state}` : `close rejected (${patched.status}); forgotten`);
     } catch (err) {
       return forget(pass, `close failed (${(err as Error).message}); forgotten`.slice(0, 200));
     }
