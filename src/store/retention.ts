@@ -36,6 +36,12 @@ const RETENTION_MS = {
   ringSends: 7 * DAY,
   /** Sessions a day past their absolute end or their revocation: only clutter. */
   sessions: 1 * DAY,
+  /**
+   * A ticket's Google Wallet pass object (google-wallet-objects.ts): forgotten when the pass shows
+   * the close; this catches one whose close never reached the issuer. A ticket is open 72 hours at
+   * most, so a week after the first save link its ticket is long closed.
+   */
+  googleWalletObjects: 7 * DAY,
 } as const;
 
 type RetainedRecords = keyof typeof RETENTION_MS;
@@ -55,6 +61,7 @@ const RULES: Record<RetainedRecords, Rule> = {
   ringDeliveries: (tx, before) => tx.run('DELETE FROM ring_deliveries WHERE delivered_at < $1', [before]),
   ringSends: (tx, before) => tx.run('DELETE FROM ring_sends WHERE claimed_at < $1', [before]),
   sessions: (tx, before) => tx.run('DELETE FROM sessions WHERE expires_at < $1 OR revoked_at < $1', [before]),
+  googleWalletObjects: (tx, before) => tx.run('DELETE FROM google_wallet_objects WHERE created_at < $1', [before]),
 };
 
 /** Deletes every record past its retention at `now`; returns how many of each kind went. */

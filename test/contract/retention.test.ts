@@ -11,6 +11,7 @@ import { insertAccount, insertBranch } from '../../src/store/tenancy.ts';
 import { insertUser } from '../../src/store/credentials.ts';
 import { insertSession } from '../../src/store/sessions.ts';
 import { claimSend } from '../../src/store/ring-sends.ts';
+import { recordGoogleWalletObject } from '../../src/store/google-wallet-objects.ts';
 import { enqueueJob, finishJob, insertEvent } from '../../src/store/outbox.ts';
 import { recordKey } from '../../src/store/idempotency.ts';
 import { DEFAULT_SETTINGS } from '../../src/domain/branch-settings.ts';
@@ -91,6 +92,14 @@ test('a sweep reports what it deleted, and a second sweep finds nothing more', a
   clock.advance(7 * DAY + 1);
   assert.equal((await sweep()).ringSends, 2);
   assert.equal((await sweep()).ringSends, 0, 'another node sweeping at once has nothing left to do');
+});
+
+test("a ticket's Google Wallet pass object is kept a week after the first save link (its close forgets it sooner)", async () => {
+  await keptFor(
+    7 * DAY,
+    (now) => recordGoogleWalletObject(db, { ticketId: 'tk_g1', branchId: 'br_r', mode: 'live', objectId: '42.pass-g1', createdAt: now }),
+    () => count("SELECT COUNT(*) AS n FROM google_wallet_objects WHERE ticket_id = 'tk_g1'"),
+  );
 });
 
 test('confirmations from pages and boards are kept a week after delivery', async () => {

@@ -14,3 +14,5 @@ CREATE TABLE google_wallet_objects (
   notified_2 BIGINT,
   notified_3 BIGINT
 );
+-- Retention (src/store/retention.ts) sweeps objects a week old through this index.
+CREATE INDEX google_wallet_objects_created ON google_wallet_objects (created_at);

@@ -47,6 +47,11 @@ export type GoogleWalletDeps = { db: Db; clock: Clock; log: Logger; config: Conf
 
 const isClosing = (reason: WalletChange['reason']): reason is 'collected' | 'cancelled' | 'expired' =>
   reason === 'collected' || reason === 'cancelled' || reason === 'expired';
+/**
+ * How long the customer's tap waits for the insert at Google; past it the redirect goes out and the
+ * insert finishes in the background (the save link carries the whole object either way).
+ */
+const LINK_INSERT_BUDGET_MS = 3000;
 const NO_RECEIPT = 'Google sends no delivery receipt';
 const ok = (a: ApiAnswer): boolean => a.status >= 200 && a.status < 300;
 
@@ -130,7 +135,7 @@ export function createGoogleWalletIssuer(deps: GoogleWalletDeps): GoogleWalletIs
         (await recordGoogleWalletObject(db, { ...proposed, objectId: `${google.issuerId}.${randomBytes(16).toString('base64url')}` }));
       const url = ticketUrl(config.publicUrl, ticket.token);
       const object = genericObject(pass.objectId, google.issuerId, ticket, branch, url);
-      if (ticket.mode === 'live') await insertAtGoogle(object);
+      if (ticket.mode === 'live') await withinBudget(insertAtGoogle(object), LINK_INSERT_BUDGET_MS);
       return saveLink({
         clientEmail: google.serviceAccount.clientEmail,
         key,
@@ -153,4 +158,17 @@ export function createGoogleWalletIssuer(deps: GoogleWalletDeps): GoogleWalletIs
       return outcome ?? { delivered: false, detail: 'pending', pending: true };
     },
   };
+}
+
+/** Waits for `work` at most `ms`; the work itself goes on. */
+async function withinBudget(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const budget = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+  });
+  try {
+    await Promise.race([work, budget]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
