@@ -9,6 +9,7 @@ import { FakeGoogleWallet, verifyRs256 } from '../helpers/google-wallet.ts';
 import { findTicketByLink } from '../../src/actions/customer-link.ts';
 import { getBranch } from '../../src/store/tenancy.ts';
 import { newId } from '../../src/domain/ids.ts';
+import { takeGoogleWalletNotification } from '../../src/store/google-wallet-objects.ts';
 import type { WalletChange } from '../../src/channels/wallet/issuer.ts';
 import type { GoogleWalletIssuer } from '../../src/channels/wallet/google/google-issuer.ts';
 
@@ -229,4 +230,43 @@ test('unknown or malformed links, and a server without Google Wallet: 404 proble
   assert.equal(res.status, 404);
   assert.equal(res.body.detail, 'Google Wallet is not set up on this server.');
   assert.equal(plain.app.googleWallet, null);
+});
+
+test('two rings racing for the third notification of a pass: exactly one gets it', async () => {
+  const ticket = await newTicket(t, t.tenant.liveKey);
+  const objectId = (await tapSave(ticket.token)).payload.payload.genericObjects[0].id;
+  const { db } = t.app.services;
+  const now = clock.now();
+  assert.equal(await takeGoogleWalletNotification(db, objectId, now), true);
+  assert.equal(await takeGoogleWalletNotification(db, objectId, now), true);
+  const racing = await Promise.all(Array.from({ length: 6 }, () => takeGoogleWalletNotification(db, objectId, now)));
+  assert.equal(racing.filter(Boolean).length, 1, JSON.stringify(racing));
+});
+
+test('Google unreachable at the tap: the redirect still goes out within the 3 s budget, the JWT carrying the whole pass', async () => {
+  const ticket = await newTicket(t, t.tenant.liveKey);
+  google.hang = true;
+  try {
+    const started = performance.now();
+    const { payload } = await tapSave(ticket.token);
+    const waited = performance.now() - started;
+    assert.ok(waited >= 2900 && waited < 6000, `answered after ${Math.round(waited)} ms`);
+    assert.equal(payload.payload.genericObjects[0].header.defaultValue.value, ticket.number);
+  } finally {
+    google.hang = false;
+  }
+});
+
+test('a refused token (a revoked key): the update says so, and nothing claims the customer was reached', async () => {
+  const ticket = await newTicket(t, t.tenant.liveKey);
+  await tapSave(ticket.token);
+  await ready(ticket.id);
+  clock.advance(2 * HOUR); // past the cached token's end
+  google.refuseTokens = true;
+  try {
+    const outcome = await issuer.update(await change(ticket.token, 'ready'), signal());
+    assert.deepEqual(outcome, { delivered: false, detail: 'error: Google token endpoint answered 400' });
+  } finally {
+    google.refuseTokens = false;
+  }
 });

@@ -30,6 +30,11 @@ export class FakeGoogleWallet {
   tokensIssued = 0;
   /** Answers the next addMessage that notifies with 429 (Google's QuotaExceeded). */
   refuseNotification = false;
+  /** The token endpoint refuses every assertion (a revoked key). */
+  refuseTokens = false;
+  /** API requests get no answer until the fake closes (Google unreachable). */
+  hang = false;
+  private readonly hanging: Array<() => void> = [];
   private readonly tokens = new Set<string>();
   private server: Server | null = null;
 
@@ -65,6 +70,7 @@ export class FakeGoogleWallet {
         const json = (status: number, body: unknown) =>
           res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
         if (req.url === '/token') return this.token(text, json);
+        if (this.hang) return this.hanging.push(() => json(503, { error: { code: 503, message: 'closing' } }));
         const auth = req.headers.authorization ?? '';
         if (!auth.startsWith('Bearer ') || !this.tokens.has(auth.slice(7)))
           return json(401, { error: { code: 401, message: 'bad token' } });
@@ -83,6 +89,7 @@ export class FakeGoogleWallet {
   private token(form: string, json: (status: number, body: unknown) => unknown): unknown {
     const params = new URLSearchParams(form);
     try {
+      if (this.refuseTokens) throw new Error('key revoked');
       if (params.get('grant_type') !== 'urn:ietf:params:oauth:grant-type:jwt-bearer') throw new Error('grant_type');
       const { payload } = verifyRs256(params.get('assertion') ?? '', this.keys.publicKey);
       if (payload.iss !== FakeGoogleWallet.EMAIL || payload.aud !== `${this.url}/token`) throw new Error('iss/aud');
@@ -127,6 +134,7 @@ export class FakeGoogleWallet {
   }
 
   async close(): Promise<void> {
+    for (const answer of this.hanging.splice(0)) answer();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 }
