@@ -72,7 +72,8 @@ test('the save link: a JWT signed with the service account key, the pass inserte
   assert.equal(object.barcode.type, 'QR_CODE');
   assert.equal(object.barcode.value, `http://localhost:3000/t/${ticket.token}`);
   assert.equal(object.state, 'ACTIVE');
-  assert.match(object.textModulesData[0].body, /preparing/i);
+  assert.equal(object.subheader.defaultValue.value, 'We’re preparing your order');
+  assert.deepEqual(object.textModulesData, [], 'nothing to do yet; not the page’s "keep this page open"');
   const decoded = Buffer.from(jwt.split('.')[1]!, 'base64url').toString();
   assert.ok(!decoded.includes('4155550123'), 'no phone number on the pass');
   assert.ok(!object.id.includes(ticket.id) && !object.id.includes(ticket.token), 'the object id names neither the ticket nor its link');
@@ -93,7 +94,8 @@ test('ready: the status changes and a message notifies; the same ring asked twic
     detail: 'notified (1 of 3 in 24 h); Google sends no delivery receipt',
   });
   const pass = google.objects.get(objectId);
-  assert.equal(pass.textModulesData[0].body, 'Your order is ready! Please come to the counter.');
+  assert.equal(pass.subheader.defaultValue.value, 'Your order is ready!');
+  assert.deepEqual(pass.textModulesData[0], { id: 'status', header: 'Your order is ready!', body: 'Please come to the counter.' });
   assert.equal(pass.messages.length, 1);
   assert.equal(pass.messages[0].messageType, 'TEXT_AND_NOTIFY');
   assert.equal(pass.messages[0].id, rung.ringId);
@@ -168,6 +170,7 @@ test('cancelled and expired passes say so: INACTIVE and EXPIRED', async () => {
       );
     await issuer.update(await change(ticket.token, reason, null), signal());
     assert.equal(google.objects.get(objectId).state, state);
+    assert.match(google.objects.get(objectId).subheader.defaultValue.value, op === 'cancel' ? /cancelled/ : /expired/);
   }
 });
 

@@ -45,7 +45,10 @@ export function objectFields(ticket: Ticket, branch: RingBranch) {
   return {
     state: objectState(ticket.status),
     hexBackgroundColor: ticket.status === 'ready' ? COLOUR.ready : COLOUR.other,
-    textModulesData: [{ id: 'status', header: ticket.queue, body: ticket.status === 'ready' ? `${status} ${t('detail.ready')}` : status }],
+    // The subheader is on the card's front, above the number; the text module below it says what to
+    // do. A waiting ticket has nothing to do yet (the page's "keep this page open" is not the pass's).
+    subheader: text(language, status),
+    textModulesData: ticket.status === 'created' ? [] : [{ id: 'status', header: status, body: t(`detail.${ticket.status}`) }],
   };
 }
 
