@@ -12,10 +12,14 @@ import { getSquareConnection } from '../../src/store/square-connections.ts';
 const SECRETS_KEY = 'a'.repeat(64);
 let t: TestApp;
 let square: FakeSquare;
+const logLines: string[] = [];
 
 before(async () => {
   square = await new FakeSquare().start();
-  t = await startTestApp({ env: { ...square.env(), WEBHOOK_SECRETS_KEY: SECRETS_KEY } });
+  t = await startTestApp({
+    env: { ...square.env(), WEBHOOK_SECRETS_KEY: SECRETS_KEY, LOG_LEVEL: 'info' },
+    logDestination: { write: (line: string) => void logLines.push(line) },
+  });
 });
 after(async () => {
   await t.close();
@@ -41,6 +45,16 @@ test('an owner connects a branch: authorize URL, Square’s page, the callback, 
   const back = await callback(t, redirect, owner.session.cookie);
   assert.equal(back.status, 303);
   assert.equal(back.location, '/staff/#/settings/square?square=connected');
+  // Neither the code nor the state is written to the logs, nor any token Square granted.
+  const secrets = [redirect.searchParams.get('code')!, redirect.searchParams.get('state')!, ...square.accessTokens];
+  assert.ok(
+    logLines.some((l) => l.includes('/connectors/square/oauth/callback')),
+    'the callback is logged',
+  );
+  assert.deepEqual(
+    secrets.filter((x) => logLines.some((l) => l.includes(x))),
+    [],
+  );
   const chosen = await owner.as('GET', '/v1/connectors/square');
   assert.equal(chosen.body.status, 'choose_location');
   assert.equal(chosen.body.merchant_id, FakeSquare.MERCHANT);
