@@ -34,6 +34,8 @@ import { OutboundHttpClient } from './webhooks/http-client.ts';
 import { systemLookup } from './webhooks/url-policy.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
 import { createGoogleWalletIssuer, type GoogleWalletIssuer } from './channels/wallet/google/google-issuer.ts';
+import { registerSquareJobs, squareTokenRefresher, withSquareEvents } from './connectors/square/install.ts';
+import type { SquareTokenRefresher } from './connectors/square/token-refresh.ts';
 
 export type App = {
   server: FastifyInstance;
@@ -42,6 +44,8 @@ export type App = {
   services: Services;
   runner: JobRunner;
   maintenance: Maintenance;
+  /** Refreshes Square connections' tokens before they run out (tests call refreshDue on a fake clock). */
+  squareTokens: SquareTokenRefresher;
   shared: SharedState;
   /** Presence, the SSE hub and the snapshots' cached reads (createLive in src/realtime/live.ts). */
   live: Live;
@@ -99,13 +103,15 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     channels: [createPageChannel(liveChannels), createDisplayChannel(liveChannels), ...(opts.ringChannels ?? [])],
     http: outbound,
   });
-  const tasks = registerRingJobs(new JobRegistry());
+  const tasks = registerSquareJobs(registerRingJobs(new JobRegistry()));
   installWebhooks(config, tasks, outbound);
   const jobs = new JobWakerRelay();
   const services: Services = {
     ...base,
     ringer: opts.ringer === undefined ? ringing.ringer : opts.ringer(ringing.ringer),
-    events: (opts.events ?? ((fanOut: EventSink) => fanOut))(webhookFanOut({ clock: base.clock, jobs: () => jobs })),
+    events: (opts.events ?? ((fanOut: EventSink) => fanOut))(
+      withSquareEvents(webhookFanOut({ clock: base.clock, jobs: () => jobs }), () => jobs),
+    ),
     jobs,
     webhookLookup: opts.webhookLookup,
     simulatedClients: live.simulated,
@@ -132,6 +138,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     () => services.clock.now(),
   );
   const maintenance = new Maintenance(services, lastUsedKeys);
+  const squareTokens = squareTokenRefresher(services);
   let closed = false;
   return {
     server,
@@ -139,6 +146,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     services,
     runner,
     maintenance,
+    squareTokens,
     shared,
     live,
     googleWallet,
@@ -150,6 +158,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     startWorkers() {
       runner.start();
       maintenance.start();
+      squareTokens.start();
     },
     async close() {
       if (closed) return;
@@ -160,6 +169,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       await runner.stop();
       outbound.close();
       await maintenance.stop();
+      squareTokens.stop();
       await shared.close();
       await db.close();
     },

@@ -6,6 +6,7 @@ import type { Config } from './core/config.ts';
 import { loadChannelConfig } from './domain/channel-config.ts';
 import { parseSecretsKey } from './domain/secret-box.ts';
 import { parseGoogleWalletConfig } from './domain/google-wallet-config.ts';
+import { loadSquareConfig } from './domain/square-config.ts';
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -159,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15_000, 20, 120_000),
     ...loadChannelConfig(get, problems, publicUrl),
     googleWallet: parseGoogleWalletConfig(get('GOOGLE_WALLET_ISSUER_ID'), googleKey(get, problems), get('GOOGLE_WALLET_API_URL'), problems),
+    square: loadSquareConfig(get, problems, publicUrl),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
     webhookSecretsKey: secretsKey(get('WEBHOOK_SECRETS_KEY'), problems),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),

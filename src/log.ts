@@ -6,8 +6,13 @@ import type { Config } from './core/config.ts';
 const TOKEN_PATH = /\/(t|board)\/[^/?]+/;
 // An integrator who puts a key in a query string or path by mistake must not find it in our logs.
 const API_KEY = /rk_(live|test)_[A-Za-z0-9_-]+/g;
+// The OAuth callback's authorization code and state (the Square connector, decision 0073).
+const OAUTH_PARAM = /([?&](?:code|state)=)[^&#]*/g;
 export const redactUrl = (url: string): string =>
-  url.replace(TOKEN_PATH, (_m, kind: string) => `/${kind}/[redacted]`).replace(API_KEY, 'rk_$1_[redacted]');
+  url
+    .replace(TOKEN_PATH, (_m, kind: string) => `/${kind}/[redacted]`)
+    .replace(API_KEY, 'rk_$1_[redacted]')
+    .replace(OAUTH_PARAM, '$1[redacted]');
 
 /**
  * `destination` lets tests capture the log lines; the service writes to stdout. `traceIds` gives

@@ -39,6 +39,8 @@ export type Config = {
   sms: SmsConfig | null;
   /** GOOGLE_WALLET_*: the Google Wallet issuer and its service account; null: no "Add to Google Wallet". */
   googleWallet: GoogleWalletConfig | null;
+  /** The operator's Square application (SQUARE_*); null: the Square connector is not offered. */
+  square: SquareConfig | null;
   webhookAllowPrivate: boolean;
   /** 32-byte key sealing webhook signing secrets at rest (AES-256-GCM); null stores them as generated. */
   webhookSecretsKey: Buffer | null;
@@ -79,4 +81,18 @@ export type GoogleWalletConfig = {
   issuerId: string;
   serviceAccount: { clientEmail: string; privateKey: string; tokenUri: string };
   apiUrl: string;
+};
+
+/**
+ * The Square application an operator registered (docs/square-operator.md). `webhookUrl` is the
+ * notification URL exactly as subscribed at Square: it is half of what Square signs. `baseUrl`
+ * replaces Square's own host (tests point it at a local fake).
+ */
+export type SquareConfig = {
+  applicationId: string;
+  applicationSecret: string;
+  environment: 'sandbox' | 'production';
+  webhookSignatureKey: string;
+  webhookUrl: string;
+  baseUrl: string | null;
 };
