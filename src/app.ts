@@ -33,6 +33,8 @@ import { installWebhooks } from './webhooks/install.ts';
 import { OutboundHttpClient } from './webhooks/http-client.ts';
 import { systemLookup } from './webhooks/url-policy.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
+import { registerSquareJobs, squareTokenRefresher, withSquareEvents } from './connectors/square/install.ts';
+import type { SquareTokenRefresher } from './connectors/square/token-refresh.ts';
 
 export type App = {
   server: FastifyInstance;
@@ -41,6 +43,8 @@ export type App = {
   services: Services;
   runner: JobRunner;
   maintenance: Maintenance;
+  /** Refreshes Square connections' tokens before they run out (tests call refreshDue on a fake clock). */
+  squareTokens: SquareTokenRefresher;
   shared: SharedState;
   /** Presence, the SSE hub and the snapshots' cached reads (createLive in src/realtime/live.ts). */
   live: Live;
@@ -96,13 +100,15 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     channels: [createPageChannel(liveChannels), createDisplayChannel(liveChannels), ...(opts.ringChannels ?? [])],
     http: outbound,
   });
-  const tasks = registerRingJobs(new JobRegistry());
+  const tasks = registerSquareJobs(registerRingJobs(new JobRegistry()));
   installWebhooks(config, tasks, outbound);
   const jobs = new JobWakerRelay();
   const services: Services = {
     ...base,
     ringer: opts.ringer === undefined ? ringing.ringer : opts.ringer(ringing.ringer),
-    events: (opts.events ?? ((fanOut: EventSink) => fanOut))(webhookFanOut({ clock: base.clock, jobs: () => jobs })),
+    events: (opts.events ?? ((fanOut: EventSink) => fanOut))(
+      withSquareEvents(webhookFanOut({ clock: base.clock, jobs: () => jobs }), () => jobs),
+    ),
     jobs,
     webhookLookup: opts.webhookLookup,
     simulatedClients: live.simulated,
@@ -127,6 +133,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     () => services.clock.now(),
   );
   const maintenance = new Maintenance(services, lastUsedKeys);
+  const squareTokens = squareTokenRefresher(services);
   let closed = false;
   return {
     server,
@@ -134,6 +141,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     services,
     runner,
     maintenance,
+    squareTokens,
     shared,
     live,
     async listen() {
@@ -144,6 +152,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     startWorkers() {
       runner.start();
       maintenance.start();
+      squareTokens.start();
     },
     async close() {
       if (closed) return;
@@ -154,6 +163,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       await runner.stop();
       outbound.close();
       await maintenance.stop();
+      squareTokens.stop();
       await shared.close();
       await db.close();
     },

@@ -37,6 +37,8 @@ export type Config = {
   sseHeartbeatMs: number;
   push: PushConfig;
   sms: SmsConfig | null;
+  /** The operator's Square application (SQUARE_*); null: the Square connector is not offered. */
+  square: SquareConfig | null;
   webhookAllowPrivate: boolean;
   /** 32-byte key sealing webhook signing secrets at rest (AES-256-GCM); null stores them as generated. */
   webhookSecretsKey: Buffer | null;
@@ -67,3 +69,17 @@ export type PushConfig = {
 };
 
 export type SmsConfig = { providerUrl: string; accountSid: string; authToken: string; from: string };
+
+/**
+ * The Square application an operator registered (docs/square-operator.md). `webhookUrl` is the
+ * notification URL exactly as subscribed at Square: it is half of what Square signs. `baseUrl`
+ * replaces Square's own host (tests point it at a local fake).
+ */
+export type SquareConfig = {
+  applicationId: string;
+  applicationSecret: string;
+  environment: 'sandbox' | 'production';
+  webhookSignatureKey: string;
+  webhookUrl: string;
+  baseUrl: string | null;
+};

@@ -33,6 +33,8 @@ export const TAGS = {
     'Sign-in for the staff page, which uses the same API with a session cookie instead of an API key. Integrators do not need these.',
   'Staff administration':
     'API keys and staff users, managed by an owner from the staff page (API keys get 403). Integrators do not need these.',
+  Connectors:
+    'The point-of-sale system a shop already has (Square), connected by an owner from the staff page (API keys get 403): its orders become tickets. Integrators do not need these.',
 } as const;
 
 export type Tag = keyof typeof TAGS;

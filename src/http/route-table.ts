@@ -19,12 +19,25 @@ import { registerPublicPages } from './routes/pages.ts';
 import { PUSH_SCRIPT_PATH, registerPushRoutes } from './routes/push.ts';
 import { registerSmsWebhooks, SMS_INBOUND_PATH, SMS_STATUS_PATH } from './routes/sms-webhooks.ts';
 import { registerStaffApp } from './routes/staff-app.ts';
+import { registerSquareConnectorRoutes } from './routes/square-connector.ts';
+import { SQUARE_CALLBACK_PATH, SQUARE_WEBHOOK_PATH } from '../domain/square-config.ts';
 import { registerWebAssets } from './routes/web-assets.ts';
 import { registerApiScope } from './routes/v1/index.ts';
 import { registerSignIn } from './routes/v1/sessions.ts';
 
 /** The route groups, named for who they serve. */
-export type Scope = 'health' | 'docs' | 'api' | 'sign-in' | 'staff-page' | 'customer-page' | 'board' | 'push' | 'sms-provider' | 'assets';
+export type Scope =
+  | 'health'
+  | 'docs'
+  | 'api'
+  | 'sign-in'
+  | 'staff-page'
+  | 'customer-page'
+  | 'board'
+  | 'push'
+  | 'sms-provider'
+  | 'square'
+  | 'assets';
 
 export type RouteDeps = {
   services: Services;
@@ -119,6 +132,14 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
     paths: `POST ${SMS_INBOUND_PATH}, POST ${SMS_STATUS_PATH}/{ring}`,
     auth: 'the SMS provider: X-Twilio-Signature over the public URL and the form, keyed with SMS_AUTH_TOKEN (decision 0026); anything else is 403',
     mount: (app, d) => app.register(async (scope) => registerSmsWebhooks(scope, d.services, d.limiter)),
+  },
+  {
+    scope: 'square',
+    paths: `GET ${SQUARE_CALLBACK_PATH}, POST ${SQUARE_WEBHOOK_PATH}`,
+    auth:
+      "Square: the callback's state, bound to the owner's staff session that asked for it (connectors/square/oauth.ts); " +
+      'notifications signed with x-square-hmacsha256-signature over the subscription URL and the raw body (decision 0073); anything else is 403',
+    mount: (app, d) => app.register(async (scope) => registerSquareConnectorRoutes(scope, d.services)),
   },
   {
     scope: 'assets',

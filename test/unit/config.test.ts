@@ -174,3 +174,22 @@ test('every problem is reported at once, in one readable message', () => {
     assert.match(err.message, /^Invalid configuration:\n {2}- PORT .*\n {2}- DATABASE_URL .*\n {2}- LOG_LEVEL /);
   }
 });
+
+test('SQUARE_*: the application is set whole or not at all; the webhook URL defaults to the public one', () => {
+  assert.equal(loadConfig({}).square, null);
+  const app = { SQUARE_APPLICATION_ID: 'sq0idp-a', SQUARE_APPLICATION_SECRET: 'sq0csp-s', SQUARE_WEBHOOK_SIGNATURE_KEY: 'k' };
+  assert.deepEqual(loadConfig({ ...app, PUBLIC_URL: 'https://pickup.example.com/' }).square, {
+    applicationId: 'sq0idp-a',
+    applicationSecret: 'sq0csp-s',
+    environment: 'sandbox',
+    webhookSignatureKey: 'k',
+    webhookUrl: 'https://pickup.example.com/connectors/square/webhook',
+    baseUrl: null,
+  });
+  assert.equal(loadConfig({ ...app, SQUARE_ENVIRONMENT: 'Production' }).square?.environment, 'production');
+  rejects({ ...app, SQUARE_ENVIRONMENT: 'staging' }, /SQUARE_ENVIRONMENT must be sandbox or production/);
+  rejects({ SQUARE_APPLICATION_ID: 'sq0idp-a', SQUARE_WEBHOOK_SIGNATURE_KEY: 'k' }, /needs SQUARE_APPLICATION_SECRET/);
+  rejects({ SQUARE_APPLICATION_ID: 'sq0idp-a', SQUARE_APPLICATION_SECRET: 's' }, /needs SQUARE_WEBHOOK_SIGNATURE_KEY/);
+  rejects({ SQUARE_APPLICATION_SECRET: 's' }, /need SQUARE_APPLICATION_ID/);
+  rejects({ ...app, SQUARE_WEBHOOK_URL: 'not a url' }, /SQUARE_WEBHOOK_URL must be an http\(s\) URL/);
+});

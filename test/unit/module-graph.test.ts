@@ -34,6 +34,7 @@ const LAYERS: readonly string[] = [
   'ring',
   'jobs',
   'write',
+  'connectors',
   'http',
   'app.ts',
   'cli',

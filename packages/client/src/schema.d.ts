@@ -1001,6 +1001,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/connectors/square": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the Square connection
+         * @description The owner role in the staff page; API keys get 403.
+         */
+        get: operations["getSquareConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect Square
+         * @description Revokes the token at Square and erases it here. The owner role in the staff page; API keys get 403.
+         *
+         *     What its problems mean here:
+         *     - 503 `unavailable`: Nothing was erased.
+         */
+        delete: operations["disconnectSquare"];
+        options?: never;
+        head?: never;
+        /**
+         * Choose the location, queue and options
+         * @description Choosing an ACTIVE location completes the connection. The owner role in the staff page; API keys get 403.
+         *
+         *     What its problems mean here:
+         *     - 409 `conflict`: Not connected.
+         */
+        patch: operations["updateSquareConnection"];
+        trace?: never;
+    };
+    "/v1/connectors/square/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start connecting Square
+         * @description Square's authorize page; its state is bound to this session for 10 minutes. The owner role in the staff page; API keys get 403.
+         *
+         *     What its problems mean here:
+         *     - 409 `conflict`: No Square application is configured.
+         */
+        post: operations["authorizeSquare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connectors/square/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the Square merchant's locations
+         * @description None while not connected. The owner role in the staff page; API keys get 403.
+         *
+         *     What its problems mean here:
+         *     - 503 `unavailable`: Square did not answer; try again.
+         *     - 409 `conflict`: The branch is not connected, or Square refused its token.
+         */
+        get: operations["listSquareLocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions": {
         parameters: {
             query?: never;
@@ -2805,6 +2886,31 @@ export interface components {
              */
             idle_timeout_seconds: number;
         };
+        /** @description The branch's connection to a Square location */
+        SquareConnection: {
+            /** @enum {string} */
+            object: "square_connection";
+            /**
+             * @description `not_configured`: no Square application on this server; `choose_location`: connected, no location yet; `refresh_failed`: see `last_error`
+             * @enum {string}
+             */
+            status: "not_configured" | "not_connected" | "choose_location" | "connected" | "refresh_failed";
+            environment: ("sandbox" | "production") | null;
+            merchant_id: string | null;
+            merchant_name: string | null;
+            location: {
+                /** @example L88917AVBK2S5 */
+                id: string;
+                /** @example Main Street */
+                name: string;
+            } | null;
+            queue: string | null;
+            /** @description Whether readybell's ready marks the order's pickup PREPARED in Square */
+            mark_prepared: boolean;
+            connected_at: string | null;
+            token_expires_at: string | null;
+            last_error: string | null;
+        };
     };
     responses: {
         /**
@@ -3213,6 +3319,23 @@ export interface components {
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "Retry-After": components["headers"]["Retry-After"];
                 "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict: a problem document whose `code` is one of:
+         *
+         *     - `conflict`: The request conflicts with the current state of the resource.
+         */
+        Conflict: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
                 [name: string]: unknown;
             };
             content: {
@@ -7362,6 +7485,197 @@ export interface operations {
             401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
             403: components["responses"]["ForbiddenOrPlanRequired"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getSquareConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The branch's Square connection */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SquareConnection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    disconnectSquare: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The branch's Square connection */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SquareConnection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
+            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateSquareConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @example L88917AVBK2S5 */
+                    location_id?: string;
+                    queue?: string | null;
+                    mark_prepared?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The branch's Square connection */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SquareConnection"];
+                };
+            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    authorizeSquare: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Where to send the browser */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example https://connect.squareup.com/oauth2/authorize?client_id=sq0idp-x&scope=ORDERS_READ&session=false&state=s */
+                        authorize_url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listSquareLocations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The locations */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: {
+                            /** @example L88917AVBK2S5 */
+                            id: string;
+                            /** @example Main Street */
+                            name: string;
+                            address: string | null;
+                            /** @example ACTIVE */
+                            status: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

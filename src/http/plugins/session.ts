@@ -42,7 +42,8 @@ function parseCookies(header: string | undefined): Map<string, string> {
   return out;
 }
 
-function readToken(req: FastifyRequest): string | null {
+/** The session token a request's cookie carries (not yet checked against the store), or null. */
+export function readToken(req: FastifyRequest): string | null {
   const cookies = parseCookies(req.headers.cookie);
   const token = cookies.get(SECURE_COOKIE) ?? cookies.get(COOKIE);
   return token !== undefined && SESSION_TOKEN_SHAPE.test(token) ? token : null;

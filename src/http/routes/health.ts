@@ -5,6 +5,7 @@
 // so it stays in rotation and says so in the body.
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../core/ctx.ts';
+import { squareRefreshFailures } from '../../connectors/square/token-refresh.ts';
 
 export type HealthDeps = {
   services: Services;
@@ -33,12 +34,19 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
     const results = await Promise.all([outcome(() => services.db.ping()), ...Object.values(deps.readiness).map(outcome)]);
     const checks = Object.fromEntries(names.map((n, i) => [n, results[i]!]));
     const status = checks.store !== 'ok' ? 'unavailable' : results.every((r) => r === 'ok') ? 'ready' : 'degraded';
+    // Square connections whose token could not be renewed: their orders stop becoming tickets until
+    // an owner connects again. Said here for the operator's monitoring; the node stays ready.
+    const square =
+      services.config.square === null || checks.store !== 'ok'
+        ? undefined
+        : { refresh_failed: await squareRefreshFailures(services).catch(() => null) };
     // A shedding node stays ready: it refuses what it cannot take, and takes what it can.
     return reply.code(status === 'unavailable' ? 503 : 200).send({
       status,
       store: services.db.dialect,
       checks,
       load: deps.shedding() ? 'shedding' : 'ok',
+      ...(square === undefined ? {} : { connectors: { square } }),
     });
   });
 }

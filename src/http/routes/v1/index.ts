@@ -24,6 +24,7 @@ import { registerDisplayRoutes } from './displays.ts';
 import { registerAnnouncementRoutes } from './announcements.ts';
 import { registerTestHelperRoutes } from './test-helpers.ts';
 import { registerInsightRoutes } from './insights.ts';
+import { registerSquareRoutes } from './square.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -74,4 +75,5 @@ function registerV1Routes(app: FastifyInstance, services: Services): void {
   registerAnnouncementRoutes(app, services);
   registerTestHelperRoutes(app, services);
   registerInsightRoutes(app, services);
+  registerSquareRoutes(app, services);
 }
