@@ -1,8 +1,9 @@
 // The Square connect screen (issue 29) in Chromium, against a readybell whose Square application
 // points at the local fake of Square (test/helpers/fake-square.ts): the owner connects through
 // Square's authorize step and back, chooses a location and queue, sees Connected, switches the
-// Ready setting and disconnects; a declined consent is said in a sentence; managers and staff do
-// not see the screen; without a Square application the screen says so and offers no button. Each
+// Ready setting and disconnects; a declined consent is said in a sentence; a refused token refresh
+// is a warning with Reconnect; a ticket from a Square order is tagged on the board; managers and
+// staff do not see the screen; without a Square application the screen says so, with no button. Each
 // state is checked by axe-core (WCAG 2.2 A and AA); the "choose location" step is kept as
 // /work/notes/screens/square-connect.png for people to look at.
 import { test, before, after } from 'node:test';
@@ -182,6 +183,34 @@ test('a ticket made from a Square order carries a Square tag on the board', asyn
   assert.equal(await card(page, handMade.display_number).locator('.tag-square').count(), 0, 'a ticket made by hand has no tag');
   await shot(page, 'square-board', false);
   await axeClean(page, 'board with a Square ticket');
+  assert.deepEqual(errors, []);
+  await ctx.close();
+});
+
+test('a refused token refresh is a warning with what Square said, and Reconnect goes through Square again', async () => {
+  // A token with a day left is due for refresh at once; Square refuses the refresh.
+  square.tokenLifetimeMs = 24 * 3600_000;
+  square.refuseRefresh = true;
+  try {
+    await connectSquare(t, square, ownerApi, { queue: 'S' });
+    assert.deepEqual(await t.app.squareTokens.refreshDue(), { refreshed: 0, failed: 1 });
+  } finally {
+    square.tokenLifetimeMs = 30 * 24 * 3600_000;
+    square.refuseRefresh = false;
+  }
+  const { ctx, page, errors } = await openStaffPage(browser, t, owner, DESKTOP);
+  await openSquareScreen(page);
+  const warning = page.getByRole('alert').filter({ hasText: 'readybell can no longer reach your Square account' });
+  await warning.waitFor();
+  assert.match((await warning.textContent())!, /Square said: Token refresh failed: ObtainToken: 401 UNAUTHORIZED/);
+  await axeClean(page, 'refresh failed');
+  await page.getByRole('button', { name: 'Reconnect Square' }).click();
+  await page.getByText('Square is connected. Choose the location whose orders come here to finish.').waitFor();
+  // The location is chosen again; the queue chosen before is kept.
+  assert.equal(await page.getByLabel('Queue for Square orders').inputValue(), 'S');
+  await page.getByRole('button', { name: 'Start taking Square orders' }).click();
+  await page.getByText('Connected', { exact: true }).waitFor();
+  assert.equal((await connection()).status, 'connected');
   assert.deepEqual(errors, []);
   await ctx.close();
 });

@@ -155,7 +155,8 @@ function Connected({ c, onChanged }: Props) {
       {c.status === 'refresh_failed' && (
         <div class="notice notice-warning square-warning" role="alert">
           <span>
-            <strong>{t('square.refreshFailed')}</strong> {c.last_error !== null && <>{t('square.squareSaid', { error: c.last_error })} </>}
+            <strong>{t('square.refreshFailed')}</strong>{' '}
+            {c.last_error !== null && <>{t('square.squareSaid', { error: c.last_error.replace(/\.$/, '') })} </>}
             {t('square.reconnectHint')}
           </span>
         </div>
