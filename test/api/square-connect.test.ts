@@ -128,21 +128,32 @@ test('API keys and staff below owner cannot manage the connection', async () => 
 });
 
 test('disconnect revokes the token at Square, erases it here, and the merchant’s notifications are refused', async () => {
-  const owner = await ownerOf(t, await t.newTenant());
-  await connectSquare(t, square, owner);
-  const revokedBefore = square.revoked.length;
-  const res = await owner.as('DELETE', '/v1/connectors/square');
-  assert.equal(res.status, 200, res.text);
-  assert.equal(res.body.status, 'not_connected');
-  assert.equal(res.body.merchant_id, null);
-  assert.equal(square.revoked.length, revokedBefore + 1);
-  assert.equal(square.callsTo('POST', '/oauth2/revoke').at(-1)!.authorization, `Client ${FakeSquare.APP_SECRET}`);
-  assert.equal(await getSquareConnection(t.app.services.db, owner.tenant.branchId), undefined);
-  // Other tests' branches may still be connected to the fake merchant; a merchant nobody is connected to is refused.
-  const n = square.notification('order.created', square.addOrder(), { merchantId: 'MLNOBODY' });
-  const refused = await deliver(t, n);
-  assert.equal(refused.status, 404, refused.text);
-  assert.match(refused.headers.get('content-type') ?? '', /^application\/problem\+json/);
+  // A merchant of its own: no other test's branch is connected to it.
+  square.merchantId = 'MLDISCONNECT1';
+  try {
+    const owner = await ownerOf(t, await t.newTenant());
+    await connectSquare(t, square, owner);
+    const order = square.addOrder();
+    assert.equal((await deliver(t, square.notification('order.created', order))).status, 200, 'accepted while connected');
+    const token = [...square.accessTokens].at(-1)!;
+    const res = await owner.as('DELETE', '/v1/connectors/square');
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.status, 'not_connected');
+    assert.equal(res.body.merchant_id, null);
+    assert.deepEqual(square.revoked.at(-1), token, 'the token revoked at Square');
+    assert.equal(square.callsTo('POST', '/oauth2/revoke').at(-1)!.authorization, `Client ${FakeSquare.APP_SECRET}`);
+    assert.equal(await getSquareConnection(t.app.services.db, owner.tenant.branchId), undefined, 'tokens erased');
+    const refused = await deliver(t, square.notification('order.updated', order));
+    assert.equal(refused.status, 404, refused.text);
+    assert.match(refused.headers.get('content-type') ?? '', /^application\/problem\+json/);
+    assert.match(refused.body.detail, /No branch is connected to the Square merchant MLDISCONNECT1/);
+    // The job the first notification set off finds the connection gone and makes no ticket.
+    await t.app.runner.runOnce();
+    const tickets = await t.request('GET', `/v1/tickets?external_ref=${order.id}`, { key: owner.tenant.testKey });
+    assert.deepEqual(tickets.body.data, []);
+  } finally {
+    square.merchantId = FakeSquare.MERCHANT;
+  }
 });
 
 test('without a Square application the screen says not_configured and nothing starts', async () => {

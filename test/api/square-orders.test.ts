@@ -78,6 +78,9 @@ test('one order’s life: created → ticket and ticket_name → PREPARED rings 
   await notifyAndRun(t, square, 'order.fulfillment.updated', order);
   assert.equal((await ticketsOf(tenant, order.id))[0].status, 'collected');
 
+  // Where it came from, in every ticket.* event.
+  const events = (await t.request('GET', '/v1/events?limit=100', { key: tenant.testKey })).body.data as any[];
+  for (const e of events) assert.deepEqual(e.data.object.metadata, { source: 'square' }, e.type);
   const types = await eventTypes(tenant);
   assert.deepEqual(
     types.filter((e) => e !== 'ticket.rung'),
@@ -92,6 +95,11 @@ test('the same notification twice, and two notifications racing, make one ticket
   const n = square.notification('order.created', order);
   assert.equal((await deliver(t, n)).status, 200);
   assert.equal((await deliver(t, n)).status, 200, 'a retry of one notification is acknowledged');
+  const both = await Promise.all([deliver(t, n), deliver(t, n, n.signature, 'application/json; charset=utf-8')]);
+  assert.deepEqual(
+    both.map((r) => r.status),
+    [200, 200],
+  );
   const raced = [square.notification('order.updated', order), square.notification('order.fulfillment.updated', order)];
   await Promise.all(raced.map((r) => deliver(t, r)));
   // Three distinct notifications, three jobs, run at once: one ticket.

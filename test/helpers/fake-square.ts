@@ -26,6 +26,8 @@ export class FakeSquare {
   static readonly SIGNATURE_KEY = 'fake-signature-key';
   static readonly MERCHANT = 'MLFAKEMERCHANT1';
   url = '';
+  /** The merchant whose owner authorizes next (one merchant may connect several branches). */
+  merchantId = FakeSquare.MERCHANT;
   readonly calls: SquareCall[] = [];
   readonly orders = new Map<string, FakeOrder>();
   readonly locations = [
@@ -77,7 +79,9 @@ export class FakeSquare {
         }
         if (!authed) return error(401, 'UNAUTHORIZED', 'This request could not be authorized.');
         if (req.method === 'GET' && path.startsWith('/v2/merchants/'))
-          return json(200, { merchant: { id: FakeSquare.MERCHANT, business_name: 'Corner Café', country: 'GB', status: 'ACTIVE' } });
+          return json(200, {
+            merchant: { id: path.slice('/v2/merchants/'.length), business_name: 'Corner Café', country: 'GB', status: 'ACTIVE' },
+          });
         if (req.method === 'GET' && path === '/v2/locations') return json(200, { locations: this.locations });
         const m = /^\/v2\/orders\/([^/]+)$/.exec(path);
         if (m !== null) {
@@ -124,7 +128,7 @@ export class FakeSquare {
       access_token: access,
       token_type: 'bearer',
       expires_at: new Date(this.now() + this.tokenLifetimeMs).toISOString(),
-      merchant_id: FakeSquare.MERCHANT,
+      merchant_id: this.merchantId,
       refresh_token: this.refreshToken,
     });
   }
@@ -233,7 +237,7 @@ export class FakeSquare {
     if (type === 'order.fulfillment.updated')
       inner.fulfillment_update = order.fulfillments.map((f) => ({ fulfillment_uid: f.uid, old_state: 'PROPOSED', new_state: f.state }));
     const body = JSON.stringify({
-      merchant_id: opts.merchantId ?? FakeSquare.MERCHANT,
+      merchant_id: opts.merchantId ?? this.merchantId,
       type,
       event_id: eventId,
       created_at: at,

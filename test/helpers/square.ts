@@ -37,11 +37,16 @@ export async function connectSquare(t: TestApp, square: FakeSquare, owner: Owner
 }
 
 /** Delivers a notification to readybell's webhook as Square would (signed by the fake). */
-export async function deliver(t: TestApp, n: { body: string; signature: string }, signature: string | null = n.signature) {
+export async function deliver(
+  t: TestApp,
+  n: { body: string; signature: string },
+  signature: string | null = n.signature,
+  contentType = 'application/json',
+) {
   return t.request('POST', '/connectors/square/webhook', {
     key: null,
     raw: n.body,
-    headers: { 'content-type': 'application/json', ...(signature === null ? {} : { 'x-square-hmacsha256-signature': signature }) },
+    headers: { 'content-type': contentType, ...(signature === null ? {} : { 'x-square-hmacsha256-signature': signature }) },
   });
 }
 

@@ -20,7 +20,7 @@ import { markReady } from '../../ring/ready.ts';
 import { writeOnce } from '../../write/idempotent-write.ts';
 import { getSquareConnection, type SquareConnectionRow } from '../../store/square-connections.ts';
 import { getTicket, listTickets } from '../../store/tickets.ts';
-import { getBranch } from '../../store/tenancy.ts';
+import { getBranch, listQueues } from '../../store/tenancy.ts';
 import { modeOf, openToken } from './connection-state.ts';
 import { SquareApi, SquareCallError, type SquareFulfillment, type SquareOrder } from './square-api.ts';
 
@@ -93,8 +93,11 @@ async function createFromOrder(ctx: Ctx, row: SquareConnectionRow, order: Square
   // The recipient's phone is kept only where the branch may text it (PRODUCT.md §1: kept only while it can be used).
   const smsAllowed = branch?.settings.sms_enabled === true && planHasSms(ctx.plan);
   const phone = smsAllowed && pickup.phone !== null ? parseCustomerPhone(pickup.phone, branch!.settings.customer_page.phone_country) : null;
+  // A queue removed since the owner chose it: the branch's default rather than no ticket at all.
+  const queue =
+    row.queue !== null && (await listQueues(ctx.services.db, ctx.branchId)).some((q) => q.name === row.queue) ? row.queue : null;
   const input = {
-    ...(row.queue === null ? {} : { queue: row.queue }),
+    ...(queue === null ? {} : { queue }),
     external_ref: order.id,
     ...(phone?.ok ? { customer_phone: phone.e164 } : {}),
     metadata: { ...SQUARE_SOURCE },
