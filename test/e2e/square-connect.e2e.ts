@@ -111,7 +111,10 @@ test('an owner connects Square through its authorize page, chooses a location an
   await page.getByRole('button', { name: 'Start taking Square orders' }).click();
 
   // Connected: what, where, since when; the setting is what was chosen.
+  await page.getByText('Connected: pickup orders at Main Street now become tickets here.').waitFor();
   await page.getByText('Connected', { exact: true }).waitFor();
+  const focused = () => page.evaluate(() => document.activeElement?.id);
+  assert.equal(await focused(), 'square-title', 'the form is gone: focus starts again from the heading');
   const facts = page.locator('.square-facts');
   assert.match((await facts.textContent())!, /Main Street/);
   assert.match((await facts.textContent())!, /Queue for Square ordersS/);
@@ -131,6 +134,7 @@ test('an owner connects Square through its authorize page, chooses a location an
   assert.match((await dialog.textContent())!, /New Square orders will stop becoming tickets/);
   await dialog.getByRole('button', { name: 'Disconnect Square' }).click();
   await connect.waitFor();
+  assert.equal(await focused(), 'square-title', 'Disconnect is gone: focus starts again from the heading');
   c = await connection();
   assert.equal(c.status, 'not_connected');
   assert.equal(square.revoked.length, 1, 'the token was revoked at Square');
@@ -210,6 +214,7 @@ test('a refused token refresh is a warning with what Square said, and Reconnect 
   assert.equal(await page.getByLabel('Queue for Square orders').inputValue(), 'S');
   await page.getByRole('button', { name: 'Start taking Square orders' }).click();
   await page.getByText('Connected', { exact: true }).waitFor();
+  assert.equal(await page.getByText('Choose the location whose orders come here').count(), 0, 'what Square said went with the choice');
   assert.equal((await connection()).status, 'connected');
   assert.deepEqual(errors, []);
   await ctx.close();

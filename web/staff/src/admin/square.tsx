@@ -4,7 +4,7 @@
 // Square's consent page; back from it, the owner picks the location, queue and Ready setting; once
 // connected, what is connected and since when, the setting, and Disconnect; a token Square would no
 // longer refresh is a warning with Reconnect, since orders stop arriving without it.
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import type { SquareConnection } from '../types.ts';
 import { useSession } from '../session.tsx';
@@ -27,12 +27,24 @@ export function SquareConnector() {
   const c = answered ?? loaded.data;
   const [returned] = useState<OAuthReturn | null>(oauthReturn);
   useEffect(clearOAuthReturn, []);
+  // A change of state replaces the part of the screen that had focus (the form, Disconnect):
+  // focus goes to the screen's heading, so the keyboard and screen readers start from the top.
+  const heading = useRef<HTMLHeadingElement>(null);
+  const status = c?.status;
+  const seen = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    if (seen.current !== undefined && status !== seen.current) heading.current?.focus();
+    seen.current = status;
+  }, [status]);
 
   return (
     <section class="admin square" aria-labelledby="square-title">
-      <h1 id="square-title">{t('square.heading')}</h1>
+      <h1 id="square-title" ref={heading} tabIndex={-1}>
+        {t('square.heading')}
+      </h1>
       <p class="lead">{t('square.lead')}</p>
-      {returned !== null && <ReturnNotice returned={returned} />}
+      {/* What Square's redirect said holds until the owner changes something here. */}
+      {returned !== null && answered === null && <ReturnNotice returned={returned} />}
       <LoadError error={loaded.error} />
       {c === null && loaded.error === null && <p class="empty">{t('square.loading')}</p>}
       {c !== null && <Connection c={c} onChanged={setAnswered} />}
@@ -66,6 +78,7 @@ function ReturnNotice({ returned }: { returned: OAuthReturn }) {
 type Props = { c: SquareConnection; onChanged: (c: SquareConnection) => void };
 
 function Connection({ c, onChanged }: Props) {
+  const notify = useNotify();
   switch (c.status) {
     case 'not_configured':
       return (
@@ -89,7 +102,14 @@ function Connection({ c, onChanged }: Props) {
         <>
           <p>{t('square.chooseLead', { merchant: c.merchant_name ?? c.merchant_id ?? '' })}</p>
           <SandboxNote c={c} />
-          <SquareLocationForm connection={c} submitLabel={t('square.start')} onSaved={onChanged} />
+          <SquareLocationForm
+            connection={c}
+            submitLabel={t('square.start')}
+            onSaved={(next) => {
+              onChanged(next);
+              notify(t('square.started', { location: next.location?.name ?? '' }), 'success');
+            }}
+          />
           <Disconnect c={c} onChanged={onChanged} />
         </>
       );
