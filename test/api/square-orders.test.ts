@@ -109,7 +109,7 @@ test('the same notification twice, and two notifications racing, make one ticket
   assert.equal((await eventTypes(tenant)).filter((e) => e === 'ticket.created').length, 1);
 });
 
-test('CANCELED cancels; an order without a pickup, or at another location, makes no ticket', async () => {
+test('CANCELED and FAILED cancel; an order without a pickup, or at another location, makes no ticket', async () => {
   const { tenant } = await connectedBranch();
   const order = square.addOrder();
   await notifyAndRun(t, square, 'order.created', order);
@@ -118,6 +118,15 @@ test('CANCELED cancels; an order without a pickup, or at another location, makes
   const [ticket] = await ticketsOf(tenant, order.id);
   assert.equal(ticket.status, 'cancelled');
   assert.equal(ticket.cancellation_reason, 'Cancelled in Square');
+
+  const failed = square.addOrder();
+  await notifyAndRun(t, square, 'order.created', failed);
+  square.setFulfillment(failed.id, 'FAILED');
+  await notifyAndRun(t, square, 'order.fulfillment.updated', failed);
+  assert.deepEqual(
+    (await ticketsOf(tenant, failed.id)).map((x) => [x.status, x.cancellation_reason]),
+    [['cancelled', 'Failed in Square']],
+  );
 
   const shipped = square.addOrder({ fulfillments: [{ uid: 'S1', type: 'SHIPMENT', state: 'PROPOSED' }] });
   await notifyAndRun(t, square, 'order.created', shipped);

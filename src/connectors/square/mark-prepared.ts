@@ -28,7 +28,8 @@ export function squareReadySink(inner: EventSink, jobs: () => JobWaker): EventSi
   return {
     async record(event, out) {
       await inner.record(event, out);
-      if (event.type !== 'ticket.ready') return;
+      // Most readies are not Square's: the body is parsed only when it can be one.
+      if (event.type !== 'ticket.ready' || !event.body.includes('"source":"square"')) return;
       const body = JSON.parse(event.body) as ReadyEnvelope;
       const ticket = body.data?.object;
       if (body.request === null || ticket?.id === undefined || ticket.metadata?.source !== SQUARE_SOURCE.source) return;
