@@ -21,6 +21,7 @@ import { Account } from './admin/account.tsx';
 import { Displays } from './admin/displays.tsx';
 import { Announcements } from './admin/announcements.tsx';
 import { Webhooks } from './admin/webhooks.tsx';
+import { SquareConnector } from './admin/square.tsx';
 import { Insights } from './insights/insights.tsx';
 
 type Screen = { path: string; label: MessageKey; role: Role; component: ComponentType; inNav: boolean };
@@ -35,12 +36,16 @@ export const SCREENS: Screen[] = [
   { path: '/admin/keys', label: 'nav.keys', role: 'owner', component: ApiKeys, inNav: true },
   { path: '/admin/webhooks', label: 'nav.webhooks', role: 'owner', component: Webhooks, inNav: true },
   { path: '/admin/users', label: 'nav.users', role: 'owner', component: Users, inNav: true },
+  // The address Square's OAuth callback sends the owner back to (docs/square-owner.md).
+  { path: '/settings/square', label: 'nav.square', role: 'owner', component: SquareConnector, inNav: true },
   // Reached from the account menu.
   { path: '/account', label: 'nav.account', role: 'staff', component: Account, inNav: false },
 ];
 
 function useHashPath(): string {
-  const read = () => location.hash.replace(/^#/, '') || '/board';
+  // A screen's address may carry a query after it (`#/settings/square?square=connected`): the
+  // screen reads it; the path alone picks the screen.
+  const read = () => location.hash.replace(/^#/, '').split('?')[0] || '/board';
   const [path, setPath] = useState(read);
   useEffect(() => {
     const on = () => setPath(read());

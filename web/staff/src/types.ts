@@ -23,6 +23,7 @@ export type ApiKey = Answer<'createApiKey'>;
 export type User = Answer<'inviteUser'>;
 export type Display = Answer<'createDisplay'>;
 export type Announcement = Answer<'createAnnouncement'>;
+export type SquareConnection = Answer<'getSquareConnection'>;
 
 /** The problem document of a failed call. */
 export type Problem = Schemas['Problem'] | Offline;

@@ -129,6 +129,7 @@ export function TicketCard({ ticket: x, now, timeZone, selected, busy, result, c
         )}
       </div>
       <p class="ticket-meta">
+        {x.metadata?.source === 'square' && <SquareTag />}
         {x.external_ref !== null && <span class="ref">#{x.external_ref} · </span>}
         <span class="timing">{timing(x, now, timeZone)}</span>
       </p>
@@ -191,5 +192,19 @@ export function TicketCard({ ticket: x, now, timeZone, selected, busy, result, c
         </p>
       )}
     </li>
+  );
+}
+
+/**
+ * A ticket the Square connector made from a Square order (its metadata says `source: square`,
+ * decision 0073): staff know its number is printed on Square's kitchen ticket and that Square may
+ * close it too.
+ */
+function SquareTag() {
+  return (
+    <span class="tag-square" title={t('card.fromSquareLabel')}>
+      <span class="sr-only">{t('card.fromSquareLabel')}</span>
+      <span aria-hidden="true">{t('card.fromSquare')}</span>
+    </span>
   );
 }
