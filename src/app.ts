@@ -28,6 +28,7 @@ import { buildServer } from './http/server.ts';
 import { JobRunner, DEFAULT_RUNNER_OPTIONS } from './runner/runner.ts';
 import { JobRegistry } from './core/job-registry.ts';
 import { registerRingJobs } from './ring/jobs.ts';
+import { registerWalletJobs } from './channels/wallet/close-job.ts';
 import { Maintenance } from './jobs/maintenance.ts';
 import { installWebhooks } from './webhooks/install.ts';
 import { OutboundHttpClient } from './webhooks/http-client.ts';
@@ -96,7 +97,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     channels: [createPageChannel(liveChannels), createDisplayChannel(liveChannels), ...(opts.ringChannels ?? [])],
     http: outbound,
   });
-  const tasks = registerRingJobs(new JobRegistry());
+  const tasks = registerWalletJobs(registerRingJobs(new JobRegistry()), ringing.walletIssuers);
   installWebhooks(config, tasks, outbound);
   const jobs = new JobWakerRelay();
   const services: Services = {
@@ -153,6 +154,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       await live.close();
       await runner.stop();
       outbound.close();
+      ringing.close();
       await maintenance.stop();
       await shared.close();
       await db.close();

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Config } from './core/config.ts';
 import { loadChannelConfig } from './domain/channel-config.ts';
 import { parseSecretsKey } from './domain/secret-box.ts';
+import { loadAppleWalletConfig } from './domain/wallet-config.ts';
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -157,6 +158,7 @@ export function loadConfig(env: Env = process.env): Config {
     ring: { inlineDeadlineMs: int('RING_DEADLINE_MS', 2000, 0, 30_000), sendTimeoutMs: int('RING_SEND_TIMEOUT_MS', 10_000, 100, 60_000) },
     sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15_000, 20, 120_000),
     ...loadChannelConfig(get, problems, publicUrl),
+    appleWallet: loadAppleWalletConfig(get, problems),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
     webhookSecretsKey: secretsKey(get('WEBHOOK_SECRETS_KEY'), problems),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),

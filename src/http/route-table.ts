@@ -20,11 +20,23 @@ import { PUSH_SCRIPT_PATH, registerPushRoutes } from './routes/push.ts';
 import { registerSmsWebhooks, SMS_INBOUND_PATH, SMS_STATUS_PATH } from './routes/sms-webhooks.ts';
 import { registerStaffApp } from './routes/staff-app.ts';
 import { registerWebAssets } from './routes/web-assets.ts';
+import { registerAppleWalletRoutes } from './routes/wallet-apple.ts';
 import { registerApiScope } from './routes/v1/index.ts';
 import { registerSignIn } from './routes/v1/sessions.ts';
 
 /** The route groups, named for who they serve. */
-export type Scope = 'health' | 'docs' | 'api' | 'sign-in' | 'staff-page' | 'customer-page' | 'board' | 'push' | 'sms-provider' | 'assets';
+export type Scope =
+  | 'health'
+  | 'docs'
+  | 'api'
+  | 'sign-in'
+  | 'staff-page'
+  | 'customer-page'
+  | 'board'
+  | 'push'
+  | 'wallet'
+  | 'sms-provider'
+  | 'assets';
 
 export type RouteDeps = {
   services: Services;
@@ -113,6 +125,18 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
     paths: `${PUSH_SCRIPT_PATH}, /push-sw.js, /push/vapid.json, POST /t/{token}/push`,
     auth: "anyone for the scripts and the public key; the ticket link's token for a subscription",
     mount: (app, d) => registerPushRoutes(app, { services: d.services, limiter: d.limiter, vapid: d.vapid }),
+  },
+  {
+    scope: 'wallet',
+    paths: 'GET /t/{token}/wallet/apple.pkpass, /wallet/apple/v1/… (Apple PassKit web service); only with a Pass Type ID configured',
+    auth:
+      "the ticket link's token for a new pass; Authorization: ApplePass <the pass's token> (hashed at rest, compared in constant time) " +
+      'for registrations and the latest pass, the device library id for its updated serials (actions/wallet-passes.ts); rate-limited like ticket links',
+    mount: (app, d) => {
+      const apple = d.services.config.appleWallet;
+      if (apple !== null)
+        app.register(async (scope) => registerAppleWalletRoutes(scope, { services: d.services, limiter: d.limiter, apple }));
+    },
   },
   {
     scope: 'sms-provider',
