@@ -1,7 +1,7 @@
 // A closed ticket's wallet passes change once more (collected, cancelled, expired) and their device
 // registrations go (PRODUCT.md §14). The close writes this job in its own transaction, only where a
 // wallet is configured; its handler (channels/wallet/close-job.ts) tells every issuer, which
-// pushes the change and erases the registrations.
+// pushes the change, and erases the registrations two minutes later.
 import type { TxCtx } from '../core/ctx.ts';
 import type { Ticket } from '../core/ticket.ts';
 import type { Mode } from '../core/tenancy.ts';

@@ -19,7 +19,8 @@ export function createApnsSender(config: AppleWalletConfig, timeoutMs: number): 
   const connect = (): http2.ClientHttp2Session => {
     if (session !== null && !session.closed && !session.destroyed) return session;
     const s = http2.connect(config.apnsUrl, {
-      cert: config.cert,
+      // The chain, not the certificate alone: WWDR's intermediate lets the peer verify it.
+      cert: `${config.cert.trim()}\n${config.wwdr.trim()}\n`,
       key: config.key,
       passphrase: config.keyPassphrase,
       ...(config.apnsCa === undefined ? {} : { ca: config.apnsCa }),

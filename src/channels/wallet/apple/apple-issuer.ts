@@ -3,7 +3,7 @@
 // gets an APNs push; the ring counts as delivered when a device fetched the updated pass after it
 // (the PassKit web service records that fetch and says so on the bus, actions/wallet-passes.ts),
 // like a page's confirmation. On a close, the passes change once more (collected, cancelled,
-// expired), the devices are told, and their registrations are erased. Test mode never calls APNs:
+// expired), the devices are told, and their registrations are erased a little later. Test mode never calls APNs:
 // the push is simulated and the test helpers play the device (test/helpers/wallet-device.ts).
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Bus } from '../../../core/bus.ts';
@@ -86,18 +86,27 @@ export class AppleWalletIssuer implements WalletIssuer {
     return { delivered: false, detail: 'pushed; no device fetched the pass yet', pending: true };
   }
 
+  /**
+   * A close, in two runs of its job: first the passes change and the devices are told (`pending`:
+   * the job comes back), then, once the devices had time to ask what changed (which needs their
+   * registration), the registrations are erased.
+   */
   private async close(change: WalletChange): Promise<WalletOutcome | null> {
     const { db, clock } = this.deps;
     const { ticket } = change;
     const passes = await listTicketPasses(db, ticket.branchId, ticket.mode, ticket.id);
     if (passes.length === 0) return null;
+    const closedAt = ticket.closedAt ?? clock.now();
+    if (passes.every((p) => p.ringId === null && p.updatedAt > closedAt)) {
+      // The push tokens go with the ticket (PRODUCT.md §14); the pass itself stays fetchable, voided.
+      const erased = await db.write((tx) => deleteTicketRegistrations(tx, ticket.branchId, ticket.mode, ticket.id));
+      return { delivered: null, detail: `${change.reason}: ${erased} registrations erased` };
+    }
     const devices = await listTicketRegistrations(db, ticket.branchId, ticket.mode, ticket.id);
-    await db.write((tx) => bumpTicketPasses(tx, ticket.branchId, ticket.mode, ticket.id, null, clock.now()));
+    await db.write((tx) => bumpTicketPasses(tx, ticket.branchId, ticket.mode, ticket.id, null, Math.max(clock.now(), closedAt + 1)));
     const sent = await Promise.all(devices.map((d) => this.push(d, change)));
-    // The push tokens go with the ticket (PRODUCT.md §14): the pass itself stays fetchable, voided.
-    await db.write((tx) => deleteTicketRegistrations(tx, ticket.branchId, ticket.mode, ticket.id));
     const ok = sent.filter((s) => s.delivered === true).length;
-    return { delivered: null, detail: `${change.reason}: ${ok} of ${devices.length} devices told; registrations erased` };
+    return { delivered: null, detail: `${change.reason}: ${ok} of ${devices.length} devices told`, pending: true };
   }
 
   private async push(device: WalletRegistration, change: WalletChange): Promise<SendOutcome> {
