@@ -93,6 +93,24 @@ test('ready pushes through APNs, the phone fetches the updated pass, and the rea
   assert.deepEqual(await device.pushed(), [], 'nothing changed since the tag');
 });
 
+test('a phone that fetches after the deadline: the ready says nothing reached yet, and the ring job records the wallet', async () => {
+  const ticket = await liveTicket();
+  const { device, serial } = await addToWallet(ticket);
+  const ready = await t.request('POST', `/v1/tickets/${ticket.id}/ready`, { key: t.tenant.liveKey });
+  assert.deepEqual([ready.body.rang, ready.body.channel_used], [false, 'none'], 'not known to have reached the customer yet');
+  assert.equal(apns.pushesTo(device.pushToken).length, 1);
+  // The phone was offline; it comes back and asks.
+  assert.deepEqual(await device.pushed(), [serial]);
+  clock.advance(10_000);
+  const rung = async () =>
+    (await t.request('GET', '/v1/events?type=ticket.rung&limit=100', { key: t.tenant.liveKey })).body.data.find(
+      (e: any) => e.data.object.id === ticket.id,
+    );
+  await eventually(async () => (await rung()) !== undefined, 'the ring job recorded the ring', 15_000);
+  assert.equal((await rung()).data.ring.channel_used, 'wallet');
+  assert.equal(apns.pushesTo(device.pushToken).length, 1, 'asking again did not push again');
+});
+
 test('APNs answering 410 removes the registration, and the ring is not counted as reached', async () => {
   const ticket = await liveTicket();
   const { device } = await addToWallet(ticket);
