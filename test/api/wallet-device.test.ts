@@ -12,6 +12,7 @@ import { WalletDevice } from '../helpers/wallet-device.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { FakeClock } from '../helpers/clock.ts';
 import { WALLET_CLOSE_GRACE_MS } from '../../src/channels/wallet/close-job.ts';
+import { WALLET_CONFIRM_WINDOW_MS } from '../../src/channels/wallet/apple/apple-issuer.ts';
 
 let t: TestApp;
 let certs: WalletCerts;
@@ -109,6 +110,24 @@ test('a phone that fetches after the deadline: the ready says nothing reached ye
   await eventually(async () => (await rung()) !== undefined, 'the ring job recorded the ring', 15_000);
   assert.equal((await rung()).data.ring.channel_used, 'wallet');
   assert.equal(apns.pushesTo(device.pushToken).length, 1, 'asking again did not push again');
+});
+
+test('a phone that never fetches holds the SMS fallback back only for a while: then the text goes', async () => {
+  const business = await t.newTenant({ plan: 'business' });
+  const res = await t.request('POST', '/v1/tickets', { key: business.testKey, body: { queue: 'A', customer_phone: '+14155550123' } });
+  const { device } = await addToWallet(res.body);
+  assert.ok(device.passes.size === 1);
+  const ready = await t.request('POST', `/v1/tickets/${res.body.id}/ready`, { key: business.testKey });
+  assert.deepEqual([ready.body.rang, ready.body.channel_used], [false, 'none'], 'no text while the pass may still be fetched');
+  clock.advance(WALLET_CONFIRM_WINDOW_MS + 5_000);
+  const rung = async () =>
+    (await t.request('GET', '/v1/events?type=ticket.rung&limit=100', { key: business.testKey })).body.data.find(
+      (e: any) => e.data.object.id === res.body.id,
+    );
+  await eventually(async () => (await rung()) !== undefined, 'the ring job recorded the ring', 15_000);
+  const ring = (await rung()).data.ring;
+  assert.equal(ring.channel_used, 'sms');
+  assert.equal(ring.channels.find((c: any) => c.channel === 'wallet').delivered, false);
 });
 
 test('APNs answering 410 removes the registration, and the ring is not counted as reached', async () => {

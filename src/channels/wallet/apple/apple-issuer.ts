@@ -13,6 +13,7 @@ import type { Ticket } from '../../../core/ticket.ts';
 import type { Metrics } from '../../../core/metrics.ts';
 import type { RingTarget } from '../../../core/ring.ts';
 import { wasDelivered } from '../../../store/ring-deliveries.ts';
+import { idTime } from '../../../domain/ids.ts';
 import {
   bumpTicketPasses,
   deletePushToken,
@@ -28,6 +29,12 @@ import type { WalletChange, WalletIssuer, WalletOutcome } from '../issuer.ts';
 import type { ApnsSender } from './apns.ts';
 
 export type AppleIssuerDeps = { db: Db; bus: Bus; clock: Clock; log: Logger; sendTimeoutMs: number; metrics?: Metrics };
+
+/**
+ * How long after a ring a pushed pass not fetched yet keeps the ring open (its job asks again):
+ * an online phone fetches within seconds; one that has not by then is not waited for.
+ */
+export const WALLET_CONFIRM_WINDOW_MS = 15_000;
 
 /** The send claims' channel: APNs accepting a push is not the delivery (the fetch is), so not `wallet`. */
 export const APNS_SEND_CHANNEL = 'apns';
@@ -80,9 +87,13 @@ export class AppleWalletIssuer implements WalletIssuer {
       if (late.delivered) return { delivered: true, detail: 'the device fetched the updated pass' };
       return { delivered: false, detail: sends.map((s) => s?.detail ?? 'pending').join('; ') };
     }
+    // Apple delivers when it can: not having heard yet is not "not reached", and the ring's job asks
+    // again. Past the window it is (no wait then): the SMS fallback, held back meanwhile, may go.
+    const late = clock.now() - idTime(ringId) > WALLET_CONFIRM_WINDOW_MS;
+    if (late) stop.abort();
     const result = await fetched;
     if (result.delivered) return { delivered: true, detail: 'the device fetched the updated pass' };
-    // Apple delivers when it can: not having heard yet is not "not reached". The ring's job asks again.
+    if (late) return { delivered: false, detail: 'pushed; no device fetched the pass in time' };
     return { delivered: false, detail: 'pushed; no device fetched the pass yet', pending: true };
   }
 
