@@ -128,15 +128,14 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
   },
   {
     scope: 'wallet',
-    paths: 'GET /t/{token}/wallet/apple.pkpass, /wallet/apple/v1/… (Apple PassKit web service); only with a Pass Type ID configured',
+    paths: 'GET /t/{token}/wallet/apple.pkpass, /wallet/apple/v1/… (Apple PassKit web service); 404 without a Pass Type ID configured',
     auth:
       "the ticket link's token for a new pass; Authorization: ApplePass <the pass's token> (hashed at rest, compared in constant time) " +
       'for registrations and the latest pass, the device library id for its updated serials (actions/wallet-passes.ts); rate-limited like ticket links',
-    mount: (app, d) => {
-      const apple = d.services.config.appleWallet;
-      if (apple !== null)
-        app.register(async (scope) => registerAppleWalletRoutes(scope, { services: d.services, limiter: d.limiter, apple }));
-    },
+    mount: (app, d) =>
+      app.register(async (scope) =>
+        registerAppleWalletRoutes(scope, { services: d.services, limiter: d.limiter, apple: d.services.config.appleWallet }),
+      ),
   },
   {
     scope: 'sms-provider',

@@ -2,7 +2,7 @@
 // (GET /t/<token>/wallet/apple.pkpass) and Apple's PassKit web service under /wallet/apple/v1/…
 // (the pass's webServiceURL is <PUBLIC_URL>/wallet/apple, so Apple's /v1 paths never meet the
 // API's). Devices authenticate with `Authorization: ApplePass <token>`; everything they may do is
-// decided in actions/wallet-passes.ts. Mounted only when a Pass Type ID is configured.
+// decided in actions/wallet-passes.ts. Without a Pass Type ID configured, every route is a 404.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../core/ctx.ts';
@@ -23,7 +23,8 @@ import type { RateLimiter } from '../../realtime/limiter.ts';
 import { linkLimiter } from './live-limits.ts';
 import { hidden, typed } from '../operation.ts';
 
-export type WalletRouteDeps = { services: Services; limiter: RateLimiter; apple: AppleWalletConfig };
+/** `apple` null: no Pass Type ID configured, and every route answers 404. */
+export type WalletRouteDeps = { services: Services; limiter: RateLimiter; apple: AppleWalletConfig | null };
 
 /** What Apple's devices send: bounded, so that nothing unbounded reaches the store. */
 const DeviceId = Type.String({ pattern: '^[A-Za-z0-9._-]{1,128}$' });
@@ -37,7 +38,23 @@ const LOGGED_LINES = 10;
 
 export function registerAppleWalletRoutes(fastify: FastifyInstance, deps: WalletRouteDeps): void {
   const app = typed(fastify);
-  const { services, apple } = deps;
+  const { services } = deps;
+  if (deps.apple === null) {
+    // The paths stay known to the route table; nothing behind them exists.
+    const none = async (): Promise<never> => {
+      throw notFound('wallet');
+    };
+    const v1 = `${APPLE_WEB_SERVICE_PATH}/v1`;
+    const registration = `${v1}/devices/:deviceId/registrations/:passTypeId/:serial`;
+    app.get('/t/:token/wallet/apple.pkpass', { schema: { hide: true } }, none);
+    app.post(registration, { schema: { hide: true } }, none);
+    app.delete(registration, { schema: { hide: true } }, none);
+    app.get(`${v1}/devices/:deviceId/registrations/:passTypeId`, { schema: { hide: true } }, none);
+    app.get(`${v1}/passes/:passTypeId/:serial`, { schema: { hide: true } }, none);
+    app.post(`${v1}/log`, { schema: { hide: true } }, none);
+    return;
+  }
+  const apple = deps.apple;
   const limit = linkLimiter(deps.limiter, services.clock, services.metrics);
   const token = new RegExp(TICKET_TOKEN_PATTERN);
   const v1 = `${APPLE_WEB_SERVICE_PATH}/v1`;
