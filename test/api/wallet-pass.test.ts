@@ -142,3 +142,22 @@ test('a half-configured or mismatched Pass Type ID stops the start with a messag
   assert.equal(loadConfig({}).appleWallet, null);
   assert.equal(loadConfig(env).appleWallet?.passTypeId, PASS_TYPE_ID);
 });
+
+test('the customer page offers the pass: the badge to iPhones and Mac Safari, a link elsewhere, nothing once closed or unconfigured', async () => {
+  const ticket = await newTicket(t);
+  const page = async (app: TestApp, url: string, ua: string) => (await fetch(local(app, url), { headers: { 'user-agent': ua } })).text();
+  const iphone =
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1';
+  const macSafari = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Safari/605.1.15';
+  const macChrome = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+  const href = `${new URL(ticket.url).pathname}/wallet/apple.pkpass`;
+  assert.match(await page(t, ticket.url, iphone), new RegExp(`class="wallet-badge" id="wallet-apple" href="${href}"`));
+  assert.match(await page(t, ticket.url, macSafari), /class="wallet-badge"/);
+  const elsewhere = await page(t, ticket.url, macChrome);
+  assert.match(elsewhere, new RegExp(`class="wallet-link" id="wallet-apple" href="${href}">Add to Apple Wallet<`));
+  assert.doesNotMatch(elsewhere, /wallet-google/, 'no Google button without Google Wallet');
+  const other = await newTicket(plain);
+  assert.doesNotMatch(await page(plain, other.url, iphone), /wallet-apple/, 'no button without a Pass Type ID');
+  await t.request('POST', `/v1/tickets/${ticket.id}/cancel`, { body: {} });
+  assert.doesNotMatch(await page(t, ticket.url, iphone), /wallet-apple/, 'no button once the ticket closed');
+});
