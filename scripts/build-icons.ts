@@ -1,9 +1,9 @@
 // Renders the customer page's home-screen icons from web/icon.svg (decision 0023): PNG 192 and
 // 512 for the web app manifest (what Android and desktop browsers install with), and the 180 px
-// apple-touch-icon iPhones put on the Home Screen. That one is opaque: iOS rounds the corners
-// itself and would show transparent ones black. They are build output, never committed: run by
-// `npm run build:web` (so by npm start, npm test and the release) into dist/web/icons, or into
-// the folder given.
+// apple-touch-icon iPhones put on the Home Screen (opaque: iOS rounds the corners itself and would
+// show transparent ones black), and the Wallet pass's icon at its three scales. They are build
+// output, never committed: run by `npm run build:web` (so by npm start, npm test and the release)
+// into dist/web/icons, or into the folder given.
 //
 //   node scripts/build-icons.ts [OUT]
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -29,5 +29,9 @@ const files: Array<[string, number, boolean]> = [
   ['icon-192.png', 192, false],
   ['icon-512.png', 512, false],
   ['apple-touch-icon.png', 180, true],
+  // The Apple Wallet pass's icon (src/channels/wallet/apple/pass.ts): 29 pt at 1x, 2x and 3x.
+  ['pass-icon.png', 29, false],
+  ['pass-icon@2x.png', 58, false],
+  ['pass-icon@3x.png', 87, false],
 ];
 for (const [name, size, opaque] of files) writeFileSync(path.join(out, name), await render(size, opaque));

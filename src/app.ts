@@ -28,12 +28,13 @@ import { buildServer } from './http/server.ts';
 import { JobRunner, DEFAULT_RUNNER_OPTIONS } from './runner/runner.ts';
 import { JobRegistry } from './core/job-registry.ts';
 import { registerRingJobs } from './ring/jobs.ts';
+import { registerWalletJobs } from './channels/wallet/close-job.ts';
 import { Maintenance } from './jobs/maintenance.ts';
 import { installWebhooks } from './webhooks/install.ts';
 import { OutboundHttpClient } from './webhooks/http-client.ts';
 import { systemLookup } from './webhooks/url-policy.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
-import { createGoogleWalletIssuer, type GoogleWalletIssuer } from './channels/wallet/google/google-issuer.ts';
+import type { GoogleWalletIssuer } from './channels/wallet/google/google-issuer.ts';
 import { registerSquareJobs, squareTokenRefresher, withSquareEvents } from './connectors/square/install.ts';
 import type { SquareTokenRefresher } from './connectors/square/token-refresh.ts';
 
@@ -103,7 +104,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     channels: [createPageChannel(liveChannels), createDisplayChannel(liveChannels), ...(opts.ringChannels ?? [])],
     http: outbound,
   });
-  const tasks = registerSquareJobs(registerRingJobs(new JobRegistry()));
+  const tasks = registerSquareJobs(registerWalletJobs(registerRingJobs(new JobRegistry()), ringing.walletIssuers));
   installWebhooks(config, tasks, outbound);
   const jobs = new JobWakerRelay();
   const services: Services = {
@@ -118,7 +119,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   };
   const runner = new JobRunner(services, tasks, { ...DEFAULT_RUNNER_OPTIONS, ...config.jobs });
   jobs.bind(runner);
-  const googleWallet = config.googleWallet === null ? null : createGoogleWalletIssuer({ ...base, config, google: config.googleWallet });
+  const { googleWallet } = ringing;
   const lastUsedKeys = new Set<string>();
   const server = await buildServer({
     googleWallet,
@@ -168,6 +169,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       await live.close();
       await runner.stop();
       outbound.close();
+      ringing.close();
       await maintenance.stop();
       squareTokens.stop();
       await shared.close();

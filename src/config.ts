@@ -7,6 +7,7 @@ import { loadChannelConfig } from './domain/channel-config.ts';
 import { parseSecretsKey } from './domain/secret-box.ts';
 import { parseGoogleWalletConfig } from './domain/google-wallet-config.ts';
 import { loadSquareConfig } from './domain/square-config.ts';
+import { loadAppleWalletConfig } from './domain/wallet-config.ts';
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -161,6 +162,7 @@ export function loadConfig(env: Env = process.env): Config {
     ...loadChannelConfig(get, problems, publicUrl),
     googleWallet: parseGoogleWalletConfig(get('GOOGLE_WALLET_ISSUER_ID'), googleKey(get, problems), get('GOOGLE_WALLET_API_URL'), problems),
     square: loadSquareConfig(get, problems, publicUrl),
+    appleWallet: loadAppleWalletConfig(get, problems),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
     webhookSecretsKey: secretsKey(get('WEBHOOK_SECRETS_KEY'), problems),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),

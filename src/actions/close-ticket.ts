@@ -7,6 +7,7 @@ import { presentTicket } from '../contract/present.ts';
 import { recordEvent } from './record-event.ts';
 import { publishTicket } from './publish.ts';
 import { eraseRingTargets } from './erase-ring-targets.ts';
+import { scheduleWalletClose } from './wallet-close.ts';
 import { closingChange, countTicketChange } from '../store/insights-rollups.ts';
 
 async function close(ctx: TxCtx, id: string, op: 'collect' | 'cancel' | 'expire', reason: string | null): Promise<Ticket> {
@@ -14,6 +15,7 @@ async function close(ctx: TxCtx, id: string, op: 'collect' | 'cancel' | 'expire'
   const stamp = op === 'collect' ? { collectedAt: now } : op === 'cancel' ? { cancelledAt: now, cancelReason: reason } : { expiredAt: now };
   const { before, ticket } = await applyTransition(ctx, id, op, { ...stamp, closedAt: now, customerPhone: null, snoozedUntil: null });
   await eraseRingTargets(ctx.tx, ticket);
+  await scheduleWalletClose(ctx, ticket, op === 'collect' ? 'collected' : op === 'cancel' ? 'cancelled' : 'expired');
   const type = op === 'collect' ? 'ticket.collected' : op === 'cancel' ? 'ticket.cancelled' : 'ticket.expired';
   await recordEvent(ctx, type, { object: presentTicket(ticket, ctx.services.config.publicUrl), previous_status: before });
   await countTicketChange(ctx.tx, ticket, now, closingChange(ticket));

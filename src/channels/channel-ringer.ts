@@ -1,8 +1,8 @@
 // The real Ringer: asks the ring policy which channels to try, runs them under one deadline, and
 // answers only with what really happened (PRODUCT.md §2).
 //
-// - Stage 1 (push, page, display) runs in parallel; stage 2 (SMS) only if stage 1 reached the
-//   customer through neither push nor page. If the deadline cuts off push or page, whether SMS is
+// - Stage 1 (push, wallet, page, display) runs in parallel; stage 2 (SMS) only if stage 1 reached
+//   the customer through neither push, wallet nor page. If the deadline cuts off push or page, whether SMS is
 //   needed is not known yet: the SMS decision is left to the outbox job. A ring whose channels
 //   say SMS `always` sends it with stage 1 instead.
 // - A channel still undecided at the deadline makes the outcome `complete: false`; its send goes on
@@ -108,12 +108,17 @@ export class ChannelRinger implements Ringer {
     // (a locked phone keeps its connection open) still leaves time to send the SMS in-line.
     const stageOneMs = plan.sms.send && !alongside ? Math.floor(deadlineMs * STAGE_ONE_SHARE) : deadlineMs;
     const stageOne = await this.stage(stageOneNames, request, stageOneMs);
-    const attempts = stageOne.filter((a): a is ChannelAttempt => !isCut(a));
-    let complete = attempts.length === stageOne.length;
+    const answered = stageOne.filter((a): a is ChannelAttempt => !isCut(a));
+    // Sent but not confirmed yet (a wallet pass not fetched yet): the ring's job asks again, and
+    // its last try records what is known, without the flag (runRing's `final`).
+    const attempts = answered.map(({ unconfirmed: _, ...a }) => a);
+    let complete = attempts.length === stageOne.length && !answered.some((a) => a.unconfirmed === true);
     let sending = stageOne.includes(SENDING);
-    // SMS costs money and is only for a customer push and page did not reach: if either is still
-    // undecided, so is SMS (the ring's job decides it).
-    const freeUndecided = plan.fanOut.some((name, i) => isCut(stageOne[i]!) && (name === 'push' || name === 'page'));
+    // SMS costs money and is only for a customer push, wallet and page did not reach: if one is
+    // still undecided, so is SMS (the ring's job decides it).
+    const freeUndecided =
+      plan.fanOut.some((name, i) => isCut(stageOne[i]!) && (name === 'push' || name === 'page')) ||
+      answered.some((a) => a.unconfirmed === true);
     if (!alongside && !freeUndecided && smsNeeded(plan, attempts)) {
       const left = deadlineMs - (performance.now() - started);
       const sms = left > 0 ? (await this.stage(['sms'], request, left))[0]! : CUT;

@@ -11,8 +11,25 @@ import { TwilioSmsProvider } from './sms/twilio.ts';
 import type { SmsProvider } from './sms/provider.ts';
 import type { Channel } from './ringer.ts';
 import { VapidKeyStore } from './vapid.ts';
+import { getBranch } from '../store/tenancy.ts';
+import { DEFAULT_SETTINGS } from '../domain/branch-settings.ts';
+import { WalletChannel } from './wallet/wallet-channel.ts';
+import { AppleWalletIssuer } from './wallet/apple/apple-issuer.ts';
+import { createApnsSender, type ApnsSender } from './wallet/apple/apns.ts';
+import type { WalletIssuer } from './wallet/issuer.ts';
+import { createGoogleWalletIssuer, type GoogleWalletIssuer } from './wallet/google/google-issuer.ts';
 
-export type RingChannels = { ringer: ChannelRinger; vapid: VapidKeyStore };
+/**
+ * `walletIssuers`: the configured wallets (their close job is registered with them); `googleWallet`:
+ * Google's, whose save link the customer page's route hands out; `close` ends APNs' session.
+ */
+export type RingChannels = {
+  ringer: ChannelRinger;
+  vapid: VapidKeyStore;
+  walletIssuers: WalletIssuer[];
+  googleWallet: GoogleWalletIssuer | null;
+  close(): void;
+};
 
 /**
  * `channels`: the live ones (page, display), and any that take the place of a built-in channel of
@@ -25,13 +42,28 @@ export function installRingChannels(
   const { config, db, clock, log, metrics } = services;
   const vapid = new VapidKeyStore(db, config.push, () => clock.now());
   const provider = opts.sms ?? (config.sms === null ? null : new TwilioSmsProvider(config.sms, config.ring.sendTimeoutMs));
+  // Wallets: only those configured; with none, there is no `wallet` channel at all.
+  const apns: ApnsSender | null = config.appleWallet === null ? null : createApnsSender(config.appleWallet, config.ring.sendTimeoutMs);
+  const walletIssuers: WalletIssuer[] = [];
+  if (apns !== null)
+    walletIssuers.push(
+      new AppleWalletIssuer({ db, bus: services.bus, clock, log, sendTimeoutMs: config.ring.sendTimeoutMs, metrics }, apns),
+    );
+  const googleWallet =
+    config.googleWallet === null ? null : createGoogleWalletIssuer({ db, clock, log, config, google: config.googleWallet, metrics });
+  if (googleWallet !== null) walletIssuers.push(googleWallet);
+  const wallet = new WalletChannel(walletIssuers, async (request) => {
+    const branch = await getBranch(db, request.ticket.branchId);
+    return { name: branch?.name ?? '', settings: branch?.settings ?? DEFAULT_SETTINGS };
+  });
   const ringer = new ChannelRinger({ db, log }, [
     new PushChannel({ db, clock, log, config, vapid, http: opts.http, metrics }),
     new SmsChannel(
       { db, bus: services.bus, clock, log, publicUrl: config.publicUrl, sendTimeoutMs: config.ring.sendTimeoutMs, metrics },
       provider,
     ),
+    ...(walletIssuers.length > 0 ? [wallet] : []),
     ...(opts.channels ?? []),
   ]);
-  return { ringer, vapid };
+  return { ringer, vapid, walletIssuers, googleWallet, close: () => apns?.close() };
 }

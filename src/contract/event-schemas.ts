@@ -13,12 +13,13 @@ import { allOf, EXAMPLE_REQUEST_ID, Id, Nullable, StringEnum, Timestamp } from '
 export const API_VERSION = 'v1';
 
 export const RING_REASONS = allOf<RingReason>()(['ready', 'manual', 'reminder', 'snooze_end']);
-export const CHANNELS_USED = allOf<ChannelUsed>()(['push', 'page', 'sms', 'none', 'unknown']);
-const CHANNEL_NAMES = allOf<ChannelName>()(['push', 'page', 'sms', 'display']);
+export const CHANNELS_USED = allOf<ChannelUsed>()(['push', 'wallet', 'page', 'sms', 'none', 'unknown']);
+const CHANNEL_NAMES = allOf<ChannelName>()(['push', 'wallet', 'page', 'sms', 'display']);
 
 export const ChannelUsedSchema = StringEnum(CHANNELS_USED, {
   description:
-    'The strongest channel that reached the customer: `push` (the push service accepted it), else `page` (their open page received it), ' +
+    'The strongest channel that reached the customer: `push` (the push service accepted it), else `wallet` (their phone fetched the ' +
+    'updated Wallet pass after the ring), else `page` (their open page received it), ' +
     'else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted ' +
     'may have (it is never sent twice): treat it as `none`.',
 });

@@ -128,12 +128,12 @@ export const LadderStepSchema = Type.Object(
     channels: Type.Array(StringEnum(LADDER_CHANNELS), {
       maxItems: LADDER_CHANNELS.length,
       uniqueItems: true,
-      description: "The free channels to the customer's phone",
-      examples: [['push', 'page']],
+      description: "The free channels to the customer's phone (`wallet`: the Wallet pass they added, where one is configured)",
+      examples: [['push', 'wallet', 'page']],
     }),
     sms: StringEnum(LADDER_SMS, {
       description:
-        '`never`; `fallback`: only when push and page did not reach the customer; `always`: even if push was accepted (business plan, SMS on)',
+        '`never`; `fallback`: only when push, wallet and page did not reach the customer; `always`: even if push was accepted (business plan, SMS on)',
     }),
     call_out: Type.Boolean({ description: 'Connected boards with voice on call the number out', examples: [true] }),
   },

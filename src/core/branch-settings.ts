@@ -20,7 +20,7 @@ export type BranchSettings = {
 };
 
 /** The free channels a ladder step may use to reach the customer's phone. */
-export type LadderChannel = 'push' | 'page';
+export type LadderChannel = 'push' | 'wallet' | 'page';
 
 /** One reminder of a branch's escalation ladder (decision 0032; its rules: src/domain/escalation-ladder.ts). */
 export type LadderStep = {

@@ -41,6 +41,8 @@ export type Config = {
   googleWallet: GoogleWalletConfig | null;
   /** The operator's Square application (SQUARE_*); null: the Square connector is not offered. */
   square: SquareConfig | null;
+  /** Apple Wallet passes (docs/wallet.md): null unless the operator configured a Pass Type ID. */
+  appleWallet: AppleWalletConfig | null;
   webhookAllowPrivate: boolean;
   /** 32-byte key sealing webhook signing secrets at rest (AES-256-GCM); null stores them as generated. */
   webhookSecretsKey: Buffer | null;
@@ -68,6 +70,23 @@ export type PushConfig = {
   allowInsecureEndpoints: boolean;
   /** PUSH_TTL_SECONDS: how long a push service keeps an undelivered ring. */
   ttlSeconds: number;
+};
+
+/**
+ * APPLE_PASS_TYPE_ID, APPLE_TEAM_ID, the Pass Type ID certificate and its key (PEM, APPLE_PASS_CERT /
+ * APPLE_PASS_KEY or their _FILE forms, the key optionally encrypted with APPLE_PASS_KEY_PASSPHRASE),
+ * Apple's WWDR intermediate (APPLE_WWDR_CERT[_FILE]) and APNS_URL (tests point it at a fake, with APNS_CA_FILE).
+ */
+export type AppleWalletConfig = {
+  passTypeId: string;
+  teamId: string;
+  cert: string;
+  key: string;
+  keyPassphrase: string | undefined;
+  wwdr: string;
+  apnsUrl: string;
+  /** APNS_CA_FILE: a private CA that signs APNS_URL's certificate (a local fake, a relay); undefined trusts the system's. */
+  apnsCa: string | undefined;
 };
 
 export type SmsConfig = { providerUrl: string; accountSid: string; authToken: string; from: string };

@@ -9,13 +9,13 @@ import type { Ticket } from './ticket.ts';
 /** What the channels need of the branch: its name (texts) and settings (voice, SMS, language). */
 export type RingBranch = { name: string; settings: BranchSettings };
 
-export type ChannelName = 'push' | 'page' | 'sms' | 'display';
+export type ChannelName = 'push' | 'wallet' | 'page' | 'sms' | 'display';
 export type RingReason = 'ready' | 'manual' | 'reminder' | 'snooze_end';
 /** unknown: nothing is known to have reached the customer, and a send that may have did not record its outcome. */
-export type ChannelUsed = 'push' | 'page' | 'sms' | 'none' | 'unknown';
+export type ChannelUsed = 'push' | 'wallet' | 'page' | 'sms' | 'none' | 'unknown';
 
 /** The free channels, tried together in a ring's first stage. */
-export type FreeChannel = 'push' | 'page' | 'display';
+export type FreeChannel = 'push' | 'wallet' | 'page' | 'display';
 
 /**
  * Which channels one ring may use: a parameter of every ring, decided per ring by the ring
@@ -26,8 +26,8 @@ export type ChannelChoice = {
   /** Free channels this ring may try, in stage 1. */
   free: readonly FreeChannel[];
   /**
-   * SMS, the paid channel: `fallback` only when stage 1 reached the customer through neither push
-   * nor page (PRODUCT.md §2); `always` alongside stage 1, even if push is accepted; `never`.
+   * SMS, the paid channel: `fallback` only when stage 1 reached the customer through neither push,
+   * wallet nor page (PRODUCT.md §2); `always` alongside stage 1, even if push is accepted; `never`.
    */
   sms: 'fallback' | 'always' | 'never';
 };
@@ -59,6 +59,11 @@ export type ChannelAttempt = {
   detail?: string;
   /** The outcome is not known yet (a send still in flight): the ring stays open and is asked again. */
   pending?: boolean;
+  /**
+   * Sent, and its confirmation not heard yet (a wallet pass the device has not fetched): the ring
+   * stays open and its job asks again; the job's last try records it as not delivered.
+   */
+  unconfirmed?: true;
 };
 
 export type RingOutcome = {

@@ -5,4 +5,4 @@
 import type { ChannelChoice } from '../core/ring.ts';
 
 /** Everything the customer has, SMS only as the fallback: every ring until a branch says otherwise. */
-export const EVERY_CHANNEL: ChannelChoice = { free: ['push', 'page', 'display'], sms: 'fallback' };
+export const EVERY_CHANNEL: ChannelChoice = { free: ['push', 'wallet', 'page', 'display'], sms: 'fallback' };

@@ -6,7 +6,7 @@
 
 import type { LadderChannel, LadderStep } from '../core/branch-settings.ts';
 
-export const LADDER_CHANNELS: readonly LadderChannel[] = ['push', 'page'];
+export const LADDER_CHANNELS: readonly LadderChannel[] = ['push', 'wallet', 'page'];
 export const LADDER_SMS = ['never', 'fallback', 'always'] as const satisfies readonly LadderStep['sms'][];
 
 /** Bounded so a ladder can never text a customer without end; the old `reminder_count` maximum. */
@@ -19,7 +19,7 @@ export const MAX_LADDER_SECONDS = 7200;
 export function ladderFromReminders(delaySeconds: number, count: number): LadderStep[] {
   return Array.from({ length: Math.max(0, count) }, (_, i) => ({
     after_seconds: delaySeconds * (i + 1),
-    channels: ['push', 'page'],
+    channels: ['push', 'wallet', 'page'],
     sms: 'fallback',
     call_out: true,
   }));

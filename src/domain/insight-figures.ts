@@ -24,7 +24,7 @@ export const PREP_BUCKET_COLUMNS = range('prep_b');
 export const PICKUP_BUCKET_COLUMNS = range('pickup_b');
 
 /** The channels a ring's `channel_used` names (ring results), each a column `rings_<channel>`. */
-export const RING_CHANNELS = ['push', 'page', 'sms', 'none', 'unknown'] as const;
+export const RING_CHANNELS = ['push', 'wallet', 'page', 'sms', 'none', 'unknown'] as const;
 export type RingChannel = (typeof RING_CHANNELS)[number];
 
 /** Columns that add up across rows. */

@@ -1,8 +1,8 @@
 // Which channels a ring tries, in which order, and what the answer says (PRODUCT.md §2). Pure, so
 // every combination is unit-tested; the ringer (channels/channel-ringer.ts) only carries it out.
 //
-// Stage 1 fans out in parallel to everything free: push (each subscription), page (an open
-// customer page) and display (the shop's boards). Stage 2 is SMS, the only paid channel: sent only
+// Stage 1 fans out in parallel to everything free: push (each subscription), wallet (a pass a
+// device registered), page (an open customer page) and display (the shop's boards). Stage 2 is SMS, the only paid channel: sent only
 // when stage 1 reached the customer through neither push nor page, only on the business plan, only
 // with a phone number and only if the branch has SMS on. Test mode simulates the SMS.
 // Each ring may narrow that (ChannelChoice: some free channels only, SMS never or always).
@@ -33,7 +33,7 @@ export type SmsDecision =
 export type RingPlan = { fanOut: ChannelName[]; sms: SmsDecision };
 
 /** Stage-1 order: also the order of `attempts` in a ring's result. */
-export const FAN_OUT_ORDER: readonly ChannelName[] = ['push', 'page', 'display'];
+export const FAN_OUT_ORDER: readonly ChannelName[] = ['push', 'wallet', 'page', 'display'];
 
 export function planRing(f: RingFacts, chosen: ChannelChoice = EVERY_CHANNEL): RingPlan {
   if (!f.ticketReady) return { fanOut: [], sms: { send: false, reason: 'ticket-not-ready' } };
@@ -61,9 +61,9 @@ function smsDecision(f: RingFacts, chosen: ChannelChoice): SmsDecision {
   return { send: true, simulate: !f.livemode, alongside: chosen.sms === 'always' };
 }
 
-/** True when the customer was reached through a free channel that counts (push or page). */
+/** True when the customer was reached through a free channel that counts (push, wallet or page). */
 export function reachedForFree(attempts: readonly ChannelAttempt[]): boolean {
-  return attempts.some((a) => a.delivered === true && (a.channel === 'push' || a.channel === 'page'));
+  return attempts.some((a) => a.delivered === true && (a.channel === 'push' || a.channel === 'wallet' || a.channel === 'page'));
 }
 
 /**
@@ -74,7 +74,8 @@ export function smsNeeded(plan: RingPlan, stageOne: readonly ChannelAttempt[]): 
   return plan.sms.send && (plan.sms.alongside || !reachedForFree(stageOne));
 }
 
-const STRENGTH: readonly ChannelUsed[] = ['push', 'page', 'sms'];
+/** A push is seen at once; a pass change shows on the lock screen as Apple delivers it; a page only while open. */
+const STRENGTH: readonly ChannelUsed[] = ['push', 'wallet', 'page', 'sms'];
 
 /**
  * The answer of a ring: true statements about what was reached, never guesses. `rang` is "known

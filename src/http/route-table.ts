@@ -24,6 +24,7 @@ import { registerStaffApp } from './routes/staff-app.ts';
 import { registerSquareConnectorRoutes } from './routes/square-connector.ts';
 import { SQUARE_CALLBACK_PATH, SQUARE_WEBHOOK_PATH } from '../domain/square-config.ts';
 import { registerWebAssets } from './routes/web-assets.ts';
+import { registerAppleWalletRoutes } from './routes/wallet-apple.ts';
 import { registerApiScope } from './routes/v1/index.ts';
 import { registerSignIn } from './routes/v1/sessions.ts';
 
@@ -39,6 +40,8 @@ export type Scope =
   | 'push'
   | 'sms-provider'
   | 'square'
+  | 'wallet'
+  | 'sms-provider'
   | 'assets';
 
 export type RouteDeps = {
@@ -131,6 +134,17 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
     paths: `${PUSH_SCRIPT_PATH}, /push-sw.js, /push/vapid.json, POST /t/{token}/push`,
     auth: "anyone for the scripts and the public key; the ticket link's token for a subscription",
     mount: (app, d) => registerPushRoutes(app, { services: d.services, limiter: d.limiter, vapid: d.vapid }),
+  },
+  {
+    scope: 'wallet',
+    paths: 'GET /t/{token}/wallet/apple.pkpass, /wallet/apple/v1/… (Apple PassKit web service); 404 without a Pass Type ID configured',
+    auth:
+      "the ticket link's token for a new pass; Authorization: ApplePass <the pass's token> (hashed at rest, compared in constant time) " +
+      'for registrations and the latest pass, the device library id for its updated serials (actions/wallet-passes.ts); rate-limited like ticket links',
+    mount: (app, d) =>
+      app.register(async (scope) =>
+        registerAppleWalletRoutes(scope, { services: d.services, limiter: d.limiter, apple: d.services.config.appleWallet }),
+      ),
   },
   {
     scope: 'sms-provider',

@@ -60,3 +60,30 @@ export async function confirmBoardRing(
     observeRingDelivery(services.metrics, 'display', ringId, now);
   }
 }
+
+/**
+ * A device fetched a wallet pass whose version announces `ringId` (Apple's delivery receipt, decision
+ * 0071): the wallet channel waiting on any node hears it, and a later attempt finds the record.
+ */
+export async function confirmWalletRing(
+  services: BaseServices,
+  ticket: Pick<Ticket, 'id' | 'branchId' | 'mode'>,
+  ringId: string,
+  target: string,
+): Promise<void> {
+  const ack: RingAckMessage = {
+    type: 'ring.ack',
+    ring_id: ringId,
+    channel: 'wallet',
+    delivered: true,
+    ticket_id: ticket.id,
+    branch_id: ticket.branchId,
+    mode: ticket.mode,
+    target,
+  };
+  const now = services.clock.now();
+  // Recorded before it is announced: an attempt that hears nothing (its deadline passed) finds the record.
+  if (await services.db.write((tx) => recordTicketDelivery(tx, ringId, ticket.id, 'wallet', target, now)))
+    observeRingDelivery(services.metrics, 'wallet', ringId, now);
+  services.bus.publish(relayTopics.ringAck(ringId), ack);
+}

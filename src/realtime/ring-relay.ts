@@ -34,7 +34,7 @@ export type BoardRingMessage = BusMessage & {
 export type RingAckMessage = BusMessage & {
   type: 'ring.ack';
   ring_id: string;
-  channel: 'page' | 'display';
+  channel: 'page' | 'display' | 'wallet';
   delivered: boolean;
   ticket_id: string | null;
   branch_id: string;

@@ -42,6 +42,13 @@ const RETENTION_MS = {
    * most, so a week after the first save link its ticket is long closed.
    */
   googleWalletObjects: 7 * DAY,
+  /**
+   * Wallet passes: their ticket is closed within 72 hours of the pass (expiry_hours' maximum) and
+   * the pass voided; a month on, a phone still asking for it is told nothing (401). Registrations
+   * go two minutes after the close (channels/wallet/close-job.ts); this catches any left behind.
+   */
+  walletPasses: 30 * DAY,
+  walletRegistrations: 7 * DAY,
 } as const;
 
 type RetainedRecords = keyof typeof RETENTION_MS;
@@ -62,6 +69,8 @@ const RULES: Record<RetainedRecords, Rule> = {
   ringSends: (tx, before) => tx.run('DELETE FROM ring_sends WHERE claimed_at < $1', [before]),
   sessions: (tx, before) => tx.run('DELETE FROM sessions WHERE expires_at < $1 OR revoked_at < $1', [before]),
   googleWalletObjects: (tx, before) => tx.run('DELETE FROM google_wallet_objects WHERE created_at < $1', [before]),
+  walletPasses: (tx, before) => tx.run('DELETE FROM wallet_passes WHERE created_at < $1', [before]),
+  walletRegistrations: (tx, before) => tx.run('DELETE FROM wallet_registrations WHERE created_at < $1', [before]),
 };
 
 /** Deletes every record past its retention at `now`; returns how many of each kind went. */

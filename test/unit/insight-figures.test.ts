@@ -2,7 +2,7 @@
 // migration's columns being the ones the figures add up.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import {
   addInto,
   bucketOf,
@@ -75,7 +75,7 @@ test('figures: counts add up, rates are over the tickets made ready and the ring
     1,
   );
   assert.deepEqual([f.created, f.ready, f.collected, f.cancelled, f.expired, f.open], [3, 2, 2, 1, 0, 1]);
-  assert.deepEqual(f.reached, { push: 1, page: 0, sms: 1, none: 1, unknown: 1 });
+  assert.deepEqual(f.reached, { push: 1, wallet: 0, page: 0, sms: 1, none: 1, unknown: 1 });
   assert.deepEqual([f.rings, f.rings_per_ticket, f.called_out, f.called_out_share], [4, 2, 2, 0.5]);
   assert.deepEqual([f.acknowledged, f.acknowledgement_rate, f.snoozed], [1, 0.5, 1]);
   // The median (5 min, the first of two) is the middle of its bucket, 5–6 min; the p90 is the longest.
@@ -93,11 +93,15 @@ test('rows from the store (numbers or numeric strings) add up, longest by the la
   assert.deepEqual([s.created, s.prep_max_ms], [5, 1000]);
 });
 
-test('migration 0009 has a column for every figure and no other', () => {
+test('the insights migrations (0009 and the columns added since) have a column for every figure and no other', () => {
   const sql = readFileSync(new URL('../../src/store/migrations/0009_insights.sql', import.meta.url), 'utf8');
   const columns = [...sql.matchAll(/^\s+(?:([a-z_0-9]+) (?:TEXT|INTEGER|BIGINT)[^,\n]*,?\s*)+$/gm)].flatMap((m) =>
     [...m[0].matchAll(/([a-z_0-9]+) (?:TEXT|INTEGER|BIGINT)/g)].map((x) => x[1]),
   );
+  const dir = new URL('../../src/store/migrations/', import.meta.url);
+  for (const file of readdirSync(dir).filter((f) => f > '0009'))
+    for (const m of readFileSync(new URL(file, dir), 'utf8').matchAll(/ALTER TABLE insight_hours ADD COLUMN ([a-z_0-9]+)/g))
+      columns.push(m[1]);
   assert.deepEqual(
     columns.sort(),
     ['branch_id', 'mode', 'day', 'hour', 'queue', 'shard', 'weekday', ...SUM_COLUMNS, ...MAX_COLUMNS].sort(),

@@ -153,3 +153,22 @@ test('a ring narrowed to some channels: only those are planned, and SMS is never
   // Without a choice, a ring uses every channel (EVERY_CHANNEL).
   assert.deepEqual(planRing(facts), planRing(facts, EVERY_CHANNEL));
 });
+
+test('a wallet pass the phone fetched is a free channel: weaker than push, stronger than page, and no SMS follows it', () => {
+  const withWallet: RingFacts = { ...base, configured: new Set([...ALL, 'wallet']), phone: true, plan: 'business' };
+  assert.deepEqual(planRing(withWallet).fanOut, ['wallet', 'page', 'display'], 'tried in stage 1 when configured');
+  assert.deepEqual(
+    planRing(withWallet, { free: ['push', 'page'], sms: 'fallback' }).fanOut,
+    ['page'],
+    'a ladder step without it leaves it out',
+  );
+  assert.deepEqual(planRing(base).fanOut, ['page', 'display'], 'absent when no wallet is configured');
+  const p = planRing(withWallet);
+  assert.equal(smsNeeded(p, [attempt('wallet', true)]), false);
+  assert.equal(smsNeeded(p, [attempt('wallet', false), attempt('page', false)]), true);
+  assert.equal(summarizeRing([attempt('wallet', true), attempt('page', true)]).channel_used, 'wallet');
+  assert.equal(summarizeRing([attempt('wallet', true), attempt('push', true)]).channel_used, 'push');
+  assert.equal(summarizeRing([attempt('wallet', true), attempt('sms', true)]).channel_used, 'wallet');
+  assert.deepEqual(summarizeRing([attempt('wallet', false)]), { rang: false, channel_used: 'none', call_out_loud: false });
+  assert.ok(EVERY_CHANNEL.free.includes('wallet'));
+});

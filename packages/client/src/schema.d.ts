@@ -1510,10 +1510,10 @@ export interface components {
             /** @description Whether a channel is known to have reached the customer */
             rang: boolean;
             /**
-             * @description The strongest channel that reached the customer: `push` (the push service accepted it), else `page` (their open page received it), else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted may have (it is never sent twice): treat it as `none`.
+             * @description The strongest channel that reached the customer: `push` (the push service accepted it), else `wallet` (their phone fetched the updated Wallet pass after the ring), else `page` (their open page received it), else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted may have (it is never sent twice): treat it as `none`.
              * @enum {string}
              */
-            channel_used: "push" | "page" | "sms" | "none" | "unknown";
+            channel_used: "push" | "wallet" | "page" | "sms" | "none" | "unknown";
             /** @description Whether a connected display board with voice on was told to announce */
             call_out_loud: boolean;
             ticket: components["schemas"]["Ticket"];
@@ -1526,15 +1526,16 @@ export interface components {
              */
             after_seconds: number;
             /**
-             * @description The free channels to the customer's phone
+             * @description The free channels to the customer's phone (`wallet`: the Wallet pass they added, where one is configured)
              * @example [
              *       "push",
+             *       "wallet",
              *       "page"
              *     ]
              */
-            channels: ("push" | "page")[];
+            channels: ("push" | "wallet" | "page")[];
             /**
-             * @description `never`; `fallback`: only when push and page did not reach the customer; `always`: even if push was accepted (business plan, SMS on)
+             * @description `never`; `fallback`: only when push, wallet and page did not reach the customer; `always`: even if push was accepted (business plan, SMS on)
              * @enum {string}
              */
             sms: "never" | "fallback" | "always";
@@ -1992,16 +1993,16 @@ export interface components {
                     /** @description Whether a channel is known to have reached the customer */
                     rang: boolean;
                     /**
-                     * @description The strongest channel that reached the customer: `push` (the push service accepted it), else `page` (their open page received it), else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted may have (it is never sent twice): treat it as `none`.
+                     * @description The strongest channel that reached the customer: `push` (the push service accepted it), else `wallet` (their phone fetched the updated Wallet pass after the ring), else `page` (their open page received it), else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted may have (it is never sent twice): treat it as `none`.
                      * @enum {string}
                      */
-                    channel_used: "push" | "page" | "sms" | "none" | "unknown";
+                    channel_used: "push" | "wallet" | "page" | "sms" | "none" | "unknown";
                     /** @description Whether a connected display board with voice on was told to announce the number */
                     call_out_loud: boolean;
                     /** @description Every channel tried, with what happened */
                     channels: {
                         /** @enum {string} */
-                        channel: "push" | "page" | "sms" | "display";
+                        channel: "push" | "wallet" | "page" | "sms" | "display";
                         delivered: boolean | null;
                         /**
                          * @example accepted
@@ -2801,6 +2802,8 @@ export interface components {
             reached: {
                 /** @description Rings whose strongest channel to reach the customer was push */
                 push: number;
+                /** @description Rings whose strongest channel to reach the customer was wallet */
+                wallet: number;
                 /** @description Rings whose strongest channel to reach the customer was page */
                 page: number;
                 /** @description Rings whose strongest channel to reach the customer was sms */
@@ -2812,6 +2815,7 @@ export interface components {
             };
             reached_share: {
                 push: number | null;
+                wallet: number | null;
                 page: number | null;
                 sms: number | null;
                 none: number | null;
@@ -6813,6 +6817,7 @@ export interface operations {
                      *         "rings_per_ticket": 1.2,
                      *         "reached": {
                      *           "push": 287,
+                     *           "wallet": 0,
                      *           "page": 151,
                      *           "sms": 12,
                      *           "none": 13,
@@ -6820,6 +6825,7 @@ export interface operations {
                      *         },
                      *         "reached_share": {
                      *           "push": 0.6199,
+                     *           "wallet": 0,
                      *           "page": 0.3261,
                      *           "sms": 0.0259,
                      *           "none": 0.0281,
@@ -6865,6 +6871,7 @@ export interface operations {
                      *           "rings_per_ticket": 1.2,
                      *           "reached": {
                      *             "push": 287,
+                     *             "wallet": 0,
                      *             "page": 151,
                      *             "sms": 12,
                      *             "none": 13,
@@ -6872,6 +6879,7 @@ export interface operations {
                      *           },
                      *           "reached_share": {
                      *             "push": 0.6199,
+                     *             "wallet": 0,
                      *             "page": 0.3261,
                      *             "sms": 0.0259,
                      *             "none": 0.0281,
@@ -7031,6 +7039,7 @@ export interface operations {
                      *             "rings_per_ticket": 1.2,
                      *             "reached": {
                      *               "push": 287,
+                     *               "wallet": 0,
                      *               "page": 151,
                      *               "sms": 12,
                      *               "none": 13,
@@ -7038,6 +7047,7 @@ export interface operations {
                      *             },
                      *             "reached_share": {
                      *               "push": 0.6199,
+                     *               "wallet": 0,
                      *               "page": 0.3261,
                      *               "sms": 0.0259,
                      *               "none": 0.0281,
@@ -7182,6 +7192,7 @@ export interface operations {
                      *             "rings_per_ticket": null,
                      *             "reached": {
                      *               "push": 0,
+                     *               "wallet": 0,
                      *               "page": 0,
                      *               "sms": 0,
                      *               "none": 0,
@@ -7189,6 +7200,7 @@ export interface operations {
                      *             },
                      *             "reached_share": {
                      *               "push": null,
+                     *               "wallet": null,
                      *               "page": null,
                      *               "sms": null,
                      *               "none": null,
@@ -7228,6 +7240,7 @@ export interface operations {
                      *             "rings_per_ticket": 1.2,
                      *             "reached": {
                      *               "push": 287,
+                     *               "wallet": 0,
                      *               "page": 151,
                      *               "sms": 12,
                      *               "none": 13,
@@ -7235,6 +7248,7 @@ export interface operations {
                      *             },
                      *             "reached_share": {
                      *               "push": 0.6199,
+                     *               "wallet": 0,
                      *               "page": 0.3261,
                      *               "sms": 0.0259,
                      *               "none": 0.0281,
@@ -7371,6 +7385,7 @@ export interface operations {
                      *             "rings_per_ticket": 1.2,
                      *             "reached": {
                      *               "push": 287,
+                     *               "wallet": 0,
                      *               "page": 151,
                      *               "sms": 12,
                      *               "none": 13,
@@ -7378,6 +7393,7 @@ export interface operations {
                      *             },
                      *             "reached_share": {
                      *               "push": 0.6199,
+                     *               "wallet": 0,
                      *               "page": 0.3261,
                      *               "sms": 0.0259,
                      *               "none": 0.0281,

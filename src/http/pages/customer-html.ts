@@ -18,7 +18,22 @@ export type CustomerPageInput = {
   pushScript: string | null;
   /** "Text me" (shown when view.phone_entry): whether + and the country code must be typed, and what was wrong last time. */
   phone?: { needsCountryCode: boolean; error: string | null };
+  /**
+   * The wallets the operator configured (decision 0071): `apple` is `badge` where Safari on iOS or
+   * macOS adds a pass in one tap (walletBadge), `link` elsewhere; null or absent: not offered.
+   */
+  wallet?: { apple: 'badge' | 'link' | null; google: boolean };
 };
+
+/**
+ * Where "Add to Apple Wallet" is the badge: iPhones and iPads (every browser there opens a pass in
+ * Wallet) and Safari on a Mac. Elsewhere a plain link, which downloads the pass.
+ */
+export function walletBadge(userAgent: string | undefined): 'badge' | 'link' {
+  const ua = userAgent ?? '';
+  if (/\b(iPhone|iPad|iPod)\b/.test(ua)) return 'badge';
+  return /Macintosh/.test(ua) && /Version\/[\d.]+ Safari\//.test(ua) && !/Chrome|Chromium|Edg|Firefox|OPR/.test(ua) ? 'badge' : 'link';
+}
 
 const hidden = (v: unknown): string => (v ? '' : ' hidden');
 
@@ -28,6 +43,9 @@ export const numberLength = (n: string): number => Math.min(8, Math.max(3, [...n
 // A bell, drawn inline: the page loads nothing from elsewhere.
 const BELL =
   '<svg class="bell" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.84V3.5a1.5 1.5 0 0 0-3 0v.66A7 7 0 0 0 5 11v5l-2 2v1h18v-1l-2-2z"/></svg>';
+// Wallet's mark, drawn inline for the badge: a card pocket with four coloured cards.
+const WALLET_MARK =
+  '<svg class="wallet-mark" viewBox="0 0 32 26" aria-hidden="true" focusable="false"><rect x="1" y="1" width="30" height="24" rx="4" fill="#d9d9d9"/><rect x="3" y="3" width="26" height="7" rx="2" fill="#36a3eb"/><rect x="3" y="7" width="26" height="7" rx="2" fill="#45c15f"/><rect x="3" y="11" width="26" height="7" rx="2" fill="#fdb62f"/><rect x="3" y="15" width="26" height="7" rx="2" fill="#f5534f"/><path d="M1 16h9a6 4 0 0 0 12 0h9v5a4 4 0 0 1-4 4H5a4 4 0 0 1-4-4z" fill="#1f1f1f"/></svg>';
 // Safari's Share button as the customer sees it: the text names it too.
 const SHARE =
   '<svg class="share" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" d="M12 3v12M8 7l4-4 4 4M8 10H6v11h12V10h-2"/></svg>';
@@ -80,6 +98,7 @@ ${scripts}
 <p>${esc(t.t('ios.meanwhile'))}</p>
 </section>
 </div>
+${walletBox(i, t)}
 ${v.phone_entry ? phoneBox(i, t) : ''}
 <p id="offline" class="offline" role="status" hidden>${esc(t.t('offline'))} ${refresh}</p>
 ${v.open ? `<noscript><p class="refresh">${refresh}</p></noscript>` : ''}
@@ -154,4 +173,23 @@ export function customerManifest(i: ManifestInput): string {
     theme_color: '#ffd60a',
     icons: [...png, { src: assets.url('icon.svg'), sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
   });
+}
+
+/** "Add to Apple Wallet" / "Add to Google Wallet" while the ticket is open (the stylesheet hides it once closed). */
+function walletBox(i: CustomerPageInput, t: ReturnType<typeof customerTexts>): string {
+  const w = i.wallet;
+  if (w === undefined || (w.apple === null && !w.google) || !i.view.open) return '';
+  const apple =
+    w.apple === 'badge'
+      ? `<a class="wallet-badge" id="wallet-apple" href="${i.base}/wallet/apple.pkpass" lang="${i.view.lang}">${WALLET_MARK}<span>${esc(t.t('wallet.apple'))}</span></a>`
+      : w.apple === 'link'
+        ? `<a class="wallet-link" id="wallet-apple" href="${i.base}/wallet/apple.pkpass">${esc(t.t('wallet.apple'))}</a>`
+        : '';
+  const google = w.google
+    ? `<a class="wallet-link" id="wallet-google" href="${i.base}/wallet/google">${esc(t.t('wallet.google'))}</a>`
+    : '';
+  return `<section id="wallet" class="wallet" aria-label="Wallet">
+<p class="note">${esc(t.t('wallet.note'))}</p>
+${apple}${google}
+</section>`;
 }

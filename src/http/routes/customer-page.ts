@@ -21,7 +21,7 @@ import { confirmPageRing } from '../../realtime/ring-confirm.ts';
 import { SSE_HEADERS, startSse } from '../../realtime/sse.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
 import type { WebAssets } from '../pages/assets.ts';
-import { customerManifest, customerNotFoundHtml, customerPageHtml, customerTooManyHtml } from '../pages/customer-html.ts';
+import { customerManifest, customerNotFoundHtml, customerPageHtml, customerTooManyHtml, walletBadge } from '../pages/customer-html.ts';
 import { LIVE_HEADERS, sendHtml } from '../pages/page-headers.ts';
 import { linkLimiter } from './live-limits.ts';
 import { hidden, typed } from '../operation.ts';
@@ -56,7 +56,7 @@ type PageRequest = FastifyRequest & { params: Static<typeof Link>; query: Static
 export function registerCustomerPage(fastify: FastifyInstance, deps: LivePagesDeps): void {
   const app = typed(fastify);
   const { services, live, assets } = deps;
-  const { db, clock } = services;
+  const { db, clock, config } = services;
   const limit = linkLimiter(deps.limiter, clock, services.metrics);
   const cssHash = assets.styleHash(assets.customerCss);
 
@@ -118,10 +118,15 @@ export function registerCustomerPage(fastify: FastifyInstance, deps: LivePagesDe
       needsCountryCode: found.branch.settings.customer_page.phone_country === null,
       error: isPhoneProblem(problem) ? customerTexts(found.lang).t(`phone.error.${problem}`) : null,
     };
+    // The wallets the operator configured (decisions 0071, 0072).
+    const wallet = {
+      apple: config.appleWallet === null ? null : walletBadge(req.headers['user-agent']),
+      google: config.googleWallet !== null,
+    };
     return sendHtml(
       reply,
       200,
-      customerPageHtml({ view, base: found.base, assets, heartbeatMs: live.hub.heartbeatMs, pushScript: deps.pushScript, phone }),
+      customerPageHtml({ view, base: found.base, assets, heartbeatMs: live.hub.heartbeatMs, pushScript: deps.pushScript, phone, wallet }),
       cssHash,
     );
   });

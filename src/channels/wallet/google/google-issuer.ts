@@ -17,7 +17,7 @@ import type { Config, GoogleWalletConfig } from '../../../core/config.ts';
 import type { Db } from '../../../core/db.ts';
 import type { Clock } from '../../../core/clock.ts';
 import type { Metrics } from '../../../core/metrics.ts';
-import type { RingBranch } from '../../../core/ring.ts';
+import type { RingBranch, RingTarget } from '../../../core/ring.ts';
 import type { Ticket } from '../../../core/ticket.ts';
 import { ticketUrl } from '../../../contract/present.ts';
 import {
@@ -41,6 +41,8 @@ export type GoogleWalletIssuer = WalletIssuer & {
   readonly name: 'google';
   /** The "Add to Google Wallet" link of an open ticket; records the ticket's object (and, live, inserts it at Google). */
   saveUrl(ticket: Ticket, branch: RingBranch): Promise<string>;
+  /** Whether the ticket has a pass object (the wallet channel's look-ahead: none, no one to try). */
+  hasTarget(target: RingTarget): Promise<boolean>;
 };
 
 export type GoogleWalletDeps = { db: Db; clock: Clock; log: Logger; config: Config; google: GoogleWalletConfig; metrics?: Metrics };
@@ -125,6 +127,10 @@ export function createGoogleWalletIssuer(deps: GoogleWalletDeps): GoogleWalletIs
 
   return {
     name: 'google',
+
+    async hasTarget(target) {
+      return (await getGoogleWalletObject(db, { id: target.ticketId, branchId: target.branchId, mode: target.mode })) !== undefined;
+    },
 
     async saveUrl(ticket, branch) {
       const proposed = { ticketId: ticket.id, branchId: ticket.branchId, mode: ticket.mode, createdAt: clock.now() };

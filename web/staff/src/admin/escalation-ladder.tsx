@@ -28,9 +28,9 @@ type Props = {
 
 export function EscalationLadder({ ladder, smsPlan, reminders, onChange, invalid }: Props) {
   const set = (i: number, change: Partial<LadderStep>) => onChange(ladder!.map((s, j) => (j === i ? { ...s, ...change } : s)));
-  const toggle = (i: number, channel: 'push' | 'page', on: boolean) => {
+  const toggle = (i: number, channel: 'push' | 'wallet' | 'page', on: boolean) => {
     const channels = ladder![i]!.channels.filter((c: LadderStep['channels'][number]) => c !== channel);
-    set(i, { channels: on ? (['push', 'page'] as const).filter((c) => c === channel || channels.includes(c)) : channels });
+    set(i, { channels: on ? (['push', 'wallet', 'page'] as const).filter((c) => c === channel || channels.includes(c)) : channels });
   };
   const add = () => {
     const last = ladder!.at(-1)?.after_seconds ?? 0;

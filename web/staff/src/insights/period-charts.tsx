@@ -259,7 +259,8 @@ export function WeekHeatmap({ grid }: { grid: ByWeekdayHour }) {
 }
 
 export function ChannelReach({ figures }: { figures: Figures }) {
-  const shown = CHANNELS.filter((c) => c !== 'unknown' || figures.reached.unknown > 0);
+  // `wallet` and `unknown` only where they happened: a shop without Wallet passes never sees them.
+  const shown = CHANNELS.filter((c) => (c !== 'unknown' && c !== 'wallet') || figures.reached[c] > 0);
   const reading =
     figures.rings === 0
       ? t('insights.noRings')
@@ -278,7 +279,15 @@ export function ChannelReach({ figures }: { figures: Figures }) {
           label: t('insights.shareOfRings'),
           data: shown.map((c) => Math.round((figures.reached_share[c] ?? 0) * 1000) / 10),
           backgroundColor: shown.map(
-            (c) => ({ push: COLOURS.blue, page: COLOURS.green, sms: COLOURS.purple, none: COLOURS.red, unknown: COLOURS.grey })[c],
+            (c) =>
+              ({
+                push: COLOURS.blue,
+                wallet: COLOURS.orange,
+                page: COLOURS.green,
+                sms: COLOURS.purple,
+                none: COLOURS.red,
+                unknown: COLOURS.grey,
+              })[c],
           ),
         },
       ],

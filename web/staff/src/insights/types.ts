@@ -5,7 +5,7 @@ import type { Answer } from '../api.ts';
 
 export type Figures = components['schemas']['InsightFigures'];
 export type Channel = keyof Figures['reached'];
-export const CHANNELS: readonly Channel[] = ['push', 'page', 'sms', 'none', 'unknown'];
+export const CHANNELS: readonly Channel[] = ['push', 'wallet', 'page', 'sms', 'none', 'unknown'];
 
 export type Summary = Answer<'getInsights'>;
 export type ByDay = Answer<'getInsightsByDay'>;
