@@ -2,13 +2,12 @@
 // with iOS Safari's user agent, Apple's black badge with the Wallet mark, which serves the pass; on
 // desktop Chromium a plain link to the same pass. Screenshots for people: the page with the badge
 // (/work/notes/screens/customer-wallet-iphone.png) and the pass's front as Wallet lays out a
-// generic pass (header, primary, secondary, QR), drawn from the served pass.json
+// generic pass, drawn from the served pass.json of a ready ticket by test/helpers/pass-front.ts
 // (/work/notes/screens/wallet-pass-front.png).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import QRCode from 'qrcode';
 import { devices, type Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { pathOf } from '../helpers/live.ts';
@@ -16,6 +15,7 @@ import { launchChromium, PHONE } from '../helpers/chromium.ts';
 import { axeViolations } from '../helpers/screens.ts';
 import { makeWalletCerts, type WalletCerts } from '../helpers/wallet-certs.ts';
 import { readPkpass } from '../helpers/wallet-device.ts';
+import { passFrontHtml, type PassJson } from '../helpers/pass-front.ts';
 
 const NOTES = '/work/notes/screens';
 let t: TestApp;
@@ -82,33 +82,20 @@ test('on desktop Chromium the same offer is a plain link', async () => {
   }
 });
 
-test("the pass's front, drawn from the served pass.json as Wallet lays out a generic pass", async () => {
+test("the pass's front after ready, drawn from the served pass.json as Wallet lays out a generic pass", async () => {
   const ticket = await create();
+  assert.equal((await t.request('POST', `/v1/tickets/${ticket.id}/ready`)).status, 200);
   const res = await fetch(`${t.url}${pathOf(ticket.url)}/wallet/apple.pkpass`);
+  assert.equal(res.status, 200);
   const { json, files } = readPkpass(new Uint8Array(await res.arrayBuffer()));
-  const g = json.generic;
-  const qr = await QRCode.toDataURL(json.barcodes[0].message, { margin: 1, width: 240 });
-  const icon = `data:image/png;base64,${Buffer.from(files['icon@3x.png']!).toString('base64')}`;
-  const field = (f: { label: string; value: string }, cls: string) =>
-    `<div class="${cls}"><div class="l">${f.label}</div><div class="v">${f.value}</div></div>`;
-  const html = `<!doctype html><html><head><meta charset="utf-8"><style>
-    body{margin:0;background:#e5e5ea;font:15px -apple-system,system-ui,sans-serif;display:flex;justify-content:center;padding:24px}
-    .pass{width:340px;border-radius:14px;padding:14px 16px 20px;background:${json.backgroundColor};color:${json.foregroundColor};box-shadow:0 2px 12px rgb(0 0 0/.25)}
-    .top{display:flex;align-items:center;gap:8px;justify-content:space-between}.org{display:flex;align-items:center;gap:8px;font-weight:600}
-    .org img{width:29px;height:29px}.l{font-size:11px;text-transform:uppercase;color:${json.labelColor};letter-spacing:.04em}
-    .primary{margin:22px 0 14px}.primary .v{font-size:54px;font-weight:300;line-height:1}.secondary .v{font-size:19px}
-    .qr{margin-top:26px;display:flex;flex-direction:column;align-items:center;gap:4px}.qr img{background:#fff;padding:8px;border-radius:6px;width:150px}
-    .alt{font-size:12px}</style></head><body><div class="pass">
-    <div class="top"><div class="org"><img src="${icon}" alt="">${json.organizationName}</div></div>
-    ${field(g.primaryFields[0], 'primary')}${field(g.secondaryFields[0], 'secondary')}
-    <div class="qr"><img src="${qr}" alt="QR code of the ticket link"><div class="alt">${json.barcodes[0].altText}</div></div>
-    </div></body></html>`;
-  const ctx = await browser.newContext({ viewport: { width: 400, height: 560 }, deviceScaleFactor: 2 });
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 560 }, deviceScaleFactor: 2 });
   try {
     const page = await ctx.newPage();
-    await page.setContent(html);
-    assert.equal((await page.locator('.primary .v').textContent())?.trim(), ticket.display_number);
-    await page.screenshot({ path: path.join(NOTES, 'wallet-pass-front.png'), animations: 'disabled' });
+    await page.setContent(await passFrontHtml(json as PassJson, { icon: files['icon@3x.png'] }));
+    assert.equal((await page.textContent('.primary .value'))?.trim(), ticket.display_number);
+    assert.equal(await page.getAttribute('.barcode', 'data-message'), ticket.url);
+    assert.match((await page.textContent('.pass'))!, /ready/i, 'the front says the order is ready');
+    await page.locator('.pass').screenshot({ path: path.join(NOTES, 'wallet-pass-front.png'), animations: 'disabled' });
   } finally {
     await ctx.close();
   }

@@ -3,7 +3,7 @@
 // its pass.json by test/helpers/pass-front.ts and screenshotted on an iPhone-sized screen: the
 // shop top left, the queue top right, the number large, the status below, the ticket link as a QR
 // code, in the pass's colours. The fixture is shaped like a readybell ticket pass; any pass.json
-// renders (the integrator swaps in a served one).
+// renders (test/e2e/customer-wallet.e2e.ts draws a served one).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
@@ -14,7 +14,6 @@ import { SCREENSHOTS, box } from '../helpers/screens.ts';
 import { passFrontHtml, type PassJson } from '../helpers/pass-front.ts';
 import { ICONS_DIST } from '../../src/http/pages/assets.ts';
 
-const NOTES_SCREEN = '/work/notes/screens/pass-front.png';
 const TICKET_URL = 'https://pickup.example.com/t/01jd8x7k2m9q4r5s6t7v8w9x0yzabcdefghjk';
 
 /** A ready ticket's pass, as readybell's Apple issuer would serve it. */
@@ -89,10 +88,8 @@ test('a ready ticket pass: shop top left, queue top right, the number large, sta
     assert.equal(await page.$eval('.label', (el) => getComputedStyle(el).color), 'rgb(190, 235, 214)');
     assert.equal(await page.$eval('.auxiliary[data-key="shop"]', (el) => getComputedStyle(el).textAlign), 'right');
     assert.equal(await page.locator('text=Ticket page').count(), 0, 'back fields are not on the front');
-    for (const file of [path.join(SCREENSHOTS, 'pass-front.png'), NOTES_SCREEN]) {
-      mkdirSync(path.dirname(file), { recursive: true });
-      await page.locator('.pass').screenshot({ path: file });
-    }
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.locator('.pass').screenshot({ path: path.join(SCREENSHOTS, 'pass-front.png') });
   } finally {
     await page.close();
   }
