@@ -200,6 +200,7 @@ test('collect: the close job makes the pass COMPLETED without a message, and the
 test('cancelled and expired passes say so: INACTIVE and EXPIRED, without a message', async () => {
   const cancelled = await newTicket(t, t.tenant.liveKey);
   const cancelledId = (await tapSave(cancelled.token)).payload.payload.genericObjects[0].id;
+  await ready(cancelled.id);
   assert.equal((await t.request('POST', `/v1/tickets/${cancelled.id}/cancel`, { key: t.tenant.liveKey })).status, 200);
   await drainJobs();
   assert.equal(google.objects.get(cancelledId).state, 'INACTIVE');
@@ -208,12 +209,14 @@ test('cancelled and expired passes say so: INACTIVE and EXPIRED, without a messa
   // Expired by the expiry job, after the branch's expiry (12 h by default).
   const expired = await newTicket(t, t.tenant.liveKey);
   const expiredId = (await tapSave(expired.token)).payload.payload.genericObjects[0].id;
+  await ready(expired.id);
   clock.advance(12 * HOUR + 1);
   assert.ok((await t.app.maintenance.expireDue()) >= 1);
   await drainJobs();
   assert.equal(google.objects.get(expiredId).state, 'EXPIRED');
   assert.match(google.objects.get(expiredId).subheader.defaultValue.value, /expired/);
-  for (const id of [cancelledId, expiredId]) assert.deepEqual(google.objects.get(id).messages ?? [], [], 'a close notifies no one');
+  for (const id of [cancelledId, expiredId])
+    assert.equal(google.objects.get(id).messages.length, 1, "the ready's message, and none for the close");
 });
 
 test('a pass Google no longer has (404) is forgotten: the next ring does not try it', async () => {
