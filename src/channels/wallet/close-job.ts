@@ -22,8 +22,17 @@ export function registerWalletJobs(registry: JobRegistry, issuers: readonly Wall
     ]);
     if (ticket === undefined || branch === undefined) return;
     const change = { ticket, branch, reason: p.reason, ringId: null, livemode: p.mode === 'live' };
-    const outcomes = await Promise.all(issuers.map((issuer) => issuer.update(change, AbortSignal.timeout(CLOSE_UPDATE_MS))));
-    // An issuer with more to do (Apple: erase the registrations once the devices had their chance) comes back.
-    if (outcomes.some((o) => o?.pending === true)) return { retryAt: services.clock.now() + WALLET_CLOSE_GRACE_MS };
+    // Each issuer on its own: one that fails must not bring the job back before the grace below,
+    // when Apple's next run would erase registrations a device had not yet used to fetch the close.
+    const settled = await Promise.allSettled(issuers.map((issuer) => issuer.update(change, AbortSignal.timeout(CLOSE_UPDATE_MS))));
+    const failed = settled.flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
+    // An issuer with more to do (Apple: erase the registrations once the devices had their chance)
+    // comes back after the grace; an issuer that failed is asked again then too.
+    if (settled.some((r) => r.status === 'fulfilled' && r.value?.pending === true)) {
+      for (const err of failed)
+        services.log.warn({ err: err.message, ticket_id: p.ticket_id }, 'wallet close update failed; asked again after the grace');
+      return { retryAt: services.clock.now() + WALLET_CLOSE_GRACE_MS };
+    }
+    if (failed.length > 0) throw failed[0];
   });
 }
