@@ -250,12 +250,16 @@ test('test mode: the save link is signed, but nothing is sent to Google, and upd
   assert.equal(google.objects.has(objectId), false);
 });
 
-test('a ticket without a pass: no one is contacted', async () => {
+test('a ticket without a pass: no one is contacted, and its close schedules no wallet job', async () => {
   const before = google.requests.length;
   const ticket = await newTicket(t, t.tenant.liveKey);
   await ready(ticket.id);
   assert.deepEqual(walletOf((await rings(ticket.id))[0]), { channel: 'wallet', delivered: false, detail: 'no pass' });
   await t.request('POST', `/v1/tickets/${ticket.id}/collect`, { key: t.tenant.liveKey });
+  const closeJobs = await t.app.services.db.query<{ key: string }>('SELECT key FROM jobs WHERE key LIKE $1', [
+    `wallet-close:${ticket.id}:%`,
+  ]);
+  assert.deepEqual(closeJobs, [], 'the close of a ticket in no wallet costs no job');
   await drainJobs();
   assert.equal(google.requests.length, before);
 });
