@@ -6,20 +6,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config.ts';
-
-/** The problems loadConfig reports for `env`, or [] when it accepts it. */
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (err) {
-    assert.ok(err instanceof ConfigError, String(err));
-    return err.problems;
-  }
-}
+import { configProblems } from '../helpers/config-problems.ts';
 
 function rejects(env: Record<string, string>, message: RegExp): void {
-  const found = problems(env);
+  const found = configProblems(env);
   assert.equal(found.length, 1, `expected one problem for ${JSON.stringify(env)}, got ${JSON.stringify(found)}`);
   assert.match(found[0]!, message);
 }
@@ -72,7 +62,7 @@ test('DATABASE_URL: a postgres URL switches to PostgreSQL; anything else is refu
   assert.equal(c.databaseUrl, 'postgres://rb:secret@db.internal:5432/readybell');
   assert.equal(c.webhookAllowPrivate, false, 'a multi-node deployment refuses private webhook targets by default');
   assert.equal(loadConfig({ DATABASE_URL: 'postgresql://localhost/rb' }).databaseUrl, 'postgresql://localhost/rb');
-  const found = problems({ DATABASE_URL: 'mysql://rb:secret@db/readybell' });
+  const found = configProblems({ DATABASE_URL: 'mysql://rb:secret@db/readybell' });
   assert.equal(found.length, 1);
   assert.match(found[0]!, /^DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/);
   assert.doesNotMatch(found[0]!, /secret/, 'a password in a bad URL is not echoed');

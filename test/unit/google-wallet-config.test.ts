@@ -6,7 +6,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/config.ts';
+import { configProblems } from '../helpers/config-problems.ts';
 
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const KEY = {
@@ -15,16 +16,6 @@ const KEY = {
   private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }),
   token_uri: 'https://oauth2.googleapis.com/token',
 };
-
-function problems(env: Record<string, string>): string[] {
-  try {
-    loadConfig(env);
-    return [];
-  } catch (err) {
-    assert.ok(err instanceof ConfigError, String(err));
-    return err.problems;
-  }
-}
 
 test('off by default; on with an issuer and a key, Google’s API by default', () => {
   assert.equal(loadConfig({}).googleWallet, null);
@@ -44,7 +35,7 @@ test('the key from GOOGLE_WALLET_SERVICE_ACCOUNT_FILE', () => {
     const c = loadConfig({ GOOGLE_WALLET_ISSUER_ID: '42', GOOGLE_WALLET_SERVICE_ACCOUNT_FILE: file });
     assert.equal(c.googleWallet?.serviceAccount.clientEmail, KEY.client_email);
     assert.match(
-      problems({ GOOGLE_WALLET_ISSUER_ID: '42', GOOGLE_WALLET_SERVICE_ACCOUNT_FILE: path.join(dir, 'missing.json') })[0]!,
+      configProblems({ GOOGLE_WALLET_ISSUER_ID: '42', GOOGLE_WALLET_SERVICE_ACCOUNT_FILE: path.join(dir, 'missing.json') })[0]!,
       /cannot read GOOGLE_WALLET_SERVICE_ACCOUNT_FILE/,
     );
   } finally {
@@ -53,18 +44,22 @@ test('the key from GOOGLE_WALLET_SERVICE_ACCOUNT_FILE', () => {
 });
 
 test('each mistake is named: half a configuration, a bad issuer id, a key that is not one, an http API', () => {
-  assert.match(problems({ GOOGLE_WALLET_ISSUER_ID: '42' })[0]!, /must be set together/);
-  assert.match(problems({ GOOGLE_WALLET_SERVICE_ACCOUNT: JSON.stringify(KEY) })[0]!, /must be set together/);
+  assert.match(configProblems({ GOOGLE_WALLET_ISSUER_ID: '42' })[0]!, /must be set together/);
+  assert.match(configProblems({ GOOGLE_WALLET_SERVICE_ACCOUNT: JSON.stringify(KEY) })[0]!, /must be set together/);
   const key = JSON.stringify(KEY);
   assert.match(
-    problems({ GOOGLE_WALLET_ISSUER_ID: 'my-shop', GOOGLE_WALLET_SERVICE_ACCOUNT: key })[0]!,
+    configProblems({ GOOGLE_WALLET_ISSUER_ID: 'my-shop', GOOGLE_WALLET_SERVICE_ACCOUNT: key })[0]!,
     /GOOGLE_WALLET_ISSUER_ID must be the issuer's number/,
   );
-  assert.match(problems({ GOOGLE_WALLET_ISSUER_ID: '42', GOOGLE_WALLET_SERVICE_ACCOUNT: '{not json' })[0]!, /not JSON/);
+  assert.match(configProblems({ GOOGLE_WALLET_ISSUER_ID: '42', GOOGLE_WALLET_SERVICE_ACCOUNT: '{not json' })[0]!, /not JSON/);
   const badKey = JSON.stringify({ ...KEY, private_key: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n' });
-  assert.match(problems({ GOOGLE_WALLET_ISSUER_ID: '42', GOOGLE_WALLET_SERVICE_ACCOUNT: badKey })[0]!, /not an RSA private key/);
+  assert.match(configProblems({ GOOGLE_WALLET_ISSUER_ID: '42', GOOGLE_WALLET_SERVICE_ACCOUNT: badKey })[0]!, /not an RSA private key/);
   assert.match(
-    problems({ GOOGLE_WALLET_ISSUER_ID: '42', GOOGLE_WALLET_SERVICE_ACCOUNT: key, GOOGLE_WALLET_API_URL: 'http://wallet.example.com' })[0]!,
+    configProblems({
+      GOOGLE_WALLET_ISSUER_ID: '42',
+      GOOGLE_WALLET_SERVICE_ACCOUNT: key,
+      GOOGLE_WALLET_API_URL: 'http://wallet.example.com',
+    })[0]!,
     /GOOGLE_WALLET_API_URL must be an https URL/,
   );
 });
