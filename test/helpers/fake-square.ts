@@ -7,7 +7,8 @@
 // redirect_uri with a code and the state, or error=access_denied). Notifications are built and
 // signed by `notification()` with node:crypto, as Square documents them, never with readybell's code.
 import { createHmac, randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { bodyServer } from './body-server.ts';
 
 export type FakeFulfillment = { uid: string; type: 'PICKUP' | 'SHIPMENT'; state: string; phone?: string };
 export type FakeOrder = {
@@ -50,58 +51,49 @@ export class FakeSquare {
   private server: Server | null = null;
 
   async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        const body = text === '' ? undefined : JSON.parse(text);
-        const path = (req.url ?? '').split('?')[0]!;
-        this.calls.push({ method: req.method ?? '', path, body, authorization: req.headers.authorization });
-        const json = (status: number, b: unknown, headers: Record<string, string> = {}) =>
-          res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(b));
-        const error = (status: number, code: string, detail: string) =>
-          json(status, { errors: [{ category: status === 429 ? 'RATE_LIMIT_ERROR' : 'INVALID_REQUEST_ERROR', code, detail }] });
-        if (this.rateLimitOnce.delete(`${req.method} ${path}`))
-          return json(
-            429,
-            { errors: [{ category: 'RATE_LIMIT_ERROR', code: 'RATE_LIMITED', detail: 'slow down' }] },
-            { 'retry-after': '1' },
-          );
-        const bearer = req.headers.authorization?.replace(/^Bearer /, '');
-        const authed = bearer !== undefined && this.accessTokens.has(bearer);
-        if (req.method === 'POST' && path === '/oauth2/token') return this.token(body, json, error);
-        if (req.method === 'POST' && path === '/oauth2/revoke') {
-          if (req.headers.authorization !== `Client ${FakeSquare.APP_SECRET}`) return error(401, 'UNAUTHORIZED', 'bad client secret');
-          this.revoked.push(body.access_token);
-          this.accessTokens.delete(body.access_token);
-          return json(200, { success: true });
-        }
-        if (!authed) return error(401, 'UNAUTHORIZED', 'This request could not be authorized.');
-        if (req.method === 'GET' && path.startsWith('/v2/merchants/'))
-          return json(200, {
-            merchant: { id: path.slice('/v2/merchants/'.length), business_name: 'Corner Café', country: 'GB', status: 'ACTIVE' },
-          });
-        if (req.method === 'GET' && path === '/v2/locations') return json(200, { locations: this.locations });
-        const m = /^\/v2\/orders\/([^/]+)$/.exec(path);
-        if (m !== null) {
-          const order = this.orders.get(decodeURIComponent(m[1]!));
-          if (order === undefined) return error(404, 'NOT_FOUND', 'no such order');
-          if (req.method === 'GET') return json(200, { order: this.wire(order) });
-          if (req.method === 'PUT') {
-            const change = body.order;
-            if (change.version !== order.version) return error(400, 'VERSION_MISMATCH', 'stale version');
-            if (change.ticket_name !== undefined) order.ticket_name = change.ticket_name;
-            for (const f of change.fulfillments ?? []) {
-              const mine = order.fulfillments.find((x) => x.uid === f.uid);
-              if (mine && f.state) mine.state = f.state;
-            }
-            order.version++;
-            return json(200, { order: this.wire(order) });
+    this.server = bodyServer((req, text, res) => {
+      const body = text === '' ? undefined : JSON.parse(text);
+      const path = (req.url ?? '').split('?')[0]!;
+      this.calls.push({ method: req.method ?? '', path, body, authorization: req.headers.authorization });
+      const json = (status: number, b: unknown, headers: Record<string, string> = {}) =>
+        res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(b));
+      const error = (status: number, code: string, detail: string) =>
+        json(status, { errors: [{ category: status === 429 ? 'RATE_LIMIT_ERROR' : 'INVALID_REQUEST_ERROR', code, detail }] });
+      if (this.rateLimitOnce.delete(`${req.method} ${path}`))
+        return json(429, { errors: [{ category: 'RATE_LIMIT_ERROR', code: 'RATE_LIMITED', detail: 'slow down' }] }, { 'retry-after': '1' });
+      const bearer = req.headers.authorization?.replace(/^Bearer /, '');
+      const authed = bearer !== undefined && this.accessTokens.has(bearer);
+      if (req.method === 'POST' && path === '/oauth2/token') return this.token(body, json, error);
+      if (req.method === 'POST' && path === '/oauth2/revoke') {
+        if (req.headers.authorization !== `Client ${FakeSquare.APP_SECRET}`) return error(401, 'UNAUTHORIZED', 'bad client secret');
+        this.revoked.push(body.access_token);
+        this.accessTokens.delete(body.access_token);
+        return json(200, { success: true });
+      }
+      if (!authed) return error(401, 'UNAUTHORIZED', 'This request could not be authorized.');
+      if (req.method === 'GET' && path.startsWith('/v2/merchants/'))
+        return json(200, {
+          merchant: { id: path.slice('/v2/merchants/'.length), business_name: 'Corner Café', country: 'GB', status: 'ACTIVE' },
+        });
+      if (req.method === 'GET' && path === '/v2/locations') return json(200, { locations: this.locations });
+      const m = /^\/v2\/orders\/([^/]+)$/.exec(path);
+      if (m !== null) {
+        const order = this.orders.get(decodeURIComponent(m[1]!));
+        if (order === undefined) return error(404, 'NOT_FOUND', 'no such order');
+        if (req.method === 'GET') return json(200, { order: this.wire(order) });
+        if (req.method === 'PUT') {
+          const change = body.order;
+          if (change.version !== order.version) return error(400, 'VERSION_MISMATCH', 'stale version');
+          if (change.ticket_name !== undefined) order.ticket_name = change.ticket_name;
+          for (const f of change.fulfillments ?? []) {
+            const mine = order.fulfillments.find((x) => x.uid === f.uid);
+            if (mine && f.state) mine.state = f.state;
           }
+          order.version++;
+          return json(200, { order: this.wire(order) });
         }
-        return error(404, 'NOT_FOUND', `${req.method} ${path}`);
-      });
+      }
+      return error(404, 'NOT_FOUND', `${req.method} ${path}`);
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     const address = this.server.address();

@@ -3,7 +3,8 @@
 // The token endpoint checks the JWT-bearer assertion against the key's public half with
 // node:crypto (not with the code under test); the API answers only the bearer tokens it issued.
 // Every API request is recorded, so a test can assert what was (or was never) sent.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { bodyServer } from './body-server.ts';
 import { generateKeyPairSync, createVerify, type KeyObject } from 'node:crypto';
 
 export type WalletRequest = { method: string; path: string; body: any };
@@ -62,23 +63,17 @@ export class FakeGoogleWallet {
   }
 
   async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        const json = (status: number, body: unknown) =>
-          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-        if (req.url === '/token') return this.token(text, json);
-        if (this.hang) return this.hanging.push(() => json(503, { error: { code: 503, message: 'closing' } }));
-        const auth = req.headers.authorization ?? '';
-        if (!auth.startsWith('Bearer ') || !this.tokens.has(auth.slice(7)))
-          return json(401, { error: { code: 401, message: 'bad token' } });
-        const body = text === '' ? null : JSON.parse(text);
-        const path = (req.url ?? '').replace(/^\/walletobjects\/v1/, '');
-        this.requests.push({ method: req.method ?? '', path, body });
-        this.api(req.method ?? '', path, body, json);
-      });
+    this.server = bodyServer((req, text, res) => {
+      const json = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.url === '/token') return this.token(text, json);
+      if (this.hang) return this.hanging.push(() => json(503, { error: { code: 503, message: 'closing' } }));
+      const auth = req.headers.authorization ?? '';
+      if (!auth.startsWith('Bearer ') || !this.tokens.has(auth.slice(7))) return json(401, { error: { code: 401, message: 'bad token' } });
+      const body = text === '' ? null : JSON.parse(text);
+      const path = (req.url ?? '').replace(/^\/walletobjects\/v1/, '');
+      this.requests.push({ method: req.method ?? '', path, body });
+      this.api(req.method ?? '', path, body, json);
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     const address = this.server.address();

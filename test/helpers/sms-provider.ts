@@ -4,7 +4,8 @@
 // it also calls readybell back: a customer's text (the inbound-message webhook) and a message's
 // delivery receipts (its StatusCallback), signed with X-Twilio-Signature by the `twilio`
 // package's own helper, so readybell's check is held against Twilio's implementation.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import { bodyServer } from './body-server.ts';
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
 
 export type SentSms = { to: string; from: string; body: string; sid: string; statusCallback: string | null };
@@ -26,36 +27,32 @@ export class FakeSmsProvider {
   private server: Server | null = null;
 
   async start(): Promise<this> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        this.requests++;
-        for (const wake of this.arrivals.splice(0)) wake();
-        const expectedAuth = `Basic ${Buffer.from(`${FakeSmsProvider.SID}:${FakeSmsProvider.TOKEN}`).toString('base64')}`;
-        const json = (status: number, body: unknown) =>
-          res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-        if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${FakeSmsProvider.SID}/Messages.json`)
-          return json(404, { code: 20404, message: 'not found' });
-        if (req.headers.authorization !== expectedAuth) return json(401, { code: 20003, message: 'Authenticate' });
-        if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
-          return json(400, { code: 20001, message: 'form expected' });
-        const form = new URLSearchParams(Buffer.concat(chunks).toString());
-        const msg: SentSms = {
-          to: form.get('To') ?? '',
-          from: form.get('From') ?? '',
-          body: form.get('Body') ?? '',
-          sid: `SM${String(this.requests).padStart(32, '0')}`,
-          statusCallback: form.get('StatusCallback'),
-        };
-        const accept = () => {
-          this.messages.push(msg);
-          json(201, { sid: msg.sid, status: 'queued', to: msg.to, from: msg.from, body: msg.body });
-        };
-        if (this.reply === 'hang') this.hanging.push(accept);
-        else if (this.reply === 201) accept();
-        else json(this.reply, { code: 30000 + this.reply, message: `refused for ${msg.to}` });
-      });
+    this.server = bodyServer((req, text, res) => {
+      this.requests++;
+      for (const wake of this.arrivals.splice(0)) wake();
+      const expectedAuth = `Basic ${Buffer.from(`${FakeSmsProvider.SID}:${FakeSmsProvider.TOKEN}`).toString('base64')}`;
+      const json = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      if (req.method !== 'POST' || req.url !== `/2010-04-01/Accounts/${FakeSmsProvider.SID}/Messages.json`)
+        return json(404, { code: 20404, message: 'not found' });
+      if (req.headers.authorization !== expectedAuth) return json(401, { code: 20003, message: 'Authenticate' });
+      if (!String(req.headers['content-type']).startsWith('application/x-www-form-urlencoded'))
+        return json(400, { code: 20001, message: 'form expected' });
+      const form = new URLSearchParams(text);
+      const msg: SentSms = {
+        to: form.get('To') ?? '',
+        from: form.get('From') ?? '',
+        body: form.get('Body') ?? '',
+        sid: `SM${String(this.requests).padStart(32, '0')}`,
+        statusCallback: form.get('StatusCallback'),
+      };
+      const accept = () => {
+        this.messages.push(msg);
+        json(201, { sid: msg.sid, status: 'queued', to: msg.to, from: msg.from, body: msg.body });
+      };
+      if (this.reply === 'hang') this.hanging.push(accept);
+      else if (this.reply === 201) accept();
+      else json(this.reply, { code: 30000 + this.reply, message: `refused for ${msg.to}` });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     const addr = this.server.address();
