@@ -3,6 +3,7 @@
 // routes from the route table, so a new /v1 route without an entry here fails it.
 import type { Tenant } from './app.ts';
 import { uniqueEmail, uniqueQueue, type Caller, type Mode, type Resources } from './isolation-world.ts';
+import { CONNECTOR_FIXTURES } from './isolation-fixtures-connectors.ts';
 
 export type Call = { path: string; body?: unknown };
 
@@ -380,38 +381,7 @@ export const FIXTURES: Record<string, Fixture> = {
     outsider: own(200),
     owner: { status: 200 },
   },
-  // The Square connection is the branch's (both modes); this app has no Square application, so
-  // every owner sees not_configured and nothing can start (test/api/square-*.test.ts cover the rest).
-  'GET /v1/connectors/square': {
-    scope: 'branch',
-    calls: () => [{ path: '/v1/connectors/square' }],
-    outsider: own(200),
-    owner: { status: 200 },
-  },
-  'POST /v1/connectors/square/authorize': {
-    scope: 'branch',
-    calls: () => [{ path: '/v1/connectors/square/authorize' }],
-    outsider: { refuse: 409, code: 'conflict' },
-    owner: { status: 409 },
-  },
-  'GET /v1/connectors/square/locations': {
-    scope: 'branch',
-    calls: () => [{ path: '/v1/connectors/square/locations' }],
-    outsider: own(200),
-    owner: { status: 200 },
-  },
-  'PATCH /v1/connectors/square': {
-    scope: 'branch',
-    calls: () => [{ path: '/v1/connectors/square', body: { mark_prepared: true } }],
-    outsider: { refuse: 409, code: 'conflict' },
-    owner: { status: 409 },
-  },
-  'DELETE /v1/connectors/square': {
-    scope: 'branch',
-    calls: () => [{ path: '/v1/connectors/square' }],
-    outsider: own(200),
-    owner: { status: 200 },
-  },
+  ...CONNECTOR_FIXTURES,
   'GET /v1/openapi.json': {
     scope: 'public',
     anonymous: true,

@@ -1,0 +1,39 @@
+// The connectors' operations in the isolation matrix (test/helpers/isolation-fixtures.ts): the
+// Square connection is the branch's (both modes); the matrix's app has no Square application, so
+// every owner sees not_configured and nothing can start (test/api/square-*.test.ts cover the rest).
+import type { Fixture, Outcome } from './isolation-fixtures.ts';
+
+const own = (status: number): Outcome => ({ own: status });
+
+export const CONNECTOR_FIXTURES: Record<string, Fixture> = {
+  'GET /v1/connectors/square': {
+    scope: 'branch',
+    calls: () => [{ path: '/v1/connectors/square' }],
+    outsider: own(200),
+    owner: { status: 200 },
+  },
+  'POST /v1/connectors/square/authorize': {
+    scope: 'branch',
+    calls: () => [{ path: '/v1/connectors/square/authorize' }],
+    outsider: { refuse: 409, code: 'conflict' },
+    owner: { status: 409 },
+  },
+  'GET /v1/connectors/square/locations': {
+    scope: 'branch',
+    calls: () => [{ path: '/v1/connectors/square/locations' }],
+    outsider: own(200),
+    owner: { status: 200 },
+  },
+  'PATCH /v1/connectors/square': {
+    scope: 'branch',
+    calls: () => [{ path: '/v1/connectors/square', body: { mark_prepared: true } }],
+    outsider: { refuse: 409, code: 'conflict' },
+    owner: { status: 409 },
+  },
+  'DELETE /v1/connectors/square': {
+    scope: 'branch',
+    calls: () => [{ path: '/v1/connectors/square' }],
+    outsider: own(200),
+    owner: { status: 200 },
+  },
+};
