@@ -111,7 +111,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     ...base,
     ringer: opts.ringer === undefined ? ringing.ringer : opts.ringer(ringing.ringer),
     events: (opts.events ?? ((fanOut: EventSink) => fanOut))(
-      withSquareEvents(webhookFanOut({ clock: base.clock, jobs: () => jobs }), () => jobs),
+      withSquareEvents(config, webhookFanOut({ clock: base.clock, jobs: () => jobs }), () => jobs),
     ),
     jobs,
     webhookLookup: opts.webhookLookup,
