@@ -223,7 +223,7 @@ test('the other admin screens work and are kept as screenshots', async () => {
   await page.click('button:has-text("Save settings")');
   await page.waitForSelector('text=Settings saved.');
   assert.equal((await api('GET', '/v1/branch')).body.expiry_hours, 6);
-  // The escalation ladder: on (from the reminders: 120 s, 240 s), a step added, one step's channels changed.
+  // The escalation ladder: on (from the reminders: 120 s, 240 s, every channel), a step added, two steps' channels changed.
   assert.ok(await page.isVisible('#s-rd'), 'without a ladder, the reminder delay is set here');
   await page.check('text=Use an escalation ladder');
   // With one, the reminders are its steps: the two reminder fields give way to a line saying so.
@@ -232,22 +232,35 @@ test('the other admin screens work and are kept as screenshots', async () => {
   assert.equal(await page.$('#s-rc'), null);
   await page.click('button:has-text("Add a step")');
   await page.fill('#s-ls-0', '60');
-  await page.locator('#s-ls-2').locator('xpath=..').locator('label:has-text("Push") input').uncheck();
+  const step = (i: number, label: string) => page.locator(`#s-ls-${i}`).locator('xpath=..').locator(`label:has-text("${label}") input`);
+  await step(2, 'Push').uncheck();
+  await step(1, 'Wallet pass').uncheck();
   await page.fill('#s-ls-1', '60');
   await page.click('button:has-text("Save settings")');
   await page.waitForSelector('#s-ladder-error');
   await page.fill('#s-ls-1', '120');
   await page.click('button:has-text("Save settings")');
   await page.waitForSelector('text=Settings saved.');
-  const ladder = (await api('GET', '/v1/branch')).body.escalation_ladder;
-  assert.deepEqual(
-    ladder.map((s: any) => [s.after_seconds, s.channels, s.sms, s.call_out]),
-    [
-      [60, ['push', 'page'], 'never', true],
-      [120, ['push', 'page'], 'never', true],
-      [300, ['page'], 'never', true],
-    ],
-  );
+  const ladder = async () =>
+    (await api('GET', '/v1/branch')).body.escalation_ladder.map((s: any) => [s.after_seconds, s.channels, s.sms, s.call_out]);
+  assert.deepEqual(await ladder(), [
+    [60, ['push', 'wallet', 'page'], 'never', true],
+    [120, ['push', 'page'], 'never', true],
+    [300, ['wallet', 'page'], 'never', true],
+  ]);
+  // The Wallet choice is kept: after a reload the second step still has it off; turned on again, it is saved and kept.
+  const wallets = () => Promise.all([0, 1, 2].map((i) => step(i, 'Wallet pass').isChecked()));
+  await page.reload();
+  await page.waitForSelector('#s-ls-2');
+  assert.deepEqual(await wallets(), [true, false, true]);
+  await step(1, 'Wallet pass').check();
+  await page.click('button:has-text("Save settings")');
+  await page.waitForSelector('text=Settings saved.');
+  await page.reload();
+  await page.waitForSelector('#s-ls-2');
+  assert.deepEqual(await wallets(), [true, true, true]);
+  await shot(page, 'admin-ladder');
+  assert.deepEqual((await ladder())[1], [120, ['push', 'wallet', 'page'], 'never', true], 'the API lists it in its place');
   assert.deepEqual(errors, []);
   await ctx.close();
 

@@ -8,11 +8,14 @@ export type LadderStep = EscalationStep;
 
 export const MAX_STEPS = 5;
 
+/** Every ring channel, in the API's order: what the reminder settings ring (decision 0071), a new step's start. */
+const ALL_CHANNELS = ['push', 'wallet', 'page'] as const;
+
 /** The ladder the reminder settings make, the starting point when the ladder is turned on. */
 export function ladderFromReminders(delay: number, count: number, smsPlan: boolean): LadderStep[] {
   return Array.from({ length: Math.min(Math.max(count, 1), MAX_STEPS) }, (_, i) => ({
     after_seconds: delay * (i + 1),
-    channels: ['push', 'page'],
+    channels: [...ALL_CHANNELS],
     sms: smsPlan ? 'fallback' : 'never',
     call_out: true,
   }));
@@ -30,11 +33,11 @@ export function EscalationLadder({ ladder, smsPlan, reminders, onChange, invalid
   const set = (i: number, change: Partial<LadderStep>) => onChange(ladder!.map((s, j) => (j === i ? { ...s, ...change } : s)));
   const toggle = (i: number, channel: 'push' | 'wallet' | 'page', on: boolean) => {
     const channels = ladder![i]!.channels.filter((c: LadderStep['channels'][number]) => c !== channel);
-    set(i, { channels: on ? (['push', 'wallet', 'page'] as const).filter((c) => c === channel || channels.includes(c)) : channels });
+    set(i, { channels: on ? ALL_CHANNELS.filter((c) => c === channel || channels.includes(c)) : channels });
   };
   const add = () => {
     const last = ladder!.at(-1)?.after_seconds ?? 0;
-    onChange([...ladder!, { after_seconds: last + 60, channels: ['push', 'page'], sms: 'never', call_out: true }]);
+    onChange([...ladder!, { after_seconds: last + 60, channels: [...ALL_CHANNELS], sms: 'never', call_out: true }]);
   };
   return (
     <div class="ladder" id="s-ladder" aria-invalid={invalid || undefined} aria-describedby={invalid ? 's-ladder-error' : undefined}>
@@ -73,6 +76,18 @@ export function EscalationLadder({ ladder, smsPlan, reminders, onChange, invalid
                   />{' '}
                   {t('ladder.push')}
                 </label>
+                <label class="check">
+                  <input
+                    type="checkbox"
+                    checked={s.channels.includes('wallet')}
+                    aria-describedby={`s-lw-hint-${i}`}
+                    onChange={(e) => toggle(i, 'wallet', (e.currentTarget as HTMLInputElement).checked)}
+                  />{' '}
+                  {t('ladder.wallet')}
+                </label>
+                <p class="hint" id={`s-lw-hint-${i}`}>
+                  {t('ladder.walletHint')}
+                </p>
                 <label class="check">
                   <input
                     type="checkbox"
