@@ -33,7 +33,14 @@ export function SquareConnector() {
   const status = c?.status;
   const seen = useRef<string | undefined>(undefined);
   useEffect(() => {
-    if (seen.current !== undefined && status !== seen.current) heading.current?.focus();
+    if (seen.current !== undefined && status !== seen.current) {
+      // Disconnect answers while its dialog is still open, and an open modal dialog keeps focus
+      // from the page: the heading takes it once the dialog has closed.
+      const focus = () => heading.current?.focus();
+      const dialog = document.querySelector('dialog[open]');
+      if (dialog === null) focus();
+      else dialog.addEventListener('close', focus, { once: true });
+    }
     seen.current = status;
   }, [status]);
 
