@@ -8,6 +8,7 @@ import { parseSecretsKey } from './domain/secret-box.ts';
 import { parseGoogleWalletConfig } from './domain/google-wallet-config.ts';
 import { loadSquareConfig } from './domain/square-config.ts';
 import { loadAppleWalletConfig } from './domain/wallet-config.ts';
+import { inlineOrFile } from './domain/inline-or-file.ts';
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -160,7 +161,12 @@ export function loadConfig(env: Env = process.env): Config {
     ring: { inlineDeadlineMs: int('RING_DEADLINE_MS', 2000, 0, 30_000), sendTimeoutMs: int('RING_SEND_TIMEOUT_MS', 10_000, 100, 60_000) },
     sseHeartbeatMs: int('SSE_HEARTBEAT_MS', 15_000, 20, 120_000),
     ...loadChannelConfig(get, problems, publicUrl),
-    googleWallet: parseGoogleWalletConfig(get('GOOGLE_WALLET_ISSUER_ID'), googleKey(get, problems), get('GOOGLE_WALLET_API_URL'), problems),
+    googleWallet: parseGoogleWalletConfig(
+      get('GOOGLE_WALLET_ISSUER_ID'),
+      inlineOrFile(get, 'GOOGLE_WALLET_SERVICE_ACCOUNT', problems),
+      get('GOOGLE_WALLET_API_URL'),
+      problems,
+    ),
     square: loadSquareConfig(get, problems, publicUrl),
     appleWallet: loadAppleWalletConfig(get, problems),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
@@ -186,19 +192,4 @@ function secretsKey(raw: string | undefined, problems: string[]): Buffer | null 
   if (key === null)
     problems.push('WEBHOOK_SECRETS_KEY must be 32 random bytes as 64 hex characters or base64 (e.g. `openssl rand -hex 32`)');
   return key;
-}
-
-/** The Google Wallet service account's JSON key: inline, or from the file named (not both). */
-function googleKey(get: (name: string) => string | undefined, problems: string[]): string | undefined {
-  const inline = get('GOOGLE_WALLET_SERVICE_ACCOUNT');
-  const file = get('GOOGLE_WALLET_SERVICE_ACCOUNT_FILE');
-  if (inline !== undefined && file !== undefined)
-    problems.push('set GOOGLE_WALLET_SERVICE_ACCOUNT or GOOGLE_WALLET_SERVICE_ACCOUNT_FILE, not both');
-  if (file === undefined) return inline;
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    problems.push(`cannot read GOOGLE_WALLET_SERVICE_ACCOUNT_FILE: ${(err as Error).message}`);
-    return undefined;
-  }
 }

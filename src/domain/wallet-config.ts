@@ -1,31 +1,17 @@
 // The Apple Wallet part of the configuration (docs/wallet.md), parsed by loadConfig (src/config.ts)
 // and validated once at start: a certificate that does not parse, a key that does not belong to
 // it or a half-configured Pass Type ID stops the process with a message instead of a broken pass.
-import { readFileSync } from 'node:fs';
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import type { AppleWalletConfig } from '../core/config.ts';
+import { inlineOrFile } from './inline-or-file.ts';
 
 export const APNS_PRODUCTION_URL = 'https://api.push.apple.com';
 
 type Get = (name: string) => string | undefined;
 
 /** A PEM given inline (`\n` escapes allowed, as env files carry them) or as a file (NAME_FILE). */
-function pem(get: Get, name: string, problems: string[]): string | undefined {
-  const inline = get(name);
-  const file = get(`${name}_FILE`);
-  if (inline !== undefined && file !== undefined) {
-    problems.push(`${name} and ${name}_FILE are alternatives: set one`);
-    return undefined;
-  }
-  if (inline !== undefined) return inline.replace(/\\n/g, '\n');
-  if (file === undefined) return undefined;
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    problems.push(`cannot read ${name}_FILE: ${(err as Error).message}`);
-    return undefined;
-  }
-}
+const pem = (get: Get, name: string, problems: string[]): string | undefined =>
+  inlineOrFile(get, name, problems, (v) => v.replace(/\\n/g, '\n'));
 
 export function loadAppleWalletConfig(get: Get, problems: string[]): AppleWalletConfig | null {
   const passTypeId = get('APPLE_PASS_TYPE_ID');
