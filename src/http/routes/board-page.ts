@@ -16,7 +16,7 @@ import { SSE_HEADERS, startSse } from '../../realtime/sse.ts';
 import { boardMessageHtml, boardPageHtml } from '../pages/board-html.ts';
 import { LIVE_HEADERS, sendHtml } from '../pages/page-headers.ts';
 import type { LivePagesDeps } from './customer-page.ts';
-import { linkLimiter } from './live-limits.ts';
+import { linkLimiter, linkRefused } from './live-limits.ts';
 import { hidden, typed } from '../operation.ts';
 
 /** A display as its board's link finds it. */
@@ -50,22 +50,17 @@ export function registerBoardPage(fastify: FastifyInstance, deps: LivePagesDeps)
     const { token } = req.params;
     const lang = pickLanguage(req.headers['accept-language'], 'en');
     const t = boardTexts(lang);
-    const tooMany = (): never => {
-      throw new AppError('rate-limited', 'Too many requests for this board; retry shortly.', {
-        retry_after: Number(reply.getHeader('retry-after') ?? 1),
-      });
-    };
     const display = TOKEN.test(token) ? await findDisplayByLink(services, token) : undefined;
     const branch = display && (await live.data.branch(display.branchId));
     if (display === undefined || branch === undefined) {
-      if (!(await limit.unknown(req, reply))) return tooMany();
+      if (!(await limit.unknown(req, reply))) throw linkRefused(reply, 'Too many requests for this board; retry shortly.');
       if (html) {
         sendHtml(reply, 404, boardMessageHtml(lang, t.t('unknown.title'), t.t('unknown.body'), assets), cssHash);
         return null;
       }
       throw new AppError('not-found', 'No such board.');
     }
-    if (!(await limit.found(reply, `b:${token}`))) return tooMany();
+    if (!(await limit.found(reply, `b:${token}`))) throw linkRefused(reply, 'Too many requests for this board; retry shortly.');
     if (display.deletedAt !== null) {
       if (html) {
         sendHtml(reply, 410, boardMessageHtml(lang, t.t('removed.title'), t.t('removed.body'), assets), cssHash);

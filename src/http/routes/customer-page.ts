@@ -23,7 +23,7 @@ import type { RateLimiter } from '../../realtime/limiter.ts';
 import type { WebAssets } from '../pages/assets.ts';
 import { customerManifest, customerNotFoundHtml, customerPageHtml, customerTooManyHtml, walletBadge } from '../pages/customer-html.ts';
 import { LIVE_HEADERS, sendHtml } from '../pages/page-headers.ts';
-import { linkLimiter } from './live-limits.ts';
+import { linkLimiter, linkRefused } from './live-limits.ts';
 import { hidden, typed } from '../operation.ts';
 import { CLOSED_LINK_TTL_MS } from '../../domain/ticket-state.ts';
 
@@ -69,9 +69,7 @@ export function registerCustomerPage(fastify: FastifyInstance, deps: LivePagesDe
         sendHtml(reply, 429, customerTooManyHtml(fallback, assets), cssHash);
         return null;
       }
-      throw new AppError('rate-limited', 'Too many requests for this link; retry shortly.', {
-        retry_after: Number(reply.getHeader('retry-after') ?? 1),
-      });
+      throw linkRefused(reply);
     };
     const ticket = TOKEN.test(token) ? await findTicketByLink(services, token) : undefined;
     const branch = ticket && (await live.data.branch(ticket.branchId));

@@ -12,7 +12,7 @@ import type { GoogleWalletIssuer } from '../../channels/wallet/google/google-iss
 import type { Live } from '../../realtime/live.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
 import { LIVE_HEADERS } from '../pages/page-headers.ts';
-import { linkLimiter } from './live-limits.ts';
+import { linkLimiter, linkRefused } from './live-limits.ts';
 import { hidden, typed } from '../operation.ts';
 
 export type GoogleWalletRouteDeps = { services: Services; live: Live; limiter: RateLimiter; issuer: GoogleWalletIssuer | null };
@@ -23,18 +23,16 @@ export const GOOGLE_WALLET_PATH = '/t/:token/wallet/google';
 export function registerGoogleWalletRoute(fastify: FastifyInstance, deps: GoogleWalletRouteDeps): void {
   const { services, live, issuer } = deps;
   const limit = linkLimiter(deps.limiter, services.clock, services.metrics);
-  const tooMany = (retryAfter: unknown) =>
-    new AppError('rate-limited', 'Too many requests for this link; retry shortly.', { retry_after: Number(retryAfter ?? 1) });
 
   typed(fastify).get(GOOGLE_WALLET_PATH, { schema: hidden({ params: Type.Object({ token: Type.String() }) }) }, async (req, reply) => {
     const { token } = req.params;
     const ticket = issuer !== null && TOKEN.test(token) ? await findTicketByLink(services, token) : undefined;
     const branch = ticket && (await live.data.branch(ticket.branchId));
     if (issuer === null || ticket === undefined || branch === undefined) {
-      if (!(await limit.unknown(req, reply))) throw tooMany(reply.getHeader('retry-after'));
+      if (!(await limit.unknown(req, reply))) throw linkRefused(reply);
       throw new AppError('not-found', issuer === null ? 'Google Wallet is not set up on this server.' : 'This link is not active.');
     }
-    if (!(await limit.found(reply, `t:${token}`))) throw tooMany(reply.getHeader('retry-after'));
+    if (!(await limit.found(reply, `t:${token}`))) throw linkRefused(reply);
     if (ticket.closedAt !== null) throw new AppError('not-found', 'This ticket is closed: it has no pass to add.');
     const url = await issuer.saveUrl(ticket, branch);
     return reply.code(303).headers(LIVE_HEADERS).header('location', url).send();

@@ -13,6 +13,7 @@ import type { Clock } from '../../core/clock.ts';
 import { addressKey } from '../../domain/client-address.ts';
 import { countRefusal } from '../../metrics.ts';
 import type { Metrics } from '../../core/metrics.ts';
+import { AppError } from '../../domain/errors.ts';
 
 /** A page reconnecting, confirming rings and posting its buttons stays far below this. */
 export const LINK_POLICY: BucketPolicy = { name: 'link', capacity: 120, refillPerSecond: 1 };
@@ -40,4 +41,9 @@ export function linkLimiter(limiter: RateLimiter, clock: Clock, metrics?: Metric
     found: (reply, linkKey) => taken(reply, linkKey, LINK_POLICY),
     unknown: (req, reply) => taken(reply, `ip:${addressKey(req.ip)}`, UNKNOWN_LINK_POLICY),
   };
+}
+
+/** The 429 problem of a link whose bucket is used up (found or unknown answered false, so Retry-After is set). */
+export function linkRefused(reply: FastifyReply, detail = 'Too many requests for this link; retry shortly.'): AppError {
+  return new AppError('rate-limited', detail, { retry_after: Number(reply.getHeader('retry-after') ?? 1) });
 }

@@ -8,13 +8,13 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../core/ctx.ts';
 import { subscribeToPush } from '../../actions/push-subscription.ts';
-import { AppError, notFound } from '../../domain/errors.ts';
+import { notFound } from '../../domain/errors.ts';
 import { parsePushSubscription } from '../../domain/push-subscription.ts';
 import { TICKET_TOKEN_PATTERN } from '../../domain/ticket-token.ts';
 import { customerCtx, findTicketByLink } from '../../actions/customer-link.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
 import type { VapidKeyStore } from '../../channels/vapid.ts';
-import { linkLimiter } from './live-limits.ts';
+import { linkLimiter, linkRefused } from './live-limits.ts';
 import { hidden, typed } from '../operation.ts';
 
 const WEB_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web', 'push');
@@ -56,17 +56,12 @@ export function registerPushRoutes(fastify: FastifyInstance, deps: PushRouteDeps
   // token is answered like an unknown one, counted against the address (live-limits.ts).
   app.post('/t/:token/push', { schema: hidden({ params: Type.Object({ token: Type.String() }) }) }, async (req, reply) => {
     const { token } = req.params;
-    const tooMany = (): never => {
-      throw new AppError('rate-limited', 'Too many requests for this link; retry shortly.', {
-        retry_after: Number(reply.getHeader('retry-after') ?? 1),
-      });
-    };
     const ticket = TOKEN.test(token) ? await findTicketByLink(services, token) : undefined;
     if (ticket === undefined) {
-      if (!(await limit.unknown(req, reply))) return tooMany();
+      if (!(await limit.unknown(req, reply))) throw linkRefused(reply);
       throw notFound('ticket link');
     }
-    if (!(await limit.found(reply, `t:${token}`))) return tooMany();
+    if (!(await limit.found(reply, `t:${token}`))) throw linkRefused(reply);
     // Validated before anything is written: a bad subscription changes nothing.
     const sub = parsePushSubscription(req.body, config.push.allowInsecureEndpoints);
     const ctx = (await customerCtx(services, ticket, String(req.id)))!;

@@ -20,7 +20,7 @@ import {
 } from '../../actions/wallet-passes.ts';
 import { APPLE_WEB_SERVICE_PATH, buildApplePass, PKPASS_TYPE } from '../../channels/wallet/apple/pass.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
-import { linkLimiter } from './live-limits.ts';
+import { linkLimiter, linkRefused } from './live-limits.ts';
 import { hidden, typed } from '../operation.ts';
 
 /** `apple` null: no Pass Type ID configured, and every route answers 404. */
@@ -56,19 +56,17 @@ export function registerAppleWalletRoutes(fastify: FastifyInstance, deps: Wallet
   }
   const apple = deps.apple;
   const limit = linkLimiter(deps.limiter, services.clock, services.metrics);
+  const BUSY = 'Too many requests; retry shortly.';
   const token = new RegExp(TICKET_TOKEN_PATTERN);
   const v1 = `${APPLE_WEB_SERVICE_PATH}/v1`;
 
-  const tooMany = (reply: FastifyReply): never => {
-    throw new AppError('rate-limited', 'Too many requests; retry shortly.', { retry_after: Number(reply.getHeader('retry-after') ?? 1) });
-  };
   /** The pass's own token, from `Authorization: ApplePass <token>`; counted against the address when it does not open the pass. */
   const applePassToken = (req: FastifyRequest): string => {
     const m = /^ApplePass ([A-Za-z0-9_-]{16,128})$/.exec(req.headers.authorization ?? '');
     return m?.[1] ?? '';
   };
   const refuse = async (req: FastifyRequest, reply: FastifyReply): Promise<never> => {
-    if (!(await limit.unknown(req, reply))) tooMany(reply);
+    if (!(await limit.unknown(req, reply))) throw linkRefused(reply, BUSY);
     throw new AppError('unauthenticated', 'Send Authorization: ApplePass <the pass’s authenticationToken>.');
   };
   const ofThisType = (passTypeId: string): void => {
@@ -95,10 +93,10 @@ export function registerAppleWalletRoutes(fastify: FastifyInstance, deps: Wallet
     const link = req.params.token;
     const issued = token.test(link) ? await issueApplePass(services, link) : null;
     if (issued === null) {
-      if (!(await limit.unknown(req, reply))) tooMany(reply);
+      if (!(await limit.unknown(req, reply))) throw linkRefused(reply, BUSY);
       throw new AppError('not-found', 'This link has no open ticket.');
     }
-    if (!(await limit.found(reply, `t:${link}`))) tooMany(reply);
+    if (!(await limit.found(reply, `t:${link}`))) throw linkRefused(reply, BUSY);
     reply.header('content-disposition', `attachment; filename="${issued.ticket.displayNumber.replace(/[^A-Za-z0-9-]/g, '')}.pkpass"`);
     return sendPass(reply, issued, issued.authenticationToken, req.headers['accept-language'] ?? '');
   });
@@ -114,7 +112,7 @@ export function registerAppleWalletRoutes(fastify: FastifyInstance, deps: Wallet
       pushToken: req.body.pushToken,
     });
     if (answer === null) return refuse(req, reply);
-    if (!(await limit.found(reply, `w:${serial}`))) tooMany(reply);
+    if (!(await limit.found(reply, `w:${serial}`))) throw linkRefused(reply, BUSY);
     return reply.code(answer === 'created' ? 201 : 200).send();
   });
 
@@ -123,7 +121,7 @@ export function registerAppleWalletRoutes(fastify: FastifyInstance, deps: Wallet
     ofThisType(passTypeId);
     if (!(await unregisterWalletDevice(services, { serialNumber: serial, token: applePassToken(req), deviceId })))
       return refuse(req, reply);
-    if (!(await limit.found(reply, `w:${serial}`))) tooMany(reply);
+    if (!(await limit.found(reply, `w:${serial}`))) throw linkRefused(reply, BUSY);
     return reply.code(200).send();
   });
 
@@ -139,7 +137,7 @@ export function registerAppleWalletRoutes(fastify: FastifyInstance, deps: Wallet
       const { deviceId, passTypeId } = req.params;
       ofThisType(passTypeId);
       // The device library id is this call's only secret (Apple's design): its own bucket.
-      if (!(await limit.found(reply, `wd:${deviceId}`))) tooMany(reply);
+      if (!(await limit.found(reply, `wd:${deviceId}`))) throw linkRefused(reply, BUSY);
       const since = req.query.passesUpdatedSince === undefined ? null : Number(req.query.passesUpdatedSince);
       const updated = await listUpdatedWalletSerials(services, deviceId, since);
       if (updated.serialNumbers.length === 0) return reply.code(204).send();
@@ -158,7 +156,7 @@ export function registerAppleWalletRoutes(fastify: FastifyInstance, deps: Wallet
       const passToken = applePassToken(req);
       const subject = await fetchLatestWalletPass(services, serial, passToken);
       if (subject === null) return refuse(req, reply);
-      if (!(await limit.found(reply, `w:${serial}`))) tooMany(reply);
+      if (!(await limit.found(reply, `w:${serial}`))) throw linkRefused(reply, BUSY);
       const since = Date.parse(req.headers['if-modified-since'] ?? '');
       if (Number.isFinite(since) && subject.pass.updatedAt <= since)
         return reply.code(304).header('last-modified', new Date(subject.pass.updatedAt).toUTCString()).send();
@@ -168,7 +166,7 @@ export function registerAppleWalletRoutes(fastify: FastifyInstance, deps: Wallet
 
   // Wallet's own error reports about our passes: accepted, a few lines logged, never stored.
   app.post(`${v1}/log`, { schema: hidden({ body: Logs }) }, async (req, reply) => {
-    if (!(await limit.unknown(req, reply))) tooMany(reply);
+    if (!(await limit.unknown(req, reply))) throw linkRefused(reply, BUSY);
     for (const line of req.body.logs.slice(0, LOGGED_LINES)) req.log.info({ wallet_log: line.slice(0, 500) }, 'Apple Wallet log');
     return reply.code(200).send();
   });
