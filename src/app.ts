@@ -34,9 +34,14 @@ import { installWebhooks } from './webhooks/install.ts';
 import { OutboundHttpClient } from './webhooks/http-client.ts';
 import { systemLookup } from './webhooks/url-policy.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
-import type { GoogleWalletIssuer } from './channels/wallet/google/google-issuer.ts';
-import { registerSquareJobs, squareTokenRefresher, withSquareEvents } from './connectors/square/install.ts';
-import type { SquareTokenRefresher } from './connectors/square/token-refresh.ts';
+import type { RingChannels } from './channels/install.ts';
+import { withTicketHooks } from './actions/ticket-hooks.ts';
+import { registerSchedules, startSchedules } from './runner/schedules.ts';
+import type { AppModule } from './http/route-table.ts';
+import { appleWalletModule } from './http/routes/wallet-apple.ts';
+import { googleWalletModule } from './http/routes/google-wallet.ts';
+import { CONNECTORS } from './connectors/installed.ts';
+import { connectorModule } from './connectors/module.ts';
 
 export type App = {
   server: FastifyInstance;
@@ -45,17 +50,21 @@ export type App = {
   services: Services;
   runner: JobRunner;
   maintenance: Maintenance;
-  /** Refreshes Square connections' tokens before they run out (tests call refreshDue on a fake clock). */
-  squareTokens: SquareTokenRefresher;
+  /** The installed channels' and connectors' modules (core/module.ts), in the order they were installed. */
+  modules: readonly AppModule[];
+  /** Each connector's token refresh, by name, as its scheduled job runs it (tests call it on a fake clock). */
+  connectors: ReadonlyMap<string, { refreshTokens(): Promise<{ refreshed: number; failed: number }> }>;
   shared: SharedState;
   /** Presence, the SSE hub and the snapshots' cached reads (createLive in src/realtime/live.ts). */
   live: Live;
-  /** The Google Wallet issuer (GOOGLE_WALLET_*), for the wallet ring channel; null when not configured. */
-  googleWallet: GoogleWalletIssuer | null;
+  /** The ring channels as installed (the ringer, the wallets' issuers). */
+  ringChannels: RingChannels;
   /** Listens on PORT/HOST, and on METRICS_PORT/METRICS_HOST when configured. */
   listen(): Promise<void>;
   /** Starts background work (jobs, expiry, retention). Tests may drive them by hand instead. */
   startWorkers(): void;
+  /** Enqueues each configured module's schedule: a run now, and its next slot (startWorkers calls it). */
+  startSchedules(): Promise<void>;
   close(): Promise<void>;
 };
 
@@ -104,14 +113,25 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     channels: [createPageChannel(liveChannels), createDisplayChannel(liveChannels), ...(opts.ringChannels ?? [])],
     http: outbound,
   });
-  const tasks = registerSquareJobs(registerWalletJobs(registerRingJobs(new JobRegistry()), ringing.walletIssuers));
+  // The features' modules: each declares its routes, jobs, schedules, hooks and health (decision 0076).
+  const modules: AppModule[] = [appleWalletModule, googleWalletModule(ringing.googleWallet), ...CONNECTORS.map(connectorModule)];
+  // What runs only where the operator set a feature up: its schedules and its ticket hooks.
+  const configured = modules.filter((m) => m.configured(config));
+  const schedules = configured.flatMap((m) => m.schedules ?? []);
+  const tasks = registerWalletJobs(registerRingJobs(new JobRegistry()), ringing.walletIssuers);
+  for (const m of modules) m.jobs?.(tasks);
+  registerSchedules(tasks, schedules);
   installWebhooks(config, tasks, outbound);
   const jobs = new JobWakerRelay();
   const services: Services = {
     ...base,
     ringer: opts.ringer === undefined ? ringing.ringer : opts.ringer(ringing.ringer),
     events: (opts.events ?? ((fanOut: EventSink) => fanOut))(
-      withSquareEvents(config, webhookFanOut({ clock: base.clock, jobs: () => jobs }), () => jobs),
+      withTicketHooks(
+        webhookFanOut({ clock: base.clock, jobs: () => jobs }),
+        configured.flatMap((m) => m.ticketHooks ?? []),
+        () => jobs,
+      ),
     ),
     jobs,
     webhookLookup: opts.webhookLookup,
@@ -119,10 +139,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   };
   const runner = new JobRunner(services, tasks, { ...DEFAULT_RUNNER_OPTIONS, ...config.jobs });
   jobs.bind(runner);
-  const { googleWallet } = ringing;
   const lastUsedKeys = new Set<string>();
   const server = await buildServer({
-    googleWallet,
+    modules,
     services,
     limiter,
     lastUsedKeys,
@@ -139,7 +158,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     () => services.clock.now(),
   );
   const maintenance = new Maintenance(services, lastUsedKeys);
-  const squareTokens = squareTokenRefresher(services);
+  const connectors = new Map(CONNECTORS.map((c) => [c.name, { refreshTokens: () => c.refreshTokens(services) }]));
   let closed = false;
   return {
     server,
@@ -147,10 +166,11 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     services,
     runner,
     maintenance,
-    squareTokens,
+    modules,
+    connectors,
     shared,
     live,
-    googleWallet,
+    ringChannels: ringing,
     async listen() {
       await server.listen({ port: config.port, host: config.host });
       if (metricsServer !== null && config.metrics !== null)
@@ -159,7 +179,11 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     startWorkers() {
       runner.start();
       maintenance.start();
-      squareTokens.start();
+      // Each schedule runs once now (a node restarted more often than hourly still refreshes) and then every period.
+      void startSchedules(services, schedules).catch((err: Error) => log.warn({ err: err.message }, 'schedules did not start'));
+    },
+    startSchedules() {
+      return startSchedules(services, schedules);
     },
     async close() {
       if (closed) return;
@@ -171,7 +195,6 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       outbound.close();
       ringing.close();
       await maintenance.stop();
-      squareTokens.stop();
       await shared.close();
       await db.close();
     },

@@ -127,6 +127,12 @@ export function createMetrics(): Metrics {
       labelNames: ['answer', 'outcome'],
       registers,
     }),
+    connectorOrdersIgnored: new Counter({
+      name: 'readybell_connector_orders_ignored_total',
+      help: 'Orders a POS connector received and made no ticket of, by connector and reason (no_pickup: no pickup fulfillment)',
+      labelNames: ['connector', 'reason'],
+      registers,
+    }),
     refreshBacklog: async () => {},
     delivered: new Map(),
   };

@@ -79,6 +79,8 @@ function newTicket(ctx: Ctx, input: CreateTicketInput, { queue, number, expiryHo
     externalRef: input.external_ref ?? null,
     customerPhone: input.customer_phone ?? null,
     metadata: input.metadata ?? null,
+    // Only a connector's job acts as a system actor that creates tickets; a request never does.
+    source: ctx.actor.kind === 'system' ? ctx.actor.name : null,
     createdAt: now,
     readyAt: null,
     collectedAt: null,

@@ -10,6 +10,7 @@ import { insertRow } from '../store/rows.ts';
 import { insertEventListingTargets } from '../store/webhook-endpoints.ts';
 import { eventRow } from '../store/outbox.ts';
 import { API_VERSION } from '../contract/event-schemas.ts';
+import { ticketPresentedAs } from '../contract/present.ts';
 
 /** The PRODUCT.md §6 envelope, serialised as every event body is stored and sent. */
 export function eventEnvelope(ctx: Ctx, id: string, type: string, createdAt: number, data: Record<string, unknown>): string {
@@ -37,6 +38,8 @@ function newEvent(ctx: Ctx, type: string, data: Record<string, unknown>): EventR
     type,
     createdAt,
     body: eventEnvelope(ctx, id, type, createdAt, data),
+    ticket: ticketPresentedAs(data.object),
+    fromRequest: ctx.requestId !== null,
   };
 }
 

@@ -14,8 +14,17 @@ export function ticketUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/t/${token}`;
 }
 
+/**
+ * The ticket each presented object was made from: an event about a ticket carries it typed
+ * (actions/record-event.ts), so the modules' ticket hooks never read an event's body.
+ */
+const presentedFrom = new WeakMap<TicketObject, Ticket>();
+
+export const ticketPresentedAs = (object: unknown): Ticket | undefined =>
+  typeof object === 'object' && object !== null ? presentedFrom.get(object as TicketObject) : undefined;
+
 export function presentTicket(t: Ticket, publicUrl: string): TicketObject {
-  return {
+  const object: TicketObject = {
     object: 'ticket' as const,
     id: t.id,
     display_number: t.displayNumber,
@@ -41,6 +50,8 @@ export function presentTicket(t: Ticket, publicUrl: string): TicketObject {
     rings: t.rings,
     sms_status: t.smsStatus ?? null,
   };
+  presentedFrom.set(object, t);
+  return object;
 }
 
 /** Stored languages were checked when set; one that is not supported reads as English, as on the pages. */

@@ -3,6 +3,7 @@
 // action's own transaction, or a create's commit (core/ticket-create.ts), which may share one
 // statement with other creates on PostgreSQL. A sink therefore describes rows; it never runs SQL
 // of its own.
+import type { Ticket } from './ticket.ts';
 
 /**
  * One row to insert: column names as in the schema, values as bound parameters. With `merge`,
@@ -26,6 +27,10 @@ export type EventRecord = {
   readonly type: string;
   readonly createdAt: number;
   readonly body: string;
+  /** The ticket the event is about, as it now is (a ticket.* event): what modules' ticket hooks read (core/module.ts). */
+  readonly ticket?: Ticket;
+  /** Whether a request (a staff page, an API call) made the change, rather than a job. */
+  readonly fromRequest?: boolean;
 };
 
 /**

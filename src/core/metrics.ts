@@ -21,6 +21,8 @@ export type Metrics = {
   rateLimitRefusals: Counter<'policy'>;
   rateLimitFailures: Counter;
   smsReplies: Counter<'answer' | 'outcome'>;
+  /** POS orders a connector received and made no ticket of, by connector and reason (no_pickup, …). */
+  connectorOrdersIgnored: Counter<'connector' | 'reason'>;
   /** 0 while this node serves without its Redis (decision 0053); 1 otherwise, also without REDIS_URL. */
   redisUp: Gauge;
   /** Reads the job backlog into jobsDue and jobsOldestDueAge at scrape time (watchJobBacklog). */

@@ -20,6 +20,11 @@ export type Ticket = {
   externalRef: string | null;
   customerPhone: string | null;
   metadata: Record<string, string> | null;
+  /**
+   * Where the ticket came from: the connector whose job made it ('square'), set by the server alone
+   * (a connector's system actor); null for the API and the staff page, whatever their metadata says.
+   */
+  source: string | null;
   createdAt: number;
   readyAt: number | null;
   collectedAt: number | null;

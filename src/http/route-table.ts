@@ -1,12 +1,13 @@
 // Every route of the public server, in one table: the groups it is made of, what each serves, who
-// may call it and which code decides that. server.ts mounts the table and nothing else adds a
+// may call it and which code decides that, then the groups of the installed modules (channels and
+// connectors declare theirs: decision 0076). server.ts mounts the table and nothing else adds a
 // route: one added outside a group stops the server at start. What was mounted, group by group,
 // is read back with mountedRoutes(); test/api/isolation.test.ts walks every /v1 route from it.
 // Decision: docs/decisions/0028-route-table.md.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../core/ctx.ts';
+import type { FeatureModule } from '../core/module.ts';
 import type { VapidKeyStore } from '../channels/vapid.ts';
-import type { GoogleWalletIssuer } from '../channels/wallet/google/google-issuer.ts';
 import type { Live } from '../realtime/live.ts';
 import type { RateLimiter } from '../realtime/limiter.ts';
 import { SECURITY, type Access } from './operation.ts';
@@ -15,20 +16,16 @@ import { registerDocsUi } from './docs-page.ts';
 import { loadWebAssets, type WebAssets } from './pages/assets.ts';
 import { registerBoardPage } from './routes/board-page.ts';
 import { registerCustomerPage, type LivePagesDeps } from './routes/customer-page.ts';
-import { registerGoogleWalletRoute } from './routes/google-wallet.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerPublicPages } from './routes/pages.ts';
 import { PUSH_SCRIPT_PATH, registerPushRoutes } from './routes/push.ts';
 import { registerSmsWebhooks, SMS_INBOUND_PATH, SMS_STATUS_PATH } from './routes/sms-webhooks.ts';
 import { registerStaffApp } from './routes/staff-app.ts';
-import { registerSquareConnectorRoutes } from './routes/square-connector.ts';
-import { SQUARE_CALLBACK_PATH, SQUARE_WEBHOOK_PATH } from '../domain/square-config.ts';
 import { registerWebAssets } from './routes/web-assets.ts';
-import { registerAppleWalletRoutes } from './routes/wallet-apple.ts';
 import { registerApiScope } from './routes/v1/index.ts';
 import { registerSignIn } from './routes/v1/sessions.ts';
 
-/** The route groups, named for who they serve. */
+/** The route groups, named for who they serve; an installed module's groups are named by the module. */
 export type Scope =
   | 'health'
   | 'docs'
@@ -39,10 +36,20 @@ export type Scope =
   | 'board'
   | 'push'
   | 'sms-provider'
-  | 'square'
-  | 'wallet'
-  | 'sms-provider'
-  | 'assets';
+  | 'assets'
+  | (string & {});
+
+/**
+ * What an installed module (core/module.ts) mounts: route groups of its own (each in the table's
+ * bookkeeping like the built-in ones), and operations in the authenticated /v1 scope.
+ */
+export type ModuleRoutes = {
+  readonly groups?: readonly RouteGroup[];
+  api?(app: FastifyInstance, services: Services): void;
+};
+
+/** A channel or connector as the app installs it: its declaration, with the routes this layer mounts. */
+export type AppModule = FeatureModule<ModuleRoutes>;
 
 export type RouteDeps = {
   services: Services;
@@ -50,8 +57,8 @@ export type RouteDeps = {
   lastUsedKeys: Set<string>;
   live: Live;
   vapid: VapidKeyStore;
-  /** The Google Wallet issuer (config.googleWallet); null: its save link answers 404. */
-  googleWallet: GoogleWalletIssuer | null;
+  /** The installed channels' and connectors' modules: their routes are mounted after the table's groups. */
+  modules: readonly AppModule[];
   /** Dependencies the node serves without, degraded (Redis): /readyz reports them, never a 503. */
   readiness: Record<string, () => Promise<void>>;
   shedding: () => boolean;
@@ -60,7 +67,7 @@ export type RouteDeps = {
 };
 
 /** What the groups share: the dependencies, and the customer page's and board's static files (read once). */
-type MountDeps = RouteDeps & { pages: LivePagesDeps };
+export type MountDeps = RouteDeps & { pages: LivePagesDeps };
 
 export type RouteGroup = {
   scope: Scope;
@@ -112,12 +119,11 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
   },
   {
     scope: 'customer-page',
-    paths: '/t/{token}, /t/{token}/… (with /t/{token}/wallet/google)',
+    paths: '/t/{token}, /t/{token}/…',
     auth: "the ticket link's token (a capability for one ticket), rate-limited per link and per address (live-limits.ts)",
     mount: (app, d) => {
       endStreamsOnClose(app, d.live);
       registerCustomerPage(app, d.pages);
-      registerGoogleWalletRoute(app, { services: d.services, live: d.live, limiter: d.limiter, issuer: d.googleWallet });
     },
   },
   {
@@ -136,29 +142,10 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
     mount: (app, d) => registerPushRoutes(app, { services: d.services, limiter: d.limiter, vapid: d.vapid }),
   },
   {
-    scope: 'wallet',
-    paths: 'GET /t/{token}/wallet/apple.pkpass, /wallet/apple/v1/… (Apple PassKit web service); 404 without a Pass Type ID configured',
-    auth:
-      "the ticket link's token for a new pass; Authorization: ApplePass <the pass's token> (hashed at rest, compared in constant time) " +
-      'for registrations and the latest pass, the device library id for its updated serials (actions/wallet-passes.ts); rate-limited like ticket links',
-    mount: (app, d) =>
-      app.register(async (scope) =>
-        registerAppleWalletRoutes(scope, { services: d.services, limiter: d.limiter, apple: d.services.config.appleWallet }),
-      ),
-  },
-  {
     scope: 'sms-provider',
     paths: `POST ${SMS_INBOUND_PATH}, POST ${SMS_STATUS_PATH}/{ring}`,
     auth: 'the SMS provider: X-Twilio-Signature over the public URL and the form, keyed with SMS_AUTH_TOKEN (decision 0026); anything else is 403',
     mount: (app, d) => app.register(async (scope) => registerSmsWebhooks(scope, d.services, d.limiter)),
-  },
-  {
-    scope: 'square',
-    paths: `GET ${SQUARE_CALLBACK_PATH}, POST ${SQUARE_WEBHOOK_PATH}`,
-    auth:
-      "Square: the callback's state, bound to the owner's staff session that asked for it (connectors/square/oauth.ts); " +
-      'notifications signed with x-square-hmacsha256-signature over the subscription URL and the raw body (decision 0073); anything else is 403',
-    mount: (app, d) => app.register(async (scope) => registerSquareConnectorRoutes(scope, d.services)),
   },
   {
     scope: 'assets',
@@ -225,7 +212,8 @@ export async function mountRouteTable(app: FastifyInstance, deps: RouteDeps): Pr
       });
     }
   });
-  for (const group of ROUTE_TABLE) {
+  // The table's groups, then each installed module's (core/module.ts): the table names no module.
+  for (const group of [...ROUTE_TABLE, ...deps.modules.flatMap((m) => m.routes?.groups ?? [])]) {
     mounting = group;
     await group.mount(app, d);
   }

@@ -17,14 +17,13 @@ import { registerLingeringClose } from './plugins/lingering-close.ts';
 import { registerDraining } from './plugins/draining.ts';
 import { registerLoadShedding } from './plugins/load-shedding.ts';
 import { registerCompression } from './plugins/compression.ts';
-import { mountedRoutes, mountRouteTable } from './route-table.ts';
+import { type AppModule, mountedRoutes, mountRouteTable } from './route-table.ts';
 import { SHARED_SCHEMAS } from '../contract/schemas.ts';
 import type { RateLimiter } from '../realtime/limiter.ts';
 import { registerRequestMetrics } from './metrics-server.ts';
 import { newRequestId, REQUEST_ID_HEADER, requestIdFor } from './request-id.ts';
 import { RequestLog } from './request-log.ts';
 import type { Metrics } from '../core/metrics.ts';
-import type { GoogleWalletIssuer } from '../channels/wallet/google/google-issuer.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,8 +39,8 @@ export type AppDeps = {
   live: Live;
   /** The push server key the customer page subscribes with (installRingChannels). */
   vapid: VapidKeyStore;
-  /** The Google Wallet issuer, when configured (its save link is a customer-page route). */
-  googleWallet?: GoogleWalletIssuer | null;
+  /** The installed channels' and connectors' modules (their routes, /readyz's health). */
+  modules?: readonly AppModule[];
   /** Dependencies the node serves without, degraded (Redis): /readyz reports them, never a 503. */
   readiness?: Record<string, () => Promise<void>>;
   metrics?: Metrics;
@@ -236,7 +235,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
     lastUsedKeys: deps.lastUsedKeys,
     live: deps.live,
     vapid: deps.vapid,
-    googleWallet: deps.googleWallet ?? null,
+    modules: deps.modules ?? [],
     readiness: deps.readiness ?? {},
     shedding,
     notFound,

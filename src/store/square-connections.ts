@@ -80,50 +80,20 @@ export async function countRefreshFailures(q: Queryable): Promise<number> {
   return Number(r?.n ?? 0);
 }
 
-/** Starts an OAuth round: the row exists from then on (not connected until the code is exchanged). */
-export async function saveOAuthState(
-  tx: Tx,
-  s: { branchId: string; environment: string; stateHash: string; sessionHash: string; expiresAt: number; now: number },
-): Promise<void> {
-  await tx.run(
-    `INSERT INTO square_connections (branch_id, environment, oauth_state_hash, oauth_session_hash, oauth_state_expires_at, updated_at)
-     VALUES ($1, $2, $3, $4, $5, $6)
-     ON CONFLICT (branch_id) DO UPDATE SET oauth_state_hash = $3, oauth_session_hash = $4, oauth_state_expires_at = $5, updated_at = $6`,
-    [s.branchId, s.environment, s.stateHash, s.sessionHash, s.expiresAt, s.now],
-  );
-}
-
-/**
- * Takes an OAuth state once: its branch and the session hash it was bound to, when it is known and
- * not expired; the state is cleared either way, so a code cannot be sent back with it twice.
- */
-export async function takeOAuthState(tx: Tx, stateHash: string, now: number): Promise<{ branchId: string; sessionHash: string } | null> {
-  const r = await one<Raw>(
-    tx,
-    `SELECT branch_id, oauth_session_hash, oauth_state_expires_at FROM square_connections WHERE oauth_state_hash = $1 ${tx.forUpdate}`,
-    [stateHash],
-  );
-  if (r === undefined) return null;
-  await tx.run(
-    'UPDATE square_connections SET oauth_state_hash = NULL, oauth_session_hash = NULL, oauth_state_expires_at = NULL WHERE branch_id = $1',
-    [r.branch_id],
-  );
-  if (Number(r.oauth_state_expires_at) < now) return null;
-  return { branchId: String(r.branch_id), sessionHash: String(r.oauth_session_hash) };
-}
-
 export type SquareTokens = { accessToken: string; refreshToken: string | null; expiresAt: number | null };
 
-/** A code exchanged: the merchant and its sealed tokens; the location is chosen next. */
+/** A code exchanged (the shared OAuth flow, connectors/oauth-flow.ts): the merchant and its sealed tokens; the location is chosen next. */
 export async function saveConnected(
   tx: Tx,
   c: { branchId: string; environment: string; merchantId: string; merchantName: string | null; tokens: SquareTokens; now: number },
 ): Promise<void> {
   await tx.run(
-    `UPDATE square_connections SET environment = $2, merchant_id = $3, merchant_name = $4, access_token = $5, refresh_token = $6,
+    `INSERT INTO square_connections (branch_id, environment, merchant_id, merchant_name, access_token, refresh_token, token_expires_at,
+       connected_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)
+     ON CONFLICT (branch_id) DO UPDATE SET environment = $2, merchant_id = $3, merchant_name = $4, access_token = $5, refresh_token = $6,
        token_expires_at = $7, connected_at = $8, location_id = NULL, location_name = NULL, refresh_failed_at = NULL, last_error = NULL,
-       updated_at = $8
-     WHERE branch_id = $1`,
+       updated_at = $8`,
     [c.branchId, c.environment, c.merchantId, c.merchantName, c.tokens.accessToken, c.tokens.refreshToken, c.tokens.expiresAt, c.now],
   );
 }

@@ -20,6 +20,7 @@ const COLUMNS: Array<[keyof Ticket, string]> = [
   ['externalRef', 'external_ref'],
   ['customerPhone', 'customer_phone'],
   ['metadata', 'metadata'],
+  ['source', 'source'],
   ['createdAt', 'created_at'],
   ['readyAt', 'ready_at'],
   ['collectedAt', 'collected_at'],

@@ -30,7 +30,7 @@ before(async () => {
   google = await new FakeGoogleWallet().start();
   t = await startTestApp({ clock, env: google.env() });
   plain = await startTestApp();
-  issuer = t.app.googleWallet!;
+  issuer = t.app.ringChannels.googleWallet!;
 });
 after(async () => {
   await t?.close();
@@ -288,7 +288,7 @@ test('unknown or malformed links, and a server without Google Wallet: 404 proble
   const res = await plain.request('GET', `/t/${ticket.token}/wallet/google`, { key: null });
   assert.equal(res.status, 404);
   assert.equal(res.body.detail, 'Google Wallet is not set up on this server.');
-  assert.equal(plain.app.googleWallet, null);
+  assert.equal(plain.app.ringChannels.googleWallet, null);
 });
 
 test('two rings racing for the third notification of a pass: exactly one gets it', async () => {

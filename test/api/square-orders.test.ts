@@ -208,9 +208,9 @@ test('tokens are refreshed a week before they run out; a refused refresh shows i
   // Staff sessions idle out over the weeks the clock moves: each look is a fresh sign-in.
   const owner = { as: async (method: string, path: string) => (await ownerOf(t, tenant)).as(method, path) };
   const first = (await owner.as('GET', '/v1/connectors/square')).body.token_expires_at;
-  assert.deepEqual(await t.app.squareTokens.refreshDue(), { refreshed: 0, failed: 0 }, 'nothing due 30 days ahead');
+  assert.deepEqual(await t.app.connectors.get('square')!.refreshTokens(), { refreshed: 0, failed: 0 }, 'nothing due 30 days ahead');
   clock.advance(24 * 24 * 3600_000);
-  assert.deepEqual(await t.app.squareTokens.refreshDue(), { refreshed: 1, failed: 0 });
+  assert.deepEqual(await t.app.connectors.get('square')!.refreshTokens(), { refreshed: 1, failed: 0 });
   const renewed = (await owner.as('GET', '/v1/connectors/square')).body;
   assert.ok(Date.parse(renewed.token_expires_at) > Date.parse(first), `a new expiry: ${first} then ${renewed.token_expires_at}`);
   assert.equal(renewed.status, 'connected');
@@ -221,7 +221,7 @@ test('tokens are refreshed a week before they run out; a refused refresh shows i
   square.refuseRefresh = true;
   try {
     clock.advance(24 * 24 * 3600_000);
-    assert.deepEqual(await t.app.squareTokens.refreshDue(), { refreshed: 0, failed: 1 });
+    assert.deepEqual(await t.app.connectors.get('square')!.refreshTokens(), { refreshed: 0, failed: 1 });
     const failed = (await owner.as('GET', '/v1/connectors/square')).body;
     assert.equal(failed.status, 'refresh_failed');
     assert.match(failed.last_error, /^Token refresh failed: ObtainToken: 401 UNAUTHORIZED/);
@@ -231,7 +231,7 @@ test('tokens are refreshed a week before they run out; a refused refresh shows i
   } finally {
     square.refuseRefresh = false;
   }
-  assert.deepEqual(await t.app.squareTokens.refreshDue(), { refreshed: 1, failed: 0 });
+  assert.deepEqual(await t.app.connectors.get('square')!.refreshTokens(), { refreshed: 1, failed: 0 });
   assert.equal((await owner.as('GET', '/v1/connectors/square')).body.status, 'connected');
   assert.deepEqual((await t.request('GET', '/readyz', { key: null })).body.connectors, { square: { refresh_failed: 0 } });
 });

@@ -84,6 +84,7 @@ function ticket(n: number): RowWrite {
     externalRef: null,
     customerPhone: null,
     metadata: null,
+    source: null,
     createdAt: NOW,
     readyAt: null,
     collectedAt: null,

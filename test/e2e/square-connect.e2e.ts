@@ -202,7 +202,7 @@ test('a refused token refresh is a warning with what Square said, and Reconnect 
   square.refuseRefresh = true;
   try {
     await connectSquare(t, square, ownerApi, { queue: 'S' });
-    assert.deepEqual(await t.app.squareTokens.refreshDue(), { refreshed: 0, failed: 1 });
+    assert.deepEqual(await t.app.connectors.get('square')!.refreshTokens(), { refreshed: 0, failed: 1 });
   } finally {
     square.tokenLifetimeMs = 30 * 24 * 3600_000;
     square.refuseRefresh = false;

@@ -37,6 +37,7 @@ const ticket = (over: Partial<Ticket> = {}): Ticket => ({
   externalRef: 'secret-ref',
   customerPhone: '+15550000000',
   metadata: { name: 'Alice' },
+  source: null,
   createdAt: 0,
   readyAt: null,
   collectedAt: null,

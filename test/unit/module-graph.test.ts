@@ -34,8 +34,8 @@ const LAYERS: readonly string[] = [
   'ring',
   'jobs',
   'write',
-  'connectors',
   'http',
+  'connectors',
   'app.ts',
   'cli',
 ];

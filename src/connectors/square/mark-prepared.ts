@@ -1,14 +1,15 @@
 // The branch setting mark_prepared: when readybell's staff page (or the POS through the API) marks
 // a ticket from Square ready, the order's pickup fulfillment at Square becomes PREPARED too. The
-// event sink below sees each ticket.ready as it is recorded and, for a Square ticket made ready by
-// a request (not by the connector's own job, which has no request: that ready came from Square),
-// writes a job with the ready's own rows, so it exists exactly when the ready committed. The job
-// reads the order and moves a PROPOSED or RESERVED fulfillment to PREPARED with the order's
-// version; a fulfillment already PREPARED (or past it) is left alone. The notification Square then
-// sends finds the ticket ready already, and rings nobody.
-import type { EventSink } from '../../core/events.ts';
-import type { JobWaker } from '../../core/jobs.ts';
+// connector's ticket hook (core/module.ts) sees each ticket change as its event is recorded and,
+// for a ready of a ticket whose server-set source is Square, made by a request (not by the
+// connector's own job, which has no request: that ready came from Square), writes a job with the
+// ready's own rows, so it exists exactly when the ready committed. A client that writes
+// `"source":"square"` into its ticket's metadata sets nothing off. The job reads the order and
+// moves a PROPOSED or RESERVED fulfillment to PREPARED with the order's version; a fulfillment
+// already PREPARED (or past it) is left alone. The notification Square then sends finds the ticket
+// ready already, and rings nobody.
 import { defineJobKind, type JobHandler } from '../../core/job-registry.ts';
+import type { TicketHook } from '../../core/module.ts';
 import type { Mode } from '../../core/tenancy.ts';
 import { jobRow, newJob } from '../../store/outbox.ts';
 import { getSquareConnection } from '../../store/square-connections.ts';
@@ -21,30 +22,19 @@ export type SquarePreparedPayload = { branch_id: string; mode: Mode; ticket_id: 
 
 export const SQUARE_PREPARED_JOB = defineJobKind<SquarePreparedPayload>('square_prepared', 'webhook');
 
-type ReadyEnvelope = { request: unknown; data?: { object?: { id?: string; metadata?: Record<string, string> | null } } };
-
-/** Wraps the event sink: Square tickets made ready by a request get the job that tells Square. */
-export function squareReadySink(inner: EventSink, jobs: () => JobWaker): EventSink {
-  return {
-    async record(event, out) {
-      await inner.record(event, out);
-      // Most readies are not Square's: the body is parsed only when it can be one.
-      if (event.type !== 'ticket.ready' || !event.body.includes('"source":"square"')) return;
-      const body = JSON.parse(event.body) as ReadyEnvelope;
-      const ticket = body.data?.object;
-      if (body.request === null || ticket?.id === undefined || ticket.metadata?.source !== SQUARE_SOURCE.source) return;
-      const payload: SquarePreparedPayload = { branch_id: event.branchId, mode: event.mode, ticket_id: ticket.id };
-      await out.insert(
-        jobRow(
-          newJob(SQUARE_PREPARED_JOB, `square-prepared:${event.id}`, payload, event.createdAt, event.createdAt, {
-            accountId: event.accountId,
-          }),
-        ),
-      );
-      out.afterCommit(() => jobs().wake());
-    },
-  };
-}
+/** Square tickets made ready by a request get the job that tells Square. */
+export const squareReadyHook: TicketHook = async ({ event, ticket, byRequest, wakeJobs }, out) => {
+  if (event.type !== 'ticket.ready' || !byRequest || ticket.source !== SQUARE_SOURCE) return;
+  const payload: SquarePreparedPayload = { branch_id: event.branchId, mode: event.mode, ticket_id: ticket.id };
+  await out.insert(
+    jobRow(
+      newJob(SQUARE_PREPARED_JOB, `square-prepared:${event.id}`, payload, event.createdAt, event.createdAt, {
+        accountId: event.accountId,
+      }),
+    ),
+  );
+  out.afterCommit(wakeJobs);
+};
 
 export const squarePreparedJob: JobHandler<SquarePreparedPayload> = async (services, p) => {
   const config = services.config.square;

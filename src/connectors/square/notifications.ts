@@ -1,4 +1,4 @@
-// Square's webhook notifications (POST /connectors/square/webhook). Each is verified (Square's
+// Square's webhook notifications (POST /connectors/square/webhook, the port's webhook). Each is verified (Square's
 // HMAC over the subscription's URL and the raw body, domain/square-signature.ts), matched to the
 // branches connected to its merchant and location, and answered at once: the work is a job
 // (order-sync.ts), keyed by Square's event_id and the branch, so Square's retries of one
@@ -10,6 +10,7 @@ import { validSquareSignature } from '../../domain/square-signature.ts';
 import { enqueueJob, newJob } from '../../store/outbox.ts';
 import { listMerchantConnections } from '../../store/square-connections.ts';
 import { getBranch } from '../../store/tenancy.ts';
+import type { WebhookOutcome } from '../port.ts';
 import { SQUARE_ORDER_JOB } from './order-sync.ts';
 
 /** The notifications the connector acts on; others are acknowledged and ignored. */
@@ -22,15 +23,13 @@ type Notification = {
   data?: { id?: unknown; object?: Record<string, { order_id?: unknown; location_id?: unknown } | undefined> };
 };
 
-export type NotificationOutcome = { jobs: number; ignored: string | null };
-
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' && v.length <= 200 ? v : null);
 
 export async function receiveSquareNotification(
   services: Services,
   rawBody: string,
   signature: string | undefined,
-): Promise<NotificationOutcome> {
+): Promise<WebhookOutcome> {
   const config = services.config.square;
   if (config === null)
     throw new AppError('forbidden', 'This readybell has no Square application configured, so no Square notification can be verified.');
@@ -39,12 +38,16 @@ export async function receiveSquareNotification(
       'forbidden',
       'The notification is not signed by Square: x-square-hmacsha256-signature is missing or does not match the notification URL and body.',
     );
-  let n: Notification;
+  let parsed: unknown;
   try {
-    n = JSON.parse(rawBody) as Notification;
+    parsed = JSON.parse(rawBody);
   } catch {
     throw new AppError('invalid-json', 'The notification body is not JSON.');
   }
+  // Signed JSON that is not an object (`null`, a number, a list) is no notification: a problem, not a crash.
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new AppError('bad-request', 'A Square notification is a JSON object with type, event_id and merchant_id.');
+  const n = parsed as Notification;
   const type = text(n.type);
   const eventId = text(n.event_id);
   const merchantId = text(n.merchant_id);

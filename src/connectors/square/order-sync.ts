@@ -29,8 +29,11 @@ export type SquareOrderJobPayload = { branch_id: string; merchant_id: string; or
 /** In the webhook lane: Square's calls may be slow, and rings never wait behind them (decision 0048). */
 export const SQUARE_ORDER_JOB = defineJobKind<SquareOrderJobPayload>('square_order', 'webhook');
 
-/** Where a ticket came from, in its metadata (decision 0073): shown on the staff board and in ticket.* events. */
-export const SQUARE_SOURCE = { source: 'square' } as const;
+/**
+ * Where a ticket came from: the server-set `source` (the connector's system actor, decision 0076),
+ * and, as before, `metadata.source` (decision 0073), which the staff board and ticket.* events show.
+ */
+export const SQUARE_SOURCE = 'square';
 
 const RATE_LIMITED_RETRY_MS = 60_000;
 const OPEN = new Set(['created', 'ready']);
@@ -52,7 +55,8 @@ async function connectionFor(services: Services, p: { branch_id: string; merchan
 export const squareOrderJob: JobHandler<SquareOrderJobPayload> = async (services, p) => {
   const row = await connectionFor(services, p);
   if (row === null) return;
-  const ctx = await ctxForBranch(services, p.branch_id, modeOf(row.environment), 'square');
+  // The connector's system actor: the ticket it creates gets source 'square', which no request can set.
+  const ctx = await ctxForBranch(services, p.branch_id, modeOf(row.environment), SQUARE_SOURCE);
   if (ctx === null) return;
   const api = new SquareApi(services.config.square!);
   const token = openToken(services, row.branchId, 'access', row.accessToken!);
@@ -60,7 +64,15 @@ export const squareOrderJob: JobHandler<SquareOrderJobPayload> = async (services
     const order = await api.getOrder(token, p.order_id);
     if (order === null || order.locationId !== row.locationId) return;
     const pickup = order.fulfillments.find((f) => f.type === 'PICKUP');
-    if (pickup === undefined) return;
+    if (pickup === undefined) {
+      // Not a pickup (a delivery, a shipment, an order paid at the counter): no ticket, but never silently.
+      services.log.info(
+        { connector: SQUARE_SOURCE, branch: p.branch_id, order: order.id },
+        'Square order without a pickup fulfillment: no ticket',
+      );
+      services.metrics?.connectorOrdersIgnored.inc({ connector: SQUARE_SOURCE, reason: 'no_pickup' });
+      return;
+    }
     let ticket = await ticketOf(ctx, order.id);
     if (ticket === undefined) {
       // An order already over when first seen gets no ticket.
@@ -85,7 +97,7 @@ export const squareOrderJob: JobHandler<SquareOrderJobPayload> = async (services
 
 async function ticketOf(ctx: Ctx, orderId: string): Promise<Ticket | undefined> {
   const { data } = await listTickets(ctx.services.db, ctx.branchId, ctx.mode, { externalRef: orderId, limit: 10 });
-  return data.find((t) => t.metadata?.source === SQUARE_SOURCE.source);
+  return data.find((t) => t.source === SQUARE_SOURCE);
 }
 
 async function createFromOrder(ctx: Ctx, row: SquareConnectionRow, order: SquareOrder, pickup: SquareFulfillment): Promise<Ticket> {
@@ -100,18 +112,14 @@ async function createFromOrder(ctx: Ctx, row: SquareConnectionRow, order: Square
     ...(queue === null ? {} : { queue }),
     external_ref: order.id,
     ...(phone?.ok ? { customer_phone: phone.e164 } : {}),
-    metadata: { ...SQUARE_SOURCE },
+    metadata: { source: SQUARE_SOURCE },
   };
   // The key is the order's fulfillment: a second job for it (a retry, a racing notification)
   // gets the first one's ticket back instead of a second ticket.
   const key = `square:${row.merchantId}:${order.id}:${pickup.uid}`;
-  const { stored } = await writeOnce(
-    ctx,
-    { status: 201, commit: createTicket, input },
-    { key, fingerprint: key, finalRefusal: () => null },
-  );
-  const created = JSON.parse(stored.body) as { id: string };
-  const ticket = await getTicket(ctx.services.db, ctx.branchId, ctx.mode, created.id);
+  await writeOnce(ctx, { status: 201, commit: createTicket, input }, { key, fingerprint: key, finalRefusal: () => null });
+  // The ticket is read back by what made it (the order, source Square), not from the create's wire answer.
+  const ticket = await ticketOf(ctx, order.id);
   if (ticket === undefined) throw new Error('the ticket made for a Square order is gone');
   return ticket;
 }

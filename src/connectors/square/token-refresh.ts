@@ -1,4 +1,5 @@
-// Square's access tokens last 30 days. Every node looks each hour for tokens with less than a week
+// Square's access tokens last 30 days. The connector's refresh (a scheduled job in the job queue,
+// hourly and once when a node starts: connectors/module.ts) looks for tokens with less than a week
 // left and refreshes them (the code flow's refresh token stays the same, so two nodes refreshing
 // at once both succeed). A refresh Square refuses is never silent: the connection's status becomes
 // refresh_failed with Square's message as last_error (the staff page's Square screen shows it), the
@@ -9,59 +10,38 @@ import { openToken, sealToken } from './connection-state.ts';
 import { SquareApi } from './square-api.ts';
 
 export const REFRESH_BEFORE_MS = 7 * 24 * 3600_000;
-const EVERY_MS = 3600_000;
+export const REFRESH_EVERY_MS = 3600_000;
 const BATCH = 100;
 
-export class SquareTokenRefresher {
-  private readonly services: Services;
-  private timer: NodeJS.Timeout | null = null;
-
-  constructor(services: Services) {
-    this.services = services;
-  }
-
-  start(): void {
-    if (this.services.config.square === null || this.timer !== null) return;
-    this.timer = setInterval(
-      () => void this.refreshDue().catch((err: Error) => this.services.log.warn({ err: err.message }, 'Square token refresh failed')),
-      EVERY_MS,
-    );
-    this.timer.unref();
-  }
-
-  stop(): void {
-    if (this.timer !== null) clearInterval(this.timer);
-    this.timer = null;
-  }
-
-  /** Refreshes the tokens that run out within a week; returns how many were refreshed and how many failed. */
-  async refreshDue(): Promise<{ refreshed: number; failed: number }> {
-    const { db, clock, log, config } = this.services;
-    if (config.square === null) return { refreshed: 0, failed: 0 };
-    const api = new SquareApi(config.square);
-    const due = await listExpiringConnections(db, clock.now() + REFRESH_BEFORE_MS, BATCH);
-    let refreshed = 0;
-    let failed = 0;
-    for (const row of due) {
-      try {
-        const grant = await api.refresh(openToken(this.services, row.branchId, 'refresh', row.refreshToken!));
-        const tokens = {
-          accessToken: sealToken(this.services, row.branchId, 'access', grant.accessToken),
-          refreshToken: grant.refreshToken === null ? null : sealToken(this.services, row.branchId, 'refresh', grant.refreshToken),
-          expiresAt: grant.expiresAt,
-        };
-        await db.write((tx) => saveRefreshed(tx, row.branchId, tokens, clock.now()));
-        refreshed++;
-      } catch (err) {
-        const message = (err as Error).message.slice(0, 300);
-        log.warn({ branch: row.branchId, err: message }, 'Square token refresh refused');
-        await db.write((tx) => saveRefreshFailure(tx, row.branchId, `Token refresh failed: ${message}`, clock.now()));
-        failed++;
-      }
+/** Refreshes the tokens that run out within a week; answers how many were refreshed and how many failed. */
+export async function refreshSquareTokens(services: Services): Promise<{ refreshed: number; failed: number }> {
+  const { db, clock, log, config } = services;
+  if (config.square === null) return { refreshed: 0, failed: 0 };
+  const api = new SquareApi(config.square);
+  const due = await listExpiringConnections(db, clock.now() + REFRESH_BEFORE_MS, BATCH);
+  let refreshed = 0;
+  let failed = 0;
+  for (const row of due) {
+    try {
+      const grant = await api.refresh(openToken(services, row.branchId, 'refresh', row.refreshToken!));
+      const tokens = {
+        accessToken: sealToken(services, row.branchId, 'access', grant.accessToken),
+        refreshToken: grant.refreshToken === null ? null : sealToken(services, row.branchId, 'refresh', grant.refreshToken),
+        expiresAt: grant.expiresAt,
+      };
+      await db.write((tx) => saveRefreshed(tx, row.branchId, tokens, clock.now()));
+      refreshed++;
+    } catch (err) {
+      const message = (err as Error).message.slice(0, 300);
+      log.warn({ branch: row.branchId, err: message }, 'Square token refresh refused');
+      await db.write((tx) => saveRefreshFailure(tx, row.branchId, `Token refresh failed: ${message}`, clock.now()));
+      failed++;
     }
-    return { refreshed, failed };
   }
+  return { refreshed, failed };
 }
 
 /** For /readyz: how many connections lost their refresh (no tenant named). */
-export const squareRefreshFailures = (services: Services): Promise<number> => countRefreshFailures(services.db);
+export const squareHealth = async (services: Services): Promise<Record<string, unknown>> => ({
+  refresh_failed: await countRefreshFailures(services.db),
+});

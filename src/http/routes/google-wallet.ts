@@ -14,6 +14,7 @@ import type { RateLimiter } from '../../realtime/limiter.ts';
 import { LIVE_HEADERS } from '../pages/page-headers.ts';
 import { linkLimiter, linkRefused } from './live-limits.ts';
 import { hidden, typed } from '../operation.ts';
+import type { AppModule } from '../route-table.ts';
 
 export type GoogleWalletRouteDeps = { services: Services; live: Live; limiter: RateLimiter; issuer: GoogleWalletIssuer | null };
 
@@ -38,3 +39,25 @@ export function registerGoogleWalletRoute(fastify: FastifyInstance, deps: Google
     return reply.code(303).headers(LIVE_HEADERS).header('location', url).send();
   });
 }
+
+/**
+ * Google Wallet as the app installs it (decision 0076): its save link's group, with the issuer the
+ * channels built (null when not configured: the link answers 404), so nothing threads the issuer
+ * through the app, the server and the route table.
+ */
+export const googleWalletModule = (issuer: GoogleWalletIssuer | null): AppModule => ({
+  name: 'google-wallet',
+  kind: 'channel',
+  config: ['GOOGLE_WALLET_ISSUER_ID', 'GOOGLE_WALLET_SERVICE_ACCOUNT', 'GOOGLE_WALLET_SERVICE_ACCOUNT_FILE', 'GOOGLE_WALLET_API_URL'],
+  configured: (config) => config.googleWallet !== null,
+  routes: {
+    groups: [
+      {
+        scope: 'google-wallet',
+        paths: 'GET /t/{token}/wallet/google',
+        auth: "the ticket link's token (a capability for one ticket), rate-limited per link and per address (live-limits.ts)",
+        mount: (app, d) => registerGoogleWalletRoute(app, { services: d.services, live: d.live, limiter: d.limiter, issuer }),
+      },
+    ],
+  },
+});

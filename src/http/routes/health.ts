@@ -5,13 +5,15 @@
 // so it stays in rotation and says so in the body.
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../core/ctx.ts';
-import { squareRefreshFailures } from '../../connectors/square/token-refresh.ts';
+import type { FeatureModule } from '../../core/module.ts';
 
 export type HealthDeps = {
   services: Services;
   /** Dependencies the node serves without, degraded (Redis): reported by /readyz, never a 503. */
   readiness: Record<string, () => Promise<void>>;
   shedding: () => boolean;
+  /** The installed modules: each configured one with a health check says it under its kind (connectors.<name>). */
+  modules: readonly FeatureModule[];
 };
 
 const CHECK_TIMEOUT_MS = 2000;
@@ -26,6 +28,18 @@ async function outcome(check: () => Promise<void>): Promise<string> {
   ]);
 }
 
+/** `{ connectors: { square: {…} }, channels: {…} }` for the configured modules with a health check. */
+async function moduleHealth(services: Services, modules: readonly FeatureModule[]): Promise<Record<string, Record<string, unknown>>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const m of modules) {
+    if (m.health === undefined || !m.configured(services.config)) continue;
+    const section = m.kind === 'connector' ? 'connectors' : 'channels';
+    const said = await m.health(services).catch(() => null);
+    out[section] = { ...out[section], [m.name]: said ?? { status: 'unavailable' } };
+  }
+  return out;
+}
+
 export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): void {
   const { services } = deps;
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -34,19 +48,17 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
     const results = await Promise.all([outcome(() => services.db.ping()), ...Object.values(deps.readiness).map(outcome)]);
     const checks = Object.fromEntries(names.map((n, i) => [n, results[i]!]));
     const status = checks.store !== 'ok' ? 'unavailable' : results.every((r) => r === 'ok') ? 'ready' : 'degraded';
-    // Square connections whose token could not be renewed: their orders stop becoming tickets until
-    // an owner connects again. Said here for the operator's monitoring; the node stays ready.
-    const square =
-      services.config.square === null || checks.store !== 'ok'
-        ? undefined
-        : { refresh_failed: await squareRefreshFailures(services).catch(() => null) };
+    // What the modules say of themselves (a connector: its connections whose token could not be
+    // renewed, whose orders stop becoming tickets until an owner connects again). Said here for the
+    // operator's monitoring; the node stays ready.
+    const modules = checks.store === 'ok' ? await moduleHealth(services, deps.modules) : {};
     // A shedding node stays ready: it refuses what it cannot take, and takes what it can.
     return reply.code(status === 'unavailable' ? 503 : 200).send({
       status,
       store: services.db.dialect,
       checks,
       load: deps.shedding() ? 'shedding' : 'ok',
-      ...(square === undefined ? {} : { connectors: { square } }),
+      ...modules,
     });
   });
 }

@@ -22,6 +22,7 @@ import { APPLE_WEB_SERVICE_PATH, buildApplePass, PKPASS_TYPE } from '../../chann
 import type { RateLimiter } from '../../realtime/limiter.ts';
 import { linkLimiter, linkRefused } from './live-limits.ts';
 import { hidden, typed } from '../operation.ts';
+import type { AppModule } from '../route-table.ts';
 
 /** `apple` null: no Pass Type ID configured, and every route answers 404. */
 export type WalletRouteDeps = { services: Services; limiter: RateLimiter; apple: AppleWalletConfig | null };
@@ -171,3 +172,38 @@ export function registerAppleWalletRoutes(fastify: FastifyInstance, deps: Wallet
     return reply.code(200).send();
   });
 }
+
+/**
+ * Apple Wallet as the app installs it (decision 0076): its routes' group, declared here rather than
+ * named in the route table. Its close job is the wallet channel's, registered with the channels.
+ */
+export const appleWalletModule: AppModule = {
+  name: 'apple-wallet',
+  kind: 'channel',
+  config: [
+    'APPLE_PASS_TYPE_ID',
+    'APPLE_TEAM_ID',
+    'APPLE_PASS_CERT',
+    'APPLE_PASS_KEY',
+    'APPLE_PASS_KEY_PASSPHRASE',
+    'APPLE_WWDR_CERT',
+    'APNS_URL',
+    'APNS_CA_FILE',
+  ],
+  configured: (config) => config.appleWallet !== null,
+  routes: {
+    groups: [
+      {
+        scope: 'wallet',
+        paths: 'GET /t/{token}/wallet/apple.pkpass, /wallet/apple/v1/… (Apple PassKit web service); 404 without a Pass Type ID configured',
+        auth:
+          "the ticket link's token for a new pass; Authorization: ApplePass <the pass's token> (hashed at rest, compared in constant time) " +
+          'for registrations and the latest pass, the device library id for its updated serials (actions/wallet-passes.ts); rate-limited like ticket links',
+        mount: (app, d) =>
+          app.register(async (scope) =>
+            registerAppleWalletRoutes(scope, { services: d.services, limiter: d.limiter, apple: d.services.config.appleWallet }),
+          ),
+      },
+    ],
+  },
+};

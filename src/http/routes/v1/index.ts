@@ -24,7 +24,6 @@ import { registerDisplayRoutes } from './displays.ts';
 import { registerAnnouncementRoutes } from './announcements.ts';
 import { registerTestHelperRoutes } from './test-helpers.ts';
 import { registerInsightRoutes } from './insights.ts';
-import { registerSquareRoutes } from './square.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -37,6 +36,8 @@ export type ApiScopeDeps = {
   limiter: RateLimiter;
   /** API key ids seen since the last flush of last_used_at (jobs/maintenance.ts writes them). */
   lastUsedKeys: Set<string>;
+  /** The installed modules: their operations join this scope (a connector's owner screen's). */
+  modules: readonly { readonly routes?: { api?(app: FastifyInstance, services: Services): void } }[];
   /** Answers unknown /v1 paths and wrong methods, after the scope's hooks. */
   notFound: (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
 };
@@ -55,6 +56,7 @@ export function registerApiScope(v1: FastifyInstance, deps: ApiScopeDeps): void 
     req.idempotencyKey = parsed.key;
   });
   registerV1Routes(v1, services);
+  for (const m of deps.modules) m.routes?.api?.(v1, services);
   // Unknown /v1 routes and wrong methods pass the scope's hooks too: authenticated and counted
   // like every API request, so they carry the RateLimit fields.
   v1.setNotFoundHandler(deps.notFound);
@@ -75,5 +77,4 @@ function registerV1Routes(app: FastifyInstance, services: Services): void {
   registerAnnouncementRoutes(app, services);
   registerTestHelperRoutes(app, services);
   registerInsightRoutes(app, services);
-  registerSquareRoutes(app, services);
 }

@@ -1,8 +1,9 @@
 // /v1/connectors/square: the owner's side of the Square connector (the staff page's Square screen,
-// docs/decisions/0073). Staff sessions with the owner role only; API keys get 403. Square is asked
-// before a write's transaction (locations, revoke), never inside one.
+// docs/decisions/0073), mounted in the authenticated /v1 scope through the connector's module.
+// Staff sessions with the owner role only; API keys get 403. Square is asked before a write's
+// transaction (locations, revoke), never inside one.
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../../../core/ctx.ts';
+import type { Services } from '../../core/ctx.ts';
 import {
   checkSquareSettings,
   eraseSquareConnection,
@@ -10,21 +11,24 @@ import {
   readSquareConnection,
   revokeSquare,
   saveSquareSettings,
-} from '../../../connectors/square/connection.ts';
-import { startSquareAuthorize } from '../../../connectors/square/oauth.ts';
+} from './connection.ts';
+import { authorizeVerb } from '../oauth-flow.ts';
+import { SQUARE_OAUTH } from './oauth.ts';
 import {
   SquareAuthorizeSchema,
   SquareConnectionSchema,
   SquareLocationListSchema,
   SquareSettingsBody,
-} from '../../../contract/square-schemas.ts';
-import { Ref } from '../../../contract/schema-parts.ts';
-import { operation, typed } from '../../operation.ts';
-import { sessionOf } from '../../plugins/session.ts';
-import { runWrite } from '../../write.ts';
-import { ctxFor } from './context.ts';
+} from '../../contract/square-schemas.ts';
+import { Ref } from '../../contract/schema-parts.ts';
+import { operation, typed } from '../../http/operation.ts';
+import { sessionOf } from '../../http/plugins/session.ts';
+import { runWrite } from '../../http/write.ts';
+import { ctxFor } from '../../http/routes/v1/context.ts';
 
 const TAG = 'Connectors';
+/** The shared OAuth flow's verb, with Square's settings (connectors/oauth-flow.ts). */
+const startSquareAuthorize = authorizeVerb(SQUARE_OAUTH, 'Square');
 const WHO = 'The owner role in the staff page; API keys get 403.';
 const Connection = { description: "The branch's Square connection", schema: Ref(SquareConnectionSchema) };
 
