@@ -6,10 +6,16 @@
 #
 #   npm ci && npm run release -- OUT        (or scripts/release.sh OUT)
 #   scripts/release.sh --lean OUT            without the OpenTelemetry packages (no tracing)
+#   scripts/release.sh --help                this text's usage line
 #
 # --lean leaves out the OpenTelemetry SDK and instrumentations (TRACING_PACKAGES in
 # src/telemetry/sdk.ts, decision 0070): about 45 MB less, and OTEL_* then gets a warning instead of
 # traces.
+#
+# The dependencies are installed, then what no running service reads is removed from them: type
+# declarations and TypeScript sources (Node never strips types under node_modules), source maps
+# and Markdown (PRUNED below; licences and package.json files stay). That is about half of their
+# space on disk (decision 0077; test/unit/release-size.test.ts measures a release with this rule).
 #
 # OUT must be empty or not exist, and lie outside this repository: Node looks for packages in
 # every node_modules above a file, and the repository's holds the devDependencies.
@@ -20,10 +26,17 @@
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+usage="usage: scripts/release.sh [--lean] OUT   (e.g. npm run release -- /tmp/readybell)"
 lean=false
-if [[ ${1:-} == --lean ]]; then lean=true; shift; fi
-[[ $# -eq 1 && -n $1 ]] || { echo "usage: scripts/release.sh [--lean] OUT   (e.g. npm run release -- /tmp/readybell)" >&2; exit 2; }
-out=$(realpath -m "$1")
+case ${1:-} in
+  -h | --help) echo "$usage"; exit 0 ;;
+  --lean) lean=true; shift ;;
+esac
+# Anything else that looks like an option is a mistake, never a folder's name.
+[[ $# -eq 1 && -n $1 && $1 != -* ]] || { echo "$usage" >&2; exit 2; }
+# The file name suffixes removed from the installed dependencies (read by test/unit/release-size.test.ts).
+PRUNED=".ts .mts .cts .map .md .markdown"
+out=$(realpath -m -- "$1")
 [[ $out/ != "$root"/* ]] || { echo "release: $out is inside the repository, whose node_modules would stand in for missing packages" >&2; exit 1; }
 mkdir -p "$out"
 [[ -z $(ls -A "$out") ]] || { echo "release: $out is not empty" >&2; exit 1; }
@@ -80,5 +93,10 @@ else
   echo "release: production dependencies"
   (cd "$out" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)
 fi
+
+prune=()
+for suffix in $PRUNED; do prune+=(${prune[@]:+-o} -iname "*$suffix"); done
+echo "release: removing what no running service reads from the dependencies ($PRUNED)"
+find "$out/node_modules" -type f \( "${prune[@]}" \) -delete
 
 echo "release: $(du -sh "$out" | cut -f1) in $out"
