@@ -49,6 +49,7 @@ export function connectorModule(c: Connector): AppModule {
     schedules: [{ kind: refresh, everyMs: c.refreshEveryMs, run: c.refreshTokens }],
     ticketHooks: c.onTicketChange === undefined ? [] : [c.onTicketChange],
     health: c.health,
+    schemas: c.schemas,
     screen: c.screen,
     routes: {
       groups: [

@@ -52,6 +52,8 @@ export type Connector = {
   readonly refreshEveryMs: number;
   /** Its part of /readyz (`connectors.<name>`): counts, no tenant named. */
   health(services: Services): Promise<Record<string, unknown>>;
+  /** The shared objects its operations refer to (its connection object), added with the contract's. */
+  readonly schemas: readonly object[];
   /** The owner's /v1 routes behind its staff screen, mounted in the authenticated API scope. */
   api(app: FastifyInstance, services: Services): void;
   /** The staff page's screen for it; the OAuth callback returns the browser there. */

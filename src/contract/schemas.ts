@@ -9,7 +9,6 @@ import { SUPPORTED_LANGUAGES } from '../domain/branch-settings.ts';
 import { PROBLEM_CODES } from './problem-catalogue.ts';
 import { ChannelUsedSchema, EventSchema, TYPED_EVENT_SCHEMAS } from './event-schemas.ts';
 import { DeliverySchema, EndpointSchema } from './webhook-schemas.ts';
-import { SquareConnectionSchema } from './square-schemas.ts';
 import { LADDER_CHANNELS, LADDER_SMS, MAX_LADDER_SECONDS, MIN_STEP_GAP_SECONDS } from '../domain/escalation-ladder.ts';
 import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID, EXAMPLE_TICKET_URL, Id, Nullable, Ref, StringEnum, Timestamp } from './schema-parts.ts';
 import { InsightFiguresSchema } from './insight-figures-schema.ts';
@@ -227,5 +226,4 @@ export const SHARED_SCHEMAS = [
   EventSchema,
   InsightFiguresSchema,
   SessionSchema,
-  SquareConnectionSchema,
 ];

@@ -52,7 +52,9 @@ export type FeatureModule<Routes = unknown> = {
   readonly ticketHooks?: readonly TicketHook[];
   /** What /readyz says of it (no tenant named); its failure never makes the node unready. */
   health?(services: Services): Promise<Record<string, unknown>>;
-  /** Its routes, mounted by the route table (http/module.ts). */
+  /** The shared objects its operations refer to (JSON Schemas with an $id), added with the contract's. */
+  readonly schemas?: readonly object[];
+  /** Its routes, mounted by the route table (http/route-table.ts). */
   readonly routes?: Routes;
   /** The staff page's screen for it, when it has one. */
   readonly screen?: string;

@@ -48,12 +48,12 @@ export type AppDeps = {
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
-function compilers() {
+function compilers(schemas: readonly object[]) {
   // Bodies are validated strictly (no coercion: "12" is not a number; unknown fields are errors,
   // not silently dropped); query strings and path parameters are coerced from text.
   const body = addFormats(new Ajv({ allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true, strict: false }));
   const params = addFormats(new Ajv({ allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true, strict: false }));
-  for (const s of SHARED_SCHEMAS) {
+  for (const s of schemas) {
     body.addSchema(s);
     params.addSchema(s);
   }
@@ -151,7 +151,9 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   const shedding = await registerLoadShedding(app, config.shedding);
   await registerCompression(app); // before any route: it attaches itself to each route as it is added
 
-  const ajv = compilers();
+  // The contract's shared objects, then the installed modules' (a connector's connection object).
+  const schemas = [...SHARED_SCHEMAS, ...(deps.modules ?? []).flatMap((m) => m.schemas ?? [])];
+  const ajv = compilers(schemas);
   app.setValidatorCompiler(({ schema, httpPart }) => {
     if (httpPart !== 'body') return ajv.params.compile(schema);
     // A request without a body is validated as {}: operations like ready need none, and a create
@@ -162,7 +164,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
       return ok ? { value: data } : { error: Object.assign(new Error('validation'), { validation: validate.errors }) };
     };
   });
-  for (const s of SHARED_SCHEMAS) app.addSchema(s);
+  for (const s of schemas) app.addSchema(s);
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(

@@ -2,6 +2,7 @@
 // the connector port. Nothing outside this folder names Square but the list of installed
 // connectors (connectors/installed.ts) and Square's own table (store/square-connections.ts),
 // contract (contract/square-schemas.ts) and configuration (domain/square-config.ts).
+import { SquareConnectionSchema } from '../../contract/square-schemas.ts';
 import type { Connector } from '../port.ts';
 import { registerSquareRoutes } from './api-routes.ts';
 import { SQUARE_PREPARED_JOB, squarePreparedJob, squareReadyHook } from './mark-prepared.ts';
@@ -31,6 +32,7 @@ export const squareConnector: Connector = {
   refreshTokens: refreshSquareTokens,
   refreshEveryMs: REFRESH_EVERY_MS,
   health: squareHealth,
+  schemas: [SquareConnectionSchema],
   api: registerSquareRoutes,
   screen: SQUARE_SCREEN,
 };
