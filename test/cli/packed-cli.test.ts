@@ -41,9 +41,9 @@ function run(command: string, args: string[], opts: { cwd: string; env: Record<s
   });
 }
 
-// The install writes some 31,000 files, half of them the Square SDK's (`square` and the
-// `square-legacy` it depends on, decision 0073): on a shared 2-core machine it took up to 150 s,
-// so the test has a budget of its own above the suite's 180 s.
+// The install wrote some 31,000 files, half of them the Square SDK's (decision 0073; gone since
+// decision 0077): on a shared 2-core machine it took up to 150 s, so the test has a budget of its
+// own above the suite's 180 s.
 test('the packed readybell installs into an empty folder and runs with npx: --help, serve, listen, and the Node it needs', {
   timeout: 420_000,
 }, async (t) => {
