@@ -7,7 +7,7 @@
 // at /connectors/<name>/oauth/callback, the owner's API at /v1/connectors/<name>/….
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../core/config.ts';
-import type { Action, Services } from '../core/ctx.ts';
+import type { Services } from '../core/ctx.ts';
 import type { JobRegistry } from '../core/job-registry.ts';
 import type { TicketHook } from '../core/module.ts';
 
@@ -60,6 +60,5 @@ export type Connector = {
   readonly screen: string;
 };
 
-export type { Action };
 export const webhookPath = (name: string): string => `/connectors/${name}/webhook`;
 export const callbackPath = (name: string): string => `/connectors/${name}/oauth/callback`;
