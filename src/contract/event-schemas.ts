@@ -3,7 +3,7 @@
 // byte for byte.
 import { Type, type TSchema } from 'typebox';
 import type { RingReason } from '../core/ring.ts';
-import { CHANNEL_NAMES, CHANNELS_USED } from '../core/channel-catalogue.ts';
+import { CHANNEL_NAMES, CHANNELS_USED, SUBSCRIBE_CHANNELS } from '../core/channel-catalogue.ts';
 import { TICKET_STATUSES } from '../domain/ticket-state.ts';
 import { EVENT_TYPES, type EventType } from './event-types.ts';
 import { CUSTOMER_VIAS, SNOOZE_MINUTES } from '../domain/customer-answer.ts';
@@ -79,7 +79,7 @@ const DATA: Record<EventType, { description: string; data: TSchema }> = {
   'ticket.customer_viewed': { description: "The customer opened the ticket's link for the first time.", data: TicketData({}) },
   'ticket.customer_subscribed': {
     description: 'The customer turned on notifications.',
-    data: TicketData({ channel: StringEnum(['push', 'sms'], { description: 'What the customer turned on' }) }),
+    data: TicketData({ channel: StringEnum(SUBSCRIBE_CHANNELS, { description: 'What the customer turned on' }) }),
   },
   'ticket.customer_acknowledged': {
     description: 'The customer tapped "On my way" after a ring, or texted it back (`1`, `OK`, …).',

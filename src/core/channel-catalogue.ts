@@ -41,13 +41,21 @@ export type ChannelDeclaration = {
    * only in a period it reached someone; its bar's colour. null: not a ring's result.
    */
   insights: { chart: 'always' | 'when-used'; colour: ChartColour } | null;
+  /**
+   * The customer turns it on from their page (a ticket's `customer.notifications`): a push
+   * subscription, or a phone number for the paid channels (named by the first of them).
+   */
+  subscribes: boolean;
+  /** The customer can answer a ring through it ("On my way", a snooze; an event's `via`): their page's buttons, a text back. */
+  answers: boolean;
   /** The configuration it needs (names in the README's table); [] when it needs none. */
   config: readonly string[];
   /** Paid channels: the branch setting that turns it on (a boolean of BranchSettings). */
   branchSwitch?: string;
 };
 
-export type ChartColour = 'blue' | 'orange' | 'green' | 'purple' | 'red' | 'grey' | 'teal';
+/** A colour of the staff page's charts (web/staff/src/insights/charts.tsx). */
+export type ChartColour = 'blue' | 'orange' | 'green' | 'purple' | 'red' | 'grey';
 
 /**
  * Every channel. A ring tries the free ones together in stage 1 and lists them in this order in its
@@ -61,6 +69,8 @@ export const CHANNEL_CATALOGUE = {
     confirmed: 'in-line',
     ladder: { editor: 'step' },
     insights: { chart: 'always', colour: 'blue' },
+    subscribes: true,
+    answers: false,
     config: ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'VAPID_SUBJECT', 'PUSH_TTL_SECONDS'],
   },
   wallet: {
@@ -70,6 +80,8 @@ export const CHANNEL_CATALOGUE = {
     confirmed: 'later',
     ladder: { editor: 'step', hint: true },
     insights: { chart: 'when-used', colour: 'orange' },
+    subscribes: false,
+    answers: false,
     config: [
       'APPLE_PASS_TYPE_ID',
       'APPLE_TEAM_ID',
@@ -87,6 +99,8 @@ export const CHANNEL_CATALOGUE = {
     confirmed: 'in-line',
     ladder: { editor: 'step' },
     insights: { chart: 'always', colour: 'green' },
+    subscribes: false,
+    answers: true,
     config: [],
   },
   sms: {
@@ -96,6 +110,8 @@ export const CHANNEL_CATALOGUE = {
     confirmed: 'in-line',
     ladder: { editor: 'paid' },
     insights: { chart: 'always', colour: 'purple' },
+    subscribes: true,
+    answers: true,
     config: ['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM', 'SMS_PROVIDER_URL'],
     branchSwitch: 'sms_enabled',
   },
@@ -106,6 +122,8 @@ export const CHANNEL_CATALOGUE = {
     confirmed: 'in-line',
     ladder: { editor: 'call-out' },
     insights: null,
+    subscribes: false,
+    answers: false,
     config: [],
   },
 } as const satisfies Record<string, ChannelDeclaration>;
@@ -120,6 +138,10 @@ export type FreeChannel = Where<'kind', 'free'>;
 export type PaidChannel = Where<'kind', 'paid'>;
 /** Reach the customer, so can be a ring's `channel_used`. */
 export type CustomerChannel = Where<'reaches', 'customer'>;
+/** What a customer turns on from their page. */
+export type SubscribeChannel = Where<'subscribes', true>;
+/** How a customer may answer a ring. */
+export type AnswerChannel = Where<'answers', true>;
 /** A box of their own on a ladder step. */
 export type LadderChannel = Where<'ladder', { editor: 'step' }>;
 /** What a ring's result says when no channel is known to have reached the customer. */
@@ -137,6 +159,8 @@ export const PAID_CHANNELS = names.filter((n) => declared(n).kind === 'paid') as
 /** The free channels that reach the customer's phone (not the shop's boards). */
 export const FREE_CUSTOMER_CHANNELS = FREE_CHANNELS.filter((n) => declared(n).reaches === 'customer');
 export const LADDER_CHANNELS = names.filter((n) => declared(n).ladder.editor === 'step') as readonly LadderChannel[];
+export const SUBSCRIBE_CHANNELS = names.filter((n) => declared(n).subscribes) as readonly SubscribeChannel[];
+export const ANSWER_CHANNELS = names.filter((n) => declared(n).answers) as readonly AnswerChannel[];
 /** The channels a ring's result may name, strongest first. */
 export const STRENGTH = names
   .filter((n) => declared(n).strength !== null)
