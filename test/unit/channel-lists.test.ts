@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CHANNEL_NAMES } from '../../src/core/channel-catalogue.ts';
+import { CHANNEL_NAMES, channelDeclaration } from '../../src/core/channel-catalogue.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Where the code lives: the server and the pages. */
@@ -86,4 +86,15 @@ test('no list of channels is kept outside the catalogue', () => {
     }
   }
   assert.deepEqual(kept, [], 'derive these from src/core/channel-catalogue.ts (decision 0074)');
+});
+
+test("every channel's configuration is in the README's configuration table", () => {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const table = readme.split('\n').filter((l) => l.startsWith('| `'));
+  const missing = CHANNEL_NAMES.flatMap((n) =>
+    channelDeclaration(n)
+      .config.filter((name) => !table.some((row) => row.split('|')[1]!.includes(name)))
+      .map((name) => `${n}: ${name}`),
+  );
+  assert.deepEqual(missing, []);
 });
