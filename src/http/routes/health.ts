@@ -6,6 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../../core/ctx.ts';
 import { squareRefreshFailures } from '../../connectors/square/token-refresh.ts';
+import { certificateExpiry } from '../../domain/certificate-expiry.ts';
 
 export type HealthDeps = {
   services: Services;
@@ -40,6 +41,14 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
       services.config.square === null || checks.store !== 'ok'
         ? undefined
         : { refresh_failed: await squareRefreshFailures(services).catch(() => null) };
+    // The Apple pass certificate's end (a year after it is made): `expiring` from 30 days before.
+    // The node stays ready; the operator's monitoring reads it here or from the metric.
+    const apple = services.config.appleWallet;
+    const cert = apple === null ? undefined : certificateExpiry(apple.cert, services.clock.now());
+    const wallet =
+      cert === undefined
+        ? undefined
+        : { apple: { certificate: cert.state, certificate_expires_at: new Date(cert.expiresAt).toISOString(), days_left: cert.daysLeft } };
     // A shedding node stays ready: it refuses what it cannot take, and takes what it can.
     return reply.code(status === 'unavailable' ? 503 : 200).send({
       status,
@@ -47,6 +56,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
       checks,
       load: deps.shedding() ? 'shedding' : 'ok',
       ...(square === undefined ? {} : { connectors: { square } }),
+      ...(wallet === undefined ? {} : { wallet }),
     });
   });
 }

@@ -21,6 +21,7 @@ import {
 } from '../../actions/wallet-passes.ts';
 import { APPLE_WEB_SERVICE_PATH, passJson, PKPASS_TYPE } from '../../channels/wallet/apple/pass.ts';
 import { PassSigner, type SigningPermit } from '../../channels/wallet/apple/pass-signer.ts';
+import { watchPassCertificate } from '../../channels/wallet/apple/certificate-watch.ts';
 import { MAX_DEVICES_PER_PASS, MAX_PASSES_PER_TICKET } from '../../actions/wallet-passes.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
 import { linkLimiter, linkRefused } from './live-limits.ts';
@@ -78,7 +79,11 @@ export function registerAppleWalletRoutes(fastify: FastifyInstance, deps: Wallet
   // Signing runs on threads (decision 0087), each branch and account within its share of them.
   const signer = new PassSigner(apple);
   signer.warm();
-  fastify.addHook('onClose', () => signer.close());
+  const unwatch = watchPassCertificate({ apple, clock: services.clock, log: services.log, metrics: services.metrics });
+  fastify.addHook('onClose', () => {
+    unwatch();
+    return signer.close();
+  });
   const signingPlace = (reply: FastifyReply, branch: PassSubject['branch']): SigningPermit => {
     const permit = signer.admit({ branchId: branch.id, accountId: branch.accountId });
     if (permit !== null) return permit;
