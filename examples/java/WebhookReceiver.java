@@ -123,6 +123,8 @@ public class WebhookReceiver {
                 throw new Invalid("replayed delivery");
             }
         } catch (Invalid | IOException e) {
+            // Said, so that a wrong secret does not look like silence (readybell retries meanwhile).
+            System.err.println("rejected delivery " + exchange.getRequestHeaders().getFirst("webhook-id") + " - " + e.getMessage());
             answer(exchange, 400, e.getMessage());
             return;
         } catch (GeneralSecurityException e) {
@@ -137,7 +139,10 @@ public class WebhookReceiver {
     }
 
     public static void main(String[] args) throws IOException {
-        if (SECRET == null) throw new IllegalStateException("READYBELL_WEBHOOK_SECRET is not set");
+        if (SECRET == null || !SECRET.startsWith("whsec_")) {
+            System.err.println("READYBELL_WEBHOOK_SECRET is not set: give the endpoint's signing secret (whsec_...)");
+            System.exit(2);
+        }
         int port = Integer.parseInt(System.getenv().getOrDefault("PORT", "4242"));
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
         server.createContext("/", WebhookReceiver::handle);

@@ -14,6 +14,8 @@ const TOLERANCE = 300; // seconds either way: an older delivery could be a captu
 
 function refuse(int $status, string $reason): never
 {
+    // Said in the server's log, so that a wrong secret does not look like silence.
+    error_log("rejected delivery " . ($_SERVER['HTTP_WEBHOOK_ID'] ?? '-') . " - $reason");
     http_response_code($status);
     header('Content-Type: text/plain');
     exit($reason);

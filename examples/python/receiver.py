@@ -13,11 +13,12 @@ import json
 import os
 import queue
 import re
+import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-SECRET = os.environ["READYBELL_WEBHOOK_SECRET"]  # whsec_...
+SECRET = os.environ.get("READYBELL_WEBHOOK_SECRET", "")  # whsec_...
 TOLERANCE = 300  # seconds either way: an older delivery could be a captured one sent again
 
 
@@ -99,6 +100,8 @@ class Receiver(BaseHTTPRequestHandler):
             if not first_time(msg_id, ts):
                 raise Invalid("replayed delivery")
         except Invalid as err:
+            # Said, so that a wrong secret does not look like silence (readybell retries meanwhile).
+            print("rejected delivery", msg_id, "-", err, file=sys.stderr, flush=True)
             self.answer(400, str(err))
             return
         event = json.loads(body)
@@ -121,6 +124,9 @@ class Receiver(BaseHTTPRequestHandler):
 
 
 if __name__ == "__main__":
+    if not SECRET.startswith("whsec_"):
+        print("READYBELL_WEBHOOK_SECRET is not set: give the endpoint's signing secret (whsec_...)", file=sys.stderr)
+        sys.exit(2)
     threading.Thread(target=worker, daemon=True).start()
     server = ThreadingHTTPServer(("127.0.0.1", int(os.environ.get("PORT", "4242"))), Receiver)
     print("listening on", server.server_address[1], flush=True)

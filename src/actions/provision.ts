@@ -9,7 +9,9 @@ import { hashApiKey, newApiKey, newPassword } from '../domain/secrets.ts';
 import { hashPassword } from '../domain/password-hash.ts';
 import { getBranch, getAccount, insertAccount, insertBranch, insertQueue, type Account, type Branch } from '../store/tenancy.ts';
 import { PLANS, type Mode, type Plan } from '../core/tenancy.ts';
-import { findUserByEmail, insertApiKey, insertUser } from '../store/credentials.ts';
+import { findUserByEmail, insertApiKey, insertUser, setUserPassword } from '../store/credentials.ts';
+import { credentialsChanged } from '../store/credential-changes.ts';
+import { revokeUserSessions } from '../store/sessions.ts';
 import { ROLES, type Role } from '../core/tenancy.ts';
 
 export function assertPlan(plan: string): Plan {
@@ -92,4 +94,24 @@ export async function createUser(
     removedAt: null,
   });
   return { id, email, role: input.role as Role, password };
+}
+
+/**
+ * An operator's way back in for a user who forgot the password (`readybell users reset-password`):
+ * a new password (the one given, or a generated one the operator passes on once), and every session
+ * of the user ends, so whoever held one signs in again with it.
+ */
+export async function resetUserPassword(
+  tx: Tx,
+  input: { email: string; password?: string },
+  now: number,
+): Promise<{ id: string; email: string; password: string; sessionsEnded: number }> {
+  const user = await findUserByEmail(tx, input.email.trim());
+  if (user === undefined || user.removedAt !== null) throw new AppError('not-found', `No user with email ${input.email.trim()}.`);
+  const password = input.password ?? newPassword();
+  if (password.length < 10) throw new AppError('validation-failed', 'Passwords need at least 10 characters.');
+  await setUserPassword(tx, user.id, await hashPassword(password));
+  const sessionsEnded = await revokeUserSessions(tx, user.id, now);
+  await credentialsChanged(tx);
+  return { id: user.id, email: user.email, password, sessionsEnded };
 }

@@ -21,6 +21,8 @@ import {
 } from '../store/wallet-passes.ts';
 import { confirmWalletRing } from '../realtime/ring-confirm.ts';
 
+export { MAX_DEVICES_PER_PASS, MAX_PASSES_PER_TICKET } from '../store/wallet-passes.ts';
+
 /** What a pass is built from: the pass's row, its ticket as it is now, and the shop. */
 export type PassSubject = { pass: WalletPass; ticket: Ticket; branch: Branch };
 
@@ -43,18 +45,24 @@ async function authorized(services: Services, serialNumber: string, token: strin
   return ticket === undefined || branch === undefined ? null : { pass, ticket, branch };
 }
 
-/**
- * "Add to Apple Wallet" on the customer page: a new pass for an open ticket behind the link (null:
- * no such link, or the ticket closed), with the token the pass carries (never stored in clear).
- */
-export async function issueApplePass(
-  services: Services,
-  linkToken: string,
-): Promise<(PassSubject & { authenticationToken: string }) | null> {
+/** The open ticket behind a customer's link, and its shop, that a pass would show (null: no such link, or closed). */
+export async function openTicketForPass(services: Services, linkToken: string): Promise<{ ticket: Ticket; branch: Branch } | null> {
   const ticket = await getTicketByToken(services.db, linkToken);
   if (ticket === undefined || ticket.closedAt !== null) return null;
   const branch = await getBranch(services.db, ticket.branchId);
-  if (branch === undefined) return null;
+  return branch === undefined ? null : { ticket, branch };
+}
+
+/**
+ * "Add to Apple Wallet" on the customer page: a new pass for the ticket, with the token the pass
+ * carries (never stored in clear). `full` when the ticket holds its limit of passes and a device
+ * registered every one of them: nothing is written, and no pass on a phone is evicted.
+ */
+export async function issueApplePass(
+  services: Services,
+  found: { ticket: Ticket; branch: Branch },
+): Promise<(PassSubject & { authenticationToken: string }) | 'full'> {
+  const { ticket, branch } = found;
   const now = services.clock.now();
   const authenticationToken = randomToken(32);
   const pass: WalletPass = {
@@ -67,21 +75,23 @@ export async function issueApplePass(
     updatedAt: nextVersion(now),
     createdAt: now,
   };
-  await services.db.write((tx) => insertWalletPass(tx, pass));
+  if (!(await services.db.write((tx) => insertWalletPass(tx, pass)))) return 'full';
   return { pass, ticket, branch, authenticationToken };
 }
 
-/** Register a device for a pass's updates: `created` (201), `exists` (200), null when unauthorized (401) or closed. */
+/**
+ * Register a device for a pass's updates: `created` (201), `exists` (200), `full` when the pass has
+ * its limit of devices (nothing written), null when unauthorized (401).
+ */
 export async function registerWalletDevice(
   services: Services,
   r: { serialNumber: string; token: string; deviceId: string; pushToken: string },
-): Promise<'created' | 'exists' | null> {
+): Promise<'created' | 'exists' | 'full' | null> {
   const subject = await authorized(services, r.serialNumber, r.token);
   // A closed ticket's pass keeps answering its device, but takes no new registrations (§14 erases them).
   if (subject === null) return null;
   if (subject.ticket.closedAt !== null) return 'exists';
-  const created = await services.db.write((tx) => registerDevice(tx, subject.pass, r.deviceId, r.pushToken, services.clock.now()));
-  return created ? 'created' : 'exists';
+  return services.db.write((tx) => registerDevice(tx, subject.pass, r.deviceId, r.pushToken, services.clock.now()));
 }
 
 /** Unregister a device: false when unauthorized (401). */

@@ -8,7 +8,7 @@ import type { Config } from '../core/config.ts';
 import { openDb } from '../store/open-db.ts';
 import { AppError } from '../domain/errors.ts';
 import { runDemo } from './demo.ts';
-import { createAccount, createApiKey, createBranch, createUser, assertPlan } from '../actions/provision.ts';
+import { createAccount, createApiKey, createBranch, createUser, assertPlan, resetUserPassword } from '../actions/provision.ts';
 import { revokeApiKey } from '../store/credentials.ts';
 import { onCredentialsChanged } from '../store/credential-changes.ts';
 import { announceCredentialsChanged } from './announce.ts';
@@ -31,6 +31,7 @@ const USAGE = `readybell — ticket pickup notifications
   readybell keys create --branch BRANCH_ID --mode test|live [--name N] [--json]
   readybell keys revoke KEY_ID
   readybell users create --account ACCOUNT_ID --email E --role owner|manager|staff [--password P] [--json]
+  readybell users reset-password --email E [--password-stdin] [--json]  a new password (printed once, or read from stdin); ends the user's sessions
   readybell vapid [--rotate] [--json]     the Web Push (VAPID) public key; --rotate replaces a stored pair
   readybell backup FILE [--json]           a consistent copy of the embedded store, taken while it serves
   readybell restore FILE [--json]          put a backup into an empty DATA_DIR
@@ -60,6 +61,16 @@ async function withDb<T>(config: Config, fn: (db: Db) => Promise<T>): Promise<T>
   }
 }
 
+/** The password piped in (`… --password-stdin < file`, or typed), without its line end. */
+async function firstLineOfStdin(): Promise<string> {
+  let text = '';
+  for await (const chunk of process.stdin) {
+    text += String(chunk);
+    if (text.includes('\n')) break;
+  }
+  return text.split(/\r?\n/)[0] ?? '';
+}
+
 function need(values: Record<string, unknown>, name: string): string {
   const v = values[name];
   if (typeof v !== 'string' || v === '') throw new AppError('validation-failed', `--${name} is required.`);
@@ -87,6 +98,7 @@ async function main(argv: string[]): Promise<number> {
       password: { type: 'string' },
       rotate: { type: 'boolean', default: false },
       'reset-password': { type: 'boolean', default: false },
+      'password-stdin': { type: 'boolean', default: false },
     },
   });
   const [group, verb, ...rest] = positionals;
@@ -185,6 +197,22 @@ async function main(argv: string[]): Promise<number> {
         ),
       );
       print(out, u, `Created ${u.role} ${u.email} (${u.id}); password: ${u.password}`);
+      return 0;
+    }
+    case 'users reset-password': {
+      // From stdin, not an option: a password on the command line stays in the shell's history.
+      const given = values['password-stdin'] === true ? await firstLineOfStdin() : undefined;
+      const r = await withDb(config, (db) =>
+        db.write((tx) => resetUserPassword(tx, { email: need(values, 'email'), password: given }, now)),
+      );
+      const ended = `signed out of ${r.sessionsEnded} session${r.sessionsEnded === 1 ? '' : 's'}`;
+      print(
+        out,
+        given === undefined ? r : { id: r.id, email: r.email, sessionsEnded: r.sessionsEnded },
+        given === undefined
+          ? `New password for ${r.email}: ${r.password} (pass it on once); ${ended}.`
+          : `Password set for ${r.email}; ${ended}.`,
+      );
       return 0;
     }
     case 'insights rebuild': {

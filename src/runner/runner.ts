@@ -1,11 +1,21 @@
 // The outbox worker: claims due jobs with a lease, runs their task, and marks them done or
 // schedules a retry with backoff. A job whose worker died is claimed again when its lease ends,
-// so nothing is lost; tasks are written to be safe to run twice (their effects are keyed).
+// so nothing is lost; tasks are written to be safe to run twice (their effects are keyed). While a
+// job runs its lease is renewed every third of JOB_LEASE_MS, so a job longer than the lease (a
+// webhook's 10 s timeout against a 5 s lease) is never claimed by a second worker meanwhile.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Services } from '../core/ctx.ts';
 import type { Tx } from '../core/db.ts';
-import { claimLaneJobs, FAILING_ENDPOINT_SLOTS, finishJob, releaseJobs, retryJob, type FairShares } from '../store/outbox.ts';
+import {
+  claimLaneJobs,
+  FAILING_ENDPOINT_SLOTS,
+  finishJob,
+  releaseJobs,
+  renewJobLeases,
+  retryJob,
+  type FairShares,
+} from '../store/outbox.ts';
 import type { ClaimedJob, JobLane, JobOwner } from '../core/jobs.ts';
 import { inSpan, jobParent, markSpanFailed } from '../telemetry/tracing.ts';
 import type { JobRegistry } from '../core/job-registry.ts';
@@ -116,6 +126,9 @@ export class JobRunner {
   /** A wake arrived during a claim: more may be due. */
   private again = false;
   private failedTick = false;
+  /** The jobs running here now, by id: their leases are renewed while they run. */
+  private readonly runningJobs = new Map<string, ClaimedJob>();
+  private renewer: NodeJS.Timeout | null = null;
 
   constructor(services: Services, tasks: JobRegistry, opts: RunnerOptions = DEFAULT_RUNNER_OPTIONS) {
     this.services = services;
@@ -241,15 +254,38 @@ export class JobRunner {
   private track(job: ClaimedJob): Promise<void> {
     const lane = this.lane(job.lane);
     lane.count(job, 1);
+    this.runningJobs.set(job.id, job);
+    this.renewer ??= setInterval(() => void this.renewLeases(), Math.max(1, Math.floor(this.opts.leaseMs / 3)));
+    this.renewer.unref();
     const p: Promise<void> = this.runJob(job).finally(() => {
       lane.inflight.delete(p);
       lane.count(job, -1);
+      this.runningJobs.delete(job.id);
+      if (this.runningJobs.size === 0 && this.renewer !== null) {
+        clearInterval(this.renewer);
+        this.renewer = null;
+      }
       // With a backlog, claim again once half the lane's slots are free: one claim per finished
       // job would turn every completion into a transaction of its own.
       if (this.started && (lane.backlog || this.again) && lane.inflight.size <= lane.opts.slots / 2) this.kick(0);
     });
     lane.inflight.add(p);
     return p;
+  }
+
+  /**
+   * Every third of a lease, the jobs still running here get a whole lease from now. A renewal that
+   * fails (the store briefly unreachable) is retried at the next; two in a row missed leave a third
+   * of the lease to spare.
+   */
+  private async renewLeases(): Promise<void> {
+    const ids = [...this.runningJobs.keys()];
+    if (ids.length === 0) return;
+    const { db, clock, log } = this.services;
+    const until = clock.now() + this.opts.leaseMs;
+    await db
+      .write((tx) => renewJobLeases(tx, this.workerId, ids, until))
+      .catch((err: Error) => log.warn({ err: err.message }, 'could not renew job leases; retrying'));
   }
 
   /** Claims and runs the jobs due now; returns how many ran. Tests call this with a fake clock. */

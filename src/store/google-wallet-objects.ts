@@ -5,22 +5,32 @@ import type { Db, Queryable } from '../core/db.ts';
 import type { Mode } from '../core/tenancy.ts';
 import { one } from './db.ts';
 
-export type GoogleWalletObject = { ticketId: string; branchId: string; mode: Mode; objectId: string; createdAt: number };
+export type GoogleWalletObject = {
+  ticketId: string;
+  branchId: string;
+  mode: Mode;
+  objectId: string;
+  createdAt: number;
+  /** When Google accepted the object's insert (or said it has it); null: not yet. */
+  insertedAt: number | null;
+};
 export type TicketRef = { id: string; branchId: string; mode: Mode };
 
 /** Google's documented limit: at most this many notifying messages per pass in NOTIFY_WINDOW_MS. */
 export const NOTIFY_LIMIT = 3;
 export const NOTIFY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-type Row = { ticket_id: string; branch_id: string; mode: Mode; object_id: string; created_at: number };
+type Row = { ticket_id: string; branch_id: string; mode: Mode; object_id: string; created_at: number; inserted_at: number | null };
 const toRecord = (r: Row): GoogleWalletObject => ({
   ticketId: r.ticket_id,
   branchId: r.branch_id,
   mode: r.mode,
   objectId: r.object_id,
   createdAt: Number(r.created_at),
+  insertedAt: r.inserted_at === null ? null : Number(r.inserted_at),
 });
-const COLUMNS = 'ticket_id, branch_id, mode, object_id, created_at';
+const COLUMNS = 'ticket_id, branch_id, mode, object_id, created_at, inserted_at';
+const INSERT_COLUMNS = 'ticket_id, branch_id, mode, object_id, created_at';
 
 export async function getGoogleWalletObject(q: Queryable, t: TicketRef): Promise<GoogleWalletObject | undefined> {
   const r = await one<Row>(q, `SELECT ${COLUMNS} FROM google_wallet_objects WHERE ticket_id = $1 AND branch_id = $2 AND mode = $3`, [
@@ -35,9 +45,9 @@ export async function getGoogleWalletObject(q: Queryable, t: TicketRef): Promise
  * The ticket's object: the one recorded, or `proposed` recorded now. Two save links asked at once
  * agree on one object (the second insert does nothing and reads the first's).
  */
-export async function recordGoogleWalletObject(db: Db, proposed: GoogleWalletObject): Promise<GoogleWalletObject> {
+export async function recordGoogleWalletObject(db: Db, proposed: Omit<GoogleWalletObject, 'insertedAt'>): Promise<GoogleWalletObject> {
   return db.write(async (tx) => {
-    await tx.run(`INSERT INTO google_wallet_objects (${COLUMNS}) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (ticket_id) DO NOTHING`, [
+    await tx.run(`INSERT INTO google_wallet_objects (${INSERT_COLUMNS}) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (ticket_id) DO NOTHING`, [
       proposed.ticketId,
       proposed.branchId,
       proposed.mode,
@@ -46,6 +56,13 @@ export async function recordGoogleWalletObject(db: Db, proposed: GoogleWalletObj
     ]);
     return (await getGoogleWalletObject(tx, { id: proposed.ticketId, branchId: proposed.branchId, mode: proposed.mode }))!;
   });
+}
+
+/** Google has the object now: later save links do not insert it again. */
+export async function markGoogleWalletObjectInserted(db: Db, objectId: string, now: number): Promise<void> {
+  await db.write((tx) =>
+    tx.run('UPDATE google_wallet_objects SET inserted_at = $2 WHERE object_id = $1 AND inserted_at IS NULL', [objectId, now]),
+  );
 }
 
 /**

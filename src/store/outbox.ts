@@ -258,6 +258,17 @@ export async function releaseJobs(tx: Tx, worker: string, ids: readonly string[]
   );
 }
 
+/**
+ * Extends the leases of jobs this worker is still running to `until` (decision 0048: a lease
+ * shorter than a job would otherwise let another worker claim it mid-run). Only rows still leased
+ * to this worker and unfinished: a job already taken over stays with its new worker.
+ */
+export async function renewJobLeases(tx: Tx, worker: string, ids: readonly string[], until: number): Promise<number> {
+  if (ids.length === 0) return 0;
+  const list = ids.map((_, i) => `$${i + 3}`).join(', ');
+  return tx.run(`UPDATE jobs SET locked_until = $2 WHERE id IN (${list}) AND locked_by = $1 AND done_at IS NULL`, [worker, until, ...ids]);
+}
+
 const LANES_SQL = `(${JOB_LANES.map((l) => `'${l}'`).join(', ')})`;
 
 /**

@@ -5,6 +5,7 @@
 // link's JWT is verified with the test key's public half by node:crypto, not by the code under test.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { WALLET_ADD_POLICY } from '../../src/http/routes/live-limits.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { FakeClock } from '../helpers/clock.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -368,7 +369,8 @@ test('a ticket in both wallets: the iPhone confirms the ring, the Google pass ge
       delivered: true,
       detail: 'apple: the device fetched the updated pass; google: notified (1 of 3 in 24 h); Google sends no delivery receipt',
     });
-    assert.equal(device.status(serial), 'Your order is ready!');
+    // The fetch is the receipt; the signed pass reaches the phone a signing later.
+    await eventually(() => device.status(serial) === 'Your order is ready!', 'the iPhone has the ready pass');
     assert.deepEqual(
       google.objects.get(objectId).messages.map((m: any) => [m.messageType, m.id]),
       [['TEXT_AND_NOTIFY', ring.id]],
@@ -386,4 +388,21 @@ test('a ticket in both wallets: the iPhone confirms the ring, the Google pass ge
     await apns?.close();
     certs.drop();
   }
+});
+
+test('the save link inserts the object at Google once, however often it is tapped, and is rate-limited', async () => {
+  const ticket = await newTicket(t, t.tenant.liveKey);
+  const objectId = (await tapSave(ticket.token)).payload.payload.genericObjects[0].id;
+  const inserts = () => google.requestsFor(objectId).filter((r) => r.method === 'POST' && r.path.endsWith('/genericObject')).length;
+  assert.equal(inserts(), 1);
+  for (let i = 1; i < WALLET_ADD_POLICY.capacity; i++) await tapSave(ticket.token);
+  assert.equal(inserts(), 1, 'later taps sign a new link, but Google already has the object');
+  const refused = await fetch(`${t.url}/t/${ticket.token}/wallet/google`, { redirect: 'manual' });
+  assert.equal(refused.status, 429);
+  assert.ok(Number(refused.headers.get('retry-after')) > 0);
+  // The customer page itself is not held back by the taps.
+  assert.equal((await fetch(`${t.url}/t/${ticket.token}`)).status, 200);
+  clock.advance(60_000);
+  await tapSave(ticket.token);
+  assert.equal(inserts(), 1);
 });

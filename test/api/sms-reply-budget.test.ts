@@ -109,3 +109,17 @@ test('a customer who texts HELP, then 1, then 5 gets each answer', async () => {
   assert.match((await answer(phone, '1')) ?? '', /thanks, see you at the counter/);
   assert.match((await answer(phone, '5')) ?? '', /We will remind you/);
 });
+
+test('100 numbers without an order get 20 answers an hour between them, and the numbers with orders are answered as before', async () => {
+  clock.advance(3_600_000);
+  const before = await replies();
+  let sent = 0;
+  for (let i = 0; i < 100; i++) if ((await answer(newPhone(), 'HELP')) !== null) sent++;
+  assert.equal(sent, 20, 'one line answers 20 unknown numbers an hour');
+  assert.deepEqual(delta(before, await replies()), { 'no_order sent': 20, 'no_order capped': 80 });
+  const customer = newPhone();
+  await textedTicket(customer);
+  assert.notEqual(await answer(customer, 'HELP'), null, 'a customer with an order is still answered');
+  clock.advance(3_600_000);
+  assert.notEqual(await answer(newPhone(), 'HELP'), null, 'an hour later, unknown numbers are answered again');
+});

@@ -75,7 +75,8 @@ test('ready pushes through APNs, the phone fetches the updated pass, and the rea
   assert.equal(push!.topic, PASS_TYPE_ID);
   assert.equal(push!.body, '{}');
   assert.match(push!.clientSubject, new RegExp(`UID=${PASS_TYPE_ID.replace(/\./g, '\\.')}`), 'authenticated with the pass certificate');
-  assert.equal(device.status(serial), 'Your order is ready!');
+  // The fetch is the receipt; the signed pass reaches the phone a signing later.
+  await eventually(() => device.status(serial) === 'Your order is ready!', 'the phone has the ready pass');
   const change = device.passes.get(serial)!.json.generic.secondaryFields[0].changeMessage;
   assert.equal(change, `${ticket.display_number}: %@`);
 

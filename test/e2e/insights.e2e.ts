@@ -280,6 +280,30 @@ test('phone: the same screen in one column, still 0 axe violations', async () =>
     widths.every((w) => w <= 360),
     `charts fit the phone: ${widths}`,
   );
+  // The figures table keeps its column labels (a phone's card rows hid them) and its caption reads
+  // on a line or two, not one word a line (issue 36 item 10).
+  const table = await page.$eval('#insights-period-table', (el) => {
+    const box = (e: Element) => e.getBoundingClientRect();
+    const caption = el.querySelector('caption')!;
+    const lineHeight =
+      Number.parseFloat(getComputedStyle(caption).lineHeight) || Number.parseFloat(getComputedStyle(caption).fontSize) * 1.2;
+    return {
+      // What a reader sees of each label: its box within the header row's (a clipped header row is 1 px).
+      labels: [...el.querySelectorAll('thead th')].map((th) => ({
+        text: th.textContent,
+        height: Math.min(box(th).height, box(el.querySelector('thead')!).height),
+        width: Math.min(box(th).width, box(el.querySelector('thead')!).width),
+      })),
+      captionLines: Math.round((box(caption).height - 16) / lineHeight),
+      right: box(el).right,
+    };
+  });
+  assert.equal(table.labels.length, 4);
+  assert.ok(
+    table.labels.every((l) => l.height > 10 && l.width > 30),
+    `column labels shown: ${JSON.stringify(table.labels)}`,
+  );
+  assert.ok(table.captionLines <= 2, `the caption takes ${table.captionLines} lines`);
   assert.deepEqual(errors, []);
   await close();
 });

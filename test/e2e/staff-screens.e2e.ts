@@ -14,7 +14,7 @@ import { FakeClock } from '../helpers/clock.ts';
 import { launchChromium } from '../helpers/chromium.ts';
 import { asSession, signInOk } from '../helpers/session.ts';
 import { fakeLookup } from '../helpers/webhooks.ts';
-import { card, keepScreen, openStaffPage, SCREENSHOTS, SIZES, type AxeViolation } from '../helpers/staff-page.ts';
+import { axeViolations, card, keepScreen, openStaffPage, SCREENSHOTS, SIZES, type AxeViolation } from '../helpers/staff-page.ts';
 
 const clock = new FakeClock(Date.now());
 const BRANCH = 'Demo Café — Main Street';
@@ -257,6 +257,20 @@ test('the connection indicator says "Connected" and is not the mode; messages st
     .catch(() => {});
   assert.equal(await page.locator('.notices .notice').count(), 0, 'moving to another screen clears it');
   await ctx.close();
+});
+
+test('the board has a top-level heading (axe page-has-heading-one), at tablet and phone sizes', async () => {
+  for (const size of ['tablet', 'phone'] as const) {
+    const { ctx, page } = await open(size);
+    await page.waitForSelector('.board .connection-live');
+    assert.deepEqual(
+      (await axeViolations(page, ['page-has-heading-one'])).map((v) => v.id),
+      [],
+      size,
+    );
+    assert.equal((await page.locator('h1').allTextContents()).join('|'), 'Board');
+    await ctx.close();
+  }
 });
 
 test("dialogs are the page's own: labelled, focus inside, Escape cancels and focus returns; the keys table keeps its columns", async () => {

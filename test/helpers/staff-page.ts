@@ -103,19 +103,23 @@ const WCAG_22_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22a', 'wcag
 
 export type AxeViolation = { id: string; impact: string | null; help: string; nodes: Array<{ target: string[]; failureSummary?: string }> };
 
-/** Runs axe-core (WCAG 2.2 A and AA rules) on the page as it is now; returns its violations. */
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+/**
+ * Runs axe-core (WCAG 2.2 A and AA rules, or the rules named in `rules`) on the page as it is now;
+ * returns its violations.
+ */
+export async function axeViolations(page: Page, rules?: string[]): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async (tags) => {
+  const only = rules === undefined ? { type: 'tag', values: WCAG_22_AA } : { type: 'rule', values: rules };
+  return page.evaluate(async (runOnly) => {
     const axe = (window as unknown as { axe: { run(ctx: Document, o: unknown): Promise<{ violations: AxeViolation[] }> } }).axe;
-    const r = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    const r = await axe.run(document, { runOnly, resultTypes: ['violations'] });
     return r.violations.map((v) => ({
       id: v.id,
       impact: v.impact,
       help: v.help,
       nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
     }));
-  }, WCAG_22_AA);
+  }, only);
 }
 
 /** Saves the screen as `test-artifacts/screenshots/staff-<name>.png` and returns axe's violations. */

@@ -28,7 +28,8 @@ const openssl = (args: string[], cwd: string): void => {
   execFileSync('openssl', args, { cwd, stdio: 'pipe' });
 };
 
-export function makeWalletCerts(): WalletCerts {
+/** `passDays`: how long the Pass Type ID certificate is valid (2 days: it expires soon, as a warning says). */
+export function makeWalletCerts(opts: { passDays?: number } = {}): WalletCerts {
   const dir = mkdtempSync(path.join(tmpdir(), 'readybell-wallet-'));
   const p = (f: string): string => path.join(dir, f);
   const key = (name: string): void => openssl(['genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:2048', '-out', name], dir);
@@ -60,7 +61,7 @@ export function makeWalletCerts(): WalletCerts {
     ],
     dir,
   );
-  const signed = (name: string, subject: string, issuer: string, ext: string): void => {
+  const signed = (name: string, subject: string, issuer: string, ext: string, days = 2): void => {
     key(`${name}.key`);
     openssl(['req', '-new', '-key', `${name}.key`, '-subj', subject, '-out', `${name}.csr`], dir);
     openssl(
@@ -75,7 +76,7 @@ export function makeWalletCerts(): WalletCerts {
         `${issuer}.key`,
         '-CAcreateserial',
         '-days',
-        '2',
+        String(days),
         '-extfile',
         ext,
         '-out',
@@ -85,7 +86,7 @@ export function makeWalletCerts(): WalletCerts {
     );
   };
   signed('wwdr', '/CN=Test Worldwide Developer Relations/O=Test', 'ca', 'ca.ext');
-  signed('pass', `/UID=${PASS_TYPE_ID}/CN=Pass Type ID: ${PASS_TYPE_ID}/OU=${TEAM_ID}`, 'wwdr', 'leaf.ext');
+  signed('pass', `/UID=${PASS_TYPE_ID}/CN=Pass Type ID: ${PASS_TYPE_ID}/OU=${TEAM_ID}`, 'wwdr', 'leaf.ext', opts.passDays ?? 2);
   signed('server', '/CN=127.0.0.1', 'ca', 'server.ext');
   const read = (f: string): string => readFileSync(p(f), 'utf8');
   return {

@@ -139,6 +139,12 @@ func (r *Receiver) firstTime(id, ts string) (newDelivery, newEvent bool) {
 	return true, !handled
 }
 
+// reject answers 400 and says why in the log, so that a wrong secret does not look like silence.
+func reject(w http.ResponseWriter, req *http.Request, reason string) {
+	log.Printf("rejected delivery %s - %s", req.Header.Get("webhook-id"), reason)
+	http.Error(w, reason, http.StatusBadRequest)
+}
+
 func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if req.Method != http.MethodPost {
 		http.Error(w, "POST only", http.StatusMethodNotAllowed)
@@ -146,26 +152,26 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, 1<<20)) // the raw bytes
 	if err != nil {
-		http.Error(w, "unreadable body", http.StatusBadRequest)
+		reject(w, req, "unreadable body")
 		return
 	}
 	if err := verifyStandardWebhooks(req.Header, body, r.secret); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+		reject(w, req, err.Error())
 		return
 	}
 	if err := verifyServiceSignature(req.Header.Get("Service-Signature"), body, r.secret); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+		reject(w, req, err.Error())
 		return
 	}
 	var event Event
 	if err := json.Unmarshal(body, &event); err != nil {
-		http.Error(w, "invalid payload", http.StatusBadRequest)
+		reject(w, req, "invalid payload")
 		return
 	}
 	// webhook-id is the event's id, so the id of a retry is the id of the event already seen.
 	newDelivery, newEvent := r.firstTime(req.Header.Get("webhook-id"), req.Header.Get("webhook-timestamp"))
 	if !newDelivery {
-		http.Error(w, "replayed delivery", http.StatusBadRequest)
+		reject(w, req, "replayed delivery")
 		return
 	}
 	if newEvent {

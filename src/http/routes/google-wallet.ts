@@ -12,7 +12,7 @@ import type { GoogleWalletIssuer } from '../../channels/wallet/google/google-iss
 import type { Live } from '../../realtime/live.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
 import { LIVE_HEADERS } from '../pages/page-headers.ts';
-import { linkLimiter, linkRefused } from './live-limits.ts';
+import { linkLimiter, linkRefused, WALLET_ADD_POLICY } from './live-limits.ts';
 import { hidden, typed } from '../operation.ts';
 import type { AppModule } from '../route-table.ts';
 
@@ -33,7 +33,8 @@ export function registerGoogleWalletRoute(fastify: FastifyInstance, deps: Google
       if (!(await limit.unknown(req, reply))) throw linkRefused(reply);
       throw new AppError('not-found', issuer === null ? 'Google Wallet is not set up on this server.' : 'This link is not active.');
     }
-    if (!(await limit.found(reply, `t:${token}`))) throw linkRefused(reply);
+    if (!(await limit.found(reply, `t:${token}`)) || !(await limit.found(reply, `wg:${token}`, WALLET_ADD_POLICY)))
+      throw linkRefused(reply);
     if (ticket.closedAt !== null) throw new AppError('not-found', 'This ticket is closed: it has no pass to add.');
     const url = await issuer.saveUrl(ticket, branch);
     return reply.code(303).headers(LIVE_HEADERS).header('location', url).send();

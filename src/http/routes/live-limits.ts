@@ -18,10 +18,18 @@ import { AppError } from '../../domain/errors.ts';
 /** A page reconnecting, confirming rings and posting its buttons stays far below this. */
 export const LINK_POLICY: BucketPolicy = { name: 'link', capacity: 120, refillPerSecond: 1 };
 export const UNKNOWN_LINK_POLICY: BucketPolicy = { name: 'unknown-link', capacity: 30, refillPerSecond: 0.5 };
+/**
+ * A link's "Add to wallet" taps, on top of the link's own bucket: each one signs a pass or a save
+ * link (and may call Google), and a customer taps it once or twice, not a hundred times.
+ */
+export const WALLET_ADD_POLICY: BucketPolicy = { name: 'wallet-add', capacity: 10, refillPerSecond: 1 / 60 };
 
 export type LinkLimiter = {
-  /** After a lookup that found the link: its own bucket. False (with Retry-After set) when used up. */
-  found(reply: FastifyReply, linkKey: string): Promise<boolean>;
+  /**
+   * After a lookup that found the link: its own bucket (LINK_POLICY unless another is named, for a
+   * costlier request of the link). False (with Retry-After set) when used up.
+   */
+  found(reply: FastifyReply, linkKey: string, policy?: BucketPolicy): Promise<boolean>;
   /**
    * After a lookup that found nothing the link could show (or none, for a malformed token): the
    * address's bucket. False (with Retry-After set) when the address has used up its unknown links.
@@ -38,7 +46,7 @@ export function linkLimiter(limiter: RateLimiter, clock: Clock, metrics?: Metric
     return false;
   };
   return {
-    found: (reply, linkKey) => taken(reply, linkKey, LINK_POLICY),
+    found: (reply, linkKey, policy = LINK_POLICY) => taken(reply, linkKey, policy),
     unknown: (req, reply) => taken(reply, `ip:${addressKey(req.ip)}`, UNKNOWN_LINK_POLICY),
   };
 }

@@ -71,7 +71,7 @@ export function registerSmsWebhooks(app: FastifyInstance, services: Services, li
     const ofRing = { schema: hidden({ params: Type.Object({ ringId: Type.String() }) }) };
 
     scope.post(SMS_INBOUND_PATH, hide, async (req, reply) => {
-      const { params } = signed(req);
+      const { sms, params } = signed(req);
       const phone = first(params, 'From') ?? '';
       // A short code or an alphanumeric sender cannot be a customer texted by a ring.
       if (!E164.test(phone)) return twiml(reply, null);
@@ -84,7 +84,7 @@ export function registerSmsWebhooks(app: FastifyInstance, services: Services, li
         answerSmsReply(tx, { mode: 'live', verb, digest, target, now, ...(messageSid === undefined ? {} : { messageSid }) }),
       );
       // A second delivery of one message was neither acted on nor answered: nothing to count.
-      const send = !result.duplicate && (await budget.allow('live', digest, result.answer, now));
+      const send = !result.duplicate && (await budget.allow('live', digest, result.answer, now, sms.from));
       req.log.info(
         { understood_as: result.understoodAs, ticket: result.ticket?.id ?? null, duplicate: result.duplicate, answered: send },
         'SMS reply',

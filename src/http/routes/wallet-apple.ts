@@ -7,18 +7,23 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../core/ctx.ts';
 import type { AppleWalletConfig } from '../../core/config.ts';
+import { certificateExpiry } from '../../domain/certificate-expiry.ts';
 import { AppError, notFound } from '../../domain/errors.ts';
 import { TICKET_TOKEN_PATTERN } from '../../domain/ticket-token.ts';
 import { pickLanguage } from '../../i18n/language.ts';
 import {
   fetchLatestWalletPass,
   issueApplePass,
+  openTicketForPass,
   listUpdatedWalletSerials,
   registerWalletDevice,
   unregisterWalletDevice,
   type PassSubject,
 } from '../../actions/wallet-passes.ts';
-import { APPLE_WEB_SERVICE_PATH, buildApplePass, PKPASS_TYPE } from '../../channels/wallet/apple/pass.ts';
+import { APPLE_WEB_SERVICE_PATH, passJson, PKPASS_TYPE } from '../../channels/wallet/apple/pass.ts';
+import { PassSigner, type SigningPermit } from '../../channels/wallet/apple/pass-signer.ts';
+import { watchPassCertificate } from '../../channels/wallet/apple/certificate-watch.ts';
+import { MAX_DEVICES_PER_PASS, MAX_PASSES_PER_TICKET } from '../../actions/wallet-passes.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
 import { linkLimiter, linkRefused } from './live-limits.ts';
 import { hidden, typed } from '../operation.ts';
@@ -73,8 +78,28 @@ export function registerAppleWalletRoutes(fastify: FastifyInstance, deps: Wallet
   const ofThisType = (passTypeId: string): void => {
     if (passTypeId !== apple.passTypeId) throw notFound('pass type');
   };
-  const sendPass = (reply: FastifyReply, s: PassSubject, authenticationToken: string, lang: string): FastifyReply => {
-    const body = buildApplePass(apple, {
+  // Signing runs on threads (decision 0087), each branch and account within its share of them.
+  const signer = new PassSigner(apple);
+  signer.warm();
+  const unwatch = watchPassCertificate({ apple, clock: services.clock, log: services.log, metrics: services.metrics });
+  fastify.addHook('onClose', () => {
+    unwatch();
+    return signer.close();
+  });
+  const signingPlace = (reply: FastifyReply, branch: PassSubject['branch']): SigningPermit => {
+    const permit = signer.admit({ branchId: branch.id, accountId: branch.accountId });
+    if (permit !== null) return permit;
+    reply.header('retry-after', '1');
+    throw new AppError('rate-limited', 'Too many passes are being signed for this shop; retry shortly.', { retry_after: 1 });
+  };
+  const sendPass = async (
+    reply: FastifyReply,
+    permit: SigningPermit,
+    s: PassSubject,
+    authenticationToken: string,
+    lang: string,
+  ): Promise<FastifyReply> => {
+    const json = passJson(apple, {
       ticket: s.ticket,
       shop: s.branch.name,
       lang: pickLanguage(lang, s.branch.settings.customer_page.language),
@@ -82,6 +107,7 @@ export function registerAppleWalletRoutes(fastify: FastifyInstance, deps: Wallet
       authenticationToken,
       publicUrl: services.config.publicUrl,
     });
+    const body = await signer.sign(permit, JSON.stringify(json));
     return reply
       .header('cache-control', 'no-store')
       .header('last-modified', new Date(s.pass.updatedAt).toUTCString())
@@ -89,23 +115,37 @@ export function registerAppleWalletRoutes(fastify: FastifyInstance, deps: Wallet
       .send(body);
   };
 
-  // The customer's "Add to Apple Wallet": a new pass for an open ticket.
+  // The customer's "Add to Apple Wallet": a new pass for an open ticket. Every refusal (the link's
+  // bucket, the shop's signing share, a ticket whose passes are all on devices) comes before the
+  // pass is written, so a refused download stores nothing and evicts nothing.
   app.get('/t/:token/wallet/apple.pkpass', { schema: hidden({ params: Type.Object({ token: Type.String() }) }) }, async (req, reply) => {
     const link = req.params.token;
-    const issued = token.test(link) ? await issueApplePass(services, link) : null;
-    if (issued === null) {
+    const found = token.test(link) ? await openTicketForPass(services, link) : null;
+    if (found === null) {
       if (!(await limit.unknown(req, reply))) throw linkRefused(reply, BUSY);
       throw new AppError('not-found', 'This link has no open ticket.');
     }
     if (!(await limit.found(reply, `t:${link}`))) throw linkRefused(reply, BUSY);
+    const permit = signingPlace(reply, found.branch);
+    const issued = await issueApplePass(services, found).catch((err: unknown) => {
+      permit.release();
+      throw err;
+    });
+    if (issued === 'full') {
+      permit.release();
+      throw new AppError('conflict', `Each of this ticket's ${MAX_PASSES_PER_TICKET} passes is on a device already; use one of them.`);
+    }
     reply.header('content-disposition', `attachment; filename="${issued.ticket.displayNumber.replace(/[^A-Za-z0-9-]/g, '')}.pkpass"`);
-    return sendPass(reply, issued, issued.authenticationToken, req.headers['accept-language'] ?? '');
+    return sendPass(reply, permit, issued, issued.authenticationToken, req.headers['accept-language'] ?? '');
   });
 
   const registration = `${v1}/devices/:deviceId/registrations/:passTypeId/:serial`;
   app.post(registration, { schema: hidden({ params: Registration, body: PushTokenBody }) }, async (req, reply) => {
     const { deviceId, passTypeId, serial } = req.params;
     ofThisType(passTypeId);
+    // The pass's bucket is taken before the registration is written (a refused one stores nothing).
+    // Only the pass's holder knows its serial (144 random bits), so no one else can use it up.
+    if (!(await limit.found(reply, `w:${serial}`))) throw linkRefused(reply, BUSY);
     const answer = await registerWalletDevice(services, {
       serialNumber: serial,
       token: applePassToken(req),
@@ -113,7 +153,7 @@ export function registerAppleWalletRoutes(fastify: FastifyInstance, deps: Wallet
       pushToken: req.body.pushToken,
     });
     if (answer === null) return refuse(req, reply);
-    if (!(await limit.found(reply, `w:${serial}`))) throw linkRefused(reply, BUSY);
+    if (answer === 'full') throw new AppError('conflict', `This pass is registered on ${MAX_DEVICES_PER_PASS} devices already.`);
     return reply.code(answer === 'created' ? 201 : 200).send();
   });
 
@@ -161,7 +201,7 @@ export function registerAppleWalletRoutes(fastify: FastifyInstance, deps: Wallet
       const since = Date.parse(req.headers['if-modified-since'] ?? '');
       if (Number.isFinite(since) && subject.pass.updatedAt <= since)
         return reply.code(304).header('last-modified', new Date(subject.pass.updatedAt).toUTCString()).send();
-      return sendPass(reply, subject, passToken, req.headers['accept-language'] ?? '');
+      return sendPass(reply, signingPlace(reply, subject.branch), subject, passToken, req.headers['accept-language'] ?? '');
     },
   );
 
@@ -191,6 +231,14 @@ export const appleWalletModule: AppModule = {
     'APNS_CA_FILE',
   ],
   configured: (config) => config.appleWallet !== null,
+  // The pass certificate's end (a year after it is made): `expiring` from 30 days before. The node
+  // stays ready; the operator’s monitoring reads it here or from the metric (issue 36 item 13).
+  health: async (services) => {
+    const apple = services.config.appleWallet;
+    if (apple === null) return {};
+    const cert = certificateExpiry(apple.cert, services.clock.now());
+    return { certificate: cert.state, certificate_expires_at: new Date(cert.expiresAt).toISOString(), days_left: cert.daysLeft };
+  },
   routes: {
     groups: [
       {

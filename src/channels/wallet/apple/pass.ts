@@ -1,12 +1,8 @@
 // The ticket as an Apple Wallet pass (PRODUCT.md §14, docs/wallet.md): a signed .pkpass built with
 // passkit-generator from the ticket as it is now. The shop's name and icon, the display number, the
 // status (with a changeMessage, so that its change on a ring shows on the lock screen) and the
-// ticket link as a QR code; no personal data. The same builder answers the customer's "Add to
+// ticket link as a QR code; no personal data. Signing it is sign-pass.ts's, on a signing thread. The same builder answers the customer's "Add to
 // Apple Wallet" and the device's "latest pass" (PassKit web service), so both always agree.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PKPass } from 'passkit-generator';
 import type { AppleWalletConfig } from '../../../core/config.ts';
 import type { Ticket } from '../../../core/ticket.ts';
 import type { Language } from '../../../i18n/language.ts';
@@ -16,16 +12,6 @@ import { ticketUrl } from '../../../contract/present.ts';
 /** Where Apple's web service paths (`/v1/devices/…`, `/v1/passes/…`) live: apart from the API's /v1. */
 export const APPLE_WEB_SERVICE_PATH = '/wallet/apple';
 export const PKPASS_TYPE = 'application/vnd.apple.pkpass';
-
-/** scripts/build-icons.ts renders the pass icons with the manifest's (npm run build:web). */
-const ICONS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..', 'dist', 'web', 'icons');
-const ICON_FILES = { 'icon.png': 'pass-icon.png', 'icon@2x.png': 'pass-icon@2x.png', 'icon@3x.png': 'pass-icon@3x.png' } as const;
-let icons: Record<string, Buffer> | undefined;
-
-function passIcons(): Record<string, Buffer> {
-  icons ??= Object.fromEntries(Object.entries(ICON_FILES).map(([name, file]) => [name, readFileSync(path.join(ICONS, file))]));
-  return icons;
-}
 
 export type PassContent = {
   ticket: Ticket;
@@ -70,13 +56,4 @@ export function passJson(config: AppleWalletConfig, c: PassContent): Record<stri
     },
     barcodes: [{ format: 'PKBarcodeFormatQR', message: link, messageEncoding: 'iso-8859-1', altText: ticket.displayNumber }],
   };
-}
-
-/** The signed .pkpass (a zip: pass.json, icons, manifest.json and its detached PKCS#7 signature). */
-export function buildApplePass(config: AppleWalletConfig, content: PassContent): Buffer {
-  const pass = new PKPass(
-    { 'pass.json': Buffer.from(JSON.stringify(passJson(config, content))), ...passIcons() },
-    { wwdr: config.wwdr, signerCert: config.cert, signerKey: config.key, signerKeyPassphrase: config.keyPassphrase },
-  );
-  return pass.getAsBuffer();
 }

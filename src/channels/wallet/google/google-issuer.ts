@@ -24,6 +24,7 @@ import {
   countGoogleWalletNotifications,
   deleteGoogleWalletObject,
   getGoogleWalletObject,
+  markGoogleWalletObjectInserted,
   NOTIFY_LIMIT,
   recordGoogleWalletObject,
   takeGoogleWalletNotification,
@@ -65,15 +66,20 @@ export function createGoogleWalletIssuer(deps: GoogleWalletDeps): GoogleWalletIs
   const once: SendOnceDeps = { db, clock, sendTimeoutMs: timeoutMs, metrics: deps.metrics };
   let classInserted = false;
 
-  /** Live: the class (once per process; 409 when it exists) and the object, so rings can update it before the save. */
-  async function insertAtGoogle(object: object): Promise<void> {
+  /**
+   * Live: the class (once per process; 409 when it exists) and the object, so rings can update it
+   * before the save. Once Google has the object (accepted, or 409: it has it), that is recorded and
+   * later taps insert nothing: a link tapped 120 times used to insert the same object 120 times.
+   */
+  async function insertAtGoogle(pass: GoogleWalletObject, object: object): Promise<void> {
     try {
       if (!classInserted) {
         const c = await api.insert('genericClass', genericClass(google.issuerId));
         classInserted = ok(c) || c.status === 409;
       }
       const o = await api.insert('genericObject', object);
-      if (!ok(o) && o.status !== 409) log.warn({ status: o.status }, 'google wallet refused a pass object');
+      if (ok(o) || o.status === 409) await markGoogleWalletObjectInserted(db, pass.objectId, clock.now());
+      else log.warn({ status: o.status }, 'google wallet refused a pass object');
     } catch (err) {
       // The save link carries the whole object: Google creates it when the customer saves.
       log.warn({ err: (err as Error).message }, 'google wallet insert failed');
@@ -141,7 +147,7 @@ export function createGoogleWalletIssuer(deps: GoogleWalletDeps): GoogleWalletIs
         (await recordGoogleWalletObject(db, { ...proposed, objectId: `${google.issuerId}.${randomBytes(16).toString('base64url')}` }));
       const url = ticketUrl(config.publicUrl, ticket.token);
       const object = genericObject(pass.objectId, google.issuerId, ticket, branch, url);
-      if (ticket.mode === 'live') await withinBudget(insertAtGoogle(object), LINK_INSERT_BUDGET_MS);
+      if (ticket.mode === 'live' && pass.insertedAt === null) await withinBudget(insertAtGoogle(pass, object), LINK_INSERT_BUDGET_MS);
       return saveLink({
         clientEmail: google.serviceAccount.clientEmail,
         key,

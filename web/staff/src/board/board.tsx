@@ -133,6 +133,9 @@ export function Board() {
 
   return (
     <div class="board">
+      {/* The screen's top-level heading, for screen readers (axe page-has-heading-one): the
+          columns' headings sit under it; sighted staff see the board itself. */}
+      <h1 class="sr-only">{t('nav.board')}</h1>
       <div class="board-tools">
         <CreateTicket
           say={notify}

@@ -119,7 +119,7 @@ export function PeriodTable({ summary }: { summary: Summary }) {
   const then = summary.comparison;
   return (
     <div class="table-wrap">
-      <table class="list figures-table" id="insights-period-table">
+      <table class="list keep-columns figures-table" id="insights-period-table">
         <caption>{t('insights.periodCaption', { from: shortDate(summary.period.from), to: shortDate(summary.period.to) })}</caption>
         <thead>
           <tr>
