@@ -77,6 +77,7 @@ test('a PostgreSQL failover with synchronous replication: both nodes serve again
   const created = new Set<string>();
   const readied = new Set<string>();
   const successes: Array<{ node: string; at: number }> = [];
+  const refused: Record<string, number> = {};
   const untilAcknowledged = async (n: number, path: string, idempotencyKey: string, ok: number): Promise<Answer | null> => {
     for (let attempt = 0; running || attempt === 0; attempt++) {
       const node = nodes[(n + attempt) % nodes.length]!;
@@ -85,6 +86,7 @@ test('a PostgreSQL failover with synchronous replication: both nodes serve again
         successes.push({ node: node.name, at: res.at });
         return res;
       }
+      refused[res.status] = (refused[res.status] ?? 0) + 1;
       assert.ok(
         res.status === 0 || res.status === 409 || res.status === 429 || res.status >= 500,
         `${path}: ${res.status} ${JSON.stringify(res.body)}`,
@@ -129,7 +131,7 @@ test('a PostgreSQL failover with synchronous replication: both nodes serve again
 
   const recoveryMs = Object.fromEntries(Object.entries(firstAfter).map(([node, at]) => [node, Math.round(at - promotedAt)]));
   console.log(
-    `# failover: ${before} tickets before the crash, ${created.size} created and ${readied.size} readied in all; first answer after the promotion (ms): ${JSON.stringify(recoveryMs)}`,
+    `# failover: ${before} tickets before the crash, ${created.size} created and ${readied.size} readied in all; first answer after the promotion (ms): ${JSON.stringify(recoveryMs)}; answers retried, by status: ${JSON.stringify(refused)}`,
   );
   for (const [node, ms] of Object.entries(recoveryMs))
     assert.ok(ms <= RECOVERY_BOUND_MS, `${node} served again ${ms} ms after the promotion (bound ${RECOVERY_BOUND_MS} ms)`);
