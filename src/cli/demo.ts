@@ -85,11 +85,14 @@ export async function runDemo(
     `Demo branch "${output.branch.name}" (${output.branch.id})`,
     `  API:        ${output.urls.api}`,
     `  Docs:       ${output.urls.docs}`,
-    `  Staff page: ${output.urls.staff}  (${signIn})`,
+    // The staff link opens on test data: what the test key below makes (a Live board would be empty).
+    `  Staff page: ${output.urls.staff}/?mode=test  (${signIn}; opens on Test, where the test key's tickets are)`,
     `  Test key:   ${output.keys.test}`,
     `  Live key:   ${output.keys.live}`,
     '',
     `  Try it:     curl -X POST -H "Authorization: Bearer ${output.keys.test}" ${output.urls.api}/tickets`,
+    `              then open the answer's "url" in a browser and mark the ticket ready on the staff page:`,
+    '              the page lights up and chimes (the README quick start does it all with curl)',
     '',
     ...output.changes.map((c) => `  ${c}`),
   ].join('\n');

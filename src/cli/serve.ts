@@ -68,7 +68,7 @@ export async function serve(config: Config, opts: { demo: boolean }): Promise<vo
     process.stdout.write(
       banner !== null
         ? `\n${banner}\n\n`
-        : `  API: ${config.publicUrl}/v1   Docs: ${config.publicUrl}/docs   Staff: ${config.publicUrl}/staff\n  Need a fresh test key? npm run cli -- demo (add --reset-password for a new owner password)\n\n`,
+        : `  API: ${config.publicUrl}/v1   Docs: ${config.publicUrl}/docs   Staff: ${config.publicUrl}/staff/?mode=test\n  Need a fresh test key? npm run cli -- demo (add --reset-password for a new owner password)\n\n`,
     );
   }
   const metricsAddress = app.metricsServer?.server.address();

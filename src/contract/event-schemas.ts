@@ -8,7 +8,7 @@ import { TICKET_STATUSES } from '../domain/ticket-state.ts';
 import { EVENT_TYPES, type EventType } from './event-types.ts';
 import { CUSTOMER_VIAS, SNOOZE_MINUTES } from '../domain/customer-answer.ts';
 import { exampleEvent } from './example-objects.ts';
-import { allOf, EXAMPLE_REQUEST_ID, Id, Nullable, StringEnum, Timestamp } from './schema-parts.ts';
+import { allOf, EXAMPLE_REQUEST_ID, Id, Nullable, Ref, StringEnum, Timestamp } from './schema-parts.ts';
 
 /** The version every event envelope carries (`api_version`). */
 export const API_VERSION = 'v1';
@@ -106,14 +106,13 @@ export const eventSchemaName = (type: EventType): string =>
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join('')}Event`;
 
-const RequestSchema = Nullable(
-  Type.Object(
-    {
-      id: Type.String({ examples: [EXAMPLE_REQUEST_ID] }),
-      idempotency_key: Nullable(Type.String({ examples: ['order-1001-ready'] })),
-    },
-    { description: 'The API request that caused the event; null when a customer or a background job did' },
-  ),
+/** A named component: every event type carries it, and written out in each it cost a copy per type. */
+export const EventRequestSchema = Type.Object(
+  {
+    id: Type.String({ examples: [EXAMPLE_REQUEST_ID] }),
+    idempotency_key: Nullable(Type.String({ examples: ['order-1001-ready'] })),
+  },
+  { $id: 'EventRequest', description: 'The API request that caused the event; null when a customer or a background job did' },
 );
 
 const envelope = (type: EventType, data: TSchema, options: { $id: string; description: string; examples: unknown[] }) =>
@@ -127,7 +126,7 @@ const envelope = (type: EventType, data: TSchema, options: { $id: string; descri
       api_version: Type.Literal(API_VERSION),
       branch: Id('branch'),
       data,
-      request: RequestSchema,
+      request: Nullable(Ref(EventRequestSchema)),
     },
     options,
   );

@@ -7,13 +7,14 @@ import { SMS_STATUSES } from '../core/ticket.ts';
 import { TICKET_STATUSES } from '../domain/ticket-state.ts';
 import { SUPPORTED_LANGUAGES } from '../domain/branch-settings.ts';
 import { PROBLEM_CODES } from './problem-catalogue.ts';
-import { ChannelUsedSchema, EventSchema, TYPED_EVENT_SCHEMAS } from './event-schemas.ts';
+import { ChannelUsedSchema, EventRequestSchema, EventSchema, TYPED_EVENT_SCHEMAS } from './event-schemas.ts';
 import { DeliverySchema, EndpointSchema } from './webhook-schemas.ts';
 import { LADDER_CHANNELS, LADDER_SMS, MAX_LADDER_SECONDS, MIN_STEP_GAP_SECONDS } from '../domain/escalation-ladder.ts';
 import { SUBSCRIBE_CHANNELS } from '../core/channel-catalogue.ts';
 import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID, EXAMPLE_TICKET_URL, Id, Nullable, Ref, StringEnum, Timestamp } from './schema-parts.ts';
 import { InsightFiguresSchema } from './insight-figures-schema.ts';
 import { SessionSchema } from './session-schema.ts';
+import { AnnouncementSchema, ApiKeySchema, DisplaySchema, UserSchema } from './staff-schemas.ts';
 
 export const ProblemSchema = Type.Object(
   {
@@ -223,8 +224,13 @@ export const SHARED_SCHEMAS = [
   QueueSchema,
   EndpointSchema,
   DeliverySchema,
+  EventRequestSchema,
   ...TYPED_EVENT_SCHEMAS,
   EventSchema,
   InsightFiguresSchema,
   SessionSchema,
+  UserSchema,
+  ApiKeySchema,
+  DisplaySchema,
+  AnnouncementSchema,
 ];

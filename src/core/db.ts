@@ -54,5 +54,17 @@ export interface Db extends Queryable {
   dataVersion(): number | null;
   /** Told how many writes each group commit carried (metrics; set by the composition root). */
   onGroupCommit?: (writes: number) => void;
+  /** What this node has seen of a store's server lately (PostgreSQL), for /readyz; none for the embedded store. */
+  history?(): StoreHistory;
   close(): Promise<void>;
 }
+
+/**
+ * A store server's recent past as one node saw it (decision 0089): the latest outages (times in
+ * ms; `to` null while it lasts; `error` a class of failure, never a message) and the server that
+ * answers: its start time, role, and when this node found a different server behind the address.
+ */
+export type StoreHistory = {
+  outages: Array<{ from: number; to: number | null; error: string }>;
+  server: { startedAt: number; role: 'primary' | 'standby'; changedAt: number | null } | null;
+};

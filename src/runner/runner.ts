@@ -21,28 +21,26 @@ import { inSpan, jobParent, markSpanFailed } from '../telemetry/tracing.ts';
 import type { JobRegistry } from '../core/job-registry.ts';
 
 /**
- * A lane's slots on this node, and the share of them of one account and of one webhook endpoint
- * (decision 0048); an endpoint that is failing gets FAILING_ENDPOINT_SLOTS, no more. Slots that no
- * owner within its share wants may go to owners beyond theirs, except `reserve` slots, which are
- * only ever taken within a share.
+ * A lane's slots on this node (decision 0088): all but `reserve` are shared among the accounts
+ * running jobs here, in equal parts that shrink as more accounts are busy; the `reserve` is taken
+ * only by accounts running nothing here yet, one slot each, and never for an endpoint that is
+ * failing (which gets FAILING_ENDPOINT_SLOTS, no more).
  */
-export type LaneOptions = { slots: number; perAccount: number; perEndpoint: number; reserve: number };
+export type LaneOptions = { slots: number; reserve: number };
 
 export type RunnerOptions = { pollMs: number; leaseMs: number; lanes: Record<JobLane, LaneOptions> };
 
 // Rings are short (a push, a text, a board message) and must never wait behind deliveries: their
-// own 20 slots. A delivery may hold its slot for the whole 10 s timeout: 40 slots. In each lane one
-// account's share is a quarter (10 and 8 slots) and an endpoint may use its account's whole share
-// while it answers, 1 slot while it fails. Idle slots beyond the shares go to whoever has work (a
-// café's one account is not held to 8 of 40), except the reserve: one tenant whose receivers never
-// answer holds at most 32 of the 40 webhook slots (16 once they count as failing), and the other
-// tenants get the reserve and every slot it frees before it does.
+// own 20 slots. A delivery may hold its slot for the whole 10 s timeout: 40 slots. One account
+// alone may use a lane less its reserve (a café's one account is not held to a fraction); n busy
+// accounts get 1/n of that each (8 tenants whose receivers never answer hold 4 webhook slots each),
+// and an account with nothing running here finds a reserved slot at once, whatever the others do.
 export const DEFAULT_RUNNER_OPTIONS: RunnerOptions = {
   pollMs: 250,
   leaseMs: 30_000,
   lanes: {
-    ring: { slots: 20, perAccount: 10, perEndpoint: 20, reserve: 5 },
-    webhook: { slots: 40, perAccount: 8, perEndpoint: 8, reserve: 8 },
+    ring: { slots: 20, reserve: 5 },
+    webhook: { slots: 40, reserve: 8 },
   },
 };
 
@@ -78,12 +76,25 @@ class Lane {
     return this.opts.slots - this.inflight.size;
   }
 
-  /** Whether a job of this owner may start here now. */
+  /** The slots shared among busy accounts: all but the reserve. */
+  private pool(): number {
+    return this.opts.slots - this.opts.reserve;
+  }
+
+  /** One account's share of the pool when `accounts` accounts run jobs here: equal parts, at least 1. */
+  private shareOf(accounts: number): number {
+    return Math.max(1, Math.floor(this.pool() / Math.max(1, accounts)));
+  }
+
+  /** Whether a job of this owner may start here now: the same rules as the claim's two steps (`shares`). */
   fits(owner: JobOwner, endpointFailing: boolean): boolean {
     if (this.free() <= 0) return false;
-    if (owner.accountId !== null && (this.byAccount.get(owner.accountId) ?? 0) >= this.opts.perAccount) return false;
-    const perEndpoint = endpointFailing ? FAILING_ENDPOINT_SLOTS : this.opts.perEndpoint;
-    return owner.endpointId === null || (this.byEndpoint.get(owner.endpointId) ?? 0) < perEndpoint;
+    const perEndpoint = endpointFailing ? FAILING_ENDPOINT_SLOTS : this.pool();
+    if (owner.endpointId !== null && (this.byEndpoint.get(owner.endpointId) ?? 0) >= perEndpoint) return false;
+    if (owner.accountId === null) return true;
+    const busy = this.byAccount.get(owner.accountId) ?? 0;
+    if (this.free() > this.opts.reserve) return busy === 0 || busy < this.shareOf(this.byAccount.size);
+    return busy === 0 && !endpointFailing;
   }
 
   count(owner: JobOwner, by: 1 | -1): void {
@@ -93,19 +104,25 @@ class Lane {
 
   /**
    * The shares of a claim, counting `also` (claimed in the same transaction, not yet running) as
-   * busy; `beyond`: any owner may take the idle slots (a failing endpoint still gets 1).
+   * busy. `pool`: each busy account its part of the pool, an account running nothing here the part
+   * it would have as one more. `reserve`: one slot to each account running nothing here, none to a
+   * busy one or to a failing endpoint.
    */
-  shares(beyond = false, also: readonly JobOwner[] = []): FairShares {
+  shares(step: 'pool' | 'reserve', also: readonly JobOwner[] = []): FairShares {
     const accounts = new Map(this.byAccount);
     const endpoints = new Map(this.byEndpoint);
     for (const job of also) {
       bump(accounts, job.accountId, 1);
       bump(endpoints, job.endpointId, 1);
     }
+    const busy = { accounts: Object.fromEntries(accounts), endpoints: Object.fromEntries(endpoints) };
+    if (step === 'reserve') return { perAccount: 0, perNewAccount: 1, perEndpoint: 1, failingEndpoint: 0, busy };
     return {
-      perAccount: beyond ? this.opts.slots : this.opts.perAccount,
-      perEndpoint: beyond ? this.opts.slots : this.opts.perEndpoint,
-      busy: { accounts: Object.fromEntries(accounts), endpoints: Object.fromEntries(endpoints) },
+      perAccount: this.shareOf(accounts.size),
+      perNewAccount: this.shareOf(accounts.size + 1),
+      perEndpoint: this.pool(),
+      failingEndpoint: FAILING_ENDPOINT_SLOTS,
+      busy,
     };
   }
 }
@@ -222,8 +239,8 @@ export class JobRunner {
   }
 
   /**
-   * Every lane with a free slot, claimed in one transaction: first within each owner's share; then,
-   * if that left more than the lane's reserve free, the idle slots for owners beyond their share
+   * Every lane with a free slot, claimed in one transaction: first the pool (the free slots beyond
+   * the reserve) within each account's share, then the reserve for accounts running nothing here
    * (skipped when the lane is idle and the first claim found nothing: nothing is due).
    */
   private claim(): Promise<Array<[Lane, ClaimedJob[]]>> {
@@ -231,15 +248,17 @@ export class JobRunner {
     const now = clock.now();
     const open = this.lanes.filter((lane) => lane.free() > 0);
     if (open.length === 0) return Promise.resolve([]);
-    const claim = (tx: Tx, lane: Lane, limit: number, within?: ClaimedJob[]): Promise<ClaimedJob[]> =>
-      claimLaneJobs(tx, this.workerId, now, this.opts.leaseMs, limit, lane.name, lane.shares(within !== undefined, within));
+    const claim = (tx: Tx, lane: Lane, limit: number, step: 'pool' | 'reserve', also: ClaimedJob[] = []): Promise<ClaimedJob[]> =>
+      limit <= 0
+        ? Promise.resolve([])
+        : claimLaneJobs(tx, this.workerId, now, this.opts.leaseMs, limit, lane.name, lane.shares(step, also));
     return db.write(async (tx) => {
       const out: Array<[Lane, ClaimedJob[]]> = [];
       for (const lane of open) {
-        const within = await claim(tx, lane, lane.free());
-        const idle = lane.free() - within.length - lane.opts.reserve;
-        const nothingDue = within.length === 0 && lane.inflight.size === 0;
-        out.push([lane, idle > 0 && !nothingDue ? [...within, ...(await claim(tx, lane, idle, within))] : within]);
+        const pooled = await claim(tx, lane, lane.free() - lane.opts.reserve, 'pool');
+        const left = lane.free() - pooled.length;
+        const nothingDue = pooled.length === 0 && lane.inflight.size === 0 && left > lane.opts.reserve;
+        out.push([lane, nothingDue ? pooled : [...pooled, ...(await claim(tx, lane, left, 'reserve', pooled))]]);
       }
       return out;
     });

@@ -144,13 +144,16 @@ export async function hastenJobs(tx: Tx, keys: readonly string[], runAt: number)
 }
 
 /**
- * How much of a lane one owner may take on this node (decision 0048): `perAccount` slots per
- * account, `perEndpoint` per webhook endpoint (1 while the endpoint is failing), less what each
+ * How much of a lane one owner may take on this node (decisions 0048, 0088): an account that already
+ * runs jobs here may hold `perAccount` slots, one that runs nothing here `perNewAccount`; a webhook
+ * endpoint `perEndpoint` while it answers and `failingEndpoint` while it is failing; less what each
  * already runs here (`busy`, by account and by endpoint id).
  */
 export type FairShares = {
   perAccount: number;
+  perNewAccount?: number;
   perEndpoint: number;
+  failingEndpoint?: number;
   busy: { accounts: Record<string, number>; endpoints: Record<string, number> };
 };
 
@@ -176,8 +179,10 @@ const busyOf = (dialect: 'postgres' | 'sqlite', param: string, column: string): 
     : `COALESCE(json_extract(${param}, '$."' || j.${column} || '"'), 0)`;
 
 const claimSql = (dialect: 'postgres' | 'sqlite'): string => {
-  const accountRoom = `$8 - ${busyOf(dialect, '$6', 'account_id')}`;
-  const endpointRoom = `(CASE WHEN w.failing_since IS NULL THEN $9 ELSE ${FAILING_ENDPOINT_SLOTS} END) - ${busyOf(dialect, '$7', 'endpoint_id')}`;
+  const accountBusy = busyOf(dialect, '$6', 'account_id');
+  // CAST rather than ::int: the parameters' type must be known inside CASE on PostgreSQL, and SQLite reads CAST too.
+  const accountRoom = `(CASE WHEN ${accountBusy} > 0 THEN CAST($8 AS INTEGER) ELSE CAST($10 AS INTEGER) END) - ${accountBusy}`;
+  const endpointRoom = `(CASE WHEN w.failing_since IS NULL THEN CAST($9 AS INTEGER) ELSE CAST($11 AS INTEGER) END) - ${busyOf(dialect, '$7', 'endpoint_id')}`;
   return `WITH cand AS (
     SELECT j.id, j.run_at, j.account_id, j.endpoint_id, ${accountRoom} AS a_room, ${endpointRoom} AS e_room
     FROM jobs j LEFT JOIN webhook_endpoints w ON w.id = j.endpoint_id
@@ -229,6 +234,8 @@ export async function claimLaneJobs(
     JSON.stringify(shares.busy.endpoints),
     shares.perAccount,
     shares.perEndpoint,
+    shares.perNewAccount ?? shares.perAccount,
+    shares.failingEndpoint ?? FAILING_ENDPOINT_SLOTS,
   ];
   const rows = await tx.query<ClaimRow>(CLAIM[tx.dialect], params);
   // RETURNING keeps no order: the oldest due first, as they were chosen.

@@ -461,9 +461,9 @@ const problemCodes = (doc: Json, op: Json): Record<string, string[]> =>
 test('the document is at most 250 KB: every problem answer is a shared one, each stated once and used', async () => {
   const res = await t.request('GET', '/v1/openapi.json', { key: null });
   const bytes = Buffer.byteLength(res.text);
-  // 250 KB until the Square connector's five staff-only operations (decision 0073): each carries
-  // the shared answers' references, about 1.8 KB, which no sharing removes.
-  assert.ok(bytes <= 260_000, `the document is ${bytes} bytes`);
+  // Objects answered by several operations (User, ApiKey, Display, Announcement, an event's
+  // request) are named components too (issue 36): 245 KB with the Square connector's operations.
+  assert.ok(bytes <= 250_000, `the document is ${bytes} bytes`);
   const doc = res.body as Json;
   const inline: string[] = [];
   const used = new Set<string>();

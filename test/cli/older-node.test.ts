@@ -1,5 +1,5 @@
 // readybell needs Node 24. On an older Node (the system's, here, when it is older) the command says
-// so in words, and the commands the README documents for a checkout still work as written: the
+// so in words, and the commands docs/operations.md and docs/cli.md document for a checkout still work as written: the
 // backup cron line, and `bin/readybell.js serve` under a process manager, whose SIGTERM reaches the
 // server (issue #25). Skipped, with the reason, where no older Node is installed.
 // One engine: its servers run on a data directory of their own whatever the suite's engine; the check is of Node, not of the store.
@@ -45,14 +45,14 @@ test('without the pinned Node, bin/readybell.js on an older Node says which Node
   assert.doesNotMatch(r.stderr, /ERR_UNKNOWN_FILE_EXTENSION|at .*\(/, 'no stack trace');
 });
 
-test("the README's backup cron line works as written where the system's node is older", { skip }, async (t) => {
+test("the documented backup cron line works as written where the system's node is older", { skip }, async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'readybell-old-node-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const cron = readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+  const cron = readFileSync(path.join(ROOT, 'docs/operations.md'), 'utf8')
     .split('\n')
     .find((l) => l.startsWith('0 * * * *'));
-  assert.ok(cron, 'the README has a crontab line');
-  // The line's command up to the copy elsewhere, with the README's paths put here.
+  assert.ok(cron, 'docs/operations.md has a crontab line');
+  // The line's command up to the copy elsewhere, with the documented paths put here.
   const command = cron
     .replace(/^0 \* \* \* \*\s+/, '')
     .replace(/ && rsync .*$/, '')

@@ -1713,6 +1713,12 @@ export interface components {
                 manual: boolean;
             }[];
         };
+        /** @description The API request that caused the event; null when a customer or a background job did */
+        EventRequest: {
+            /** @example req_Xk2v9QmH4c7PzR1b */
+            id: string;
+            idempotency_key: string | null;
+        };
         /**
          * @description A ticket was created (`POST /v1/tickets`).
          * @example {
@@ -1787,11 +1793,7 @@ export interface components {
             data: {
                 object: components["schemas"]["Ticket"];
             };
-            request: {
-                /** @example req_Xk2v9QmH4c7PzR1b */
-                id: string;
-                idempotency_key: string | null;
-            } | null;
+            request: components["schemas"]["EventRequest"] | null;
         };
         /**
          * @description A ticket was marked ready (`POST /v1/tickets/{id}/ready`). Its ring's result follows as `ticket.rung`.
@@ -1873,11 +1875,7 @@ export interface components {
                  */
                 previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
             };
-            request: {
-                /** @example req_Xk2v9QmH4c7PzR1b */
-                id: string;
-                idempotency_key: string | null;
-            } | null;
+            request: components["schemas"]["EventRequest"] | null;
         };
         /**
          * @description A ring's result is known: the ring of `ready`, a `manual` ring again, an automatic `reminder`, or the end of a snooze.
@@ -2012,11 +2010,7 @@ export interface components {
                     }[];
                 };
             };
-            request: {
-                /** @example req_Xk2v9QmH4c7PzR1b */
-                id: string;
-                idempotency_key: string | null;
-            } | null;
+            request: components["schemas"]["EventRequest"] | null;
         };
         /**
          * @description The customer collected the order (`POST /v1/tickets/{id}/collect`).
@@ -2098,11 +2092,7 @@ export interface components {
                  */
                 previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
             };
-            request: {
-                /** @example req_Xk2v9QmH4c7PzR1b */
-                id: string;
-                idempotency_key: string | null;
-            } | null;
+            request: components["schemas"]["EventRequest"] | null;
         };
         /**
          * @description A ticket was cancelled (`POST /v1/tickets/{id}/cancel`).
@@ -2184,11 +2174,7 @@ export interface components {
                  */
                 previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
             };
-            request: {
-                /** @example req_Xk2v9QmH4c7PzR1b */
-                id: string;
-                idempotency_key: string | null;
-            } | null;
+            request: components["schemas"]["EventRequest"] | null;
         };
         /**
          * @description An open ticket passed the branch's expiry.
@@ -2267,11 +2253,7 @@ export interface components {
                  */
                 previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
             };
-            request: {
-                /** @example req_Xk2v9QmH4c7PzR1b */
-                id: string;
-                idempotency_key: string | null;
-            } | null;
+            request: components["schemas"]["EventRequest"] | null;
         };
         /**
          * @description A cancelled or collected ticket was brought back (`POST /v1/tickets/{id}/reopen`), to `ready` if it had been made ready, else `created`.
@@ -2353,11 +2335,7 @@ export interface components {
                  */
                 previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
             };
-            request: {
-                /** @example req_Xk2v9QmH4c7PzR1b */
-                id: string;
-                idempotency_key: string | null;
-            } | null;
+            request: components["schemas"]["EventRequest"] | null;
         };
         /**
          * @description The customer opened the ticket's link for the first time.
@@ -2430,11 +2408,7 @@ export interface components {
             data: {
                 object: components["schemas"]["Ticket"];
             };
-            request: {
-                /** @example req_Xk2v9QmH4c7PzR1b */
-                id: string;
-                idempotency_key: string | null;
-            } | null;
+            request: components["schemas"]["EventRequest"] | null;
         };
         /**
          * @description The customer turned on notifications.
@@ -2513,11 +2487,7 @@ export interface components {
                  */
                 channel: "push" | "sms";
             };
-            request: {
-                /** @example req_Xk2v9QmH4c7PzR1b */
-                id: string;
-                idempotency_key: string | null;
-            } | null;
+            request: components["schemas"]["EventRequest"] | null;
         };
         /**
          * @description The customer tapped "On my way" after a ring, or texted it back (`1`, `OK`, …).
@@ -2596,11 +2566,7 @@ export interface components {
                  */
                 via: "page" | "sms";
             };
-            request: {
-                /** @example req_Xk2v9QmH4c7PzR1b */
-                id: string;
-                idempotency_key: string | null;
-            } | null;
+            request: components["schemas"]["EventRequest"] | null;
         };
         /**
          * @description The customer asked for more time, on their page or by texting `5` back; they are rung again when it ends.
@@ -2689,11 +2655,7 @@ export interface components {
                  */
                 via: "page" | "sms";
             };
-            request: {
-                /** @example req_Xk2v9QmH4c7PzR1b */
-                id: string;
-                idempotency_key: string | null;
-            } | null;
+            request: components["schemas"]["EventRequest"] | null;
         };
         /**
          * @description A test event sent by `POST /v1/webhook_endpoints/{id}/test` to that endpoint only.
@@ -2758,11 +2720,7 @@ export interface components {
             data: {
                 object: components["schemas"]["WebhookEndpoint"];
             };
-            request: {
-                /** @example req_Xk2v9QmH4c7PzR1b */
-                id: string;
-                idempotency_key: string | null;
-            } | null;
+            request: components["schemas"]["EventRequest"] | null;
         };
         /** @description An event: one of the types below, told apart by `type`. More types may be added within v1; ignore the ones you do not know. */
         Event: components["schemas"]["TicketCreatedEvent"] | components["schemas"]["TicketReadyEvent"] | components["schemas"]["TicketRungEvent"] | components["schemas"]["TicketCollectedEvent"] | components["schemas"]["TicketCancelledEvent"] | components["schemas"]["TicketExpiredEvent"] | components["schemas"]["TicketReopenedEvent"] | components["schemas"]["TicketCustomerViewedEvent"] | components["schemas"]["TicketCustomerSubscribedEvent"] | components["schemas"]["TicketCustomerAcknowledgedEvent"] | components["schemas"]["TicketCustomerSnoozedEvent"] | components["schemas"]["PingEvent"];
@@ -2914,6 +2872,102 @@ export interface components {
             connected_at: string | null;
             token_expires_at: string | null;
             last_error: string | null;
+        };
+        /** @description A staff user of the account */
+        User: {
+            /** @enum {string} */
+            object: "user";
+            /** @example usr_01m81j195q04jrn3wb7ej6zw2f */
+            id: string;
+            /** @example sam@example.com */
+            email: string;
+            /**
+             * @description owner: everything (keys, users, webhooks); manager: queues, displays, settings; staff: tickets
+             * @enum {string}
+             */
+            role: "owner" | "manager" | "staff";
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC with milliseconds
+             * @example 2026-11-22T12:00:00.000Z
+             */
+            created_at: string;
+            removed_at: string | null;
+            password: string | null;
+        };
+        /** @description A branch's API key, never in full after its creation */
+        ApiKey: {
+            /** @enum {string} */
+            object: "api_key";
+            /** @example key_01m81j199c3546rrnzdeyvky57 */
+            id: string;
+            name: string | null;
+            /** @enum {string} */
+            mode: "live" | "test";
+            /** @example br_01m81j194tb8kmycb0gheeaj9r */
+            branch: string;
+            /**
+             * @description Prefix and last four characters, e.g. rk_live_…a1B2
+             * @example rk_live_…a1B2
+             */
+            redacted: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC with milliseconds
+             * @example 2026-11-22T12:00:00.000Z
+             */
+            created_at: string;
+            last_used_at: string | null;
+            revoked_at: string | null;
+            secret: string | null;
+        };
+        /** @description A display board link */
+        Display: {
+            /** @enum {string} */
+            object: "display";
+            /** @example dsp_01m81j196gasq5wx1hcb252ecw */
+            id: string;
+            /** @example Counter TV */
+            name: string;
+            /** @description Queues shown; empty: every queue of the branch */
+            queues: string[];
+            /** @description Whether the board calls numbers out loud */
+            voice: boolean;
+            /**
+             * Format: uri
+             * @description The board link to open on the TV (a secret: anyone with it sees the numbers)
+             * @example https://pickup.example.com/board/Vb7Qk2mZr9TxLp4WcN8sHd3FyJ6gA1eU
+             */
+            url: string;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC with milliseconds
+             * @example 2026-11-22T12:00:00.000Z
+             */
+            created_at: string;
+        };
+        /** @description A message shown on waiting customer pages and boards */
+        Announcement: {
+            /** @enum {string} */
+            object: "announcement";
+            /** @example ann_01m81j191rdq5rh1pkvw6pzca7 */
+            id: string;
+            /** @example The kitchen is running 10 minutes late */
+            message: string;
+            livemode: boolean;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC with milliseconds
+             * @example 2026-11-22T12:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339 UTC with milliseconds
+             * @example 2026-11-22T12:00:00.000Z
+             */
+            expires_at: string;
         };
     };
     responses: {
@@ -5636,31 +5690,7 @@ export interface operations {
                         /** @enum {string} */
                         object: "list";
                         /** @description Newest first */
-                        data: {
-                            /** @enum {string} */
-                            object: "api_key";
-                            /** @example key_01m81j199c3546rrnzdeyvky57 */
-                            id: string;
-                            name: string | null;
-                            /** @enum {string} */
-                            mode: "live" | "test";
-                            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-                            branch: string;
-                            /**
-                             * @description Prefix and last four characters, e.g. rk_live_…a1B2
-                             * @example rk_live_…a1B2
-                             */
-                            redacted: string;
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC with milliseconds
-                             * @example 2026-11-22T12:00:00.000Z
-                             */
-                            created_at: string;
-                            last_used_at: string | null;
-                            revoked_at: string | null;
-                            secret: string | null;
-                        }[];
+                        data: components["schemas"]["ApiKey"][];
                         /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
                         has_more: boolean;
                     };
@@ -5708,31 +5738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "api_key";
-                        /** @example key_01m81j199c3546rrnzdeyvky57 */
-                        id: string;
-                        name: string | null;
-                        /** @enum {string} */
-                        mode: "live" | "test";
-                        /** @example br_01m81j194tb8kmycb0gheeaj9r */
-                        branch: string;
-                        /**
-                         * @description Prefix and last four characters, e.g. rk_live_…a1B2
-                         * @example rk_live_…a1B2
-                         */
-                        redacted: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        last_used_at: string | null;
-                        revoked_at: string | null;
-                        secret: string | null;
-                    };
+                    "application/json": components["schemas"]["ApiKey"];
                 };
             };
             400: components["responses"]["BadRequestOrInvalidJson"];
@@ -5776,31 +5782,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "api_key";
-                        /** @example key_01m81j199c3546rrnzdeyvky57 */
-                        id: string;
-                        name: string | null;
-                        /** @enum {string} */
-                        mode: "live" | "test";
-                        /** @example br_01m81j194tb8kmycb0gheeaj9r */
-                        branch: string;
-                        /**
-                         * @description Prefix and last four characters, e.g. rk_live_…a1B2
-                         * @example rk_live_…a1B2
-                         */
-                        redacted: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        last_used_at: string | null;
-                        revoked_at: string | null;
-                        secret: string | null;
-                    };
+                    "application/json": components["schemas"]["ApiKey"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5836,27 +5818,7 @@ export interface operations {
                         /** @enum {string} */
                         object: "list";
                         /** @description Oldest first */
-                        data: {
-                            /** @enum {string} */
-                            object: "user";
-                            /** @example usr_01m81j195q04jrn3wb7ej6zw2f */
-                            id: string;
-                            /** @example sam@example.com */
-                            email: string;
-                            /**
-                             * @description owner: everything (keys, users, webhooks); manager: queues, displays, settings; staff: tickets
-                             * @enum {string}
-                             */
-                            role: "owner" | "manager" | "staff";
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC with milliseconds
-                             * @example 2026-11-22T12:00:00.000Z
-                             */
-                            created_at: string;
-                            removed_at: string | null;
-                            password: string | null;
-                        }[];
+                        data: components["schemas"]["User"][];
                         /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
                         has_more: boolean;
                     };
@@ -5904,27 +5866,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "user";
-                        /** @example usr_01m81j195q04jrn3wb7ej6zw2f */
-                        id: string;
-                        /** @example sam@example.com */
-                        email: string;
-                        /**
-                         * @description owner: everything (keys, users, webhooks); manager: queues, displays, settings; staff: tickets
-                         * @enum {string}
-                         */
-                        role: "owner" | "manager" | "staff";
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        removed_at: string | null;
-                        password: string | null;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             400: components["responses"]["BadRequestOrInvalidJson"];
@@ -5968,27 +5910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "user";
-                        /** @example usr_01m81j195q04jrn3wb7ej6zw2f */
-                        id: string;
-                        /** @example sam@example.com */
-                        email: string;
-                        /**
-                         * @description owner: everything (keys, users, webhooks); manager: queues, displays, settings; staff: tickets
-                         * @enum {string}
-                         */
-                        role: "owner" | "manager" | "staff";
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        removed_at: string | null;
-                        password: string | null;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6042,27 +5964,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "user";
-                        /** @example usr_01m81j195q04jrn3wb7ej6zw2f */
-                        id: string;
-                        /** @example sam@example.com */
-                        email: string;
-                        /**
-                         * @description owner: everything (keys, users, webhooks); manager: queues, displays, settings; staff: tickets
-                         * @enum {string}
-                         */
-                        role: "owner" | "manager" | "staff";
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        removed_at: string | null;
-                        password: string | null;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             400: components["responses"]["BadRequestOrInvalidJson"];
@@ -6130,31 +6032,7 @@ export interface operations {
                         /** @enum {string} */
                         object: "list";
                         /** @description Oldest first */
-                        data: {
-                            /** @enum {string} */
-                            object: "display";
-                            /** @example dsp_01m81j196gasq5wx1hcb252ecw */
-                            id: string;
-                            /** @example Counter TV */
-                            name: string;
-                            /** @description Queues shown; empty: every queue of the branch */
-                            queues: string[];
-                            /** @description Whether the board calls numbers out loud */
-                            voice: boolean;
-                            /**
-                             * Format: uri
-                             * @description The board link to open on the TV (a secret: anyone with it sees the numbers)
-                             * @example https://pickup.example.com/board/Vb7Qk2mZr9TxLp4WcN8sHd3FyJ6gA1eU
-                             */
-                            url: string;
-                            livemode: boolean;
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC with milliseconds
-                             * @example 2026-11-22T12:00:00.000Z
-                             */
-                            created_at: string;
-                        }[];
+                        data: components["schemas"]["Display"][];
                         /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
                         has_more: boolean;
                     };
@@ -6207,31 +6085,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "display";
-                        /** @example dsp_01m81j196gasq5wx1hcb252ecw */
-                        id: string;
-                        /** @example Counter TV */
-                        name: string;
-                        /** @description Queues shown; empty: every queue of the branch */
-                        queues: string[];
-                        /** @description Whether the board calls numbers out loud */
-                        voice: boolean;
-                        /**
-                         * Format: uri
-                         * @description The board link to open on the TV (a secret: anyone with it sees the numbers)
-                         * @example https://pickup.example.com/board/Vb7Qk2mZr9TxLp4WcN8sHd3FyJ6gA1eU
-                         */
-                        url: string;
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Display"];
                 };
             };
             400: components["responses"]["BadRequestOrInvalidJson"];
@@ -6318,27 +6172,7 @@ export interface operations {
                         /** @enum {string} */
                         object: "list";
                         /** @description Newest first */
-                        data: {
-                            /** @enum {string} */
-                            object: "announcement";
-                            /** @example ann_01m81j191rdq5rh1pkvw6pzca7 */
-                            id: string;
-                            /** @example The kitchen is running 10 minutes late */
-                            message: string;
-                            livemode: boolean;
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC with milliseconds
-                             * @example 2026-11-22T12:00:00.000Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC with milliseconds
-                             * @example 2026-11-22T12:00:00.000Z
-                             */
-                            expires_at: string;
-                        }[];
+                        data: components["schemas"]["Announcement"][];
                         /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
                         has_more: boolean;
                     };
@@ -6390,27 +6224,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "announcement";
-                        /** @example ann_01m81j191rdq5rh1pkvw6pzca7 */
-                        id: string;
-                        /** @example The kitchen is running 10 minutes late */
-                        message: string;
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["Announcement"];
                 };
             };
             400: components["responses"]["BadRequestOrInvalidJson"];
@@ -6603,31 +6417,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "display";
-                        /** @example dsp_01m81j196gasq5wx1hcb252ecw */
-                        id: string;
-                        /** @example Counter TV */
-                        name: string;
-                        /** @description Queues shown; empty: every queue of the branch */
-                        queues: string[];
-                        /** @description Whether the board calls numbers out loud */
-                        voice: boolean;
-                        /**
-                         * Format: uri
-                         * @description The board link to open on the TV (a secret: anyone with it sees the numbers)
-                         * @example https://pickup.example.com/board/Vb7Qk2mZr9TxLp4WcN8sHd3FyJ6gA1eU
-                         */
-                        url: string;
-                        livemode: boolean;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Display"];
                 };
             };
             400: components["responses"]["BadRequestOrInvalidJson"];

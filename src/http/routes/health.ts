@@ -40,6 +40,24 @@ async function moduleHealth(services: Services, modules: readonly FeatureModule[
   return out;
 }
 
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+/**
+ * What this node saw of the store's server lately (decision 0089): outages it went through and
+ * when it found another server behind the address (a failover), so an operator reading /readyz
+ * after the fact learns what happened meanwhile.
+ */
+function storeHistory(services: Services): { store_history?: unknown } {
+  const h = services.db.history?.();
+  if (h === undefined) return {};
+  return {
+    store_history: {
+      outages: h.outages.map((o) => ({ from: iso(o.from), to: iso(o.to), error: o.error })),
+      server: h.server === null ? null : { started_at: iso(h.server.startedAt), role: h.server.role, changed_at: iso(h.server.changedAt) },
+    },
+  };
+}
+
 export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): void {
   const { services } = deps;
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
@@ -59,6 +77,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: HealthDeps): vo
       checks,
       load: deps.shedding() ? 'shedding' : 'ok',
       ...modules,
+      ...storeHistory(services),
     });
   });
 }

@@ -11,7 +11,8 @@ import type { Writable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { probeStatementNames } from './pooler-probe.ts';
 import { runAfterCommitHooks } from '../db.ts';
-import type { Db, Dialect, Row, Tx } from '../../core/db.ts';
+import type { Db, Dialect, Row, StoreHistory, Tx } from '../../core/db.ts';
+import { ServerWatch } from './server-watch.ts';
 import type { CreateOutcome, CreateRequest } from '../../core/ticket-create.ts';
 import { PostgresCreates } from './create-batched.ts';
 import { loadMigrations, MIGRATIONS_TABLE_SQL } from '../migrations.ts';
@@ -159,6 +160,18 @@ class PgTx implements Tx {
   }
 }
 
+/**
+ * Every client of the pool gets an error listener for its whole life. A client whose connection
+ * dies while checked out (in a transaction, between statements) emits 'error'; without a listener
+ * that is an uncaught exception and the node dies: seen when the primary crashed under load. Its
+ * next statement then fails, and it is released with the error and replaced. The pool's own
+ * 'error' is an idle client's death: the pool already replaces it.
+ */
+function watchClients(pool: pg.Pool): void {
+  pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
+}
+
 const WRITE_SPAN = { 'db.system.name': 'postgresql', 'db.operation.name': 'write' };
 const IN_TRACE = { inTraceOnly: true };
 
@@ -174,6 +187,7 @@ export class PostgresDb implements Db {
   onGroupCommit?: (writes: number) => void;
   /** Made at the first create: the batches creates share, and the node's copies of their branches. */
   private creates: PostgresCreates | null = null;
+  private readonly watch = new ServerWatch();
 
   constructor(opts: PostgresOptions) {
     this.opts = opts;
@@ -187,8 +201,7 @@ export class PostgresDb implements Db {
       pipeline: true,
     };
     this.pool = new pg.Pool(config);
-    // An idle client losing its connection must not crash the process; the pool replaces it.
-    this.pool.on('error', () => {});
+    watchClients(this.pool);
   }
 
   /**
@@ -218,7 +231,7 @@ export class PostgresDb implements Db {
         pipeline: true,
       };
       this.unflushedPool = new pg.Pool(config);
-      this.unflushedPool.on('error', () => {});
+      watchClients(this.unflushedPool);
     }
     const client = await this.unflushedPool.connect();
     const [begin, settings, result, commit] = await Promise.allSettled([
@@ -241,21 +254,50 @@ export class PostgresDb implements Db {
   }
 
   async query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
-    return (await this.pool.query(this.statement(sql, params))).rows as T[];
+    return (await this.watched(this.pool.query(this.statement(sql, params)))).rows as T[];
   }
   async run(sql: string, params?: readonly unknown[]): Promise<number> {
-    return (await this.pool.query(this.statement(sql, params))).rowCount ?? 0;
+    return (await this.watched(this.pool.query(this.statement(sql, params)))).rowCount ?? 0;
   }
 
   /** In the two statements of create-statements.ts, shared with the creates that arrive meanwhile (decision 0010). */
   commitCreate(req: CreateRequest): Promise<CreateOutcome> {
     this.creates ??= new PostgresCreates(this);
-    return this.creates.commit(req);
+    return this.watched(this.creates.commit(req));
   }
 
   /** One transaction, in a span of its own: its statements (pg's spans) are its children. */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    return inSpan('store.write', WRITE_SPAN, () => this.transaction(fn), IN_TRACE);
+    return inSpan('store.write', WRITE_SPAN, () => this.watched(this.transaction(fn)), IN_TRACE);
+  }
+
+  /**
+   * Tells the watch how a piece of work ended: a failure for want of a server opens an outage, the
+   * first success after one closes it and asks which server answers now (a failover changes it).
+   */
+  private watched<T>(work: Promise<T>): Promise<T> {
+    return work.then(
+      (value) => {
+        if (this.watch.succeeded()) void this.checkServer().catch(() => {});
+        return value;
+      },
+      (err: unknown) => {
+        this.watch.failed(err);
+        throw err;
+      },
+    );
+  }
+
+  /** Which server answers: its start time and whether it is a standby (both readable by any role). */
+  private async checkServer(): Promise<void> {
+    const { rows } = await this.pool.query<{ started: Date; standby: boolean }>(
+      'SELECT pg_postmaster_start_time() AS started, pg_is_in_recovery() AS standby',
+    );
+    if (rows[0] !== undefined) this.watch.saw(rows[0].started.getTime(), rows[0].standby);
+  }
+
+  history(): StoreHistory {
+    return this.watch.history();
   }
 
   private async transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -351,7 +393,7 @@ export class PostgresDb implements Db {
   }
 
   async ping(): Promise<void> {
-    await this.pool.query('SELECT 1');
+    await this.watched(this.checkServer());
   }
 
   async close(): Promise<void> {

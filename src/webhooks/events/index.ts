@@ -4,6 +4,7 @@
 // event's `data`. Types only. Do not edit: change the event schemas and run `node scripts/build-client.ts`.
 import type { Ticket } from './ticket.ts';
 import type { WebhookEndpoint } from './webhook-endpoint.ts';
+import type { EventRequest } from './event-request.ts';
 import type { TicketCreatedEvent } from './ticket-created-event.ts';
 import type { TicketReadyEvent } from './ticket-ready-event.ts';
 import type { TicketRungEvent } from './ticket-rung-event.ts';
@@ -22,6 +23,7 @@ export interface components {
     schemas: {
         Ticket: Ticket;
         WebhookEndpoint: WebhookEndpoint;
+        EventRequest: EventRequest;
         TicketCreatedEvent: TicketCreatedEvent;
         TicketReadyEvent: TicketReadyEvent;
         TicketRungEvent: TicketRungEvent;

@@ -3,6 +3,7 @@
 // a file), so the self-contained verifier (verify.ts, shipped as @readybell/webhooks) types each
 // event's `data`. Types only. Do not edit: change the event schemas and run `node scripts/build-client.ts`.
 import type { WebhookEndpoint } from './webhook-endpoint.ts';
+import type { EventRequest } from './event-request.ts';
 
 /**
  * @description A test event sent by `POST /v1/webhook_endpoints/{id}/test` to that endpoint only.
@@ -67,9 +68,5 @@ export type PingEvent = {
     data: {
         object: WebhookEndpoint;
     };
-    request: {
-        /** @example req_Xk2v9QmH4c7PzR1b */
-        id: string;
-        idempotency_key: string | null;
-    } | null;
+    request: EventRequest | null;
 };

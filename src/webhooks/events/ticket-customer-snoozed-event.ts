@@ -3,6 +3,7 @@
 // a file), so the self-contained verifier (verify.ts, shipped as @readybell/webhooks) types each
 // event's `data`. Types only. Do not edit: change the event schemas and run `node scripts/build-client.ts`.
 import type { Ticket } from './ticket.ts';
+import type { EventRequest } from './event-request.ts';
 
 /**
  * @description The customer asked for more time, on their page or by texting `5` back; they are rung again when it ends.
@@ -91,9 +92,5 @@ export type TicketCustomerSnoozedEvent = {
          */
         via: "page" | "sms";
     };
-    request: {
-        /** @example req_Xk2v9QmH4c7PzR1b */
-        id: string;
-        idempotency_key: string | null;
-    } | null;
+    request: EventRequest | null;
 };

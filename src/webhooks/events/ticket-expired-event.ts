@@ -3,6 +3,7 @@
 // a file), so the self-contained verifier (verify.ts, shipped as @readybell/webhooks) types each
 // event's `data`. Types only. Do not edit: change the event schemas and run `node scripts/build-client.ts`.
 import type { Ticket } from './ticket.ts';
+import type { EventRequest } from './event-request.ts';
 
 /**
  * @description An open ticket passed the branch's expiry.
@@ -81,9 +82,5 @@ export type TicketExpiredEvent = {
          */
         previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
     };
-    request: {
-        /** @example req_Xk2v9QmH4c7PzR1b */
-        id: string;
-        idempotency_key: string | null;
-    } | null;
+    request: EventRequest | null;
 };

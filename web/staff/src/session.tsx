@@ -5,6 +5,7 @@ import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { Mode } from './api.ts';
 import type { Role, Session } from './types.ts';
+import { initialMode } from './initial-mode.ts';
 
 export type SessionState = {
   session: Session;
@@ -27,13 +28,26 @@ export const atLeast = (s: Session, role: Role): boolean => RANK[s.user.role] >=
 
 const MODE_KEY = 'readybell:mode';
 
-/** This tab's mode survives a reload, never another tab: a new tab always starts on live data. */
+/**
+ * This tab's mode survives a reload, never another tab: a new tab starts on live data unless its
+ * link asks for test data (`?mode=test`, the link the demo prints: initial-mode.ts).
+ */
 export function savedMode(): Mode {
+  let saved: string | null = null;
   try {
-    return sessionStorage.getItem(MODE_KEY) === 'test' ? 'test' : 'live';
+    saved = sessionStorage.getItem(MODE_KEY);
   } catch {
-    return 'live';
+    // no storage: the link alone decides
   }
+  const mode = initialMode(location.search, saved);
+  saveMode(mode);
+  // Read once: a reload after switching keeps the switch, not the link's choice.
+  const url = new URL(location.href);
+  if (url.searchParams.has('mode')) {
+    url.searchParams.delete('mode');
+    history.replaceState(history.state, '', url);
+  }
+  return mode;
 }
 
 export function saveMode(m: Mode): void {

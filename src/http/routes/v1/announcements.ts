@@ -6,19 +6,11 @@ import { ANNOUNCEMENT_LIMITS, createAnnouncement, deleteAnnouncement, listAnnoun
 import { iso } from '../../../contract/present.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
-import { Id, IdParam, ListOf, Timestamp } from '../../../contract/schema-parts.ts';
+import { Id, IdParam, ListOf, Ref } from '../../../contract/schema-parts.ts';
+import { AnnouncementSchema, type AnnouncementObject } from '../../../contract/staff-schemas.ts';
 import { operation, typed } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
-
-const AnnouncementSchema = Type.Object({
-  object: Type.Literal('announcement'),
-  id: Id('announcement'),
-  message: Type.String({ examples: ['The kitchen is running 10 minutes late'] }),
-  livemode: Type.Boolean(),
-  created_at: Timestamp,
-  expires_at: Timestamp,
-});
 
 const Deleted = Type.Object({ object: Type.Literal('announcement'), id: Id('announcement'), deleted: Type.Literal(true) });
 
@@ -47,7 +39,7 @@ const CreateBody = Type.Object(
 
 type Announcement = Awaited<ReturnType<typeof listAnnouncements>>[number];
 
-const present = (a: Announcement): Static<typeof AnnouncementSchema> => ({
+const present = (a: Announcement): AnnouncementObject => ({
   object: 'announcement',
   id: a.id,
   message: a.message,
@@ -66,7 +58,7 @@ export function registerAnnouncementRoutes(fastify: FastifyInstance, services: S
         tag: 'Announcements',
         summary: 'List announcements',
         description: 'The announcements showing now, newest first.',
-        answers: { 200: { description: 'Every announcement showing now', schema: ListOf(AnnouncementSchema, 'Newest first') } },
+        answers: { 200: { description: 'Every announcement showing now', schema: ListOf(Ref(AnnouncementSchema), 'Newest first') } },
       }),
     },
     async (req) => {
@@ -84,7 +76,7 @@ export function registerAnnouncementRoutes(fastify: FastifyInstance, services: S
         summary: 'Create an announcement',
         description: "Shows a note on every waiting customer's page and on the display boards until it expires or is taken down.",
         body: CreateBody,
-        answers: { 201: { description: 'The announcement, showing', schema: AnnouncementSchema } },
+        answers: { 201: { description: 'The announcement, showing', schema: Ref(AnnouncementSchema) } },
       }),
     },
     async (req, reply) => {

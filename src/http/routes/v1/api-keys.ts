@@ -1,39 +1,22 @@
 // /v1/api_keys: owners manage the branch's keys from the staff page. API keys get 403: a key
 // cannot mint or revoke keys (PRODUCT.md §3).
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import type { Services } from '../../../core/ctx.ts';
 import { createKey, listKeys, revokeKey } from '../../../actions/api-keys.ts';
 import { iso } from '../../../contract/present.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
-import { Id, IdParam, ListOf, Nullable, StringEnum, Timestamp } from '../../../contract/schema-parts.ts';
+import { IdParam, ListOf, Ref, StringEnum } from '../../../contract/schema-parts.ts';
+import { ApiKeySchema, type ApiKeyObject } from '../../../contract/staff-schemas.ts';
 import { operation, typed } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
-const ApiKeySchema = Type.Object({
-  object: Type.Literal('api_key'),
-  id: Id('key'),
-  name: Nullable(Type.String({ examples: ['Counter POS'] })),
-  mode: StringEnum(['live', 'test']),
-  branch: Id('branch'),
-  redacted: Type.String({ description: 'Prefix and last four characters, e.g. rk_live_…a1B2', examples: ['rk_live_…a1B2'] }),
-  created_at: Timestamp,
-  last_used_at: Nullable(Timestamp),
-  revoked_at: Nullable(Timestamp),
-  secret: Nullable(
-    Type.String({
-      description: 'The full key: only in the answer that created it (not even in an idempotent replay of that answer). Store it now.',
-      examples: ['rk_live_7Qm2ZxV9cT4kLp8WnR3sYb6HdJf1a1B2'],
-    }),
-  ),
-});
-
 /** A key as the key verbs answer it. */
 type ApiKeyRecord = Awaited<ReturnType<typeof listKeys>>[number];
 
-const present = (k: ApiKeyRecord, secret: string | null = null): Static<typeof ApiKeySchema> => ({
+const present = (k: ApiKeyRecord, secret: string | null = null): ApiKeyObject => ({
   object: 'api_key',
   id: k.id,
   name: k.name,
@@ -59,7 +42,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, services: Service
         summary: 'List API keys',
         access: 'staff',
         description: `The branch's keys, revoked ones included, never in full. ${ownerOnly}`,
-        answers: { 200: { description: 'Every key', schema: ListOf(ApiKeySchema, 'Newest first') } },
+        answers: { 200: { description: 'Every key', schema: ListOf(Ref(ApiKeySchema), 'Newest first') } },
       }),
     },
     async (req) => ({
@@ -85,7 +68,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, services: Service
           },
           { additionalProperties: false },
         ),
-        answers: { 201: { description: 'The key, with its `secret`', schema: ApiKeySchema } },
+        answers: { 201: { description: 'The key, with its `secret`', schema: Ref(ApiKeySchema) } },
         problems: { 'plan-required': 'The free plan has no API access, so no API keys.' },
       }),
     },
@@ -112,7 +95,7 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, services: Service
         access: 'staff',
         description: `Its next request gets \`401 invalid-api-key\`. ${ownerOnly}`,
         params: Type.Object({ id: IdParam('key') }),
-        answers: { 200: { description: 'The key, revoked', schema: ApiKeySchema } },
+        answers: { 200: { description: 'The key, revoked', schema: Ref(ApiKeySchema) } },
       }),
     },
     async (req, reply) => {

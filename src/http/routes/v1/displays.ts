@@ -7,25 +7,11 @@ import { iso } from '../../../contract/present.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import { QueueName } from '../../../contract/schemas.ts';
-import { Id, IdParam, ListOf, Timestamp } from '../../../contract/schema-parts.ts';
+import { Id, IdParam, ListOf, Ref } from '../../../contract/schema-parts.ts';
+import { DisplaySchema, type DisplayObject } from '../../../contract/staff-schemas.ts';
 import { operation, typed } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
-
-export const DisplaySchema = Type.Object({
-  object: Type.Literal('display'),
-  id: Id('display'),
-  name: Type.String({ examples: ['Counter TV'] }),
-  queues: Type.Array(Type.String({ examples: ['A'] }), { description: 'Queues shown; empty: every queue of the branch' }),
-  voice: Type.Boolean({ description: 'Whether the board calls numbers out loud' }),
-  url: Type.String({
-    format: 'uri',
-    description: 'The board link to open on the TV (a secret: anyone with it sees the numbers)',
-    examples: ['https://pickup.example.com/board/Vb7Qk2mZr9TxLp4WcN8sHd3FyJ6gA1eU'],
-  }),
-  livemode: Type.Boolean(),
-  created_at: Timestamp,
-});
 
 const CreateBody = Type.Object(
   {
@@ -42,7 +28,7 @@ const Deleted = Type.Object({ object: Type.Literal('display'), id: Id('display')
 /** A display as the display verbs answer it. */
 export type Display = Awaited<ReturnType<typeof listBranchDisplays>>[number];
 
-export function presentDisplay(d: Display, publicUrl: string): Static<typeof DisplaySchema> {
+export function presentDisplay(d: Display, publicUrl: string): DisplayObject {
   return {
     object: 'display',
     id: d.id,
@@ -67,7 +53,7 @@ export function registerDisplayRoutes(fastify: FastifyInstance, services: Servic
         tag: 'Display boards',
         summary: 'List display boards',
         description: "The branch's board links in the key's mode.",
-        answers: { 200: { description: 'Every board', schema: ListOf(DisplaySchema, 'Oldest first') } },
+        answers: { 200: { description: 'Every board', schema: ListOf(Ref(DisplaySchema), 'Oldest first') } },
       }),
     },
     async (req) => {
@@ -86,7 +72,7 @@ export function registerDisplayRoutes(fastify: FastifyInstance, services: Servic
         description:
           'A link to open on the TV by the counter: it shows the numbers being prepared and ready, and (with `voice`) calls them out loud.',
         body: CreateBody,
-        answers: { 201: { description: 'The board, with its link', schema: DisplaySchema } },
+        answers: { 201: { description: 'The board, with its link', schema: Ref(DisplaySchema) } },
         problems: {
           conflict: `The branch has ${MAX_DISPLAYS_PER_BRANCH} boards in this mode; delete one first.`,
           forbidden: 'A staff session needs the manager or owner role.',

@@ -22,12 +22,13 @@ import { SIMULATED_MINUTES } from '../../../realtime/simulated-clients.ts';
 import { readDisplay } from '../../../actions/displays.ts';
 import { subscribeToPush } from '../../../actions/push-subscription.ts';
 import { readTicket } from '../../../actions/read-tickets.ts';
-import { IdParam } from '../../../contract/schema-parts.ts';
+import { IdParam, Ref } from '../../../contract/schema-parts.ts';
 import { operation, typed } from '../../operation.ts';
 import { EXAMPLE_TICKETS } from '../../../contract/example-objects.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
-import { DisplaySchema, presentDisplay, type Display } from './displays.ts';
+import { presentDisplay, type Display } from './displays.ts';
+import { DisplaySchema } from '../../../contract/staff-schemas.ts';
 import { ticketIdFrom } from './context.ts';
 import { registerSmsTestHelper } from './test-helpers-sms.ts';
 
@@ -171,7 +172,7 @@ export function registerTestHelperRoutes(fastify: FastifyInstance, services: Ser
           'When voice is on for the display and the branch, a ring of a ticket in a queue it shows answers `call_out_loud: true`.',
         params: Type.Object({ id: IdParam('display') }),
         body: ConnectBody,
-        answers: { 200: { description: 'The display whose board is now connected', schema: DisplaySchema } },
+        answers: { 200: { description: 'The display whose board is now connected', schema: Ref(DisplaySchema) } },
         problems: {
           forbidden: 'A live key: test helpers never touch live displays.',
           'not-found': 'No such display.',

@@ -1,41 +1,22 @@
 // /v1/users: owners invite, re-role and remove the account's staff users from the staff page.
 // API keys get 403 (PRODUCT.md §3: staff users are not in the integrators' API).
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import type { Services } from '../../../core/ctx.ts';
 import { deleteUser, inviteUser, listAccountUsers, updateUser } from '../../../actions/users.ts';
 import { iso } from '../../../contract/present.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
-import { Id, IdParam, ListOf, Nullable, StringEnum, Timestamp } from '../../../contract/schema-parts.ts';
+import { IdParam, ListOf, Ref } from '../../../contract/schema-parts.ts';
+import { RoleSchema, UserSchema, type UserObject } from '../../../contract/staff-schemas.ts';
 import { operation, typed } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
 
-const RoleSchema = StringEnum(['owner', 'manager', 'staff'], {
-  description: 'owner: everything (keys, users, webhooks); manager: queues, displays, settings; staff: tickets',
-});
-
-const UserSchema = Type.Object({
-  object: Type.Literal('user'),
-  id: Id('user'),
-  email: Type.String({ examples: ['sam@example.com'] }),
-  role: RoleSchema,
-  created_at: Timestamp,
-  removed_at: Nullable(Timestamp),
-  password: Nullable(
-    Type.String({
-      description:
-        'A one-time password: only in the answer that invited the user or reset the password, never in a replay. Hand it over now.',
-      examples: ['tulip-quarry-ember-7'],
-    }),
-  ),
-});
-
 /** A user as the user verbs answer it. */
 type UserRecord = Awaited<ReturnType<typeof listAccountUsers>>[number];
 
-const present = (u: UserRecord, password: string | null = null): Static<typeof UserSchema> => ({
+const present = (u: UserRecord, password: string | null = null): UserObject => ({
   object: 'user',
   id: u.id,
   email: u.email,
@@ -62,7 +43,7 @@ export function registerUserRoutes(fastify: FastifyInstance, services: Services)
         summary: 'List staff users',
         access: 'staff',
         description: `The account's staff users, removed ones left out. ${ownerOnly}`,
-        answers: { 200: { description: 'Every user', schema: ListOf(UserSchema, 'Oldest first') } },
+        answers: { 200: { description: 'Every user', schema: ListOf(Ref(UserSchema), 'Oldest first') } },
       }),
     },
     async (req) => ({
@@ -85,7 +66,7 @@ export function registerUserRoutes(fastify: FastifyInstance, services: Services)
           { email: Type.String({ minLength: 3, maxLength: 254, examples: ['sam@example.com'] }), role: RoleSchema },
           { additionalProperties: false },
         ),
-        answers: { 201: { description: 'The user, with a one-time `password`', schema: UserSchema } },
+        answers: { 201: { description: 'The user, with a one-time `password`', schema: Ref(UserSchema) } },
         problems: { conflict: 'This email already has a readybell user.' },
       }),
     },
@@ -119,7 +100,7 @@ export function registerUserRoutes(fastify: FastifyInstance, services: Services)
           },
           { additionalProperties: false },
         ),
-        answers: { 200: { description: 'The user, with a one-time `password` after a reset', schema: UserSchema } },
+        answers: { 200: { description: 'The user, with a one-time `password` after a reset', schema: Ref(UserSchema) } },
         problems: { 'last-owner': 'The last owner cannot be demoted, also when two owners demote each other at the same moment.' },
       }),
     },
@@ -147,7 +128,7 @@ export function registerUserRoutes(fastify: FastifyInstance, services: Services)
         access: 'staff',
         description: `Their sessions end at once. ${ownerOnly}`,
         params: IdParams,
-        answers: { 200: { description: 'The user, removed', schema: UserSchema } },
+        answers: { 200: { description: 'The user, removed', schema: Ref(UserSchema) } },
         problems: { conflict: 'Nobody removes themselves; another owner can.', 'last-owner': 'The last owner stays.' },
       }),
     },
