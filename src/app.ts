@@ -30,6 +30,7 @@ import { JobRegistry } from './core/job-registry.ts';
 import { registerRingJobs } from './ring/jobs.ts';
 import { registerWalletJobs } from './channels/wallet/close-job.ts';
 import { Maintenance } from './jobs/maintenance.ts';
+import { registerAccountJobs } from './jobs/account-deletion.ts';
 import { installWebhooks } from './webhooks/install.ts';
 import { OutboundHttpClient } from './webhooks/http-client.ts';
 import { systemLookup } from './webhooks/url-policy.ts';
@@ -104,7 +105,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     channels: [createPageChannel(liveChannels), createDisplayChannel(liveChannels), ...(opts.ringChannels ?? [])],
     http: outbound,
   });
-  const tasks = registerSquareJobs(registerWalletJobs(registerRingJobs(new JobRegistry()), ringing.walletIssuers));
+  const tasks = registerAccountJobs(registerSquareJobs(registerWalletJobs(registerRingJobs(new JobRegistry()), ringing.walletIssuers)));
   installWebhooks(config, tasks, outbound);
   const jobs = new JobWakerRelay();
   const services: Services = {
