@@ -11,7 +11,10 @@ import { listUsers } from '../store/credentials.ts';
 import { deletionRequestedAt, ERASE_AFTER_MS, markAccountDeleted, unmarkAccountDeleted } from '../store/account-deletion.ts';
 import { enqueueJob, newJob } from '../store/outbox.ts';
 import { getAccount } from '../store/tenancy.ts';
-import { queueAccountMail, type MailLanguage } from './account-mail.ts';
+import { staffLink } from './account-mail.ts';
+import { queueMail } from '../mail/queue-mail.ts';
+import type { MailLanguage } from '../mail/mail-kind.ts';
+import { ACCOUNT_DELETION_MAIL } from '../mail/kinds/account-deletion.ts';
 import { requireStaffRole } from './staff-only.ts';
 import { presentAccount, type AccountObject } from '../contract/account-schemas.ts';
 
@@ -55,15 +58,16 @@ export const deleteAccount: Action<{ name: string; language?: MailLanguage }, Ac
   );
   ctx.tx.afterCommit(() => ctx.services.jobs.wake());
   const eraseAt = now + ERASE_AFTER_MS;
-  const signIn = `${ctx.services.config.publicUrl.replace(/\/$/, '')}/staff/`;
+  // The day, in UTC: the account's branches may be in several zones, and a day early is no harm.
+  const eraseDate = new Date(eraseAt).toISOString().slice(0, 10);
   for (const owner of (await listUsers(ctx.tx, ctx.accountId)).filter((u) => u.role === 'owner')) {
-    await queueAccountMail(ctx, {
-      kind: 'account-deletion',
+    await queueMail(ctx, ACCOUNT_DELETION_MAIL, {
       to: owner.email,
-      language: input.language ?? 'en',
+      lang: input.language ?? 'en',
       shop: account.name,
-      eraseAt,
-      link: signIn,
+      values: { link: staffLink(ctx.services, ''), erase_date: eraseDate },
+      key: `${ctx.accountId}:${now}:${owner.id}`,
+      accountId: ctx.accountId,
     });
   }
   return presentAccount({ ...account, deletionRequestedAt: now, eraseAt });

@@ -16,7 +16,11 @@ import {
   setUserEmail,
 } from '../store/email-changes.ts';
 import { getAccount, listBranches } from '../store/tenancy.ts';
-import { queueAccountMail, staffLink, type MailLanguage } from './account-mail.ts';
+import { staffLink } from './account-mail.ts';
+import { queueMail } from '../mail/queue-mail.ts';
+import type { MailLanguage } from '../mail/mail-kind.ts';
+import { EMAIL_CHANGE_CONFIRM_MAIL } from '../mail/kinds/email-change-confirm.ts';
+import { EMAIL_CHANGED_MAIL } from '../mail/kinds/email-changed.ts';
 import { systemCtx } from './system-ctx.ts';
 import type { EmailChangeObject } from '../contract/account-schemas.ts';
 import { iso } from '../contract/present.ts';
@@ -43,8 +47,9 @@ export const requestEmailChange: Action<{ email: string; password: string; langu
   const token = newLinkToken();
   const language = input.language ?? 'en';
   const expiresAt = now + EMAIL_CHANGE_TTL_MS;
+  const id = newId('emailChange', now);
   await replaceEmailChange(ctx.tx, {
-    id: newId('emailChange', now),
+    id,
     userId: user.id,
     accountId: ctx.accountId,
     newEmail: email,
@@ -55,13 +60,13 @@ export const requestEmailChange: Action<{ email: string; password: string; langu
     confirmedAt: null,
   });
   const account = (await getAccount(ctx.tx, ctx.accountId))!;
-  await queueAccountMail(ctx, {
-    kind: 'email-change-confirm',
+  await queueMail(ctx, EMAIL_CHANGE_CONFIRM_MAIL, {
     to: email,
-    language,
+    lang: language,
     shop: account.name,
-    link: staffLink(ctx, 'confirm-email', token),
-    expiresAt,
+    values: { link: staffLink(ctx.services, 'confirm-email', token) },
+    key: id,
+    accountId: ctx.accountId,
   });
   return { object: 'email_change', email, status: 'awaiting_confirmation', expires_at: iso(expiresAt) };
 };
@@ -91,12 +96,13 @@ export const confirmEmailChange: Action<{ token: string }, EmailChangeObject> = 
   await markEmailChangeConfirmed(ctx.tx, change.id, now);
   await setUserEmail(ctx.tx, user.id, change.newEmail);
   const account = (await getAccount(ctx.tx, ctx.accountId))!;
-  await queueAccountMail(ctx, {
-    kind: 'email-changed',
+  await queueMail(ctx, EMAIL_CHANGED_MAIL, {
     to: user.email,
-    language: change.language as MailLanguage,
+    lang: change.language as MailLanguage,
     shop: account.name,
-    newEmail: change.newEmail,
+    values: { new_email: change.newEmail },
+    key: change.id,
+    accountId: ctx.accountId,
   });
   return { object: 'email_change', email: change.newEmail, status: 'confirmed', expires_at: null };
 };

@@ -2,7 +2,7 @@
 // chooses their own password. A link is single-use, stored hashed, and expires; an invitation can
 // be resent (a new link, the old one stops) and revoked. Accepting runs as the system on the
 // account the link names (acceptInvitation, after invitationCtx found it).
-import { readerOf, type Action, type Ctx, type Read, type Services } from '../core/ctx.ts';
+import { readerOf, type Action, type Ctx, type Read, type Services, type TxCtx } from '../core/ctx.ts';
 import type { Role } from '../core/tenancy.ts';
 import { AppError, invalid, notFound } from '../domain/errors.ts';
 import { newId } from '../domain/ids.ts';
@@ -23,7 +23,11 @@ import {
 } from '../store/invitations.ts';
 import { getAccount, listBranches } from '../store/tenancy.ts';
 import { presentInvitation, type InvitationAcceptanceObject, type InvitationObject } from '../contract/account-schemas.ts';
-import { queueAccountMail, staffLink, type MailLanguage } from './account-mail.ts';
+import { staffLink } from './account-mail.ts';
+import { deletionRequestedAt } from '../store/account-deletion.ts';
+import { queueMail } from '../mail/queue-mail.ts';
+import type { MailLanguage } from '../mail/mail-kind.ts';
+import { INVITATION_MAIL } from '../mail/kinds/invitation.ts';
 import { MIN_PASSWORD_LENGTH } from './staff-session.ts';
 import { requireStaffRole } from './staff-only.ts';
 import { systemCtx } from './system-ctx.ts';
@@ -39,16 +43,15 @@ export const listInvitations: Read<void, InvitationObject[]> = async ({ ctx }) =
   return (await listOpenInvitations(readerOf(ctx), ctx.accountId)).map((i) => presentInvitation(i, now));
 };
 
-async function mailInvitation(ctx: Parameters<Action<unknown, unknown>>[0]['ctx'], inv: InvitationRecord, token: string): Promise<void> {
+async function mailInvitation(ctx: TxCtx, inv: InvitationRecord, token: string): Promise<void> {
   const account = (await getAccount(ctx.tx, ctx.accountId))!;
-  await queueAccountMail(ctx, {
-    kind: 'invitation',
+  await queueMail(ctx, INVITATION_MAIL, {
     to: inv.email,
-    language: inv.language as MailLanguage,
+    lang: inv.language as MailLanguage,
     shop: account.name,
-    role: inv.role,
-    link: staffLink(ctx, 'invitation', token),
-    expiresAt: inv.expiresAt,
+    values: { link: staffLink(ctx.services, 'invitation', token), role: inv.role },
+    key: `${inv.id}:${inv.sentAt}`,
+    accountId: ctx.accountId,
   });
 }
 
@@ -85,7 +88,7 @@ export const inviteByEmail: Action<{ email: string; role: Role; language?: MailL
   return presentInvitation(inv, now);
 };
 
-async function openInvitation(ctx: Ctx & { tx: Parameters<typeof getInvitation>[0] }, id: string): Promise<InvitationRecord> {
+async function openInvitation(ctx: TxCtx, id: string): Promise<InvitationRecord> {
   const inv = await getInvitation(ctx.tx, id);
   if (inv === undefined || inv.accountId !== ctx.accountId) throw notFound('invitation');
   if (inv.acceptedAt !== null || inv.revokedAt !== null) throw new AppError('conflict', 'This invitation was already accepted or revoked.');
@@ -132,6 +135,7 @@ export const acceptInvitation: Action<{ token: string; password: string }, Invit
   const inv = await findInvitationByTokenHash(ctx.tx, hashLinkToken(input.token));
   if (inv === undefined || inv.accountId !== ctx.accountId || inv.acceptedAt !== null || inv.revokedAt !== null || now >= inv.expiresAt)
     throw invalid('/token', UNUSABLE);
+  if ((await deletionRequestedAt(ctx.tx, inv.accountId)) !== null) throw invalid('/token', UNUSABLE);
   if ((await findUserByEmail(ctx.tx, inv.email)) !== undefined)
     throw new AppError('conflict', 'This email already has a readybell user: sign in with it.');
   const id = newId('user', now);
