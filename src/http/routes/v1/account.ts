@@ -136,7 +136,7 @@ export function registerAccountRoutes(fastify: FastifyInstance, services: Servic
       }),
     },
     async (req, reply) => {
-      await admitMail(limiter, services.clock.now(), req.ip, req.body.email);
+      await admitMail(limiter, req, services.clock.now(), req.body.email);
       return runWrite(req, reply, ctxFor(req, services), { status: 202, verb: requestEmailChange, input: req.body });
     },
   );

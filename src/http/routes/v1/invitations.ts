@@ -63,7 +63,7 @@ export function registerInvitationRoutes(fastify: FastifyInstance, services: Ser
       }),
     },
     async (req, reply) => {
-      await admitMail(limiter, services.clock.now(), req.ip, req.body.email);
+      await admitMail(limiter, req, services.clock.now(), req.body.email);
       return runWrite(req, reply, ctxFor(req, services), { status: 201, verb: inviteByEmail, input: req.body });
     },
   );
@@ -84,7 +84,7 @@ export function registerInvitationRoutes(fastify: FastifyInstance, services: Ser
     },
     async (req, reply) => {
       const id = invitationId(req.params.id);
-      await admitMail(limiter, services.clock.now(), req.ip, `invitation:${id}`);
+      await admitMail(limiter, req, services.clock.now(), `invitation:${id}`);
       return runWrite(req, reply, ctxFor(req, services), { status: 200, verb: resendInvitation, input: { id } });
     },
   );

@@ -4,6 +4,8 @@
 // token, per address: a token has 256 bits, so this bounds load, not guessing. The email appears
 // in a bucket's key only as a hash.
 import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { sessionOf } from '../../plugins/session.ts';
 import { addressKey } from '../../../domain/client-address.ts';
 import { AppError } from '../../../domain/errors.ts';
 import type { BucketPolicy } from '../../../domain/token-bucket.ts';
@@ -13,8 +15,11 @@ import type { RateLimiter } from '../../../realtime/limiter.ts';
 export const MAIL_PER_ADDRESS: BucketPolicy = { name: 'mail-address', capacity: 20, refillPerSecond: 1 / 180 };
 /** Mails to one recipient (or of one invitation): 3, then one every 20 minutes. */
 export const MAIL_PER_RECIPIENT: BucketPolicy = { name: 'mail-recipient', capacity: 3, refillPerSecond: 1 / 1200 };
-/** Uses of emailed links from one address: 20, then one every 30 seconds. */
-export const LINKS_PER_ADDRESS: BucketPolicy = { name: 'account-link-address', capacity: 20, refillPerSecond: 1 / 30 };
+/**
+ * Uses of emailed links from one address: 60, then one every 10 seconds. A shop's staff share an
+ * address (as for sign-in's 30), and each use may hash a password.
+ */
+export const LINKS_PER_ADDRESS: BucketPolicy = { name: 'account-link-address', capacity: 60, refillPerSecond: 1 / 10 };
 
 const hashed = (s: string): string => createHash('sha256').update(s.trim().toLowerCase()).digest('base64url');
 
@@ -27,9 +32,14 @@ async function take(limiter: RateLimiter, key: string, policy: BucketPolicy, now
     });
 }
 
-/** Throws 429 when this address, or this recipient (an email, or `invitation:<id>`), has had enough mail. */
-export async function admitMail(limiter: RateLimiter, now: number, ip: string, recipient: string): Promise<void> {
-  await take(limiter, `mail:ip:${addressKey(ip)}`, MAIL_PER_ADDRESS, now);
+/**
+ * Throws 429 when this address, or this recipient (an email, or `invitation:<id>`), has had enough
+ * mail. Only staff sessions are charged: an API key's request is refused by the verb (403) and
+ * sends nothing.
+ */
+export async function admitMail(limiter: RateLimiter, req: FastifyRequest, now: number, recipient: string): Promise<void> {
+  if (sessionOf(req) === null) return;
+  await take(limiter, `mail:ip:${addressKey(req.ip)}`, MAIL_PER_ADDRESS, now);
   await take(limiter, `mail:to:${hashed(recipient)}`, MAIL_PER_RECIPIENT, now);
 }
 
