@@ -27,6 +27,7 @@ test('every kind composes in every staff language, with the shop name and its li
   // Every value a kind might use: a kind's own values are strings (a link, a date, a name).
   const values = new Proxy({} as Record<string, string>, {
     get: (_t, k) => (k === 'link' ? 'https://pickup.example/x?y=1&z=2' : `«${String(k)}»`),
+    has: () => true,
   });
   for (const kind of kinds) {
     const subjects = new Set<string>();

@@ -12,7 +12,7 @@ export const INVITATION_MAIL = defineMail<{ link: string; role: 'owner' | 'manag
   sendWithinMs: 7 * 86_400_000,
   compose: (t, v) => ({
     subject: t('subject'),
-    intro: [t('intro'), t(`as_${v.role}`)],
+    intro: [t('intro'), t(v.role === 'owner' ? 'as_owner' : v.role === 'manager' ? 'as_manager' : 'as_staff')],
     action: { label: t('action'), url: v.link },
     outro: [t('expiry'), t('not_you')],
   }),
