@@ -39,7 +39,10 @@ async function fits(page: Page, state: string): Promise<void> {
   const wide = await page.evaluate(() =>
     [...document.querySelectorAll('body *')]
       .filter((el) => el.getBoundingClientRect().right > 391 && el.closest('nav') === null && el.closest('.notices') === null)
-      .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className).replace(/ /g, '.')}` : ''}`)
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${el.className ? `.${String(el.className).replace(/ /g, '.')}` : ''}`,
+      )
       .slice(0, 8),
   );
   assert.ok(width <= 390, `${state}: the page is ${width} px wide at 390 (${wide.join(', ')})`);
@@ -79,7 +82,10 @@ test('an invitee opens the emailed link, chooses a password and is signed in on 
   await again.goto(`${t.url}${new URL(link).pathname}${new URL(link).hash}`);
   await again.getByLabel(/^Password/).fill('another passphrase');
   await again.getByRole('button', { name: 'Accept and sign in' }).click();
-  await again.getByRole('alert').filter({ hasText: /expired, was revoked or was already used/ }).waitFor();
+  await again
+    .getByRole('alert')
+    .filter({ hasText: /expired, was revoked or was already used/ })
+    .waitFor();
   await page.context().close();
   await again.context().close();
 });
