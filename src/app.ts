@@ -30,7 +30,9 @@ import { JobRegistry } from './core/job-registry.ts';
 import { registerRingJobs } from './ring/jobs.ts';
 import { registerWalletJobs } from './channels/wallet/close-job.ts';
 import { Maintenance } from './jobs/maintenance.ts';
+import { registerAccountJobs } from './jobs/account-deletion.ts';
 import { installWebhooks } from './webhooks/install.ts';
+import { installMail } from './mail/install.ts';
 import { OutboundHttpClient } from './webhooks/http-client.ts';
 import { systemLookup } from './webhooks/url-policy.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
@@ -118,10 +120,11 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   // What runs only where the operator set a feature up: its schedules and its ticket hooks.
   const configured = modules.filter((m) => m.configured(config));
   const schedules = configured.flatMap((m) => m.schedules ?? []);
-  const tasks = registerWalletJobs(registerRingJobs(new JobRegistry()), ringing.walletIssuers);
+  const tasks = registerAccountJobs(registerWalletJobs(registerRingJobs(new JobRegistry()), ringing.walletIssuers));
   for (const m of modules) m.jobs?.(tasks);
   registerSchedules(tasks, schedules);
   installWebhooks(config, tasks, outbound);
+  const mail = installMail(config, tasks);
   const jobs = new JobWakerRelay();
   const services: Services = {
     ...base,
@@ -193,6 +196,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       await live.close();
       await runner.stop();
       outbound.close();
+      mail.close();
       ringing.close();
       await maintenance.stop();
       await shared.close();

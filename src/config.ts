@@ -9,6 +9,7 @@ import { parseGoogleWalletConfig } from './domain/google-wallet-config.ts';
 import { loadSquareConfig } from './domain/square-config.ts';
 import { loadAppleWalletConfig } from './domain/wallet-config.ts';
 import { inlineOrFile } from './domain/inline-or-file.ts';
+import { loadMailConfig } from './domain/mail-config.ts';
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -169,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     square: loadSquareConfig(get, problems, publicUrl),
     appleWallet: loadAppleWalletConfig(get, problems),
+    mail: loadMailConfig(get, problems),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
     webhookSecretsKey: secretsKey(get('WEBHOOK_SECRETS_KEY'), problems),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),

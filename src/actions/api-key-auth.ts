@@ -4,7 +4,7 @@
 // machine (the CLI beside an embedded store) must clear that cache.
 import type { Services } from '../core/ctx.ts';
 import type { Plan } from '../core/tenancy.ts';
-import { findApiKeyWithPlan, getApiKey, type ApiKeyRecord } from '../store/credentials.ts';
+import { apiKeyUsable, findApiKeyWithPlan, type ApiKeyRecord } from '../store/credentials.ts';
 import { onCredentialsChanged, watchOtherProcesses } from '../store/credential-changes.ts';
 
 /** The key with this SHA-256 hash, revoked or not, with its account's plan; undefined when none has it. */
@@ -13,9 +13,9 @@ export async function findKeyByHash(services: Services, hash: string): Promise<(
   return record && { ...record, plan: record.plan as Plan };
 }
 
-/** Whether the key may still be used: it exists and is not revoked. */
+/** Whether the key may still be used: it exists, is not revoked, and its account is not being deleted. */
 export async function apiKeyHolds(services: Services, keyId: string): Promise<boolean> {
-  return (await getApiKey(services.db, keyId))?.revokedAt === null;
+  return apiKeyUsable(services.db, keyId);
 }
 
 export type CredentialWatch = {

@@ -17,6 +17,7 @@ import {
 } from '../store/sessions.ts';
 import { hashSessionToken, passwordStamp, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '../domain/session-token.ts';
 import type { SessionObject } from '../contract/session-schema.ts';
+import { deletionRequestedAt } from '../store/account-deletion.ts';
 
 export const WRONG_CREDENTIALS = 'The email or password is wrong.';
 export const MIN_PASSWORD_LENGTH = 10;
@@ -43,6 +44,9 @@ export async function signIn(
     if (input.branch !== undefined) throw invalid('/branch', 'This account has no such branch.');
     throw new AppError('conflict', 'This account has no branch yet; an operator creates one with the CLI.');
   }
+  // While the account is being deleted its owners may sign in to export or restore it; nobody else.
+  if (user.role !== 'owner' && (await deletionRequestedAt(db, user.accountId)) !== null)
+    throw new AppError('forbidden', 'This account is being deleted; an owner can restore it within 30 days.');
   const rehashed = needsRehash(user.passwordHash) ? await hashPassword(input.password) : null;
   const token = randomToken(32);
   const now = clock.now();
@@ -86,7 +90,13 @@ export async function summarise(
   return {
     object: 'session',
     user: { id: view.user.id, email: view.user.email, role: view.user.role },
-    account: { id: view.account.id, name: view.account.name, plan: view.account.plan, api_access: view.account.plan !== 'free' },
+    account: {
+      id: view.account.id,
+      name: view.account.name,
+      plan: view.account.plan,
+      api_access: view.account.plan !== 'free',
+      deletion_requested_at: view.account.deletionRequestedAt === null ? null : new Date(view.account.deletionRequestedAt).toISOString(),
+    },
     branch: { id: branch.id, name: branch.name, timezone: branch.timezone },
     branches: branches.map((b) => ({ id: b.id, name: b.name })),
     mode,

@@ -17,6 +17,7 @@ export const EXAMPLE_IDS = {
   display: 'dsp_01m81j196gasq5wx1hcb252ecw',
   announcement: 'ann_01m81j191rdq5rh1pkvw6pzca7',
   ring: 'rng_01m81j18pees95dsax2gr9sxv6',
+  invitation: 'inv_01m81j197k2d4x8qpmwzr3tc5h',
 } as const satisfies Partial<Record<IdKind, string>>;
 
 export type ExampleIdKind = keyof typeof EXAMPLE_IDS;

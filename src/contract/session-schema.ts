@@ -19,6 +19,9 @@ export const SessionSchema = Type.Object(
       name: Type.String({ examples: ['Café Lumière'] }),
       plan: StringEnum(['free', 'pro', 'business']),
       api_access: Type.Boolean({ description: 'false on the free plan: API keys and webhooks need pro or business' }),
+      deletion_requested_at: Type.Union([Type.String({ format: 'date-time', examples: [EXAMPLE_TIME] }), Type.Null()], {
+        description: 'Set while the account is being deleted: an owner may then only export its data or restore it (GET /v1/account)',
+      }),
     }),
     branch: Type.Object(
       { id: Id('branch'), name: BranchName, timezone: Type.String({ examples: ['Europe/Paris'] }) },

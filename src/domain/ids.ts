@@ -20,6 +20,8 @@ export const ID_PREFIXES = {
   job: 'job',
   session: 'ses',
   pushSubscription: 'psub',
+  invitation: 'inv',
+  emailChange: 'emc',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -24,6 +24,7 @@ import { registerStaffApp } from './routes/staff-app.ts';
 import { registerWebAssets } from './routes/web-assets.ts';
 import { registerApiScope } from './routes/v1/index.ts';
 import { registerSignIn } from './routes/v1/sessions.ts';
+import { registerAccountLinks } from './routes/v1/account-links.ts';
 
 /** The route groups, named for who they serve; an installed module's groups are named by the module. */
 export type Scope =
@@ -31,6 +32,7 @@ export type Scope =
   | 'docs'
   | 'api'
   | 'sign-in'
+  | 'account-links'
   | 'staff-page'
   | 'customer-page'
   | 'board'
@@ -110,6 +112,12 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
     paths: 'POST /v1/sessions',
     auth: 'email and password (actions/staff-session.ts), throttled per address and email (sign-in-throttle.ts), same-site requests only',
     mount: (app, d) => app.register(async (scope) => registerSignIn(scope, d.services, d.limiter), { prefix: '/v1' }),
+  },
+  {
+    scope: 'account-links',
+    paths: 'POST /v1/invitations/accept, POST /v1/email_changes/confirm',
+    auth: "the emailed link's token (a capability for one invitation or email change, stored hashed), throttled per address (mail-throttle.ts), same-site requests only",
+    mount: (app, d) => app.register(async (scope) => registerAccountLinks(scope, d.services, d.limiter), { prefix: '/v1' }),
   },
   {
     scope: 'staff-page',
@@ -221,7 +229,7 @@ export async function mountRouteTable(app: FastifyInstance, deps: RouteDeps): Pr
   app.addHook('onReady', async () => {
     if (strays.length > 0) throw new Error(`Routes mounted outside src/http/route-table.ts: ${strays.join(', ')}`);
     const undocumented = mounted.filter(
-      (r) => (r.scope === 'api' || r.scope === 'sign-in') && r.method !== 'HEAD' && r.operationId === null,
+      (r) => (r.scope === 'api' || r.scope === 'sign-in' || r.scope === 'account-links') && r.method !== 'HEAD' && r.operationId === null,
     );
     if (undocumented.length > 0)
       throw new Error(`/v1 routes without an operation() schema: ${undocumented.map((r) => `${r.method} ${r.url}`).join(', ')}`);

@@ -1,6 +1,7 @@
 // Periodic housekeeping that every node may run at once without harm: expiring overdue tickets
 // (a guarded transition, so a second node's attempt is a no-op), the retention sweep
-// (src/store/retention.ts says what goes when), and flushing API keys' last_used_at.
+// (src/store/retention.ts says what goes when) with the erasure of deleted accounts after their 30
+// days, and flushing API keys' last_used_at.
 import type { Services } from '../core/ctx.ts';
 import { expireTicket } from '../actions/close-ticket.ts';
 import { AppError } from '../domain/errors.ts';
@@ -9,6 +10,7 @@ import { sweepExpiredRecords, type SweepCounts } from '../store/retention.ts';
 import { touchApiKeys } from '../store/credentials.ts';
 import { ctxForBranch } from '../actions/system-ctx.ts';
 import { foldShards } from '../store/insights-rollups.ts';
+import { eraseDeletedAccounts } from './account-deletion.ts';
 
 export class Maintenance {
   private readonly services: Services;
@@ -58,9 +60,14 @@ export class Maintenance {
     await this.services.db.write((tx) => touchApiKeys(tx, ids, now));
   }
 
-  /** Deletes what is past its retention; returns how many of each kind of record went. */
+  /**
+   * Deletes what is past its retention; returns how many of each kind of record went. Accounts
+   * deleted 30 days ago are erased with it (decision 0083).
+   */
   async sweep(): Promise<SweepCounts> {
-    return sweepExpiredRecords(this.services.db, this.services.clock.now());
+    const counts = await sweepExpiredRecords(this.services.db, this.services.clock.now());
+    await eraseDeletedAccounts(this.services, this.services.clock.now());
+    return counts;
   }
 
   async stop(): Promise<void> {

@@ -63,11 +63,24 @@ export async function findApiKeyByHash(q: Queryable, hash: string): Promise<ApiK
 export async function findApiKeyWithPlan(q: Queryable, hash: string): Promise<(ApiKeyRecord & { plan: string }) | undefined> {
   const r = await one<KeyRow & { plan: string }>(
     q,
-    `SELECT k.id, k.account_id, k.branch_id, k.mode, k.name, k.hash, k.last4, k.created_at, k.revoked_at, k.last_used_at, a.plan
+    // A key of an account being deleted reads as revoked since the deletion (decision 0083): it
+    // stops at once, and works again if the account is restored.
+    `SELECT k.id, k.account_id, k.branch_id, k.mode, k.name, k.hash, k.last4, k.created_at,
+            COALESCE(k.revoked_at, a.deletion_requested_at) AS revoked_at, k.last_used_at, a.plan
      FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = $1`,
     [hash],
   );
   return r && { ...toKey(r), plan: r.plan };
+}
+
+/** Whether the key works: not revoked, and its account not being deleted. */
+export async function apiKeyUsable(q: Queryable, id: string): Promise<boolean> {
+  const r = await one<{ id: string }>(
+    q,
+    'SELECT k.id FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = $1 AND k.revoked_at IS NULL AND a.deletion_requested_at IS NULL',
+    [id],
+  );
+  return r !== undefined;
 }
 
 export async function getApiKey(q: Queryable, id: string): Promise<ApiKeyRecord | undefined> {

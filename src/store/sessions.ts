@@ -21,7 +21,8 @@ export type SessionRecord = {
 
 export type SessionView = SessionRecord & {
   user: { id: string; email: string; role: Role; removedAt: number | null; passwordHash: string };
-  account: { id: string; name: string; plan: Plan };
+  /** deletionRequestedAt: set while the account is being deleted (decision 0083). */
+  account: { id: string; name: string; plan: Plan; deletionRequestedAt: number | null };
 };
 
 type Row = {
@@ -41,6 +42,7 @@ type Row = {
   password_hash: string;
   account_name: string;
   plan: Plan;
+  deletion_requested_at: number | null;
 };
 
 const n = (v: number | null): number | null => (v === null ? null : Number(v));
@@ -57,7 +59,7 @@ export async function findSessionByTokenHash(q: Queryable, tokenHash: string): P
   const r = await one<Row>(
     q,
     `SELECT s.id, s.token_hash, s.user_id, s.account_id, s.branch_id, s.password_stamp, s.created_at, s.last_seen_at,
-            s.expires_at, s.revoked_at, u.email, u.role, u.removed_at, u.password_hash, a.name AS account_name, a.plan
+            s.expires_at, s.revoked_at, u.email, u.role, u.removed_at, u.password_hash, a.name AS account_name, a.plan, a.deletion_requested_at
        FROM sessions s JOIN users u ON u.id = s.user_id JOIN accounts a ON a.id = s.account_id
       WHERE s.token_hash = $1`,
     [tokenHash],
@@ -75,7 +77,7 @@ export async function findSessionByTokenHash(q: Queryable, tokenHash: string): P
     expiresAt: Number(r.expires_at),
     revokedAt: n(r.revoked_at),
     user: { id: r.user_id, email: r.email, role: r.role, removedAt: n(r.removed_at), passwordHash: r.password_hash },
-    account: { id: r.account_id, name: r.account_name, plan: r.plan },
+    account: { id: r.account_id, name: r.account_name, plan: r.plan, deletionRequestedAt: n(r.deletion_requested_at) },
   };
 }
 

@@ -33,7 +33,7 @@ test('the route table accounts for every route the server has, each in one group
 test("the /v1 routes are the API's and sign-in's, each with its documented access", () => {
   for (const r of mountedRoutes(t.app.server).filter((m) => m.url.startsWith('/v1/') && m.url !== '/v1/openapi.json')) {
     const label = `${r.method} ${r.url}`;
-    if (r.scope === 'sign-in') {
+    if (r.scope === 'sign-in' || r.scope === 'account-links') {
       assert.equal(r.access, 'public', label);
       continue;
     }
@@ -44,7 +44,13 @@ test("the /v1 routes are the API's and sign-in's, each with its documented acces
   assert.deepEqual(
     signIn.map((r) => `${r.method} ${r.url}`),
     ['POST /v1/sessions'],
-    'sign-in is the one /v1 operation outside the authenticated scope',
+    'sign-in is the one /v1 operation outside the authenticated scope but for the emailed links',
+  );
+  const links = mountedRoutes(t.app.server).filter((r) => r.scope === 'account-links' && r.method !== 'HEAD');
+  assert.deepEqual(
+    links.map((r) => `${r.method} ${r.url}`),
+    ['POST /v1/invitations/accept', 'POST /v1/email_changes/confirm'],
+    "the emailed links' operations, whose token is their credential",
   );
 });
 

@@ -42,6 +42,7 @@ export type Resources = {
   staffUser: string;
   staffEmail: string;
   apiKey: string;
+  invitation: string;
 };
 
 /** What of A's may never appear in an answer to a caller, by how widely A shares it. */
@@ -166,6 +167,9 @@ export async function buildWorld(t: TestApp, mode: Mode): Promise<World> {
   const staffEmail = uniqueEmail();
   const staffUser = (await ok(ownerSession.send('POST', '/v1/users', { body: { email: staffEmail, role: 'staff' } }), 201, 'user')).id;
   const apiKey = (await ok(ownerSession.send('POST', '/v1/api_keys', { body: { mode, name: 'Till 2' } }), 201, 'key')).id;
+  const invitation = (
+    await ok(ownerSession.send('POST', '/v1/invitations', { body: { email: uniqueEmail(), role: 'staff' } }), 201, 'invitation')
+  ).id;
 
   const r: Resources = {
     branch: a.branchId,
@@ -181,11 +185,12 @@ export async function buildWorld(t: TestApp, mode: Mode): Promise<World> {
     staffUser,
     staffEmail,
     apiKey,
+    invitation,
   };
   const markers: Markers = {
     mode: [ticket, readyTicket, ref, event, endpoint, delivery, display, announcement],
     branch: [...Object.values(queues), apiKey],
-    account: [a.branchId, staffUser, staffEmail, a.ownerEmail],
+    account: [a.branchId, staffUser, staffEmail, a.ownerEmail, invitation],
   };
   return { mode, a, owner, ownerSession, callers, r, markers };
 }

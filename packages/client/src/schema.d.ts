@@ -1082,6 +1082,177 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List open invitations
+         * @description Invitations neither accepted nor revoked, newest first; expired ones too (resend them). Owner role, staff session only (API keys get 403).
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite a staff user by email
+         * @description Mails a link, valid 7 days and usable once, with which the invitee chooses their own password. Owner role, staff session only (API keys get 403).
+         *
+         *     What its problems mean here:
+         *     - 429 `rate-limited`: Too many emails from this address, or to this recipient; retry after `Retry-After` seconds.
+         *     - 409 `conflict`: This email already has a readybell user, or an open invitation of this account.
+         */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invitations/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend an invitation
+         * @description Mails a new link, valid 7 days from now; the previous link stops working. Owner role, staff session only (API keys get 403).
+         *
+         *     What its problems mean here:
+         *     - 429 `rate-limited`: Too many emails from this address, or to this recipient; retry after `Retry-After` seconds.
+         *     - 409 `conflict`: The invitation was accepted or revoked.
+         */
+        post: operations["resendInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description Its link stops working at once. Owner role, staff session only (API keys get 403).
+         *
+         *     What its problems mean here:
+         *     - 409 `conflict`: The invitation was accepted or revoked already.
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the account
+         * @description The account, and when it is being deleted, when it will be erased. Owner role, staff session only (API keys get 403).
+         */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete the account
+         * @description Its API keys and every session stop at once, its subscription is cancelled, and everything is erased 30 days later. Until then an owner may sign in to export the data or restore the account. Owner role, staff session only (API keys get 403).
+         *
+         *     What its problems mean here:
+         *     - 422 `validation-failed`: The name is not the account's.
+         *     - 409 `conflict`: The account is being deleted already.
+         */
+        delete: operations["deleteAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the account's data
+         * @description One JSON document: the account, its users (no password hashes), and each branch with its settings, queues, and both modes’ tickets and events (events are kept 30 days). Streamed as it is read. Also while the account is being deleted. Owner role, staff session only (API keys get 403).
+         */
+        get: operations["exportAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a deleted account
+         * @description Within 30 days of its deletion: everything works again as before (a cancelled subscription is taken out anew). Owner role, staff session only (API keys get 403).
+         *
+         *     What its problems mean here:
+         *     - 409 `conflict`: The account is not being deleted.
+         */
+        post: operations["restoreAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/session/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your email
+         * @description Mails a link, valid 24 hours, to the new address; the email changes when it is followed, and the old address is then told. Asks for the current password.
+         *
+         *     What its problems mean here:
+         *     - 429 `rate-limited`: Too many emails from this address, or to this recipient.
+         *     - 422 `validation-failed`: The password is wrong, or the email is not one or is yours already.
+         *     - 409 `conflict`: The email already has a readybell user.
+         */
+        post: operations["changeEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions": {
         parameters: {
             query?: never;
@@ -1101,6 +1272,56 @@ export interface paths {
          *     - 403 `forbidden`: The request came from another site.
          */
         post: operations["createSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation
+         * @description Creates the invited user with the password they chose; then sign in with POST /v1/sessions. The link works once.
+         *
+         *     What its problems mean here:
+         *     - 429 `rate-limited`: Too many link uses from this address.
+         *     - 422 `validation-failed`: The link has expired, was revoked, replaced or already used (one message for all). Or the password is shorter than 10 characters.
+         *     - 409 `conflict`: The email has a readybell user already.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/email_changes/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm a new email
+         * @description Makes the new address the user's email and tells the old one. The link works once.
+         *
+         *     What its problems mean here:
+         *     - 429 `rate-limited`: Too many link uses from this address.
+         *     - 422 `validation-failed`: The link has expired, was revoked, replaced or already used (one message for all).
+         *     - 409 `conflict`: The new email has a readybell user already.
+         */
+        post: operations["confirmEmailChange"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2809,6 +3030,8 @@ export interface components {
                 plan: "free" | "pro" | "business";
                 /** @description false on the free plan: API keys and webhooks need pro or business */
                 api_access: boolean;
+                /** @description Set while the account is being deleted: an owner may then only export its data or restore it (GET /v1/account) */
+                deletion_requested_at: string | null;
             };
             /** @description The branch this session acts on */
             branch: {
@@ -3521,6 +3744,21 @@ export interface components {
          *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
          */
         UnavailablePublic: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Conflict: a problem document whose `code` is one of:
+         *
+         *     - `conflict`: The request conflicts with the current state of the resource.
+         */
+        ConflictPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 "Retry-After": components["headers"]["Retry-After"];
@@ -7487,6 +7725,574 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The open invitations */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        /** @description Newest first */
+                        data: {
+                            /** @enum {string} */
+                            object: "invitation";
+                            /** @example inv_01m81j197k2d4x8qpmwzr3tc5h */
+                            id: string;
+                            /** @example sam@example.com */
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "manager" | "staff";
+                            /**
+                             * @description pending: the link works until expires_at; expired: resend it for a new link
+                             * @enum {string}
+                             */
+                            status: "pending" | "expired" | "accepted" | "revoked";
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 UTC with milliseconds
+                             * @example 2026-11-22T12:00:00.000Z
+                             */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 UTC with milliseconds
+                             * @example 2026-11-22T12:00:00.000Z
+                             */
+                            sent_at: string;
+                            /**
+                             * Format: date-time
+                             * @description RFC 3339 UTC with milliseconds
+                             * @example 2026-11-22T12:00:00.000Z
+                             */
+                            expires_at: string;
+                        }[];
+                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
+                        has_more: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example sam@example.com */
+                    email: string;
+                    /** @enum {string} */
+                    role: "owner" | "manager" | "staff";
+                    /**
+                     * @description The mail's language (the staff page's); default en
+                     * @enum {string}
+                     */
+                    language?: "en" | "fr" | "es" | "de";
+                };
+            };
+        };
+        responses: {
+            /** @description The invitation; its link went by mail only */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "invitation";
+                        /** @example inv_01m81j197k2d4x8qpmwzr3tc5h */
+                        id: string;
+                        /** @example sam@example.com */
+                        email: string;
+                        /** @enum {string} */
+                        role: "owner" | "manager" | "staff";
+                        /**
+                         * @description pending: the link works until expires_at; expired: resend it for a new link
+                         * @enum {string}
+                         */
+                        status: "pending" | "expired" | "accepted" | "revoked";
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         * @example 2026-11-22T12:00:00.000Z
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         * @example 2026-11-22T12:00:00.000Z
+                         */
+                        sent_at: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         * @example 2026-11-22T12:00:00.000Z
+                         */
+                        expires_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resendInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description An id starting `inv_`
+                 * @example inv_01m81j197k2d4x8qpmwzr3tc5h
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "invitation";
+                        /** @example inv_01m81j197k2d4x8qpmwzr3tc5h */
+                        id: string;
+                        /** @example sam@example.com */
+                        email: string;
+                        /** @enum {string} */
+                        role: "owner" | "manager" | "staff";
+                        /**
+                         * @description pending: the link works until expires_at; expired: resend it for a new link
+                         * @enum {string}
+                         */
+                        status: "pending" | "expired" | "accepted" | "revoked";
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         * @example 2026-11-22T12:00:00.000Z
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         * @example 2026-11-22T12:00:00.000Z
+                         */
+                        sent_at: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         * @example 2026-11-22T12:00:00.000Z
+                         */
+                        expires_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /**
+                 * @description An id starting `inv_`
+                 * @example inv_01m81j197k2d4x8qpmwzr3tc5h
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The invitation, revoked */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "invitation";
+                        /** @example inv_01m81j197k2d4x8qpmwzr3tc5h */
+                        id: string;
+                        /** @example sam@example.com */
+                        email: string;
+                        /** @enum {string} */
+                        role: "owner" | "manager" | "staff";
+                        /**
+                         * @description pending: the link works until expires_at; expired: resend it for a new link
+                         * @enum {string}
+                         */
+                        status: "pending" | "expired" | "accepted" | "revoked";
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         * @example 2026-11-22T12:00:00.000Z
+                         */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         * @example 2026-11-22T12:00:00.000Z
+                         */
+                        sent_at: string;
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         * @example 2026-11-22T12:00:00.000Z
+                         */
+                        expires_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            404: components["responses"]["NotFoundOnWrite"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "account";
+                        /** @example acct_01m81j19e1a884mkzbkbmsx8py */
+                        id: string;
+                        /** @example Café Lumière */
+                        name: string;
+                        /** @enum {string} */
+                        plan: "free" | "pro" | "business";
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         * @example 2026-11-22T12:00:00.000Z
+                         */
+                        created_at: string;
+                        deletion_requested_at: string | null;
+                        erase_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The account's name, typed to confirm
+                     * @example Café Lumière
+                     */
+                    name: string;
+                    /**
+                     * @description The mail's language (the staff page's); default en
+                     * @enum {string}
+                     */
+                    language?: "en" | "fr" | "es" | "de";
+                };
+            };
+        };
+        responses: {
+            /** @description The account, with the time it will be erased */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "account";
+                        /** @example acct_01m81j19e1a884mkzbkbmsx8py */
+                        id: string;
+                        /** @example Café Lumière */
+                        name: string;
+                        /** @enum {string} */
+                        plan: "free" | "pro" | "business";
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         * @example 2026-11-22T12:00:00.000Z
+                         */
+                        created_at: string;
+                        deletion_requested_at: string | null;
+                        erase_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The data, as a file to save */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "account_export";
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    restoreAccount: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "account";
+                        /** @example acct_01m81j19e1a884mkzbkbmsx8py */
+                        id: string;
+                        /** @example Café Lumière */
+                        name: string;
+                        /** @enum {string} */
+                        plan: "free" | "pro" | "business";
+                        /**
+                         * Format: date-time
+                         * @description RFC 3339 UTC with milliseconds
+                         * @example 2026-11-22T12:00:00.000Z
+                         */
+                        created_at: string;
+                        deletion_requested_at: string | null;
+                        erase_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    changeEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example sam@example.net */
+                    email: string;
+                    /** @example correct horse battery staple */
+                    password: string;
+                    /**
+                     * @description The mail's language (the staff page's); default en
+                     * @enum {string}
+                     */
+                    language?: "en" | "fr" | "es" | "de";
+                };
+            };
+        };
+        responses: {
+            /** @description The link went to the new address */
+            202: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "email_change";
+                        /**
+                         * @description The new email
+                         * @example sam@example.net
+                         */
+                        email: string;
+                        /**
+                         * @description awaiting_confirmation: a link went to the new address; confirmed: it is the user's email now and the old address was told
+                         * @enum {string}
+                         */
+                        status: "awaiting_confirmation" | "confirmed";
+                        expires_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createSession: {
         parameters: {
             query?: never;
@@ -7524,6 +8330,112 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["ForbiddenPublic"];
             408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLargePublic"];
+            415: components["responses"]["UnsupportedMediaTypePublic"];
+            422: components["responses"]["ValidationFailedPublic"];
+            429: components["responses"]["RateLimitedPublic"];
+            500: components["responses"]["InternalPublic"];
+            503: components["responses"]["UnavailablePublic"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The token from the emailed link's fragment
+                     * @example Xk2v9QmH4c7PzR1bXk2v9QmH4c7PzR1bXk2v9QmH4c7
+                     */
+                    token: string;
+                    /** @example a passphrase of my own */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The user exists; sign in */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "invitation_acceptance";
+                        /**
+                         * @description Sign in with this email and the password just chosen
+                         * @example sam@example.com
+                         */
+                        email: string;
+                        /** @enum {string} */
+                        role: "owner" | "manager" | "staff";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["ConflictPublic"];
+            413: components["responses"]["PayloadTooLargePublic"];
+            415: components["responses"]["UnsupportedMediaTypePublic"];
+            422: components["responses"]["ValidationFailedPublic"];
+            429: components["responses"]["RateLimitedPublic"];
+            500: components["responses"]["InternalPublic"];
+            503: components["responses"]["UnavailablePublic"];
+        };
+    };
+    confirmEmailChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The token from the emailed link's fragment
+                     * @example Xk2v9QmH4c7PzR1bXk2v9QmH4c7PzR1bXk2v9QmH4c7
+                     */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Changed */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "email_change";
+                        /**
+                         * @description The new email
+                         * @example sam@example.net
+                         */
+                        email: string;
+                        /**
+                         * @description awaiting_confirmation: a link went to the new address; confirmed: it is the user's email now and the old address was told
+                         * @enum {string}
+                         */
+                        status: "awaiting_confirmation" | "confirmed";
+                        expires_at: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["ConflictPublic"];
             413: components["responses"]["PayloadTooLargePublic"];
             415: components["responses"]["UnsupportedMediaTypePublic"];
             422: components["responses"]["ValidationFailedPublic"];

@@ -10,6 +10,7 @@ import type { Services } from '../../core/ctx.ts';
 import type { Config } from '../../core/config.ts';
 import { AppError } from '../../domain/errors.ts';
 import { findLiveSession, keepSessionAlive, type findSessionByToken } from '../../actions/session-lookup.ts';
+import { refuseWhileDeleted } from '../../actions/account-deletion.ts';
 import { csrfTokenFor, SESSION_TOKEN_SHAPE } from '../../domain/session-token.ts';
 import type { Auth, SessionAuthenticator } from './auth.ts';
 import { sessionMode } from './mode-header.ts';
@@ -114,6 +115,7 @@ export function createSessionAuthenticator(services: Services): SessionAuthentic
         'A staff session must send its CSRF token in the X-CSRF-Token header on every POST, PATCH and DELETE.',
       );
     }
+    refuseWhileDeleted(view.account.deletionRequestedAt, `${req.method} ${req.routeOptions.url ?? req.url}`);
     await keepSessionAlive(services, view, now);
     bySession.set(req, { token, csrfToken: csrfTokenFor(token), view });
     return {

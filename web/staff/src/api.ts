@@ -95,6 +95,17 @@ export const ROUTES = {
   getInsightsByHour: ['GET', '/v1/insights/hours'],
   getInsightsByWeekdayHour: ['GET', '/v1/insights/weekday_hours'],
   exportInsightsTickets: ['GET', '/v1/insights/tickets.csv'],
+  listInvitations: ['GET', '/v1/invitations'],
+  createInvitation: ['POST', '/v1/invitations'],
+  resendInvitation: ['POST', '/v1/invitations/{id}/resend'],
+  revokeInvitation: ['DELETE', '/v1/invitations/{id}'],
+  acceptInvitation: ['POST', '/v1/invitations/accept'],
+  confirmEmailChange: ['POST', '/v1/email_changes/confirm'],
+  changeEmail: ['POST', '/v1/session/email'],
+  getAccount: ['GET', '/v1/account'],
+  exportAccount: ['GET', '/v1/account/export'],
+  deleteAccount: ['DELETE', '/v1/account'],
+  restoreAccount: ['POST', '/v1/account/restore'],
 } as const satisfies RouteTable;
 
 export type RouteName = keyof typeof ROUTES;

@@ -12,6 +12,8 @@ import { LanguageContext } from './i18n/language.tsx';
 import { setLanguage, t, type Lang } from './i18n/i18n.ts';
 import { SignIn } from './sign-in.tsx';
 import { Shell } from './shell.tsx';
+import { AccountDeleted } from './account-deleted.tsx';
+import { LinkScreens, linkScreen } from './links.tsx';
 
 const initialMode = savedMode();
 setRequestMode(initialMode);
@@ -21,6 +23,8 @@ export function App({ initialLang }: { initialLang: Lang }) {
   const [expired, setExpired] = useState(false);
   const [lang, setLang] = useState<Lang>(initialLang);
   const [mode, setModeState] = useState<Mode>(initialMode);
+  // An emailed link's screen comes first, whether or not a session exists.
+  const [link, setLink] = useState(linkScreen);
 
   const setSession = useCallback((s: Session) => {
     setCsrfToken(s.csrf_token);
@@ -65,13 +69,22 @@ export function App({ initialLang }: { initialLang: Lang }) {
     <LanguageContext.Provider value={{ lang, setLang: chooseLanguage }}>
       <NoticeProvider key={lang}>
         <ConfirmProvider>
-          {session === 'loading' ? (
+          {link !== null ? (
+            <LinkScreens
+              screen={link}
+              onSignedIn={(s) => {
+                setLink(null);
+                setSession(s);
+              }}
+              onDone={() => setLink(null)}
+            />
+          ) : session === 'loading' ? (
             <p class="boot">{t('boot.loading')}</p>
           ) : session === null ? (
             <SignIn onSignedIn={setSession} expired={expired} />
           ) : (
             <SessionContext.Provider value={{ session, setSession, signOut, mode, setMode }}>
-              <Shell />
+              {session.account.deletion_requested_at === null ? <Shell /> : <AccountDeleted />}
             </SessionContext.Provider>
           )}
         </ConfirmProvider>

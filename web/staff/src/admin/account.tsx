@@ -1,10 +1,13 @@
-// One's own account: change the password (every session of the user ends, this one included).
+// One's own account: change the password (every session of the user ends, this one included) or
+// the email (confirmed on the new address); for owners, the export and deletion of the account.
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { useSession } from '../session.tsx';
 import { useFormErrors } from '../ui/field-errors.tsx';
 import { Field, FormSubmit } from './form-and-table.tsx';
 import { t } from '../i18n/i18n.ts';
+import { EmailChange } from './email-change.tsx';
+import { Leave } from './leave.tsx';
 
 const FIELDS = ['current_password', 'new_password'] as const;
 
@@ -68,6 +71,8 @@ export function Account() {
         <p class="hint">{t('account.signsOut')}</p>
         <FormSubmit id="pw-form" label={t('account.submit')} error={form.errors.form} disabled={busy} layout="settings" />
       </form>
+      <EmailChange />
+      {session.user.role === 'owner' && <Leave />}
     </section>
   );
 }

@@ -1,5 +1,6 @@
-// Staff users of the account (owner): invite with a one-time password shown once, change roles,
-// reset a password, remove. The server keeps at least one owner (409 last-owner) and refuses
+// Staff users of the account (owner): invite by email (the invitee chooses their own password
+// with the mailed link; open invitations are listed to resend or revoke), change roles, reset a
+// password (a one-time password shown once), remove. The server keeps at least one owner (409 last-owner) and refuses
 // self-removal; the page says so before anyone tries, and shows the server's refusal at the
 // control that caused it. Stepping down from owner asks first and reloads the session.
 import { useState } from 'preact/hooks';
@@ -14,9 +15,11 @@ import { useDraft } from '../ui/drafts.ts';
 import { FieldError, problemText, useFormErrors } from '../ui/field-errors.tsx';
 import { Field, FormSubmit, ListTable, LoadError } from './form-and-table.tsx';
 import { SecretOnce } from './secret-once.tsx';
-import { t } from '../i18n/i18n.ts';
+import { language, t } from '../i18n/i18n.ts';
+import { Invitations } from './invitations.tsx';
 
 const loadUsers = () => call('listUsers');
+const loadInvitations = () => call('listInvitations');
 const ROLES: Role[] = ['staff', 'manager', 'owner'];
 const FIELDS = ['email', 'role'] as const;
 
@@ -25,6 +28,7 @@ export function Users() {
   const notify = useNotify();
   const confirm = useConfirm();
   const { data, error, reload } = useLoad(loadUsers);
+  const invitations = useLoad(loadInvitations);
   const [draft, update, clear] = useDraft('invite', { email: '', role: 'staff' as Role });
   const [once, setOnce] = useState<User | null>(null);
   const [busy, setBusy] = useState(false);
@@ -37,10 +41,10 @@ export function Users() {
     setBusy(true);
     form.reset();
     try {
-      const u = await call('inviteUser', { body: { email: draft.email.trim(), role: draft.role } });
-      setOnce(u);
+      const i = await call('createInvitation', { body: { email: draft.email.trim(), role: draft.role, language: language() } });
+      notify(t('users.invited', { email: i.email }), 'success');
       clear();
-      reload();
+      invitations.reload();
     } catch (err) {
       form.fail(err);
     } finally {
@@ -140,7 +144,9 @@ export function Users() {
           </select>
         </Field>
         <FormSubmit id="invite-form" label={t('users.invite')} error={form.errors.form} disabled={busy} />
+        <p class="hint small">{t('users.inviteHint')}</p>
       </form>
+      {invitations.data !== null && <Invitations data={invitations.data.data} reload={invitations.reload} />}
       <LoadError error={error} />
       {data !== null && (
         <ListTable
