@@ -1,6 +1,7 @@
 // Periodic housekeeping that every node may run at once without harm: expiring overdue tickets
 // (a guarded transition, so a second node's attempt is a no-op), the retention sweep
 // (src/store/retention.ts says what goes when), and flushing API keys' last_used_at.
+import { write } from '../write/idempotent-write.ts';
 import type { Services } from '../core/ctx.ts';
 import { expireTicket } from '../actions/close-ticket.ts';
 import { AppError } from '../domain/errors.ts';
@@ -41,7 +42,7 @@ export class Maintenance {
       const ctx = await ctxForBranch(this.services, t.branchId, t.mode, 'expiry');
       if (ctx === null) continue;
       try {
-        await db.write((tx) => expireTicket({ ctx: { ...ctx, tx }, input: { id: t.id } }));
+        await write(ctx, { verb: expireTicket, input: { id: t.id } });
         n++;
       } catch (err) {
         if (!(err instanceof AppError)) throw err; // closed meanwhile by someone else: fine

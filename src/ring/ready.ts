@@ -78,7 +78,7 @@ function runInline(target: RingToRun, saved: SavedRing, deadlineMs: number): Con
     saved,
     async (ctx) => {
       const record = await runRing(ctx, target, deadlineMs);
-      return async (tx) => (await record(tx)).answer;
+      return async (txCtx) => (await record(txCtx)).answer;
     },
     deadlineMs,
   );
