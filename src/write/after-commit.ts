@@ -85,9 +85,10 @@ function keepingHooks(tx: Tx, hooks: Hooks): Tx {
 export async function writeWithKeyThenHooks<T>(
   db: Db,
   work: (tx: Tx) => Promise<{ result: T; record: KeyRecord | null }>,
+  shared = false,
 ): Promise<T | { kind: 'key-taken' }> {
   const hooks: Hooks = [];
-  const done = await writeWithKey(db, (tx) => work(keepingHooks(tx, hooks)));
+  const done = await writeWithKey(db, (tx) => work(keepingHooks(tx, hooks)), shared);
   const taken = typeof done === 'object' && done !== null && 'kind' in done && done.kind === 'key-taken';
   if (!taken) runAfterCommitHooks(hooks);
   return done;

@@ -20,6 +20,7 @@ import { Continuation } from '../actions/continuation.ts';
 import { finish, finishSecondPhase, lockFor, writeWithKeyThenHooks } from './after-commit.ts';
 import { AppError } from '../domain/errors.ts';
 import type { KeyToRecord } from '../core/write-commit.ts';
+import { mayShareCommit } from '../core/shared-commit.ts';
 import { getIdempotencyRecord, keyRecord, takeOverPendingKey, writeWithKey, type IdempotencyRecord } from '../store/idempotency.ts';
 
 /** A verb that commits itself, its key's record with its answer among its rows (a create). */
@@ -130,18 +131,23 @@ function commitInTransaction<I, R>(verb: Action<I, R | Continuation<R>>, input: 
   return (ctx, key, answer) => {
     const { db, clock } = ctx.services;
     type Outcome = { kind: 'done'; result: R; answer: string | null } | { kind: 'continue'; continuation: Continuation<R> };
-    return writeWithKeyThenHooks<Outcome>(db, async (tx) => {
-      const first = await verb({ ctx: { ...ctx, tx } satisfies TxCtx, input });
-      const where = { branchId: ctx.branchId, mode: ctx.mode, at: clock.now() };
-      if (first instanceof Continuation) {
-        // Pending, with what another request needs to finish the work if this one dies first.
-        const pending = { status: null, body: JSON.stringify(first.saved), lockedUntil: lockFor(first, clock.now()) };
-        return { result: { kind: 'continue', continuation: first }, record: keyRecord(key, where, pending) };
-      }
-      if (key === null) return { result: { kind: 'done', result: first, answer: null }, record: null };
-      const kept = answer(first);
-      return { result: { kind: 'done', result: first, answer: kept }, record: keyRecord(key, where, { body: kept }) };
-    });
+    // A ticket's transition shares its commit with those that arrive together (decision 0079).
+    return writeWithKeyThenHooks<Outcome>(
+      db,
+      async (tx) => {
+        const first = await verb({ ctx: { ...ctx, tx } satisfies TxCtx, input });
+        const where = { branchId: ctx.branchId, mode: ctx.mode, at: clock.now() };
+        if (first instanceof Continuation) {
+          // Pending, with what another request needs to finish the work if this one dies first.
+          const pending = { status: null, body: JSON.stringify(first.saved), lockedUntil: lockFor(first, clock.now()) };
+          return { result: { kind: 'continue', continuation: first }, record: keyRecord(key, where, pending) };
+        }
+        if (key === null) return { result: { kind: 'done', result: first, answer: null }, record: null };
+        const kept = answer(first);
+        return { result: { kind: 'done', result: first, answer: kept }, record: keyRecord(key, where, { body: kept }) };
+      },
+      mayShareCommit(verb),
+    );
   };
 }
 
