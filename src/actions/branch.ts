@@ -6,7 +6,7 @@ import { isValidTimeZone } from '../domain/local-time.ts';
 import { applyPatch, roundExpiryHours, SUPPORTED_LANGUAGES, type BranchSettingsPatch } from '../domain/branch-settings.ts';
 import { isPhoneCountry } from '../domain/customer-phone.ts';
 import { firstTextingStep, ladderFault } from '../domain/escalation-ladder.ts';
-import { planHasSms } from '../domain/ring-policy.ts';
+import { planHasPaidChannels } from '../domain/ring-policy.ts';
 import { getAccount, getBranch, getBranchForUpdate, getQueue, updateBranch, type Branch } from '../store/tenancy.ts';
 import { requireLiveMode, requireRole } from './roles.ts';
 import { forgetTimeZone } from '../store/insights-rollups.ts';
@@ -40,7 +40,7 @@ export const updateBranchSettings: Action<UpdateBranchInput, { branch: Branch; p
     }
   }
   // Turning it off stays possible on any plan (an account that lost the business plan).
-  if (settings.customer_page?.phone_entry === true && !planHasSms(ctx.plan)) {
+  if (settings.customer_page?.phone_entry === true && !planHasPaidChannels(ctx.plan)) {
     throw new AppError('plan-required', 'Customers can give a phone number for SMS only on the business plan, which includes SMS.');
   }
   const ladder = settings.escalation_ladder;
@@ -48,7 +48,7 @@ export const updateBranchSettings: Action<UpdateBranchInput, { branch: Branch; p
     const fault = ladderFault(ladder);
     if (fault !== null) throw invalid(`/escalation_ladder${fault.pointer}`, fault.detail);
     const texting = firstTextingStep(ladder);
-    if (texting >= 0 && !planHasSms(ctx.plan)) {
+    if (texting >= 0 && !planHasPaidChannels(ctx.plan)) {
       throw new AppError(
         'plan-required',
         'A ladder step that texts the customer needs the business plan, which includes SMS; use "sms": "never".',

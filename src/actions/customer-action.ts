@@ -16,6 +16,7 @@ import { stateConflict } from '../domain/ticket-state.ts';
 import { scheduleSnoozeEnd } from './ring-schedule.ts';
 import { countTicketChange, customerAnswer } from '../store/insights-rollups.ts';
 import { SNOOZE_MINUTES, type CustomerVia } from '../domain/customer-answer.ts';
+import type { SubscribeChannel } from '../core/channel-catalogue.ts';
 
 // The answers' bounds and channels are domain facts; re-exported for this action's callers.
 
@@ -28,7 +29,7 @@ export type CustomerActionInput = {
   /** snooze only */
   minutes?: number;
   /** subscribe only: which channel was turned on */
-  channel?: 'push' | 'sms';
+  channel?: SubscribeChannel;
   /** subscribe by SMS only: the number as the customer typed it */
   phone?: string;
   /** acknowledge and snooze: how the customer answered, their page (the default) or a text back (decision 0026) */

@@ -12,7 +12,7 @@ import type { Mode } from '../core/tenancy.ts';
 import { getBranch } from '../store/tenancy.ts';
 import { AppError } from '../domain/errors.ts';
 import { addDays, LocalCalendar, localHour, type LocalHour } from '../domain/local-time.ts';
-import { deltasOf, FIRST_VALUE, ROLLUP_COLUMNS, type Deltas } from '../store/insights-rollups.ts';
+import { channelOfSum, deltasOf, FIRST_VALUE, ROLLUP_COLUMNS, type Deltas } from '../store/insights-rollups.ts';
 import { historyPage, replaceRollups, snoozeEvents, type RebuiltRow } from '../store/insights-rebuild.ts';
 
 /** Longer than any transaction lasts: a change whose clock was read before this is committed. */
@@ -45,8 +45,13 @@ export async function rebuildInsights(
       if (day > cut.day || (day === cut.day && hour >= cut.hour)) return;
       const key = `${day}|${hour}|${queue}`;
       let row = rows.get(key);
-      if (row === undefined) rows.set(key, (row = { day, hour, queue, values: new Float64Array(VALUES) }));
-      for (const [c, v] of d.add) row.values[VALUE_INDEX.get(c)!]! += v;
+      if (row === undefined) rows.set(key, (row = { day, hour, queue, values: new Float64Array(VALUES), channels: new Map() }));
+      for (const [c, v] of d.add) {
+        const i = VALUE_INDEX.get(c);
+        // Not a column: a ring's channel (`rings_<channel>`), kept in its own row (decision 0074).
+        if (i === undefined) row.channels.set(channelOfSum(c), (row.channels.get(channelOfSum(c)) ?? 0) + v);
+        else row.values[i]! += v;
+      }
       for (const [c, v] of d.max) row.values[VALUE_INDEX.get(c)!] = Math.max(row.values[VALUE_INDEX.get(c)!]!, v);
     };
     let tickets = 0;

@@ -1,10 +1,10 @@
 // The real Ringer: asks the ring policy which channels to try, runs them under one deadline, and
 // answers only with what really happened (PRODUCT.md §2).
 //
-// - Stage 1 (push, wallet, page, display) runs in parallel; stage 2 (SMS) only if stage 1 reached
-//   the customer through neither push, wallet nor page. If the deadline cuts off push or page, whether SMS is
-//   needed is not known yet: the SMS decision is left to the outbox job. A ring whose channels
-//   say SMS `always` sends it with stage 1 instead.
+// - Stage 1 (the catalogue's free channels: push, wallet, page, display) runs in parallel; stage 2
+//   (the paid ones: SMS) only if stage 1 reached the customer through no free channel. If the
+//   deadline cuts off push or page, whether a paid channel is needed is not known yet: the decision
+//   is left to the outbox job. A ring whose channels say `always` sends the paid ones with stage 1.
 // - A channel still undecided at the deadline makes the outcome `complete: false`; its send goes on
 //   in the background and records its outcome, and the ring's outbox job asks the channels again
 //   later. Asking again never delivers twice: every channel sends at most once per ring and target
@@ -18,22 +18,31 @@ import type { Plan } from '../core/tenancy.ts';
 import { DEFAULT_SETTINGS } from '../domain/branch-settings.ts';
 import { countPushSubscriptions } from '../store/push-subscriptions.ts';
 import { readRingBranch } from '../store/rings.ts';
-import { planRing, smsNeeded, summarizeRing, type RingFacts } from '../domain/ring-policy.ts';
+import { decidesFallback, planRing, smsNeeded, summarizeRing, type PaidSwitches, type RingFacts } from '../domain/ring-policy.ts';
+import type { BranchSettings } from '../core/branch-settings.ts';
+import { channelDeclaration, PAID_CHANNELS } from '../core/channel-catalogue.ts';
 import type { Attributes } from '@opentelemetry/api';
 import { inSpan } from '../telemetry/tracing.ts';
 
 export type RingerDeps = { db: Db; log: Logger };
 
 /** What the policy needs beyond the ticket: handed over by the first attempt, or read. */
-type Known = { plan: Plan; pushSubscriptions: number; smsEnabled: boolean };
+type Known = { plan: Plan; pushSubscriptions: number; switches: PaidSwitches };
 const known = (first: FirstAttempt): Known => ({
   plan: first.plan,
   pushSubscriptions: first.pushSubscriptions,
-  smsEnabled: first.branch.settings.sms_enabled,
+  switches: switchesOf(first.branch.settings),
 });
 
+/** The branch's paid channels on or off, each by its catalogue's `branchSwitch`. */
+function switchesOf(settings: BranchSettings): PaidSwitches {
+  return Object.fromEntries(
+    PAID_CHANNELS.map((c) => [`${c}Enabled`, (settings as Record<string, unknown>)[channelDeclaration(c).branchSwitch!] === true]),
+  ) as PaidSwitches;
+}
+
 const CUT: unique symbol = Symbol('cut by the deadline');
-/** Cut while a push or SMS send was still in flight or claimed by another attempt (see RingOutcome.sending). */
+/** Cut while a push or paid send was still in flight or claimed by another attempt (see RingOutcome.sending). */
 const SENDING: unique symbol = Symbol('cut while sending');
 type Cut = typeof CUT | typeof SENDING;
 const isCut = (r: ChannelAttempt | Cut): r is Cut => r === CUT || r === SENDING;
@@ -41,7 +50,7 @@ const attemptAttributes = (a: ChannelAttempt): Attributes => ({
   'readybell.ring.outcome': a.pending === true ? 'pending' : a.delivered === null ? 'unknown' : a.delivered ? 'delivered' : 'not_delivered',
   'readybell.ring.detail': a.detail ?? '',
 });
-/** Share of the deadline for stage 1 when an SMS may have to follow. */
+/** Share of the deadline for stage 1 when a paid channel may have to follow. */
 const STAGE_ONE_SHARE = 0.6;
 /** How long a channel told "time is up" has to give its own answer. */
 const ABORT_GRACE_MS = 25;
@@ -58,7 +67,7 @@ export class ChannelRinger implements Ringer {
   /**
    * Asks the channels' look-aheads at once (before the ring's transaction). The check it resolves
    * to answers the first attempt's whole outcome, as `ring` would, when every channel the policy
-   * picks answered without anyone to try and no SMS is to be sent; otherwise null.
+   * picks answered without anyone to try and no paid channel is to be sent; otherwise null.
    */
   async lookAhead(target: RingTarget): Promise<(request: RingRequest) => RingOutcome | null> {
     const checks = new Map<ChannelName, QuietCheck>();
@@ -101,11 +110,12 @@ export class ChannelRinger implements Ringer {
   private async attempt(request: RingRequest, deadlineMs: number): Promise<RingOutcome> {
     const plan = planRing(await this.facts(request), request.channels);
     const started = performance.now();
-    // SMS chosen whatever push and page do goes out with them; as a fallback it waits for them.
+    // Paid channels chosen whatever push and page do go out with them; as a fallback they wait for them.
+    const paid: ChannelName[] = plan.sms.send ? plan.sms.channels : [];
     const alongside = plan.sms.send && plan.sms.alongside;
-    const stageOneNames: ChannelName[] = alongside ? [...plan.fanOut, 'sms'] : plan.fanOut;
-    // When SMS may follow, stage 1 gets part of the deadline, so that a page that never confirms
-    // (a locked phone keeps its connection open) still leaves time to send the SMS in-line.
+    const stageOneNames: ChannelName[] = alongside ? [...plan.fanOut, ...paid] : plan.fanOut;
+    // When a paid channel may follow, stage 1 gets part of the deadline, so that a page that never
+    // confirms (a locked phone keeps its connection open) still leaves time to send it in-line.
     const stageOneMs = plan.sms.send && !alongside ? Math.floor(deadlineMs * STAGE_ONE_SHARE) : deadlineMs;
     const stageOne = await this.stage(stageOneNames, request, stageOneMs);
     const answered = stageOne.filter((a): a is ChannelAttempt => !isCut(a));
@@ -114,19 +124,20 @@ export class ChannelRinger implements Ringer {
     const attempts = answered.map(({ unconfirmed: _, ...a }) => a);
     let complete = attempts.length === stageOne.length && !answered.some((a) => a.unconfirmed === true);
     let sending = stageOne.includes(SENDING);
-    // SMS costs money and is only for a customer push, wallet and page did not reach: if one is
-    // still undecided, so is SMS (the ring's job decides it).
+    // A paid channel costs money and is only for a customer no free channel reached: if one that
+    // decides it is still undecided, so is the paid stage (the ring's job decides it).
     const freeUndecided =
-      plan.fanOut.some((name, i) => isCut(stageOne[i]!) && (name === 'push' || name === 'page')) ||
-      answered.some((a) => a.unconfirmed === true);
+      plan.fanOut.some((name, i) => isCut(stageOne[i]!) && decidesFallback(name)) || answered.some((a) => a.unconfirmed === true);
     if (!alongside && !freeUndecided && smsNeeded(plan, attempts)) {
       const left = deadlineMs - (performance.now() - started);
-      const sms = left > 0 ? (await this.stage(['sms'], request, left))[0]! : CUT;
-      if (isCut(sms)) {
-        complete = false;
-        sending ||= sms === SENDING;
-      } else {
-        attempts.push(sms);
+      const stageTwo = left > 0 ? await this.stage(paid, request, left) : paid.map((): Cut => CUT);
+      for (const answer of stageTwo) {
+        if (isCut(answer)) {
+          complete = false;
+          sending ||= answer === SENDING;
+        } else {
+          attempts.push(answer);
+        }
       }
     }
     return { ...summarizeRing(attempts), attempts, complete, ...(sending ? { sending } : {}) };
@@ -192,7 +203,7 @@ export class ChannelRinger implements Ringer {
       pushSubscriptions: known.pushSubscriptions,
       phone: ticket.customerPhone !== null,
       plan: known.plan,
-      smsEnabled: known.smsEnabled,
+      ...known.switches,
       livemode: request.livemode,
     };
   }
@@ -205,6 +216,6 @@ export class ChannelRinger implements Ringer {
       readRingBranch(db, ticket.branchId),
       push ? countPushSubscriptions(db, ticket.branchId, ticket.mode, ticket.id) : Promise.resolve(0),
     ]);
-    return { plan: branch?.plan ?? 'free', pushSubscriptions, smsEnabled: (branch?.settings ?? DEFAULT_SETTINGS).sms_enabled };
+    return { plan: branch?.plan ?? 'free', pushSubscriptions, switches: switchesOf(branch?.settings ?? DEFAULT_SETTINGS) };
   }
 }

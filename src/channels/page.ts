@@ -7,7 +7,7 @@ import type { Queryable } from '../core/db.ts';
 import type { Bus } from '../core/bus.ts';
 import type { Presence } from '../realtime/presence.ts';
 import { presenceScopes } from '../realtime/presence.ts';
-import { relayTopics, waitForAck, type AckWait, type PageRingMessage } from '../realtime/ring-relay.ts';
+import { relayTopics, waitForAck, type AckChannel, type AckWait, type PageRingMessage } from '../realtime/ring-relay.ts';
 import { SIMULATED_DETAIL } from './ringer.ts';
 import { wasDelivered } from '../store/ring-deliveries.ts';
 
@@ -16,7 +16,7 @@ export type LiveChannelDeps = { db: Queryable; bus: Bus; presence: Presence };
 const NO_PAGE: ChannelAttempt = { channel: 'page', delivered: false, detail: 'no page open' };
 
 /** A delivered ring; one confirmed by a page or board readybell simulates (test mode) says so. */
-export function confirmed(channel: 'page' | 'display', ack: AckWait): ChannelAttempt {
+export function confirmed(channel: AckChannel, ack: AckWait): ChannelAttempt {
   return ack.simulated === true ? { channel, delivered: true, detail: SIMULATED_DETAIL } : { channel, delivered: true };
 }
 

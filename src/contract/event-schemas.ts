@@ -2,7 +2,8 @@
 // GET /v1/events and the document's `webhooks` section, since a webhook delivers the stored event
 // byte for byte.
 import { Type, type TSchema } from 'typebox';
-import type { ChannelName, ChannelUsed, RingReason } from '../core/ring.ts';
+import type { RingReason } from '../core/ring.ts';
+import { CHANNEL_NAMES, CHANNELS_USED, SUBSCRIBE_CHANNELS } from '../core/channel-catalogue.ts';
 import { TICKET_STATUSES } from '../domain/ticket-state.ts';
 import { EVENT_TYPES, type EventType } from './event-types.ts';
 import { CUSTOMER_VIAS, SNOOZE_MINUTES } from '../domain/customer-answer.ts';
@@ -13,8 +14,6 @@ import { allOf, EXAMPLE_REQUEST_ID, Id, Nullable, StringEnum, Timestamp } from '
 export const API_VERSION = 'v1';
 
 export const RING_REASONS = allOf<RingReason>()(['ready', 'manual', 'reminder', 'snooze_end']);
-export const CHANNELS_USED = allOf<ChannelUsed>()(['push', 'wallet', 'page', 'sms', 'none', 'unknown']);
-const CHANNEL_NAMES = allOf<ChannelName>()(['push', 'wallet', 'page', 'sms', 'display']);
 
 export const ChannelUsedSchema = StringEnum(CHANNELS_USED, {
   description:
@@ -80,7 +79,7 @@ const DATA: Record<EventType, { description: string; data: TSchema }> = {
   'ticket.customer_viewed': { description: "The customer opened the ticket's link for the first time.", data: TicketData({}) },
   'ticket.customer_subscribed': {
     description: 'The customer turned on notifications.',
-    data: TicketData({ channel: StringEnum(['push', 'sms'], { description: 'What the customer turned on' }) }),
+    data: TicketData({ channel: StringEnum(SUBSCRIBE_CHANNELS, { description: 'What the customer turned on' }) }),
   },
   'ticket.customer_acknowledged': {
     description: 'The customer tapped "On my way" after a ring, or texted it back (`1`, `OK`, …).',

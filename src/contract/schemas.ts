@@ -11,6 +11,7 @@ import { ChannelUsedSchema, EventSchema, TYPED_EVENT_SCHEMAS } from './event-sch
 import { DeliverySchema, EndpointSchema } from './webhook-schemas.ts';
 import { SquareConnectionSchema } from './square-schemas.ts';
 import { LADDER_CHANNELS, LADDER_SMS, MAX_LADDER_SECONDS, MIN_STEP_GAP_SECONDS } from '../domain/escalation-ladder.ts';
+import { SUBSCRIBE_CHANNELS } from '../core/channel-catalogue.ts';
 import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID, EXAMPLE_TICKET_URL, Id, Nullable, Ref, StringEnum, Timestamp } from './schema-parts.ts';
 import { InsightFiguresSchema } from './insight-figures-schema.ts';
 import { SessionSchema } from './session-schema.ts';
@@ -87,7 +88,7 @@ export const TicketSchema = Type.Object(
     customer: Type.Object(
       {
         viewed_at: Nullable(Timestamp),
-        notifications: StringEnum(['none', 'push', 'sms'], { description: 'What the customer turned on' }),
+        notifications: StringEnum(['none', ...SUBSCRIBE_CHANNELS], { description: 'What the customer turned on' }),
         acknowledged_at: Nullable(Timestamp),
         snoozed_until: Nullable(Timestamp),
       },
@@ -129,7 +130,7 @@ export const LadderStepSchema = Type.Object(
       maxItems: LADDER_CHANNELS.length,
       uniqueItems: true,
       description: "The free channels to the customer's phone (`wallet`: the Wallet pass they added, where one is configured)",
-      examples: [['push', 'wallet', 'page']],
+      examples: [LADDER_CHANNELS],
     }),
     sms: StringEnum(LADDER_SMS, {
       description:

@@ -1,5 +1,6 @@
 // A branch's settings as every layer reads them (ring reminders, customer page, board voice, SMS).
 // Stored as one JSON column; src/domain/branch-settings.ts holds their defaults, merging and checks.
+import type { LadderChannel } from './channel-catalogue.ts';
 
 export type BranchSettings = {
   expiry_hours: number;
@@ -19,8 +20,8 @@ export type BranchSettings = {
   sms_enabled: boolean;
 };
 
-/** The free channels a ladder step may use to reach the customer's phone. */
-export type LadderChannel = 'push' | 'wallet' | 'page';
+/** The free channels a ladder step may use to reach the customer's phone (the catalogue's, decision 0074). */
+export type { LadderChannel } from './channel-catalogue.ts';
 
 /** One reminder of a branch's escalation ladder (decision 0032; its rules: src/domain/escalation-ladder.ts). */
 export type LadderStep = {
@@ -28,7 +29,7 @@ export type LadderStep = {
   after_seconds: number;
   /** The free channels that reach the customer's phone. */
   channels: readonly LadderChannel[];
-  /** SMS: not at all, only when push and page did not reach the customer, or even if they did. */
+  /** The paid channels (SMS): not at all, only when no free channel reached the customer, or even if one did. */
   sms: 'never' | 'fallback' | 'always';
   /** The shop's boards call the number out. */
   call_out: boolean;

@@ -5,17 +5,14 @@
 import type { BranchSettings } from './branch-settings.ts';
 import type { Plan, Mode } from './tenancy.ts';
 import type { Ticket } from './ticket.ts';
+import type { ChannelName, ChannelUsed, FreeChannel } from './channel-catalogue.ts';
 
 /** What the channels need of the branch: its name (texts) and settings (voice, SMS, language). */
 export type RingBranch = { name: string; settings: BranchSettings };
 
-export type ChannelName = 'push' | 'wallet' | 'page' | 'sms' | 'display';
+// The channels' names and kinds are declared once, in the catalogue (decision 0074).
+export type { ChannelName, ChannelUsed, FreeChannel, PaidChannel } from './channel-catalogue.ts';
 export type RingReason = 'ready' | 'manual' | 'reminder' | 'snooze_end';
-/** unknown: nothing is known to have reached the customer, and a send that may have did not record its outcome. */
-export type ChannelUsed = 'push' | 'wallet' | 'page' | 'sms' | 'none' | 'unknown';
-
-/** The free channels, tried together in a ring's first stage. */
-export type FreeChannel = 'push' | 'wallet' | 'page' | 'display';
 
 /**
  * Which channels one ring may use: a parameter of every ring, decided per ring by the ring
@@ -26,8 +23,9 @@ export type ChannelChoice = {
   /** Free channels this ring may try, in stage 1. */
   free: readonly FreeChannel[];
   /**
-   * SMS, the paid channel: `fallback` only when stage 1 reached the customer through neither push,
-   * wallet nor page (PRODUCT.md §2); `always` alongside stage 1, even if push is accepted; `never`.
+   * The paid channels (SMS and any other the catalogue declares paid; the name is the API's, from
+   * when SMS was the only one): `fallback` only when stage 1 reached the customer through no free
+   * channel (PRODUCT.md §2); `always` alongside stage 1, even if push is accepted; `never`.
    */
   sms: 'fallback' | 'always' | 'never';
 };

@@ -1,5 +1,6 @@
 // A ticket as every layer sees it: the store reads and writes it, actions change it, channels
 // ring it, pages and boards show it, the presenters turn it into the API's ticket object.
+import type { SubscribeChannel } from './channel-catalogue.ts';
 import type { Mode } from './tenancy.ts';
 
 export type TicketStatus = 'created' | 'ready' | 'collected' | 'cancelled' | 'expired';
@@ -28,7 +29,7 @@ export type Ticket = {
   closedAt: number | null;
   cancelReason: string | null;
   viewedAt: number | null;
-  notifications: 'none' | 'push' | 'sms';
+  notifications: 'none' | SubscribeChannel;
   acknowledgedAt: number | null;
   snoozedUntil: number | null;
   rings: number;

@@ -3,6 +3,7 @@
 // finishes a ring uses the channels its start chose. The ring policy (ring-policy.ts) then leaves
 // out what cannot reach anyone (no subscription, no page open, no phone, plan, branch settings).
 import type { ChannelChoice } from '../core/ring.ts';
+import { FREE_CHANNELS } from '../core/channel-catalogue.ts';
 
-/** Everything the customer has, SMS only as the fallback: every ring until a branch says otherwise. */
-export const EVERY_CHANNEL: ChannelChoice = { free: ['push', 'wallet', 'page', 'display'], sms: 'fallback' };
+/** Everything the customer has, the paid channels only as the fallback: every ring until a branch says otherwise. */
+export const EVERY_CHANNEL: ChannelChoice = { free: FREE_CHANNELS, sms: 'fallback' };

@@ -10,7 +10,7 @@
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode, type NumberType } from 'libphonenumber-js/max';
 import type { Plan } from '../core/tenancy.ts';
 import type { BranchSettings } from '../core/branch-settings.ts';
-import { planHasSms } from './ring-policy.ts';
+import { planHasPaidChannels } from './ring-policy.ts';
 import { isE164 } from './validation.ts';
 
 export const PHONE_PROBLEMS = ['invalid', 'needs-country-code', 'not-mobile'] as const;
@@ -73,5 +73,10 @@ export type PhoneEntryFacts = { settings: BranchSettings; plan: Plan; livemode: 
  * provider). Anything less would collect a number that is never used.
  */
 export function phoneEntryOffered(f: PhoneEntryFacts): boolean {
-  return f.settings.customer_page.phone_entry && f.settings.sms_enabled && planHasSms(f.plan) && (!f.livemode || f.smsProviderConfigured);
+  return (
+    f.settings.customer_page.phone_entry &&
+    f.settings.sms_enabled &&
+    planHasPaidChannels(f.plan) &&
+    (!f.livemode || f.smsProviderConfigured)
+  );
 }

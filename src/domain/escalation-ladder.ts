@@ -4,9 +4,10 @@
 // channel, SMS as the fallback, the boards calling out), so nothing changes for a branch that
 // never sets one.
 
-import type { LadderChannel, LadderStep } from '../core/branch-settings.ts';
+import type { LadderStep } from '../core/branch-settings.ts';
+import { LADDER_CHANNELS } from '../core/channel-catalogue.ts';
 
-export const LADDER_CHANNELS: readonly LadderChannel[] = ['push', 'wallet', 'page'];
+export { LADDER_CHANNELS };
 export const LADDER_SMS = ['never', 'fallback', 'always'] as const satisfies readonly LadderStep['sms'][];
 
 /** Bounded so a ladder can never text a customer without end; the old `reminder_count` maximum. */
@@ -19,7 +20,7 @@ export const MAX_LADDER_SECONDS = 7200;
 export function ladderFromReminders(delaySeconds: number, count: number): LadderStep[] {
   return Array.from({ length: Math.max(0, count) }, (_, i) => ({
     after_seconds: delaySeconds * (i + 1),
-    channels: ['push', 'wallet', 'page'],
+    channels: [...LADDER_CHANNELS],
     sms: 'fallback',
     call_out: true,
   }));
@@ -49,5 +50,5 @@ export function ladderFault(steps: readonly LadderStep[]): { pointer: string; de
   return null;
 }
 
-/** The index of the first step that may send a text (it needs a plan and a branch with SMS); -1 when none. */
+/** The index of the first step that may use a paid channel (it needs a plan and a branch with SMS on); -1 when none. */
 export const firstTextingStep = (steps: readonly LadderStep[]): number => steps.findIndex((s) => s.sms !== 'never');

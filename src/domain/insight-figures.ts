@@ -2,6 +2,7 @@
 // up, and durations are fixed-bucket histograms (with their sum and their longest), so a median
 // or a 90th percentile over any set of hours is read from the summed buckets without keeping a
 // single ticket's time. Pure: the store reads the rows, this file says what they mean.
+import { CHANNELS_USED, type ChannelUsed } from '../core/channel-catalogue.ts';
 
 /**
  * Upper bounds (seconds) of the duration buckets; a last bucket holds everything from 3 hours.
@@ -23,11 +24,20 @@ const range = (prefix: string): string[] => Array.from({ length: BUCKETS }, (_, 
 export const PREP_BUCKET_COLUMNS = range('prep_b');
 export const PICKUP_BUCKET_COLUMNS = range('pickup_b');
 
-/** The channels a ring's `channel_used` names (ring results), each a column `rings_<channel>`. */
-export const RING_CHANNELS = ['push', 'wallet', 'page', 'sms', 'none', 'unknown'] as const;
-export type RingChannel = (typeof RING_CHANNELS)[number];
+/**
+ * What a ring's `channel_used` names (the catalogue's channels by strength, then `none` and
+ * `unknown`), each counted as the sum `rings_<channel>`: stored as rows keyed by channel
+ * (store/insights-rollups.ts), so a new channel needs no new column (decision 0074).
+ */
+export const RING_CHANNELS = CHANNELS_USED;
+export type RingChannel = ChannelUsed;
+/** The sums of rings by channel, as a read names them. */
+export const CHANNEL_SUMS: readonly string[] = RING_CHANNELS.map((c) => `rings_${c}`);
+/** The sum a ring reached through `channel` adds to (one of CHANNEL_SUMS); undefined for any other name. */
+export const channelSumOf = (channel: string): string | undefined =>
+  (RING_CHANNELS as readonly string[]).includes(channel) ? `rings_${channel}` : undefined;
 
-/** Columns that add up across rows. */
+/** Columns of the hour's row that add up across rows. */
 export const SUM_COLUMNS: readonly string[] = [
   'created',
   'ready',
@@ -35,7 +45,6 @@ export const SUM_COLUMNS: readonly string[] = [
   'cancelled',
   'expired',
   'rings',
-  ...RING_CHANNELS.map((c) => `rings_${c}`),
   'rings_called_out',
   'acknowledged',
   'snoozed',
@@ -53,6 +62,7 @@ export type Sums = Record<string, number>;
 export function emptySums(): Sums {
   const s: Sums = {};
   for (const c of SUM_COLUMNS) s[c] = 0;
+  for (const c of CHANNEL_SUMS) s[c] = 0;
   for (const c of MAX_COLUMNS) s[c] = 0;
   return s;
 }
@@ -60,6 +70,7 @@ export function emptySums(): Sums {
 /** Adds one rollup row (or another Sums) into `into`. Values may come as strings (PostgreSQL's numeric sums). */
 export function addInto(into: Sums, row: Record<string, unknown>): Sums {
   for (const c of SUM_COLUMNS) into[c]! += Number(row[c] ?? 0);
+  for (const c of CHANNEL_SUMS) into[c]! += Number(row[c] ?? 0);
   for (const c of MAX_COLUMNS) into[c] = Math.max(into[c]!, Number(row[c] ?? 0));
   return into;
 }

@@ -8,6 +8,7 @@ import type { BranchSettings } from '../core/branch-settings.ts';
 import { EVERY_CHANNEL } from './channel-choice.ts';
 import type { ChannelChoice, FreeChannel } from '../core/ring.ts';
 import { ladderFromReminders } from './escalation-ladder.ts';
+import { channelDeclaration } from '../core/channel-catalogue.ts';
 import type { LadderStep } from '../core/branch-settings.ts';
 import type { RingReason } from '../core/ring.ts';
 
@@ -24,10 +25,10 @@ export function ladderOf(settings: BranchSettings): readonly LadderStep[] {
   return settings.escalation_ladder ?? ladderFromReminders(settings.reminder_delay_seconds, settings.reminder_count);
 }
 
-/** A step's channels, in stage-1 order (the boards' call-out is the display channel). */
+/** A step's channels, in stage-1 order (the boards' call-out is the channel the catalogue's editor shows as `call-out`). */
 export function stepChannels(step: LadderStep): ChannelChoice {
   const free: FreeChannel[] = EVERY_CHANNEL.free.filter((c) =>
-    c === 'display' ? step.call_out : (step.channels as readonly string[]).includes(c),
+    channelDeclaration(c).ladder.editor === 'call-out' ? step.call_out : (step.channels as readonly string[]).includes(c),
   );
   return { free, sms: step.sms };
 }

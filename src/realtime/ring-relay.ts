@@ -3,6 +3,10 @@
 // confirms with a POST that any node may receive, which publishes the acknowledgement. The
 // channel waits for it on `ring-ack:<ring>` (decision: docs/decisions/0006-ring-delivery.md).
 import type { Bus, BusMessage } from '../core/bus.ts';
+import type { ChannelName, PaidChannel } from '../core/channel-catalogue.ts';
+
+/** The channels that wait for an acknowledgement on the bus (the catalogue's free channels other than push). */
+export type AckChannel = Exclude<ChannelName, 'push' | PaidChannel>;
 
 export const relayTopics = {
   /**
@@ -34,7 +38,8 @@ export type BoardRingMessage = BusMessage & {
 export type RingAckMessage = BusMessage & {
   type: 'ring.ack';
   ring_id: string;
-  channel: 'page' | 'display' | 'wallet';
+  /** A channel whose delivery a browser, board or device confirms (not a push service or provider). */
+  channel: AckChannel;
   delivered: boolean;
   ticket_id: string | null;
   branch_id: string;

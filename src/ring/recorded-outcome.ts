@@ -1,9 +1,9 @@
-// A ring's outcome as its records tell it: the sends claimed for it (push, SMS) and the
+// A ring's outcome as its records tell it: the sends claimed for it (push, the paid channels) and the
 // confirmations of its page and boards. Used instead of asking the channels when the ticket
 // closed while the ring was still open (a push slower than the deadline, then a collect): nothing
 // is sent to a closed ticket, and what had already reached the customer is still recorded as such.
-import type { ChannelAttempt, ChannelName, RingOutcome } from '../core/ring.ts';
-import { FAN_OUT_ORDER, summarizeRing } from '../domain/ring-policy.ts';
+import type { ChannelAttempt, RingOutcome } from '../core/ring.ts';
+import { ATTEMPT_ORDER, summarizeRing } from '../domain/ring-policy.ts';
 import type { SendRecord } from '../store/ring-sends.ts';
 
 const UNKNOWN_DETAIL = 'unknown: a send stopped mid-way and the ticket closed';
@@ -18,7 +18,7 @@ type Sent = Pick<SendRecord, 'status' | 'detail' | 'claimedAt'> & { channel: str
 export function outcomeFromRecords(sends: readonly Sent[], confirmed: readonly string[], now: number, staleMs: number): RingOutcome {
   const attempts: ChannelAttempt[] = [];
   let sending = false;
-  for (const channel of [...FAN_OUT_ORDER, 'sms'] as ChannelName[]) {
+  for (const channel of ATTEMPT_ORDER) {
     if (confirmed.includes(channel)) {
       attempts.push({ channel, delivered: true });
       continue;

@@ -5,7 +5,7 @@
 // themselves (the CSV export, a range of ids, page by page).
 import type { Queryable } from '../core/db.ts';
 import type { Mode } from '../core/tenancy.ts';
-import { MAX_COLUMNS, SUM_COLUMNS } from '../domain/insight-figures.ts';
+import { channelSumOf, MAX_COLUMNS, SUM_COLUMNS } from '../domain/insight-figures.ts';
 import { firstIdAt } from '../domain/ids.ts';
 
 export type RollupRow = Record<string, unknown>;
@@ -26,8 +26,8 @@ const AGGREGATES = [...SUM_COLUMNS.map((c) => `SUM(${c}) AS ${c}`), ...MAX_COLUM
 // A handful of texts (4 groupings, with or without a queue and an end hour), each prepared once.
 const texts = new Map<string, string>();
 
-function rangeSql(by: Grouping, queue: boolean, through: boolean): string {
-  const key = `${by}|${queue}|${through}`;
+function rangeSql(by: Grouping, queue: boolean, through: boolean, channels = false): string {
+  const key = `${by}|${queue}|${through}|${channels}`;
   let sql = texts.get(key);
   if (sql === undefined) {
     const group = GROUP_BY[by];
@@ -38,7 +38,9 @@ function rangeSql(by: Grouping, queue: boolean, through: boolean): string {
       where.push(`(day < $${n + 1} OR (day = $${n + 1} AND hour <= $${n + 2}))`);
       n += 2;
     }
-    sql = `SELECT ${group === '' ? '' : `${group}, `}${AGGREGATES} FROM insight_hours WHERE ${where.join(' AND ')}${group === '' ? '' : ` GROUP BY ${group}`}`;
+    sql = channels
+      ? `SELECT ${group === '' ? '' : `${group}, `}channel, SUM(rings) AS rings FROM insight_channel_hours WHERE ${where.join(' AND ')} GROUP BY ${group === '' ? '' : `${group}, `}channel`
+      : `SELECT ${group === '' ? '' : `${group}, `}${AGGREGATES} FROM insight_hours WHERE ${where.join(' AND ')}${group === '' ? '' : ` GROUP BY ${group}`}`;
     texts.set(key, sql);
   }
   return sql;
@@ -46,14 +48,34 @@ function rangeSql(by: Grouping, queue: boolean, through: boolean): string {
 
 /**
  * The sums of a period's rows, grouped as asked: SQL adds up the 24 rows per day and queue (a
- * range of the primary key), so what leaves the store is one row per group, not per hour.
+ * range of the primary key), so what leaves the store is one row per group, not per hour. The
+ * rings by channel, kept in rows keyed by channel (decision 0074), join each group as the sums
+ * `rings_<channel>` (CHANNEL_SUMS); a channel no longer in the catalogue is left out.
  */
 export async function rollupSums(q: Queryable, branchId: string, mode: Mode, r: RollupRange, by: Grouping): Promise<RollupRow[]> {
   const params: unknown[] = [branchId, mode, r.from, r.to];
   if (r.queue !== undefined) params.push(r.queue);
   if (r.through != null) params.push(r.through.day, r.through.hour);
-  return q.query<RollupRow>(rangeSql(by, r.queue !== undefined, r.through != null), params);
+  const [rows, byChannel] = await Promise.all([
+    q.query<RollupRow>(rangeSql(by, r.queue !== undefined, r.through != null), params),
+    q.query<RollupRow & { channel: string; rings: unknown }>(rangeSql(by, r.queue !== undefined, r.through != null, true), params),
+  ]);
+  const groupOf = (row: RollupRow): string => GROUP_KEYS[by].map((k) => String(row[k])).join('|');
+  const groups = new Map(rows.map((row) => [groupOf(row), row]));
+  for (const c of byChannel) {
+    const sum = channelSumOf(c.channel);
+    if (sum === undefined) continue;
+    let row = groups.get(groupOf(c));
+    if (row === undefined) {
+      row = Object.fromEntries(GROUP_KEYS[by].map((k) => [k, c[k]]));
+      groups.set(groupOf(c), row);
+      rows.push(row);
+    }
+    row[sum] = Number(row[sum] ?? 0) + Number(c.rings);
+  }
+  return rows;
 }
+const GROUP_KEYS: Record<Grouping, readonly string[]> = { period: [], day: ['day'], hour: ['hour'], weekday_hour: ['weekday', 'hour'] };
 
 // One range of (branch_id, mode, [queue,] status, id) per open status: as many rows as are open,
 // which expiry bounds (decision 0021's ranges).

@@ -80,7 +80,13 @@ const tuple = (row: number): string => `(${ROLLUP_COLUMNS.map((_, j) => `$${row 
 const INSERT_ONE = `INSERT INTO insight_hours (${ROLLUP_COLUMNS.join(', ')}) VALUES ${tuple(0)}`;
 const INSERT_MANY = `INSERT INTO insight_hours (${ROLLUP_COLUMNS.join(', ')}) VALUES ${Array.from({ length: INSERT_ROWS }, (_, r) => tuple(r)).join(', ')}`;
 
-export type RebuiltRow = { day: string; hour: number; queue: string; values: Float64Array };
+/** `values`: in the order of ROLLUP_COLUMNS' values; `channels`: the hour's rings by channel (insight_channel_hours). */
+export type RebuiltRow = { day: string; hour: number; queue: string; values: Float64Array; channels: Map<string, number> };
+
+const CHANNEL_COLUMNS = 'branch_id, mode, day, hour, queue, shard, channel, weekday, rings';
+const channelTuple = (row: number): string => `(${Array.from({ length: 9 }, (_, j) => `$${row * 9 + j + 1}`).join(', ')})`;
+const INSERT_CHANNEL_ONE = `INSERT INTO insight_channel_hours (${CHANNEL_COLUMNS}) VALUES ${channelTuple(0)}`;
+const INSERT_CHANNEL_MANY = `INSERT INTO insight_channel_hours (${CHANNEL_COLUMNS}) VALUES ${Array.from({ length: INSERT_ROWS }, (_, r) => channelTuple(r)).join(', ')}`;
 
 const BEFORE_CUT = '(day < $3 OR (day = $3 AND hour < $4))';
 
@@ -111,12 +117,18 @@ export async function replaceRollups(
       const key = `${k.day}|${Number(k.hour)}|${k.queue}`;
       let row = byKey.get(key);
       if (row === undefined) {
-        row = { day: k.day, hour: Number(k.hour), queue: k.queue, values: new Float64Array(sums) };
+        row = { day: k.day, hour: Number(k.hour), queue: k.queue, values: new Float64Array(sums), channels: new Map() };
         byKey.set(key, row);
       }
       row.values[snoozedAt] = Number(k.snoozed);
     }
     await tx.run(`DELETE FROM insight_hours WHERE branch_id = $1 AND mode = $2 AND ${BEFORE_CUT}`, [branchId, mode, cut.day, cut.hour]);
+    await tx.run(`DELETE FROM insight_channel_hours WHERE branch_id = $1 AND mode = $2 AND ${BEFORE_CUT}`, [
+      branchId,
+      mode,
+      cut.day,
+      cut.hour,
+    ]);
     // Whole chunks, then the rest one row at a time: two statement texts whatever the count (the
     // stores keep every text they prepare).
     const all = [...byKey.values()];
@@ -126,6 +138,16 @@ export async function replaceRollups(
       // Rebuilt hours are one row each (shard 0): nothing writes to them concurrently.
       const params = chunk.flatMap((r) => [branchId, mode, r.day, r.hour, r.queue, 0, weekday(r.day), ...r.values]);
       await tx.run(chunk.length === INSERT_ROWS ? INSERT_MANY : INSERT_ONE, params);
+    }
+    const byChannel = all.flatMap((r) =>
+      [...r.channels]
+        .filter(([, n]) => n > 0)
+        .map(([channel, n]) => [branchId, mode, r.day, r.hour, r.queue, 0, channel, weekday(r.day), n]),
+    );
+    const wholeChannels = byChannel.length - (byChannel.length % INSERT_ROWS);
+    for (let i = 0; i < byChannel.length; i += i < wholeChannels ? INSERT_ROWS : 1) {
+      const chunk = byChannel.slice(i, i < wholeChannels ? i + INSERT_ROWS : i + 1);
+      await tx.run(chunk.length === INSERT_ROWS ? INSERT_CHANNEL_MANY : INSERT_CHANNEL_ONE, chunk.flat());
     }
   });
 }

@@ -12,12 +12,12 @@ import type { Mode } from '../core/tenancy.ts';
 import { localHour, weekday, type LocalHour } from '../domain/local-time.ts';
 import {
   bucketOf,
+  CHANNEL_SUMS,
+  channelSumOf,
   MAX_COLUMNS,
   PICKUP_BUCKET_COLUMNS,
   PREP_BUCKET_COLUMNS,
   SUM_COLUMNS,
-  type RingChannel,
-  RING_CHANNELS,
 } from '../domain/insight-figures.ts';
 
 export type InsightChange =
@@ -33,7 +33,11 @@ export type InsightChange =
   | { kind: 'acknowledged' }
   | { kind: 'snoozed' };
 
-/** What one change adds to a row: columns to add to, and longest durations to raise. */
+/**
+ * What one change adds to a row: columns to add to, and longest durations to raise. A sum of
+ * CHANNEL_SUMS (`rings_<channel>`) is not a column: it goes to the channel's row of
+ * insight_channel_hours (decision 0074).
+ */
 export type Deltas = { add: Array<[string, number]>; max: Array<[string, number]> };
 
 export function deltasOf(change: InsightChange, times = 1): Deltas {
@@ -69,12 +73,9 @@ export function deltasOf(change: InsightChange, times = 1): Deltas {
       };
     }
     case 'rung': {
-      const channel: RingChannel = (RING_CHANNELS as readonly string[]).includes(change.channel)
-        ? (change.channel as RingChannel)
-        : 'unknown';
       const add: Array<[string, number]> = [
         ['rings', times],
-        [`rings_${channel}`, times],
+        [channelSumOf(change.channel) ?? channelSumOf('unknown')!, times],
       ];
       if (change.calledOut) add.push(['rings_called_out', times]);
       return { add, max: [] };
@@ -161,24 +162,25 @@ export function mergeDeltas(all: readonly Deltas[]): Deltas {
   return { add: [...add], max: [...max] };
 }
 
+const CHANNEL_SUM_SET: ReadonlySet<string> = new Set(CHANNEL_SUMS);
+/** The channel a sum of CHANNEL_SUMS counts (`rings_push` → `push`). */
+export const channelOfSum = (sum: string): string => sum.slice('rings_'.length);
+
+const CHANNEL_UPSERT = `INSERT INTO insight_channel_hours (${KEY}, channel, weekday, rings) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+  ON CONFLICT (${KEY}, channel) DO UPDATE SET rings = insight_channel_hours.rings + excluded.rings`;
+
 export async function addToRollup(tx: Tx, ticket: Counted, { day, hour }: LocalHour, d: Deltas): Promise<void> {
-  await tx.later(
-    upsertSql(
-      d.add.map(([c]) => c),
-      d.max.map(([c]) => c),
-    ),
-    [
-      ticket.branchId,
-      ticket.mode,
-      day,
-      hour,
-      ticket.queue,
-      shardOf(ticket.id, tx.dialect),
-      weekday(day),
-      ...d.add.map(([, v]) => v),
-      ...d.max.map(([, v]) => v),
-    ],
-  );
+  const key = [ticket.branchId, ticket.mode, day, hour, ticket.queue, shardOf(ticket.id, tx.dialect)];
+  const add = d.add.filter(([c]) => !CHANNEL_SUM_SET.has(c));
+  if (add.length > 0 || d.max.length > 0)
+    await tx.later(
+      upsertSql(
+        add.map(([c]) => c),
+        d.max.map(([c]) => c),
+      ),
+      [...key, weekday(day), ...add.map(([, v]) => v), ...d.max.map(([, v]) => v)],
+    );
+  for (const [c, v] of d.add) if (CHANNEL_SUM_SET.has(c)) await tx.later(CHANNEL_UPSERT, [...key, channelOfSum(c), weekday(day), v]);
 }
 
 /** Which "On my way" or snooze a ticket's figures count: the first acknowledgement only. */
@@ -245,6 +247,16 @@ const FOLD_PG = `WITH moved AS (
     ...MAX_COLUMNS.map((c) => `${c} = CASE WHEN excluded.${c} > insight_hours.${c} THEN excluded.${c} ELSE insight_hours.${c} END`),
   ].join(', ')}`;
 
+// The same for the rows by channel.
+const FOLD_CHANNELS_PG = `WITH moved AS (
+    DELETE FROM insight_channel_hours WHERE ctid IN (SELECT ctid FROM insight_channel_hours WHERE shard > 0 AND day < $1 LIMIT ${FOLD_BATCH})
+    RETURNING *
+  )
+  INSERT INTO insight_channel_hours (${KEY}, channel, weekday, rings)
+  SELECT branch_id, mode, day, hour, queue, 0, channel, MIN(weekday), SUM(rings)
+  FROM moved GROUP BY branch_id, mode, day, hour, queue, channel
+  ON CONFLICT (${KEY}, channel) DO UPDATE SET rings = insight_channel_hours.rings + excluded.rings`;
+
 /**
  * Folds the shards of hours that are over into one row each, so that reads of past days add up
  * one row per hour and queue, not eight. "Over" for every zone: a day two days before today's UTC
@@ -258,8 +270,10 @@ export async function foldShards(db: Db, now: number): Promise<number> {
   for (;;) {
     const n = await db.write((tx) => tx.run(FOLD_PG, [before]));
     folded += n;
-    if (n === 0) return folded;
+    if (n === 0) break;
   }
+  while ((await db.write((tx) => tx.run(FOLD_CHANNELS_PG, [before]))) > 0);
+  return folded;
 }
 
 /**

@@ -93,15 +93,20 @@ test('rows from the store (numbers or numeric strings) add up, longest by the la
   assert.deepEqual([s.created, s.prep_max_ms], [5, 1000]);
 });
 
-test('the insights migrations (0009 and the columns added since) have a column for every figure and no other', () => {
+test('the insights migrations (0009 and the columns added and dropped since) have a column for every figure and no other', () => {
   const sql = readFileSync(new URL('../../src/store/migrations/0009_insights.sql', import.meta.url), 'utf8');
   const columns = [...sql.matchAll(/^\s+(?:([a-z_0-9]+) (?:TEXT|INTEGER|BIGINT)[^,\n]*,?\s*)+$/gm)].flatMap((m) =>
     [...m[0].matchAll(/([a-z_0-9]+) (?:TEXT|INTEGER|BIGINT)/g)].map((x) => x[1]),
   );
   const dir = new URL('../../src/store/migrations/', import.meta.url);
-  for (const file of readdirSync(dir).filter((f) => f > '0009'))
-    for (const m of readFileSync(new URL(file, dir), 'utf8').matchAll(/ALTER TABLE insight_hours ADD COLUMN ([a-z_0-9]+)/g))
-      columns.push(m[1]);
+  for (const file of readdirSync(dir)
+    .filter((f) => f > '0009')
+    .sort()) {
+    const text = readFileSync(new URL(file, dir), 'utf8');
+    for (const m of text.matchAll(/ALTER TABLE insight_hours ADD COLUMN ([a-z_0-9]+)/g)) columns.push(m[1]);
+    // 0016 moved the rings by channel to rows of their own (decision 0074).
+    for (const m of text.matchAll(/ALTER TABLE insight_hours DROP COLUMN ([a-z_0-9]+)/g)) columns.splice(columns.indexOf(m[1]), 1);
+  }
   assert.deepEqual(
     columns.sort(),
     ['branch_id', 'mode', 'day', 'hour', 'queue', 'shard', 'weekday', ...SUM_COLUMNS, ...MAX_COLUMNS].sort(),

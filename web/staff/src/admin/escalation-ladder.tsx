@@ -1,15 +1,20 @@
 // The branch's escalation ladder (decision 0032) in the settings form: off, the reminder settings
 // above decide; on, up to 5 steps, each its time after the ready and its channels. A step that
 // texts needs the business plan (the choices are disabled without it; the server refuses them too).
+import { Fragment } from 'preact';
 import type { EscalationStep } from '../types.ts';
-import { t } from '../i18n/i18n.ts';
+import { t, type MessageKey } from '../i18n/i18n.ts';
+import { channelDeclaration, LADDER_CHANNELS, type LadderChannel } from '../../../../src/core/channel-catalogue.ts';
 
 export type LadderStep = EscalationStep;
 
 export const MAX_STEPS = 5;
 
-/** Every ring channel, in the API's order: what the reminder settings ring (decision 0071), a new step's start. */
-const ALL_CHANNELS = ['push', 'wallet', 'page'] as const;
+/**
+ * Every channel a step has a box for, from the server's catalogue (decision 0074), in the API's
+ * order: what the reminder settings ring (decision 0071), a new step's start.
+ */
+const ALL_CHANNELS = LADDER_CHANNELS;
 
 /** The ladder the reminder settings make, the starting point when the ladder is turned on. */
 export function ladderFromReminders(delay: number, count: number, smsPlan: boolean): LadderStep[] {
@@ -31,7 +36,7 @@ type Props = {
 
 export function EscalationLadder({ ladder, smsPlan, reminders, onChange, invalid }: Props) {
   const set = (i: number, change: Partial<LadderStep>) => onChange(ladder!.map((s, j) => (j === i ? { ...s, ...change } : s)));
-  const toggle = (i: number, channel: 'push' | 'wallet' | 'page', on: boolean) => {
+  const toggle = (i: number, channel: LadderChannel, on: boolean) => {
     const channels = ladder![i]!.channels.filter((c: LadderStep['channels'][number]) => c !== channel);
     set(i, { channels: on ? ALL_CHANNELS.filter((c) => c === channel || channels.includes(c)) : channels });
   };
@@ -68,34 +73,27 @@ export function EscalationLadder({ ladder, smsPlan, reminders, onChange, invalid
                   value={s.after_seconds}
                   onInput={(e) => set(i, { after_seconds: Number((e.currentTarget as HTMLInputElement).value) })}
                 />
-                <label class="check">
-                  <input
-                    type="checkbox"
-                    checked={s.channels.includes('push')}
-                    onChange={(e) => toggle(i, 'push', (e.currentTarget as HTMLInputElement).checked)}
-                  />{' '}
-                  {t('ladder.push')}
-                </label>
-                <label class="check">
-                  <input
-                    type="checkbox"
-                    checked={s.channels.includes('wallet')}
-                    aria-describedby={`s-lw-hint-${i}`}
-                    onChange={(e) => toggle(i, 'wallet', (e.currentTarget as HTMLInputElement).checked)}
-                  />{' '}
-                  {t('ladder.wallet')}
-                </label>
-                <p class="hint" id={`s-lw-hint-${i}`}>
-                  {t('ladder.walletHint')}
-                </p>
-                <label class="check">
-                  <input
-                    type="checkbox"
-                    checked={s.channels.includes('page')}
-                    onChange={(e) => toggle(i, 'page', (e.currentTarget as HTMLInputElement).checked)}
-                  />{' '}
-                  {t('ladder.page')}
-                </label>
+                {ALL_CHANNELS.map((c) => {
+                  const hint = channelDeclaration(c).ladder.hint === true ? `s-l${c}-hint-${i}` : undefined;
+                  return (
+                    <Fragment key={c}>
+                      <label class="check">
+                        <input
+                          type="checkbox"
+                          checked={s.channels.includes(c)}
+                          aria-describedby={hint}
+                          onChange={(e) => toggle(i, c, (e.currentTarget as HTMLInputElement).checked)}
+                        />{' '}
+                        {t(`ladder.${c}` as MessageKey)}
+                      </label>
+                      {hint !== undefined && (
+                        <p class="hint" id={hint}>
+                          {t(`ladder.${c}Hint` as MessageKey)}
+                        </p>
+                      )}
+                    </Fragment>
+                  );
+                })}
                 <label class="check">
                   <input
                     type="checkbox"

@@ -4,6 +4,7 @@
 import type { ChartConfiguration } from 'chart.js';
 import { t } from '../i18n/i18n.ts';
 import { ChartCanvas, ChartFigure, COLOURS } from './charts.tsx';
+import { chartOf } from '../../../../src/core/channel-catalogue.ts';
 import { CHANNELS, type ByDay, type ByHour, type ByWeekdayHour, type Figures } from './types.ts';
 import { count, duration, hourLabel, minutes, share, shortDate, weekdayName } from './format.ts';
 
@@ -259,8 +260,9 @@ export function WeekHeatmap({ grid }: { grid: ByWeekdayHour }) {
 }
 
 export function ChannelReach({ figures }: { figures: Figures }) {
-  // `wallet` and `unknown` only where they happened: a shop without Wallet passes never sees them.
-  const shown = CHANNELS.filter((c) => (c !== 'unknown' && c !== 'wallet') || figures.reached[c] > 0);
+  // Those the catalogue shows `when-used` (wallet, unknown) only where they happened: a shop
+  // without Wallet passes never sees them.
+  const shown = CHANNELS.filter((c) => chartOf(c).chart === 'always' || figures.reached[c] > 0);
   const reading =
     figures.rings === 0
       ? t('insights.noRings')
@@ -278,17 +280,7 @@ export function ChannelReach({ figures }: { figures: Figures }) {
         {
           label: t('insights.shareOfRings'),
           data: shown.map((c) => Math.round((figures.reached_share[c] ?? 0) * 1000) / 10),
-          backgroundColor: shown.map(
-            (c) =>
-              ({
-                push: COLOURS.blue,
-                wallet: COLOURS.orange,
-                page: COLOURS.green,
-                sms: COLOURS.purple,
-                none: COLOURS.red,
-                unknown: COLOURS.grey,
-              })[c],
-          ),
+          backgroundColor: shown.map((c) => COLOURS[chartOf(c).colour]),
         },
       ],
     },

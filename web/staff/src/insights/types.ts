@@ -2,10 +2,12 @@
 // packages/client/src/schema.d.ts from the route schemas): nothing here restates a field.
 import type { components } from '../../../../packages/client/src/schema.d.ts';
 import type { Answer } from '../api.ts';
+import { CHANNELS_USED } from '../../../../src/core/channel-catalogue.ts';
 
 export type Figures = components['schemas']['InsightFigures'];
 export type Channel = keyof Figures['reached'];
-export const CHANNELS: readonly Channel[] = ['push', 'wallet', 'page', 'sms', 'none', 'unknown'];
+/** A ring's results, from the server's catalogue (decision 0074): the channels by strength, then `none` and `unknown`. */
+export const CHANNELS: readonly Channel[] = CHANNELS_USED;
 
 export type Summary = Answer<'getInsights'>;
 export type ByDay = Answer<'getInsightsByDay'>;
