@@ -73,6 +73,18 @@ test('a batch of readies in which one ticket is already collected: that one answ
   );
   const collectedNow = await t.request('GET', `/v1/tickets/${collected}`);
   assert.equal(collectedNow.body.status, 'collected');
+
+  // No hot row: on PostgreSQL no rollup row is written by two tickets' readies (a row per ticket,
+  // decision 0079); the embedded store has one writer and one row per hour.
+  const rows = await db.query<{ n: number; most: number; total: number }>(
+    'SELECT COUNT(*) AS n, MAX(ready) AS most, SUM(ready) AS total FROM insight_hours WHERE branch_id = $1 AND ready > 0',
+    [t.tenant.branchId],
+  );
+  if (db.dialect === 'postgres') {
+    assert.equal(Number(rows[0]!.most), 1, 'each rollup row counts one ticket');
+    assert.equal(Number(rows[0]!.n), READIES - 1);
+  }
+  assert.equal(Number(rows[0]!.total), READIES - 1, 'every ready counted once');
 });
 
 test('readies sent over HTTP at once, one of them of a collected ticket: each request gets its own answer', async () => {
