@@ -13,6 +13,7 @@
 //   BENCH_CPU_PROF=1    profile readybell (--cpu-prof); the profiles' directory is printed
 //   BENCH_READY_TICKETS tickets to pre-create for the ready run (default: sized from create)
 //   BENCH_SCENARIOS     comma list to run a subset, e.g. "baseline,ready"
+//   BENCH_TENANT_BRANCHES branches the tenants scenario spreads its creates and readies over (10000)
 //   BENCH_HISTORY_TICKETS tickets in the history scenario's large store (1000000)
 //   BENCH_INSIGHTS_TICKETS tickets in the insights scenario's large store (1000000)
 import os from 'node:os';
@@ -26,6 +27,7 @@ import { embeddedTarget, postgresTarget, type StoreTarget } from './lib/stores.t
 import { HarnessError, killLiveChildren } from './lib/proc.ts';
 import { checkTargets, formatTable, formatTargets } from './lib/table.ts';
 import { readyTargets } from './lib/ready-targets.ts';
+import { tenantTargets } from './scenarios/tenants.ts';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -167,6 +169,8 @@ console.log(formatTargets(checkTargets(report.rows, baselineRps, opts.connection
 console.log('');
 console.log('issue 24: a ready on PostgreSQL (cluster scenario and create on PostgreSQL, same run; decision 0054):');
 for (const line of readyTargets(report.rows, opts.connections)) console.log(line);
+console.log('issue 34: cost does not grow with tenants (tenants scenario, BENCH_TENANT_BRANCHES):');
+for (const line of tenantTargets(report.rows)) console.log(line);
 if (opts.cpuProfDir !== null) {
   const files = readdirSync(opts.cpuProfDir).filter((f) => f.endsWith('.cpuprofile'));
   console.log(`CPU profiles (${files.length}, one per readybell process) in ${opts.cpuProfDir}`);

@@ -10,6 +10,7 @@ import { liveMemory } from './live-memory.ts';
 import { cluster } from './cluster.ts';
 import { history } from './history.ts';
 import { insights } from './insights.ts';
+import { tenants } from './tenants.ts';
 import type { Scenario } from './types.ts';
 
-export const scenarios: Scenario[] = [baseline, create, ready, get, webhooks, live, liveMemory, cluster, history, insights];
+export const scenarios: Scenario[] = [baseline, create, ready, get, webhooks, live, liveMemory, cluster, history, insights, tenants];

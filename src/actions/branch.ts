@@ -19,7 +19,8 @@ export const readAccountPlan: Read<void, Plan> = async ({ ctx }) => (await getAc
 
 export type UpdateBranchInput = BranchSettingsPatch & { name?: string; timezone?: string; default_queue?: string };
 
-export const updateBranchSettings: Action<UpdateBranchInput, Branch> = async ({ ctx, input }) => {
+/** The branch as it now is, with the account's plan as stored (what the branch's object shows). */
+export const updateBranchSettings: Action<UpdateBranchInput, { branch: Branch; plan: Plan }> = async ({ ctx, input }) => {
   requireRole(ctx, 'manager');
   requireLiveMode(ctx);
   const branch = await getBranchForUpdate(ctx.tx, ctx.branchId);
@@ -78,5 +79,5 @@ export const updateBranchSettings: Action<UpdateBranchInput, Branch> = async ({ 
   };
   await updateBranch(ctx.tx, updated);
   ctx.tx.afterCommit(() => forgetTimeZone(branch.id));
-  return updated;
+  return { branch: updated, plan: await readAccountPlan({ ctx, input: undefined }) };
 };

@@ -1,5 +1,6 @@
 // collect, cancel and expire: the three ways a ticket closes. Closing erases the customer's phone
 // number (PRODUCT.md §1: kept only while it can be used) and frees the display number.
+import { sharesCommit } from '../core/shared-commit.ts';
 import type { Action, TxCtx } from '../core/ctx.ts';
 import type { Ticket } from '../core/ticket.ts';
 import { applyTransition } from './transition.ts';
@@ -23,9 +24,11 @@ async function close(ctx: TxCtx, id: string, op: 'collect' | 'cancel' | 'expire'
   return ticket;
 }
 
-export const collectTicket: Action<{ id: string }, Ticket> = ({ ctx, input }) => close(ctx, input.id, 'collect', null);
+// Each shares its commit with the writes that arrive together (decision 0079).
+export const collectTicket: Action<{ id: string }, Ticket> = sharesCommit(({ ctx, input }) => close(ctx, input.id, 'collect', null));
 
-export const cancelTicket: Action<{ id: string; reason?: string }, Ticket> = ({ ctx, input }) =>
-  close(ctx, input.id, 'cancel', input.reason ?? null);
+export const cancelTicket: Action<{ id: string; reason?: string }, Ticket> = sharesCommit(({ ctx, input }) =>
+  close(ctx, input.id, 'cancel', input.reason ?? null),
+);
 
-export const expireTicket: Action<{ id: string }, Ticket> = ({ ctx, input }) => close(ctx, input.id, 'expire', null);
+export const expireTicket: Action<{ id: string }, Ticket> = sharesCommit(({ ctx, input }) => close(ctx, input.id, 'expire', null));

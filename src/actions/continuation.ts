@@ -4,8 +4,7 @@
 // gives the answer. An action returns either its answer or a Continuation; whoever runs it (the
 // write path for a request, src/write/, or a job handler) commits the first transaction, runs
 // `proceed` and commits what it returns.
-import type { Ctx } from '../core/ctx.ts';
-import type { Tx } from '../core/db.ts';
+import type { Ctx, TxCtx } from '../core/ctx.ts';
 
 export class Continuation<A> {
   /**
@@ -14,15 +13,18 @@ export class Continuation<A> {
    * back into a continuation by the write's `resume`. Never what only this process knows.
    */
   readonly saved: unknown;
-  /** The work after the commit; resolves with the transaction that records it and answers. */
-  readonly proceed: (ctx: Ctx) => Promise<(tx: Tx) => Promise<A>>;
+  /**
+   * The work after the commit; resolves with what records it and answers, which the write path
+   * runs in a transaction of its own (given the ctx in it, as a verb is).
+   */
+  readonly proceed: (ctx: Ctx) => Promise<(ctx: TxCtx) => Promise<A>>;
   /**
    * The longest the work takes (a ring: its deadline), so that whoever waits for it (a request
    * with the same Idempotency-Key) knows when its process must have died.
    */
   readonly withinMs: number;
 
-  constructor(saved: unknown, proceed: (ctx: Ctx) => Promise<(tx: Tx) => Promise<A>>, withinMs = 0) {
+  constructor(saved: unknown, proceed: (ctx: Ctx) => Promise<(ctx: TxCtx) => Promise<A>>, withinMs = 0) {
     this.saved = saved;
     this.proceed = proceed;
     this.withinMs = withinMs;

@@ -13,13 +13,14 @@ import { newId } from '../domain/ids.ts';
 import { expiryMs } from '../domain/branch-settings.ts';
 import { ticketToken } from '../domain/ticket-token.ts';
 import type { CreateFound } from '../core/ticket-create.ts';
-import type { Committed, KeyToRecord } from '../core/write-commit.ts';
+import type { KeyToRecord } from '../core/write-commit.ts';
 import type { EventWrites } from '../core/events.ts';
 import { runAfterCommitHooks } from '../store/db.ts';
 import { ticketRow } from '../store/tickets.ts';
 import type { Ticket } from '../core/ticket.ts';
 import { createdRollupRow } from '../store/insights-rollups.ts';
 import { presentTicket } from '../contract/present.ts';
+import type { TicketObject } from '../contract/schemas.ts';
 import { recordEvent } from './record-event.ts';
 import { publishTicket } from './publish.ts';
 
@@ -30,13 +31,25 @@ export type CreateTicketInput = {
   metadata?: Record<string, string>;
 };
 
-/** Creates the ticket; answers its wire form, serialised as sent and stored under `key`. */
-export async function createTicket(ctx: Ctx, input: CreateTicketInput, key: KeyToRecord | null): Promise<Committed> {
+/** What a create answers: its ticket's wire form, and that serialised as sent and stored under the key. */
+export type CreatedTicket = { kind: 'done'; result: TicketObject; answer: string } | { kind: 'key-taken' };
+
+/** Creates the ticket (a verb that commits itself: the write path hands it the key to record). */
+export async function createTicket({
+  ctx,
+  input,
+  key,
+}: {
+  ctx: Ctx;
+  input: CreateTicketInput;
+  key: KeyToRecord | null;
+}): Promise<CreatedTicket> {
   const { db, clock, config } = ctx.services;
   const now = clock.now();
   // What to do once the rows are committed, as the last build made it (on PostgreSQL the store
   // may build again with another number; only the build it committed counts).
   let afterCommit: Array<() => void> = [];
+  let created: TicketObject | null = null;
   const outcome = await db.commitCreate({
     branchId: ctx.branchId,
     mode: ctx.mode,
@@ -50,6 +63,7 @@ export async function createTicket(ctx: Ctx, input: CreateTicketInput, key: KeyT
       const ticket = newTicket(ctx, input, found, now);
       await out.insert(ticketRow(ticket));
       const object = presentTicket(ticket, config.publicUrl);
+      created = object;
       await recordEvent(ctx, 'ticket.created', { object }, out);
       // The owners' hourly figures (decision 0025), merged with the creates committed together.
       await out.insert(createdRollupRow(ticket, now, found.timeZone, db.dialect));
@@ -61,7 +75,7 @@ export async function createTicket(ctx: Ctx, input: CreateTicketInput, key: KeyT
   if (outcome.kind === 'unknown-queue') {
     throw await unknownQueue(db, ctx.branchId, outcome.queue, '/queue', ' Create it with POST /v1/queues first.');
   }
-  return outcome;
+  return outcome.kind === 'done' ? { kind: 'done', result: created!, answer: outcome.answer } : outcome;
 }
 
 /** A ticket as a create writes it. */

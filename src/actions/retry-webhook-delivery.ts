@@ -6,12 +6,14 @@
 import type { Action } from '../core/ctx.ts';
 import { AppError, notFound } from '../domain/errors.ts';
 import { enqueueJob, newJob } from '../store/outbox.ts';
-import { getDelivery, type WebhookDelivery } from '../store/webhook-deliveries.ts';
+import { getDelivery } from '../store/webhook-deliveries.ts';
 import { getEndpoint } from '../store/webhook-endpoints.ts';
 import { WEBHOOK_JOB, handOffAfterCommit } from '../webhooks/fan-out.ts';
 import { requireWebhookAccess } from './webhook-endpoints.ts';
+import { readWebhookDelivery, type DeliveryWithAttempts } from './read-webhooks.ts';
 
-export const retryWebhookDelivery: Action<{ id: string }, WebhookDelivery> = async ({ ctx, input }) => {
+/** Answers the delivery as it now is, with its attempts so far, read in the retry's transaction. */
+export const retryWebhookDelivery: Action<{ id: string }, DeliveryWithAttempts> = async ({ ctx, input }) => {
   requireWebhookAccess(ctx);
   const delivery = await getDelivery(ctx.tx, ctx.branchId, ctx.mode, input.id);
   if (delivery === undefined) throw notFound('webhook delivery');
@@ -28,5 +30,5 @@ export const retryWebhookDelivery: Action<{ id: string }, WebhookDelivery> = asy
     }),
   );
   handOffAfterCommit(ctx, []);
-  return delivery;
+  return readWebhookDelivery({ ctx, input: { id: delivery.id } });
 };

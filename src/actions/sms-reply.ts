@@ -3,9 +3,7 @@
 // HELP (and anything else) is answered with the shop's name and what to reply. The provider's
 // inbound webhook and the test helper both come here, and "On my way" and the snooze go through
 // the customer's own action, so the POS gets the same events as from the page, with `via: "sms"`.
-import type { Ctx } from '../core/ctx.ts';
-import type { Tx } from '../core/db.ts';
-import type { Mode } from '../core/tenancy.ts';
+import type { Action, Ctx } from '../core/ctx.ts';
 import type { Ticket } from '../core/ticket.ts';
 import type { RingBranch } from '../core/ring.ts';
 import { AppError } from '../domain/errors.ts';
@@ -19,7 +17,6 @@ import { recordCustomerAction } from './customer-action.ts';
 export type SmsReplyTarget = { ctx: Ctx; ticket: Ticket; branch: RingBranch };
 
 export type SmsReplyInput = {
-  mode: Mode;
   verb: SmsVerb;
   /** The sender's phone digest (channels/sms/phone-digest.ts), computed before the transaction. */
   digest: string;
@@ -45,8 +42,13 @@ export type SmsReplyResult = {
   duplicate: boolean;
 };
 
-export async function answerSmsReply(tx: Tx, input: SmsReplyInput): Promise<SmsReplyResult> {
+/**
+ * Run in the ctx of the target's customer (`target.ctx`); with no target, in a system ctx of the
+ * mode the text came in (live from the provider, test from the test helper).
+ */
+export const answerSmsReply: Action<SmsReplyInput, SmsReplyResult> = async ({ ctx, input }) => {
   const { verb, target } = input;
+  const { tx } = ctx;
   const result = (reply: string | null, answer: SmsAnswer | null = null, ticket = target?.ticket ?? null): SmsReplyResult => ({
     understoodAs: verb,
     reply,
@@ -59,11 +61,11 @@ export async function answerSmsReply(tx: Tx, input: SmsReplyInput): Promise<SmsR
   }
   // The carriers' keywords work whatever ticket there is, or none: they are about the number.
   if (verb === 'stop') {
-    await optOut(tx, input.mode, input.digest, input.now);
+    await optOut(tx, ctx.mode, input.digest, input.now);
     return result(null);
   }
   if (verb === 'start') {
-    await optIn(tx, input.mode, input.digest);
+    await optIn(tx, ctx.mode, input.digest);
     return result(null);
   }
   if (target === null) return result(NO_OPEN_ORDER_TEXT, 'no_order');
@@ -73,7 +75,7 @@ export async function answerSmsReply(tx: Tx, input: SmsReplyInput): Promise<SmsR
   if (verb !== 'acknowledge' && verb !== 'snooze') return result(texts.help(shop, number), 'help');
   try {
     const { ticket } = await recordCustomerAction({
-      ctx: { ...target.ctx, tx },
+      ctx,
       input: { ticketId: target.ticket.id, action: verb, via: 'sms', ...(verb === 'snooze' ? { minutes: SMS_SNOOZE_MINUTES } : {}) },
     });
     return result(
@@ -87,4 +89,4 @@ export async function answerSmsReply(tx: Tx, input: SmsReplyInput): Promise<SmsR
       return result(texts.help(shop, number), 'help');
     throw err;
   }
-}
+};

@@ -116,13 +116,16 @@ export const signOut: Action<{ sessionId: string }, void> = async ({ ctx, input 
   await revokeSession(ctx.tx, input.sessionId, ctx.services.clock.now());
 };
 
-/** Branches belong to the account, so any user of the account may work at any of its branches. */
-export const switchBranch: Action<{ sessionId: string; branch: string }, string> = async ({ ctx, input }) => {
+/**
+ * Branches belong to the account, so any user of the account may work at any of its branches.
+ * Answers the session as it now is.
+ */
+export const switchBranch: Action<{ session: SessionView; csrfToken: string; branch: string }, SessionSummary> = async ({ ctx, input }) => {
   sessionUser(ctx);
   const branch = await getBranch(ctx.tx, input.branch);
   if (branch === undefined || branch.accountId !== ctx.accountId) throw invalid('/branch', 'Your account has no such branch.');
-  await setSessionBranch(ctx.tx, input.sessionId, branch.id);
-  return branch.id;
+  await setSessionBranch(ctx.tx, input.session.id, branch.id);
+  return summarise(ctx.services, input.session, input.csrfToken, ctx.mode, branch.id);
 };
 
 /** Every session of the user ends, this one included: the page signs in again with the new password. */

@@ -8,6 +8,14 @@ export function systemCtx(services: Services, accountId: string, plan: Ctx['plan
   return { actor: { kind: 'system', name }, accountId, plan, branchId, mode, requestId: null, idempotencyKey: null, services };
 }
 
+/**
+ * The ctx of a write that belongs to no branch (a text back from a number no open ticket was
+ * texted at: its opt-out is the number's, in the mode). No verb that reads a branch runs in it.
+ */
+export function noBranchCtx(services: Services, mode: Mode, name: string): Ctx {
+  return systemCtx(services, '', 'free', '', mode, name);
+}
+
 /** Null when the branch no longer exists (its jobs have nothing left to do). */
 export async function ctxForBranch(services: Services, branchId: string, mode: Mode, name: string): Promise<Ctx | null> {
   const branch = await getBranch(services.db, branchId);

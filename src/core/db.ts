@@ -40,6 +40,14 @@ export interface Db extends Queryable {
    */
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /**
+   * A small write (a ticket's transition: a ready, a collect) that may share one transaction and
+   * one commit with the ones that arrive together, each in a savepoint of its own, so one that
+   * fails does not fail the others and each resolves once the shared commit is durable. The
+   * embedded store's `write` already is that (group commit); on PostgreSQL they go as one
+   * transaction, one COMMIT and one WAL flush for the batch (decision 0079).
+   */
+  writeShared<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
    * Commits a create the engine's way, the key's record with it (the contract:
    * core/ticket-create.ts): a transaction of its own sharing the group commit on the embedded
    * store, statements shared with the creates that arrive together on PostgreSQL.

@@ -1,7 +1,10 @@
-// Every /v1 write goes through runWrite: the request's side of the one write path. It takes the
-// request's fingerprint and decides which refusals are final answers (a problem document, HTTP's
-// statuses), hands the write to writeOnce (src/write/idempotent-write.ts: one commit per write,
-// the Idempotency-Key's record once), and sends the answer, marked when it is a replay. Decision 0002.
+// Every /v1 write goes through runWrite: the request's side of the one write path. It names the
+// verb and its input, takes the request's fingerprint and decides which refusals are final answers
+// (a problem document, HTTP's statuses), hands the write to writeOnce (src/write/idempotent-write.ts:
+// one commit per write, the Idempotency-Key's record once), and presents the verb's typed result
+// after the write: `present` turns it into the API's object (by default it is one already). The
+// key keeps the answer as presented (what a replay shows: `forReplay`, when the first answer shows
+// a secret once), so the write path asks for it in the write's commit. Decisions 0002, 0078.
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Ctx } from '../core/ctx.ts';
@@ -10,12 +13,43 @@ import { writeOnce, type Stored, type WriteSpec } from '../write/idempotent-writ
 import { PROBLEM_CONTENT_TYPE } from '../contract/problem-catalogue.ts';
 import { toProblem, type Problem } from './problems.ts';
 
-export async function runWrite<R, I>(req: FastifyRequest, reply: FastifyReply, ctx: Ctx, spec: WriteSpec<R, I>): Promise<FastifyReply> {
+/** A write as a route names it: the verb and its input, the status of its answer, and how its result is shown. */
+export type HttpWrite<I, R, P> = WriteSpec<I, R> & {
+  status: number;
+  /** The API's object for the verb's result; the result itself when absent. */
+  present?: (result: R) => P;
+  /**
+   * What a replay may show, when the first answer reveals a secret "shown once" (a new API key,
+   * a one-time password): the stored copy leaves it out, so the secret is never at rest here.
+   */
+  forReplay?: (first: P) => unknown;
+};
+
+export async function runWrite<I, R, P = R>(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  ctx: Ctx,
+  spec: HttpWrite<I, R, P>,
+): Promise<FastifyReply> {
+  const present = spec.present ?? ((r: R) => r as unknown as P);
+  const forReplay = spec.forReplay;
   const key = ctx.idempotencyKey;
-  const request = key === null ? null : { key, fingerprint: fingerprint(req), finalRefusal: (err: unknown) => finalRefusal(req, err) };
-  const { stored, replayed } = await writeOnce(ctx, spec, request);
-  if (replayed) ctx.services.metrics?.idempotencyReplays.inc({ route: req.routeOptions.url ?? 'unmatched' });
-  return send(reply, stored, replayed);
+  const request =
+    key === null
+      ? null
+      : {
+          key,
+          fingerprint: fingerprint(req),
+          status: spec.status,
+          answer: (r: R) => JSON.stringify(forReplay === undefined ? present(r) : forReplay(present(r))),
+          finalRefusal: (err: unknown) => finalRefusal(req, err),
+        };
+  const written = await writeOnce(ctx, spec, request);
+  if (written.replayed) ctx.services.metrics?.idempotencyReplays.inc({ route: req.routeOptions.url ?? 'unmatched' });
+  if (written.kind === 'stored') return send(reply, written.stored, written.replayed);
+  // The answer the key kept is the one to send, unless it left a secret out.
+  const body = forReplay === undefined && written.answer !== null ? written.answer : JSON.stringify(present(written.result));
+  return send(reply, { status: spec.status, body }, written.replayed);
 }
 
 function fingerprint(req: FastifyRequest): string {

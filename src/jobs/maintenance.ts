@@ -2,6 +2,7 @@
 // (a guarded transition, so a second node's attempt is a no-op), the retention sweep
 // (src/store/retention.ts says what goes when) with the erasure of deleted accounts after their 30
 // days, and flushing API keys' last_used_at.
+import { write } from '../write/idempotent-write.ts';
 import type { Services } from '../core/ctx.ts';
 import { expireTicket } from '../actions/close-ticket.ts';
 import { AppError } from '../domain/errors.ts';
@@ -43,7 +44,7 @@ export class Maintenance {
       const ctx = await ctxForBranch(this.services, t.branchId, t.mode, 'expiry');
       if (ctx === null) continue;
       try {
-        await db.write((tx) => expireTicket({ ctx: { ...ctx, tx }, input: { id: t.id } }));
+        await write(ctx, { verb: expireTicket, input: { id: t.id } });
         n++;
       } catch (err) {
         if (!(err instanceof AppError)) throw err; // closed meanwhile by someone else: fine

@@ -3,7 +3,7 @@
 // decides and starts its ring in ONE transaction, which also marks the job done and schedules the
 // next reminder, so a crash or restart neither loses a reminder nor rings it twice; jobs.ts then
 // runs the ring.
-import type { TxCtx } from '../core/ctx.ts';
+import type { Action } from '../core/ctx.ts';
 import { getTicket } from '../store/tickets.ts';
 import { latestSmsOfTicket } from '../store/sms-messages.ts';
 import { getBranch } from '../store/tenancy.ts';
@@ -23,7 +23,7 @@ const decided = (started: StartedRing): AutomaticDecision => ('open' in started 
  * Reminder n: the ladder's decision (escalation.ts) over the ticket as it is now, and its ring.
  * Acknowledged, closed or past the last step: nothing, and no more reminders.
  */
-export async function startReminder(ctx: TxCtx, p: ReminderPayload): Promise<AutomaticDecision> {
+export const startReminder: Action<ReminderPayload, AutomaticDecision> = async ({ ctx, input: p }) => {
   const now = ctx.services.clock.now();
   const ticket = await getTicket(ctx.tx, ctx.branchId, ctx.mode, p.ticket_id);
   const branch = await getBranch(ctx.tx, ctx.branchId);
@@ -45,10 +45,10 @@ export async function startReminder(ctx: TxCtx, p: ReminderPayload): Promise<Aut
   const started = await startRing(ctx, rung, { reason: 'reminder', channels: decision.ring.channels, jobs: next === null ? [] : [next] });
   await completeJobByKey(ctx.tx, reminderKey(ticket.id, p.n), now);
   return decided(started);
-}
+};
 
 /** The end of a snooze rings once, unless the ticket closed or the snooze was replaced or answered. */
-export async function startSnoozeEndRing(ctx: TxCtx, p: SnoozeEndPayload): Promise<AutomaticDecision> {
+export const startSnoozeEndRing: Action<SnoozeEndPayload, AutomaticDecision> = async ({ ctx, input: p }) => {
   const now = ctx.services.clock.now();
   const ticket = await getTicket(ctx.tx, ctx.branchId, ctx.mode, p.ticket_id);
   // A newer snooze changed snoozed_until; "On my way" cleared it: either way this one is void.
@@ -57,4 +57,4 @@ export async function startSnoozeEndRing(ctx: TxCtx, p: SnoozeEndPayload): Promi
   const started = await startRing(ctx, rung, { reason: 'snooze_end', channels: ringChannels(rung.branch.settings, 'snooze_end') });
   await completeJobByKey(ctx.tx, snoozeEndKey(ticket.id, p.until), now);
   return decided(started);
-}
+};

@@ -1,6 +1,9 @@
 // The ring module's job handlers (kinds and keys in actions/ring-schedule.ts). Each runs its ring through
 // runRing, as a request does, with a longer deadline: no caller waits on a job.
-import type { Ctx, TxCtx } from '../core/ctx.ts';
+import type { Action, Ctx } from '../core/ctx.ts';
+import { Continuation } from '../actions/continuation.ts';
+import { finish } from '../write/after-commit.ts';
+import { write } from '../write/idempotent-write.ts';
 import type { JobHandler, JobRegistry } from '../core/job-registry.ts';
 import { ctxForBranch } from '../actions/system-ctx.ts';
 import type { Mode } from '../core/tenancy.ts';
@@ -20,8 +23,9 @@ export const JOB_RING_DEADLINE_MS = 10_000;
  */
 const RING_JOB_MAX_ATTEMPTS = 5;
 
-async function ringNow(ctx: Ctx, target: RingToRun, final = false): Promise<RingRun> {
-  return ctx.services.db.write(await runRing(ctx, target, JOB_RING_DEADLINE_MS, { final }));
+/** The ring's attempt and the transaction that records it, run by the write path as any continuation's. */
+function ringNow(ctx: Ctx, target: RingToRun, final = false): Promise<RingRun> {
+  return finish(ctx, new Continuation(null, (c) => runRing(c, target, JOB_RING_DEADLINE_MS, { final })));
 }
 
 /** Finishes a ring that its first attempt did not (the deadline cut it short, or a crash). */
@@ -36,14 +40,11 @@ const ringJob: JobHandler<RingJobPayload> = async (services, p, job) => {
 };
 
 /** A reminder or a snooze's end: decide and start the ring in one transaction, then run it. */
-function automaticRing<P extends { branch_id: string; mode: Mode }>(
-  name: string,
-  start: (ctx: TxCtx, p: P) => Promise<AutomaticDecision>,
-): JobHandler<P> {
+function automaticRing<P extends { branch_id: string; mode: Mode }>(name: string, start: Action<P, AutomaticDecision>): JobHandler<P> {
   return async (services, p) => {
     const ctx = await ctxForBranch(services, p.branch_id, p.mode, name);
     if (ctx === null) return;
-    const decision = await services.db.write((tx) => start({ ...ctx, tx }, p));
+    const decision = await write(ctx, { verb: start, input: p });
     if ('retryAt' in decision) return { retryAt: decision.retryAt };
     // What this attempt does not finish, the ring's own job does.
     if ('ring' in decision) await ringNow(ctx, decision.ring);

@@ -5,6 +5,7 @@
 // reached (the look-ahead), the transaction holds the answer and is the whole write.
 import type { Action, Ctx } from '../core/ctx.ts';
 import { Continuation } from '../actions/continuation.ts';
+import { sharesCommit } from '../core/shared-commit.ts';
 import { presentTicket } from '../contract/present.ts';
 import { recordEvent } from '../actions/record-event.ts';
 import { AppError } from '../domain/errors.ts';
@@ -22,7 +23,7 @@ export type RingInput = { id: string; look?: RingLookAhead };
 
 export type RingWrite = RingAnswer | Continuation<RingAnswer>;
 
-export const markReady: Action<RingInput, RingWrite> = async ({ ctx, input }) => {
+export const markReady: Action<RingInput, RingWrite> = sharesCommit(async ({ ctx, input }) => {
   const now = ctx.services.clock.now();
   const { before, rung } = await applyRingTransition(ctx, input.id, 'ready', { readyAt: now, verb: 'mark ready' });
   const presented = presentTicket(rung.ticket, ctx.services.config.publicUrl);
@@ -40,9 +41,9 @@ export const markReady: Action<RingInput, RingWrite> = async ({ ctx, input }) =>
     count: { kind: 'ready', preparationMs: now - rung.ticket.createdAt },
   });
   return answerOrRunInline(ctx, started);
-};
+});
 
-export const ringAgain: Action<RingInput, RingWrite> = async ({ ctx, input }) => {
+export const ringAgain: Action<RingInput, RingWrite> = sharesCommit(async ({ ctx, input }) => {
   const now = ctx.services.clock.now();
   // The 10 s rule is part of the UPDATE's condition: of two concurrent rings only one passes.
   const { rung } = await applyRingTransition(ctx, input.id, 'ring', {
@@ -62,7 +63,7 @@ export const ringAgain: Action<RingInput, RingWrite> = async ({ ctx, input }) =>
     look: input.look,
   });
   return answerOrRunInline(ctx, started);
-};
+});
 
 /** What a request keeps to finish a ring whose first phase committed in a process that died. */
 type SavedRing = { ringId: string };
@@ -78,7 +79,7 @@ function runInline(target: RingToRun, saved: SavedRing, deadlineMs: number): Con
     saved,
     async (ctx) => {
       const record = await runRing(ctx, target, deadlineMs);
-      return async (tx) => (await record(tx)).answer;
+      return async (txCtx) => (await record(txCtx)).answer;
     },
     deadlineMs,
   );

@@ -5,7 +5,6 @@
 // transaction that records what they did. Completing a ring is conditional on it not being
 // complete, so the ticket.rung event is recorded once however many attempts there are.
 import type { Ctx, TxCtx } from '../core/ctx.ts';
-import type { Tx } from '../core/db.ts';
 import { completeRing, getRing, type RingRecord } from '../store/rings.ts';
 import { getTicket } from '../store/tickets.ts';
 import type { Ticket } from '../core/ticket.ts';
@@ -61,7 +60,7 @@ export async function runRing(
   target: RingToRun,
   deadlineMs: number,
   opts: { final?: boolean } = {},
-): Promise<(tx: Tx) => Promise<RingRun>> {
+): Promise<(ctx: TxCtx) => Promise<RingRun>> {
   const { db, ringer, clock, config } = ctx.services;
   const handed = 'ring' in target ? target : undefined;
   const ring = 'ring' in target ? target.ring : await getRing(db, target.id);
@@ -89,7 +88,7 @@ export async function runRing(
     }
     if (opts.final === true && outcome.sending !== true) outcome = { ...outcome, complete: true };
   }
-  return (tx) => recordOutcome({ ...ctx, tx }, ring, outcome);
+  return (txCtx) => recordOutcome(txCtx, ring, outcome);
 }
 
 /**

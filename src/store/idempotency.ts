@@ -131,13 +131,16 @@ const KEY_TAKEN = new Error('idempotency key taken');
 export async function writeWithKey<T>(
   db: Db,
   work: (tx: Tx) => Promise<{ result: T; record: KeyRecord | null }>,
+  shared = false,
 ): Promise<T | { kind: 'key-taken' }> {
+  const body = async (tx: Tx): Promise<T> => {
+    const { result, record } = await work(tx);
+    if (record !== null && !(await recordKey(tx, record))) throw KEY_TAKEN;
+    return result;
+  };
   try {
-    return await db.write(async (tx) => {
-      const { result, record } = await work(tx);
-      if (record !== null && !(await recordKey(tx, record))) throw KEY_TAKEN;
-      return result;
-    });
+    // `shared`: a small write, whose transaction may share its commit (Db.writeShared).
+    return await (shared ? db.writeShared(body) : db.write(body));
   } catch (err) {
     if (err === KEY_TAKEN) return { kind: 'key-taken' };
     throw err;

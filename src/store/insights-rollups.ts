@@ -109,22 +109,30 @@ function upsertSql(add: readonly string[], max: readonly string[]): string {
 export type Counted = { id: string; branchId: string; mode: Mode; queue: string };
 
 /**
- * Rows per hour and queue a change may go to. On PostgreSQL an upsert locks its row until COMMIT,
- * so with one row every ready, ring and collect of a queue in that hour waited for the one before
- * to commit: 50 concurrent readies of one queue ran at half the rate they ran without insights,
- * and at the same rate with 8 rows (decision 0025). SQLite has one writer: one row.
+ * The row of the hour a ticket's changes go to. On PostgreSQL an upsert locks its row until
+ * COMMIT: with one row per hour and queue every ready, ring and collect of a queue waited for the
+ * one before to commit (decision 0025), and with 8 rows a batch of readies sharing a commit
+ * (decision 0079) held up to 8 of them, in no fixed order, for the whole batch, which concurrent
+ * writes of the queue on other connections or nodes then queued on. So each ticket has a row of
+ * its own: a delta appended by its first change of the hour and added to by its later ones, which
+ * no other ticket's write touches (ids are random: two tickets share a row once in 2^30). The
+ * maintenance folds the rows of past days into shard 0, one per hour (foldShards); reads add up
+ * whatever rows an hour has. SQLite has one writer, and no lock to wait for: one row.
  */
-export const SHARDS = { postgres: 8, sqlite: 1 } as const;
 const ID_ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+/** Characters of the id's random tail that name its row: 30 bits, within a signed INTEGER after the + 1. */
+const ROW_CHARS = 6;
 
 /**
- * A ticket's row among the hour's: from the last character of its id, random (and within one
- * millisecond counting up), so tickets spread evenly. Every change of a ticket goes to the same
- * row, so a transaction (one ticket's change) never locks two rows of one hour in either order.
+ * A ticket's row among the hour's: 1 + the last 30 bits of its id (random; within one millisecond
+ * counting up), never 0, the folded row. Every change of a ticket goes to the same row, so a
+ * transaction locks no row another ticket's change needs.
  */
 export function shardOf(ticketId: string, dialect: Dialect): number {
-  const shards = SHARDS[dialect];
-  return shards === 1 ? 0 : Math.max(0, ID_ALPHABET.indexOf(ticketId.charAt(ticketId.length - 1))) % shards;
+  if (dialect === 'sqlite') return 0;
+  let n = 0;
+  for (const c of ticketId.slice(-ROW_CHARS)) n = n * 32 + Math.max(0, ID_ALPHABET.indexOf(c));
+  return n + 1;
 }
 
 /**

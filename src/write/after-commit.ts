@@ -20,10 +20,8 @@ import { releaseIdempotencyLock, storeIdempotentResponse, writeWithKey, type Key
 /** Runs a continuation to its answer: the work, then its transaction. */
 export async function finish<A>(ctx: Ctx, continuation: Continuation<A>): Promise<A> {
   const record = await continuation.proceed(ctx);
-  return writeThenHooks(ctx.services.db, record);
+  return writeThenHooks(ctx.services.db, (tx) => record({ ...ctx, tx }));
 }
-
-type Stored = { status: number; body: string };
 
 /**
  * A pending key stays locked through its continuation's work. After that the request that
@@ -32,27 +30,31 @@ type Stored = { status: number; body: string };
 const LOCK_MARGIN_MS = 10_000;
 export const lockFor = (then: Continuation<unknown>, now: number): number => now + then.withinMs + LOCK_MARGIN_MS;
 
+/** What a continuing write's second phase stores under its key: the answer as the request keeps it. */
+type KeptAnswer<R> = { key: string; status: number; answer: (result: R) => string };
+
 /**
  * A second phase that fails (5xx) is not stored, and nobody is working on the key any more: its
  * lock is released at once so that the client's retry finishes the committed first phase instead
  * of being told "in use" until the lock would have run out.
  */
-export async function finishSecondPhase<R>(ctx: Ctx, status: number, key: string, then: Continuation<R>): Promise<Stored> {
+export async function finishSecondPhase<R>(ctx: Ctx, kept: KeptAnswer<R>, then: Continuation<R>): Promise<{ result: R; answer: string }> {
   try {
-    return await storeSecondPhase(ctx, status, key, then);
+    return await storeSecondPhase(ctx, kept, then);
   } catch (err) {
     const { db, clock } = ctx.services;
-    await db.write((tx) => releaseIdempotencyLock(tx, ctx.branchId, ctx.mode, key, clock.now())).catch(() => {});
+    await db.write((tx) => releaseIdempotencyLock(tx, ctx.branchId, ctx.mode, kept.key, clock.now())).catch(() => {});
     throw err;
   }
 }
 
-async function storeSecondPhase<R>(ctx: Ctx, status: number, key: string, then: Continuation<R>): Promise<Stored> {
+async function storeSecondPhase<R>(ctx: Ctx, kept: KeptAnswer<R>, then: Continuation<R>): Promise<{ result: R; answer: string }> {
   const record = await then.proceed(ctx);
   return writeThenHooks(ctx.services.db, async (tx) => {
-    const stored = { status, body: JSON.stringify(await record(tx)) };
-    await storeIdempotentResponse(tx, ctx.branchId, ctx.mode, key, stored.status, stored.body);
-    return stored;
+    const result = await record({ ...ctx, tx });
+    const answer = kept.answer(result);
+    await storeIdempotentResponse(tx, ctx.branchId, ctx.mode, kept.key, kept.status, answer);
+    return { result, answer };
   });
 }
 
@@ -83,9 +85,10 @@ function keepingHooks(tx: Tx, hooks: Hooks): Tx {
 export async function writeWithKeyThenHooks<T>(
   db: Db,
   work: (tx: Tx) => Promise<{ result: T; record: KeyRecord | null }>,
+  shared = false,
 ): Promise<T | { kind: 'key-taken' }> {
   const hooks: Hooks = [];
-  const done = await writeWithKey(db, (tx) => work(keepingHooks(tx, hooks)));
+  const done = await writeWithKey(db, (tx) => work(keepingHooks(tx, hooks)), shared);
   const taken = typeof done === 'object' && done !== null && 'kind' in done && done.kind === 'key-taken';
   if (!taken) runAfterCommitHooks(hooks);
   return done;

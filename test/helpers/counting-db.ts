@@ -49,6 +49,10 @@ export function countingDb(inner: Db): CountingDb {
     },
     // The engine's own commit, unrecorded: its statements are the store's business (a batch on PostgreSQL).
     commitCreate: (req) => inner.commitCreate(req),
+    writeShared: (fn) => {
+      const n = ++txSeq;
+      return inner.writeShared((tx) => fn(wrapTx(tx, n)));
+    },
     migrate: () => inner.migrate(),
     ping: () => inner.ping(),
     dataVersion: () => inner.dataVersion(),

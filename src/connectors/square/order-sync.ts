@@ -17,7 +17,7 @@ import { ctxForBranch } from '../../actions/system-ctx.ts';
 import { createTicket } from '../../actions/create-ticket.ts';
 import { cancelTicket, collectTicket } from '../../actions/close-ticket.ts';
 import { markReady } from '../../ring/ready.ts';
-import { writeOnce } from '../../write/idempotent-write.ts';
+import { write, writeOnce } from '../../write/idempotent-write.ts';
 import { getSquareConnection, type SquareConnectionRow } from '../../store/square-connections.ts';
 import { getTicket, listTickets } from '../../store/tickets.ts';
 import { getBranch, listQueues } from '../../store/tenancy.ts';
@@ -117,9 +117,10 @@ async function createFromOrder(ctx: Ctx, row: SquareConnectionRow, order: Square
   // The key is the order's fulfillment: a second job for it (a retry, a racing notification)
   // gets the first one's ticket back instead of a second ticket.
   const key = `square:${row.merchantId}:${order.id}:${pickup.uid}`;
-  await writeOnce(ctx, { status: 201, commit: createTicket, input }, { key, fingerprint: key, finalRefusal: () => null });
-  // The ticket is read back by what made it (the order, source Square), not from the create's wire answer.
-  const ticket = await ticketOf(ctx, order.id);
+  const written = await writeOnce(ctx, { commit: createTicket, input }, { key, fingerprint: key, status: 201, finalRefusal: () => null });
+  // A repeat gets the first create's answer as stored under the key.
+  const id = written.kind === 'result' ? written.result.id : (JSON.parse(written.stored.body) as { id: string }).id;
+  const ticket = await getTicket(ctx.services.db, ctx.branchId, ctx.mode, id);
   if (ticket === undefined) throw new Error('the ticket made for a Square order is gone');
   return ticket;
 }
@@ -129,15 +130,11 @@ async function followFulfillment(ctx: Ctx, ticket: Ticket, pickup: SquareFulfill
   const id = ticket.id;
   try {
     if (pickup.state === 'PREPARED' && ticket.status === 'created') {
-      await writeOnce(ctx, { status: 200, verb: markReady, input: { id } }, null);
+      await write(ctx, { verb: markReady, input: { id } });
     } else if (pickup.state === 'COMPLETED' && OPEN.has(ticket.status)) {
-      await writeOnce(ctx, { status: 200, verb: collectTicket, input: { id } }, null);
+      await write(ctx, { verb: collectTicket, input: { id } });
     } else if ((pickup.state === 'CANCELED' || pickup.state === 'FAILED') && OPEN.has(ticket.status)) {
-      await writeOnce(
-        ctx,
-        { status: 200, verb: cancelTicket, input: { id, reason: `${pickup.state === 'FAILED' ? 'Failed' : 'Cancelled'} in Square` } },
-        null,
-      );
+      await write(ctx, { verb: cancelTicket, input: { id, reason: `${pickup.state === 'FAILED' ? 'Failed' : 'Cancelled'} in Square` } });
     } else {
       return ticket;
     }

@@ -2,6 +2,7 @@
 // the two buttons, "text me", and the ring confirmation. The token is the only credential;
 // nothing here reveals more than the ticket's own number and state, its queue position, and the
 // customer's phone number masked.
+import { write } from '../../write/idempotent-write.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static, type TSchema } from 'typebox';
 import type { Services } from '../../core/ctx.ts';
@@ -56,7 +57,7 @@ type PageRequest = FastifyRequest & { params: Static<typeof Link>; query: Static
 export function registerCustomerPage(fastify: FastifyInstance, deps: LivePagesDeps): void {
   const app = typed(fastify);
   const { services, live, assets } = deps;
-  const { db, clock, config } = services;
+  const { clock, config } = services;
   const limit = linkLimiter(deps.limiter, clock, services.metrics);
   const cssHash = assets.styleHash(assets.customerCss);
 
@@ -94,9 +95,7 @@ export function registerCustomerPage(fastify: FastifyInstance, deps: LivePagesDe
     more: Omit<CustomerActionInput, 'ticketId' | 'action'> = {},
   ): Promise<Ticket> {
     const ctx = (await customerCtx(services, found.ticket, String(req.id), found.branch.accountId))!;
-    const { ticket } = await db.write((tx) =>
-      recordCustomerAction({ ctx: { ...ctx, tx }, input: { ticketId: found.ticket.id, action, ...more } }),
-    );
+    const { ticket } = await write(ctx, { verb: recordCustomerAction, input: { ticketId: found.ticket.id, action, ...more } });
     return ticket;
   }
 

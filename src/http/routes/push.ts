@@ -1,6 +1,7 @@
 // Web Push for customers: the server key (GET /push/vapid.json), the page's script (/push.js) and
 // the service worker's handlers (/push-sw.js), and POST /t/<token>/push, which stores the
 // browser's PushSubscription and records "notifications on" exactly as the test helper does.
+import { write } from '../../write/idempotent-write.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +29,7 @@ const TOKEN = new RegExp(TICKET_TOKEN_PATTERN);
 export function registerPushRoutes(fastify: FastifyInstance, deps: PushRouteDeps): void {
   const app = typed(fastify);
   const { services, vapid } = deps;
-  const { db, clock, config } = services;
+  const { clock, config } = services;
   const limit = linkLimiter(deps.limiter, clock, services.metrics);
   const hide = { schema: { hide: true } };
   const scripts = new Map([
@@ -66,7 +67,7 @@ export function registerPushRoutes(fastify: FastifyInstance, deps: PushRouteDeps
     const sub = parsePushSubscription(req.body, config.push.allowInsecureEndpoints);
     const ctx = (await customerCtx(services, ticket, String(req.id)))!;
     const keys = { endpoint: sub.endpoint, p256dh: sub.p256dh, auth: sub.auth };
-    await db.write((tx) => subscribeToPush({ ctx: { ...ctx, tx }, input: { ticketId: ticket.id, keys } }));
+    await write(ctx, { verb: subscribeToPush, input: { ticketId: ticket.id, keys } });
     return reply
       .code(201)
       .header('cache-control', 'no-store')

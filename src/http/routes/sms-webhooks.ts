@@ -9,6 +9,8 @@ import { Type } from 'typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../core/ctx.ts';
 import { answerSmsReply } from '../../actions/sms-reply.ts';
+import { noBranchCtx } from '../../actions/system-ctx.ts';
+import { write } from '../../write/idempotent-write.ts';
 import { ringOfText, smsReplyTarget } from '../../actions/sms-lookup.ts';
 import { phoneDigest } from '../../channels/sms/phone-digest.ts';
 import { recordSms } from '../../channels/sms/receipts.ts';
@@ -80,9 +82,10 @@ export function registerSmsWebhooks(app: FastifyInstance, services: Services, li
       const digest = await phoneDigest(db, phone, now);
       const target = await smsReplyTarget(services, phone, String(req.id));
       const messageSid = first(params, 'MessageSid') ?? first(params, 'SmsSid');
-      const result = await db.write((tx) =>
-        answerSmsReply(tx, { mode: 'live', verb, digest, target, now, ...(messageSid === undefined ? {} : { messageSid }) }),
-      );
+      const result = await write(target?.ctx ?? noBranchCtx(services, 'live', 'sms-reply'), {
+        verb: answerSmsReply,
+        input: { verb, digest, target, now, ...(messageSid === undefined ? {} : { messageSid }) },
+      });
       // A second delivery of one message was neither acted on nor answered: nothing to count.
       const send = !result.duplicate && (await budget.allow('live', digest, result.answer, now, sms.from));
       req.log.info(

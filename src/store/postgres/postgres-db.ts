@@ -15,6 +15,7 @@ import type { Db, Dialect, Row, StoreHistory, Tx } from '../../core/db.ts';
 import { ServerWatch } from './server-watch.ts';
 import type { CreateOutcome, CreateRequest } from '../../core/ticket-create.ts';
 import { PostgresCreates } from './create-batched.ts';
+import { SharedWrites } from './shared-writes.ts';
 import { loadMigrations, MIGRATIONS_TABLE_SQL } from '../migrations.ts';
 import { inSpan } from '../../telemetry/tracing.ts';
 
@@ -47,7 +48,7 @@ const unnamed: Statements = (sql, params = []) => ({ text: sql, values: params a
  */
 const UNFLUSHED_SETTINGS = "SELECT set_config('synchronous_commit', 'off', true), set_config('enable_seqscan', 'off', true)";
 
-class PgTx implements Tx {
+export class PgTx implements Tx {
   readonly dialect: Dialect = 'postgres';
   readonly forUpdate = 'FOR UPDATE';
   readonly hooks: Array<() => void> = [];
@@ -188,6 +189,8 @@ export class PostgresDb implements Db {
   /** Made at the first create: the batches creates share, and the node's copies of their branches. */
   private creates: PostgresCreates | null = null;
   private readonly watch = new ServerWatch();
+  /** Made at the first shared write: the batches small writes share (shared-writes.ts). */
+  private shared: SharedWrites | null = null;
 
   constructor(opts: PostgresOptions) {
     this.opts = opts;
@@ -264,6 +267,21 @@ export class PostgresDb implements Db {
   commitCreate(req: CreateRequest): Promise<CreateOutcome> {
     this.creates ??= new PostgresCreates(this);
     return this.watched(this.creates.commit(req));
+  }
+
+  /** In one transaction with the small writes that arrive together, one savepoint each (shared-writes.ts, decision 0079). */
+  writeShared<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    this.shared ??= new SharedWrites({
+      begin: async () => {
+        const client = await this.pool.connect();
+        const tx = new PgTx(client, this.statement);
+        tx.begin();
+        return { client, tx };
+      },
+      alone: (f) => this.write(f),
+      onBatch: (n) => this.onGroupCommit?.(n),
+    });
+    return this.shared.write(fn);
   }
 
   /** One transaction, in a span of its own: its statements (pg's spans) are its children. */

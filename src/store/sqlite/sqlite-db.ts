@@ -182,6 +182,11 @@ export class SqliteDb implements Db {
     return createInTransaction(this, req);
   }
 
+  /** Every write here shares the group commit, each in its savepoint. */
+  writeShared<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+    return this.write(fn);
+  }
+
   write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
     if (this.closed) return Promise.reject(new Error('store is closed'));
     if (this.broken !== null) return Promise.reject(this.broken);

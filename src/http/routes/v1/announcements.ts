@@ -84,7 +84,9 @@ export function registerAnnouncementRoutes(fastify: FastifyInstance, services: S
       const input = { message: body.message.trim(), expiresIn: body.expires_in ?? L.defaultExpiresIn };
       return runWrite(req, reply, ctxFor(req, services), {
         status: 201,
-        run: async (ctx) => present(await createAnnouncement({ ctx, input })),
+        verb: createAnnouncement,
+        input,
+        present,
       });
     },
   );
@@ -106,10 +108,9 @@ export function registerAnnouncementRoutes(fastify: FastifyInstance, services: S
       if (!isId('announcement', id)) throw notFound('announcement');
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
-        run: async (ctx) =>
-          ({ object: 'announcement', id: (await deleteAnnouncement({ ctx, input: { id } })).id, deleted: true }) satisfies Static<
-            typeof Deleted
-          >,
+        verb: deleteAnnouncement,
+        input: { id },
+        present: (gone): Static<typeof Deleted> => ({ object: 'announcement', id: gone.id, deleted: true }),
       });
     },
   );

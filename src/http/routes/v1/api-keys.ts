@@ -76,10 +76,9 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, services: Service
       const body = req.body;
       return runWrite(req, reply, ctxFor(req, services), {
         status: 201,
-        run: async (ctx) => {
-          const { record, secret } = await createKey({ ctx, input: body });
-          return present(record, secret);
-        },
+        verb: createKey,
+        input: body,
+        present: ({ record, secret }) => present(record, secret),
         forReplay: (first) => ({ ...first, secret: null }),
       });
     },
@@ -103,7 +102,9 @@ export function registerApiKeyRoutes(fastify: FastifyInstance, services: Service
       if (!isId('key', id)) throw notFound('API key');
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
-        run: async (ctx) => present(await revokeKey({ ctx, input: { id } })),
+        verb: revokeKey,
+        input: { id },
+        present: (record) => present(record),
       });
     },
   );

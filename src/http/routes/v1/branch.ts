@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../../core/ctx.ts';
 import { presentBranch } from '../../../contract/present.ts';
-import { readAccountPlan, readBranch, updateBranchSettings } from '../../../actions/branch.ts';
+import { readBranch, updateBranchSettings } from '../../../actions/branch.ts';
 import { EXAMPLE_LADDER, LadderStepSchema, QueueName } from '../../../contract/schemas.ts';
 import { Ref } from '../../../contract/schema-parts.ts';
 import { MAX_LADDER_STEPS } from '../../../domain/escalation-ladder.ts';
@@ -122,13 +122,11 @@ export function registerBranchRoutes(fastify: FastifyInstance, services: Service
       }),
     },
     async (req, reply) => {
-      const ctx = ctxFor(req, services);
-      return runWrite(req, reply, ctx, {
+      return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
-        run: async (tx) => {
-          const branch = await updateBranchSettings({ ctx: tx, input: req.body ?? {} });
-          return presentBranch(branch, await readAccountPlan({ ctx: tx, input: undefined }));
-        },
+        verb: updateBranchSettings,
+        input: req.body ?? {},
+        present: ({ branch, plan }) => presentBranch(branch, plan),
       });
     },
   );

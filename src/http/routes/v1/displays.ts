@@ -84,7 +84,9 @@ export function registerDisplayRoutes(fastify: FastifyInstance, services: Servic
       const input = { name: body.name ?? 'Display board', queues: body.queues ?? [], voice: body.voice ?? true };
       return runWrite(req, reply, ctxFor(req, services), {
         status: 201,
-        run: async (ctx) => presentDisplay(await createDisplay({ ctx, input }), publicUrl),
+        verb: createDisplay,
+        input,
+        present: (display) => presentDisplay(display, publicUrl),
       });
     },
   );
@@ -107,8 +109,9 @@ export function registerDisplayRoutes(fastify: FastifyInstance, services: Servic
       if (!isId('display', id)) throw notFound('display');
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
-        run: async (ctx) =>
-          ({ object: 'display', id: (await deleteDisplay({ ctx, input: { id } })).id, deleted: true }) satisfies Static<typeof Deleted>,
+        verb: deleteDisplay,
+        input: { id },
+        present: (gone): Static<typeof Deleted> => ({ object: 'display', id: gone.id, deleted: true }),
       });
     },
   );

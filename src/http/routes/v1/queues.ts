@@ -52,11 +52,7 @@ export function registerQueueRoutes(fastify: FastifyInstance, services: Services
       }),
     },
     async (req, reply) => {
-      const body = req.body;
-      return runWrite(req, reply, ctxFor(req, services), {
-        status: 201,
-        run: async (ctx) => present(await createQueue({ ctx, input: body })),
-      });
+      return runWrite(req, reply, ctxFor(req, services), { status: 201, verb: createQueue, input: req.body, present });
     },
   );
 
@@ -92,7 +88,9 @@ export function registerQueueRoutes(fastify: FastifyInstance, services: Services
       const body = req.body ?? {};
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
-        run: async (ctx) => present(await updateQueue({ ctx, input: { name, new_name: body.name, is_default: body.is_default } })),
+        verb: updateQueue,
+        input: { name, new_name: body.name, is_default: body.is_default },
+        present,
       });
     },
   );
@@ -117,8 +115,9 @@ export function registerQueueRoutes(fastify: FastifyInstance, services: Services
       const { name } = req.params;
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
-        run: async (ctx) =>
-          ({ object: 'queue', name: (await removeQueue({ ctx, input: { name } })).name, deleted: true }) satisfies Static<typeof Deleted>,
+        verb: removeQueue,
+        input: { name },
+        present: (gone): Static<typeof Deleted> => ({ object: 'queue', name: gone.name, deleted: true }),
       });
     },
   );

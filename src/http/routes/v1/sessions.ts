@@ -20,6 +20,7 @@ import { admitSignIn } from './sign-in-throttle.ts';
 import { countRefusal } from '../../../metrics.ts';
 
 const SignedOut = Type.Object({ object: Type.Literal('session'), deleted: Type.Literal(true) });
+const signedOut = (): Static<typeof SignedOut> => ({ object: 'session', deleted: true });
 
 const cookieNote =
   'Staff page only. Sets an HttpOnly, SameSite=Lax session cookie (Secure over HTTPS) that /v1 accepts instead of an API key, with the CSRF token in X-CSRF-Token on unsafe methods.';
@@ -132,10 +133,9 @@ export function registerSessionRoutes(fastify: FastifyInstance, services: Servic
       clearSessionCookie(req, reply, services.config);
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
-        run: async (ctx) => {
-          await signOut({ ctx, input: { sessionId: s.view.id } });
-          return { object: 'session', deleted: true } satisfies Static<typeof SignedOut>;
-        },
+        verb: signOut,
+        input: { sessionId: s.view.id },
+        present: signedOut,
       });
     },
   );
@@ -162,8 +162,8 @@ export function registerSessionRoutes(fastify: FastifyInstance, services: Servic
       const { branch } = req.body;
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
-        run: async (ctx) =>
-          summarise(services, s.view, s.csrfToken, ctx.mode, await switchBranch({ ctx, input: { sessionId: s.view.id, branch } })),
+        verb: switchBranch,
+        input: { session: s.view, csrfToken: s.csrfToken, branch },
       });
     },
   );
@@ -191,13 +191,7 @@ export function registerSessionRoutes(fastify: FastifyInstance, services: Servic
     async (req, reply) => {
       current(req);
       const input = req.body;
-      return runWrite(req, reply, ctxFor(req, services), {
-        status: 200,
-        run: async (ctx) => {
-          await changeOwnPassword({ ctx, input });
-          return { object: 'session', deleted: true } satisfies Static<typeof SignedOut>;
-        },
-      });
+      return runWrite(req, reply, ctxFor(req, services), { status: 200, verb: changeOwnPassword, input, present: signedOut });
     },
   );
 }

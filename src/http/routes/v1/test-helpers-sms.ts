@@ -95,15 +95,14 @@ export function registerSmsTestHelper(fastify: FastifyInstance, services: Servic
       const digest = await phoneDigest(db, phone, clock.now());
       return runWrite(req, reply, ctx, {
         status: 200,
-        run: async ({ tx }) => {
-          const result = await answerSmsReply(tx, { mode: ctx.mode, verb, digest, target: { ctx, ticket, branch }, now: clock.now() });
-          return {
-            object: 'sms_reply' as const,
-            understood_as: result.understoodAs,
-            reply: result.reply,
-            ticket: presentTicket(result.ticket ?? ticket, config.publicUrl),
-          };
-        },
+        verb: answerSmsReply,
+        input: { verb, digest, target: { ctx, ticket, branch }, now: clock.now() },
+        present: (result) => ({
+          object: 'sms_reply' as const,
+          understood_as: result.understoodAs,
+          reply: result.reply,
+          ticket: presentTicket(result.ticket ?? ticket, config.publicUrl),
+        }),
       });
     },
   );

@@ -9,25 +9,27 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Services } from '../../../core/ctx.ts';
-import { CUSTOMER_ACTIONS, recordCustomerAction, type CustomerActionName } from '../../../actions/customer-action.ts';
+import { CUSTOMER_ACTIONS, type CustomerActionName } from '../../../actions/customer-action.ts';
+import {
+  actAsCustomer,
+  connectTestBoard,
+  openTestPage,
+  resumeConnectTestBoard,
+  resumeOpenTestPage,
+} from '../../../actions/test-helpers.ts';
+import type { Ticket } from '../../../core/ticket.ts';
 import { SNOOZE_MINUTES } from '../../../domain/customer-answer.ts';
 import { presentTicket } from '../../../contract/present.ts';
-import type { TicketObject } from '../../../contract/schemas.ts';
-import { Continuation } from '../../../actions/continuation.ts';
 import { simulatedPushSubscription } from '../../../channels/simulated-push.ts';
 import { AppError, invalid, notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
-import type { ClientSimulator } from '../../../core/client-simulator.ts';
 import { SIMULATED_MINUTES } from '../../../realtime/simulated-clients.ts';
-import { readDisplay } from '../../../actions/displays.ts';
-import { subscribeToPush } from '../../../actions/push-subscription.ts';
-import { readTicket } from '../../../actions/read-tickets.ts';
 import { IdParam, Ref } from '../../../contract/schema-parts.ts';
 import { operation, typed } from '../../operation.ts';
 import { EXAMPLE_TICKETS } from '../../../contract/example-objects.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
-import { presentDisplay, type Display } from './displays.ts';
+import { presentDisplay } from './displays.ts';
 import { DisplaySchema } from '../../../contract/staff-schemas.ts';
 import { ticketIdFrom } from './context.ts';
 import { registerSmsTestHelper } from './test-helpers-sms.ts';
@@ -85,10 +87,6 @@ export function registerTestHelperRoutes(fastify: FastifyInstance, services: Ser
     if (req.auth?.mode !== 'test')
       throw new AppError('forbidden', 'Test helpers work only with a test key (rk_test_…); they never touch live tickets.');
   };
-  const simulated = (): ClientSimulator => {
-    if (services.simulatedClients === undefined) throw new AppError('unavailable', 'This node runs no simulated pages or boards.');
-    return services.simulatedClients;
-  };
 
   app.post(
     '/test_helpers/tickets/:id/customer/:action',
@@ -127,36 +125,24 @@ export function registerTestHelperRoutes(fastify: FastifyInstance, services: Ser
         throw invalid('/minutes', 'minutes applies to snooze and open_page only.');
       ticketIdFrom(id);
       const ctx = ctxFor(req, services);
+      const present = (ticket: Ticket) => presentTicket(ticket, publicUrl);
       if (action === 'open_page') {
-        const open = openMinutes(minutes);
         // After the view commits and before the answer: once answered, a ring reaches the page.
-        const openPage = (ticketId: string): Continuation<TicketObject> =>
-          new Continuation(ticketId, async () => {
-            const ticket = await readTicket({ ctx, input: { id: ticketId } });
-            await simulated().openPage(ticket, open);
-            return async () => presentTicket(ticket, publicUrl);
-          });
         return runWrite(req, reply, ctx, {
           status: 200,
-          run: async (tx) => openPage((await recordCustomerAction({ ctx: tx, input: { ticketId: id, action: 'view' } })).ticket.id),
-          resume: (_ctx, saved) => openPage(saved as string),
+          verb: openTestPage,
+          input: { ticketId: id, minutes: openMinutes(minutes) },
+          resume: resumeOpenTestPage,
+          present,
         });
       }
-      return runWrite(req, reply, ctx, {
-        status: 200,
-        run: async (tx) => {
-          if (action === 'subscribe') {
-            // The push service readybell simulates: its subscription needs no keys (nothing is encrypted or sent).
-            const { endpoint, p256dh, auth } = simulatedPushSubscription(
-              { id, branchId: ctx.branchId, mode: ctx.mode },
-              services.clock.now(),
-            );
-            return presentTicket(await subscribeToPush({ ctx: tx, input: { ticketId: id, keys: { endpoint, p256dh, auth } } }), publicUrl);
-          }
-          const { ticket } = await recordCustomerAction({ ctx: tx, input: { ticketId: id, action, minutes } });
-          return presentTicket(ticket, publicUrl);
-        },
-      });
+      // The push service readybell simulates: its subscription needs no keys (nothing is encrypted or sent).
+      const simulatedKeys = () => {
+        const { endpoint, p256dh, auth } = simulatedPushSubscription({ id, branchId: ctx.branchId, mode: ctx.mode }, services.clock.now());
+        return { endpoint, p256dh, auth };
+      };
+      const input = { ticketId: id, action, minutes, ...(action === 'subscribe' ? { keys: simulatedKeys() } : {}) };
+      return runWrite(req, reply, ctx, { status: 200, verb: actAsCustomer, input, present });
     },
   );
 
@@ -185,17 +171,12 @@ export function registerTestHelperRoutes(fastify: FastifyInstance, services: Ser
       if (!isId('display', id)) throw notFound('display');
       const minutes = req.body?.minutes ?? SIMULATED_MINUTES.default;
       // After the display is found and before the answer: once answered, a ring reaches the board.
-      const connect = (display: Display): Continuation<ReturnType<typeof presentDisplay>> =>
-        new Continuation(display, async () => {
-          await simulated().connectBoard(display, minutes);
-          return async () => presentDisplay(display, publicUrl);
-        });
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
-        run: async (ctx) => {
-          return connect(await readDisplay({ ctx, input: { id } }));
-        },
-        resume: (_ctx, saved) => connect(saved as Display),
+        verb: connectTestBoard,
+        input: { id, minutes },
+        resume: resumeConnectTestBoard,
+        present: (display) => presentDisplay(display, publicUrl),
       });
     },
   );

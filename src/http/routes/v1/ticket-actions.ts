@@ -8,6 +8,7 @@ import { lookAhead, type RingLookAhead } from '../../../ring/look-ahead.ts';
 import { cancelTicket, collectTicket } from '../../../actions/close-ticket.ts';
 import { reopenTicket } from '../../../actions/reopen-ticket.ts';
 import { presentTicket } from '../../../contract/present.ts';
+import type { Ticket } from '../../../core/ticket.ts';
 import { isId } from '../../../domain/ids.ts';
 import { operation, typed } from '../../operation.ts';
 import { EXAMPLE_RING_RESULT, EXAMPLE_TICKETS } from '../../../contract/example-objects.ts';
@@ -23,6 +24,7 @@ const NoBody = Type.Optional(
 export function registerTicketActionRoutes(fastify: FastifyInstance, services: Services): void {
   const app = typed(fastify);
   const { publicUrl } = services.config;
+  const asTicket = (ticket: Ticket) => presentTicket(ticket, publicUrl);
   const lookFor = (ctx: Pick<Ctx, 'branchId' | 'mode'>, ticketId: string): Promise<RingLookAhead> =>
     lookAhead(services.ringer, { ticketId, branchId: ctx.branchId, mode: ctx.mode });
   // Who is connected, asked before the transaction, and as the rate limit is asked, so that its
@@ -116,10 +118,7 @@ export function registerTicketActionRoutes(fastify: FastifyInstance, services: S
     },
     async (req, reply) => {
       const id = ticketIdFrom(req.params.id);
-      return runWrite(req, reply, ctxFor(req, services), {
-        status: 200,
-        run: async (ctx) => presentTicket(await collectTicket({ ctx, input: { id } }), publicUrl),
-      });
+      return runWrite(req, reply, ctxFor(req, services), { status: 200, verb: collectTicket, input: { id }, present: asTicket });
     },
   );
 
@@ -149,10 +148,7 @@ export function registerTicketActionRoutes(fastify: FastifyInstance, services: S
     async (req, reply) => {
       const id = ticketIdFrom(req.params.id);
       const reason = req.body?.reason;
-      return runWrite(req, reply, ctxFor(req, services), {
-        status: 200,
-        run: async (ctx) => presentTicket(await cancelTicket({ ctx, input: { id, reason } }), publicUrl),
-      });
+      return runWrite(req, reply, ctxFor(req, services), { status: 200, verb: cancelTicket, input: { id, reason }, present: asTicket });
     },
   );
 
@@ -182,10 +178,7 @@ export function registerTicketActionRoutes(fastify: FastifyInstance, services: S
     },
     async (req, reply) => {
       const id = ticketIdFrom(req.params.id);
-      return runWrite(req, reply, ctxFor(req, services), {
-        status: 200,
-        run: async (ctx) => presentTicket(await reopenTicket({ ctx, input: { id } }), publicUrl),
-      });
+      return runWrite(req, reply, ctxFor(req, services), { status: 200, verb: reopenTicket, input: { id }, present: asTicket });
     },
   );
 }

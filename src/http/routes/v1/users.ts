@@ -74,10 +74,9 @@ export function registerUserRoutes(fastify: FastifyInstance, services: Services)
       const body = req.body;
       return runWrite(req, reply, ctxFor(req, services), {
         status: 201,
-        run: async (ctx) => {
-          const { user, password } = await inviteUser({ ctx, input: body });
-          return present(user, password);
-        },
+        verb: inviteUser,
+        input: body,
+        present: ({ user, password }) => present(user, password),
         forReplay: (first) => ({ ...first, password: null }),
       });
     },
@@ -109,10 +108,9 @@ export function registerUserRoutes(fastify: FastifyInstance, services: Services)
       const body = req.body ?? {};
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
-        run: async (ctx) => {
-          const { user, password } = await updateUser({ ctx, input: { id, ...body } });
-          return present(user, password);
-        },
+        verb: updateUser,
+        input: { id, ...body },
+        present: ({ user, password }) => present(user, password),
         forReplay: (first) => ({ ...first, password: null }),
       });
     },
@@ -136,7 +134,9 @@ export function registerUserRoutes(fastify: FastifyInstance, services: Services)
       const id = userId(req.params.id);
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
-        run: async (ctx) => present(await deleteUser({ ctx, input: { id } })),
+        verb: deleteUser,
+        input: { id },
+        present: (user) => present(user),
       });
     },
   );

@@ -120,10 +120,9 @@ export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services
       const url = await checkUrl(body.url, ctx);
       return runWrite(req, reply, ctx, {
         status: 201,
-        run: async (tx) => {
-          const { endpoint, secret } = await createWebhookEndpoint({ ctx: tx, input: { ...body, url } });
-          return presentEndpoint(endpoint, clock.now(), secret);
-        },
+        verb: createWebhookEndpoint,
+        input: { ...body, url },
+        present: ({ endpoint, secret }) => presentEndpoint(endpoint, clock.now(), secret),
         forReplay: withoutSecret,
       });
     },
@@ -169,7 +168,9 @@ export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services
       const url = body.url === undefined ? undefined : await checkUrl(body.url, ctx);
       return runWrite(req, reply, ctx, {
         status: 200,
-        run: async (tx) => presentEndpoint(await updateWebhookEndpoint({ ctx: tx, input: { ...body, url, id } }), clock.now()),
+        verb: updateWebhookEndpoint,
+        input: { ...body, url, id },
+        present: (endpoint) => presentEndpoint(endpoint, clock.now()),
       });
     },
   );
@@ -190,10 +191,9 @@ export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services
       const id = idParam(req.params.id, 'webhookEndpoint');
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
-        run: async (ctx) =>
-          ({ object: 'webhook_endpoint', id: (await removeWebhookEndpoint({ ctx, input: { id } })).id, deleted: true }) satisfies Static<
-            typeof DeletedEndpointSchema
-          >,
+        verb: removeWebhookEndpoint,
+        input: { id },
+        present: (gone): Static<typeof DeletedEndpointSchema> => ({ object: 'webhook_endpoint', id: gone.id, deleted: true }),
       });
     },
   );
@@ -218,10 +218,9 @@ export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services
       const body = req.body ?? {};
       return runWrite(req, reply, ctxFor(req, services), {
         status: 200,
-        run: async (ctx) => {
-          const { endpoint, secret } = await rotateWebhookSecret({ ctx, input: { id, expires_in: body.expires_in } });
-          return presentEndpoint(endpoint, clock.now(), secret);
-        },
+        verb: rotateWebhookSecret,
+        input: { id, expires_in: body.expires_in },
+        present: ({ endpoint, secret }) => presentEndpoint(endpoint, clock.now(), secret),
         forReplay: withoutSecret,
       });
     },
@@ -271,7 +270,9 @@ export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services
       const id = idParam(req.params.id, 'webhookEndpoint');
       return runWrite(req, reply, ctxFor(req, services), {
         status: 202,
-        run: async (ctx) => presentDelivery(await sendTestWebhook({ ctx, input: { id } }), []),
+        verb: sendTestWebhook,
+        input: { id },
+        present: (delivery) => presentDelivery(delivery, []),
       });
     },
   );
@@ -335,12 +336,9 @@ export function registerWebhookEndpointRoutes(fastify: FastifyInstance, services
       const id = idParam(req.params.id, 'webhookDelivery');
       return runWrite(req, reply, ctxFor(req, services), {
         status: 202,
-        run: async (ctx) => {
-          const delivery = await retryWebhookDelivery({ ctx, input: { id } });
-          // Read in the retry's transaction: the delivery as it now is, with its attempts so far.
-          const { attempts } = await readWebhookDelivery({ ctx, input: { id: delivery.id } });
-          return presentDelivery(delivery, attempts);
-        },
+        verb: retryWebhookDelivery,
+        input: { id },
+        present: ({ delivery, attempts }) => presentDelivery(delivery, attempts),
       });
     },
   );
