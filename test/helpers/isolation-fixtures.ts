@@ -4,6 +4,7 @@
 import type { Tenant } from './app.ts';
 import { uniqueEmail, uniqueQueue, type Caller, type Mode, type Resources } from './isolation-world.ts';
 import { CONNECTOR_FIXTURES } from './isolation-fixtures-connectors.ts';
+import { SIGNUP_FIXTURES } from './isolation-fixtures-signup.ts';
 
 export type Call = { path: string; body?: unknown };
 
@@ -382,6 +383,7 @@ export const FIXTURES: Record<string, Fixture> = {
     owner: { status: 200 },
   },
   ...CONNECTOR_FIXTURES,
+  ...SIGNUP_FIXTURES,
   'GET /v1/openapi.json': {
     scope: 'public',
     anonymous: true,
