@@ -12,6 +12,7 @@ import { TicketCard } from './ticket-card.tsx';
 import { CreateTicket } from './create-ticket.tsx';
 import { SlipDialog } from './slip.tsx';
 import { ShortcutHelp, useShortcuts, type ShortcutHandlers } from './shortcuts.tsx';
+import { FirstRun } from '../welcome/first-run.tsx';
 
 const matches = (t: Ticket, q: string): boolean => {
   const s = q.trim().toLowerCase();
@@ -133,6 +134,7 @@ export function Board() {
 
   return (
     <div class="board">
+      <FirstRun tickets={[...board.tickets.values()]} />
       <div class="board-tools">
         <CreateTicket
           say={notify}
