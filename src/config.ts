@@ -10,6 +10,7 @@ import { loadSquareConfig } from './domain/square-config.ts';
 import { loadAppleWalletConfig } from './domain/wallet-config.ts';
 import { inlineOrFile } from './domain/inline-or-file.ts';
 import { loadMailConfig } from './domain/mail-config.ts';
+import { loadSignupConfig } from './domain/signup-config.ts';
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -171,6 +172,7 @@ export function loadConfig(env: Env = process.env): Config {
     square: loadSquareConfig(get, problems, publicUrl),
     appleWallet: loadAppleWalletConfig(get, problems),
     mail: loadMailConfig(get, problems),
+    signup: loadSignupConfig(get, problems, databaseUrl !== null, get('SMTP_URL') ?? null),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
     webhookSecretsKey: secretsKey(get('WEBHOOK_SECRETS_KEY'), problems),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),

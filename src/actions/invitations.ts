@@ -28,7 +28,7 @@ import { deletionRequestedAt } from '../store/account-deletion.ts';
 import { queueMail } from '../mail/queue-mail.ts';
 import type { MailLanguage } from '../mail/mail-kind.ts';
 import { INVITATION_MAIL } from '../mail/kinds/invitation.ts';
-import { MIN_PASSWORD_LENGTH } from './staff-session.ts';
+import { passwordProblem } from '../domain/password-policy.ts';
 import { requireStaffRole } from './staff-only.ts';
 import { systemCtx } from './system-ctx.ts';
 
@@ -130,7 +130,9 @@ export async function invitationCtx(services: Services, token: string): Promise<
 
 /** Creates the invitee's user with their own password; the link is used up. */
 export const acceptInvitation: Action<{ token: string; password: string }, InvitationAcceptanceObject> = async ({ ctx, input }) => {
-  if (input.password.length < MIN_PASSWORD_LENGTH) throw invalid('/password', `Passwords need at least ${MIN_PASSWORD_LENGTH} characters.`);
+  // The invitee's password meets what sign-up's does (decision 0081): long enough, not a common one.
+  const weak = passwordProblem(input.password);
+  if (weak !== null) throw invalid('/password', weak);
   const now = ctx.services.clock.now();
   const inv = await findInvitationByTokenHash(ctx.tx, hashLinkToken(input.token));
   if (inv === undefined || inv.accountId !== ctx.accountId || inv.acceptedAt !== null || inv.revokedAt !== null || now >= inv.expiresAt)

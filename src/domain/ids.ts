@@ -22,6 +22,7 @@ export const ID_PREFIXES = {
   pushSubscription: 'psub',
   invitation: 'inv',
   emailChange: 'emc',
+  emailLink: 'eml',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -49,6 +49,8 @@ const RETENTION_MS = {
    */
   walletPasses: 30 * DAY,
   walletRegistrations: 7 * DAY,
+  /** Emailed links (verification, password reset): a day past their expiry, used or not (decision 0081). */
+  emailLinks: 1 * DAY,
 } as const;
 
 type RetainedRecords = keyof typeof RETENTION_MS;
@@ -71,6 +73,7 @@ const RULES: Record<RetainedRecords, Rule> = {
   googleWalletObjects: (tx, before) => tx.run('DELETE FROM google_wallet_objects WHERE created_at < $1', [before]),
   walletPasses: (tx, before) => tx.run('DELETE FROM wallet_passes WHERE created_at < $1', [before]),
   walletRegistrations: (tx, before) => tx.run('DELETE FROM wallet_registrations WHERE created_at < $1', [before]),
+  emailLinks: (tx, before) => tx.run('DELETE FROM email_links WHERE expires_at < $1', [before]),
 };
 
 /** Deletes every record past its retention at `now`; returns how many of each kind went. */

@@ -143,3 +143,17 @@ test('32 levels is the bound: 32 pass on to the route, 33 do not', async () => {
   assert.equal(again.headers.get('idempotent-replayed'), 'true');
   assert.equal(again.text, at.text);
 });
+
+test('the public sign-up, verification and reset routes refuse what no store can hold, at its field (decision 0081)', async () => {
+  for (const [path, raw, pointer] of [
+    ['/v1/signup', '{"email":"a\\u0000@b.c","password":"a long phrase of mine","shop_name":"S","timezone":"UTC"}', '/email'],
+    ['/v1/signup', '{"email":"a@b.c","password":"a long phrase of mine","shop_name":"\\ud800","timezone":"UTC"}', '/shop_name'],
+    ['/v1/signup/verify', '{"token":"abc\\u0000"}', '/token'],
+    ['/v1/password_resets', '{"email":"x\\u0000@b.c"}', '/email'],
+    ['/v1/password_resets/complete', '{"token":"t","password":"\\udc00 a long phrase"}', '/password'],
+  ] as const) {
+    const res = await t.request('POST', path, { key: null, raw, headers: json });
+    assertRefused(res, 422, 'validation-failed', `${path} ${raw}`);
+    assert.deepEqual(pointers(res), [pointer], raw);
+  }
+});

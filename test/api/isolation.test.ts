@@ -22,7 +22,10 @@ const clock = new FakeClock();
 let t: TestApp;
 before(async () => {
   // Enough tokens for the walk; the limits themselves are tested elsewhere.
-  t = await startTestApp({ clock, env: { RATE_LIMIT_WRITES_BURST: '10000', RATE_LIMIT_READS_BURST: '10000' } });
+  // SIGNUP=open: the walk signs up shops of its own (isolation-fixtures-signup.ts). Open sign-up on
+  // PostgreSQL needs an SMTP server; none is reached, as this app runs no jobs.
+  const signup = { SIGNUP: 'open', SMTP_URL: 'smtp://127.0.0.1:9', MAIL_FROM: 'noreply@example.test' };
+  t = await startTestApp({ clock, env: { RATE_LIMIT_WRITES_BURST: '10000', RATE_LIMIT_READS_BURST: '10000', ...signup } });
 });
 after(() => t.close());
 

@@ -5,6 +5,7 @@ import type { Tenant } from './app.ts';
 import { uniqueEmail, uniqueQueue, type Caller, type Mode, type Resources } from './isolation-world.ts';
 import { CONNECTOR_FIXTURES } from './isolation-fixtures-connectors.ts';
 import { ACCOUNT_FIXTURES } from './isolation-fixtures-accounts.ts';
+import { SIGNUP_FIXTURES } from './isolation-fixtures-signup.ts';
 
 export type Call = { path: string; body?: unknown };
 
@@ -384,6 +385,7 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   ...CONNECTOR_FIXTURES,
   ...ACCOUNT_FIXTURES,
+  ...SIGNUP_FIXTURES,
   'GET /v1/openapi.json': {
     scope: 'public',
     anonymous: true,

@@ -42,6 +42,12 @@ export const ROUTES = {
   deleteSession: ['DELETE', '/v1/session'],
   switchSessionBranch: ['POST', '/v1/session/branch'],
   changePassword: ['POST', '/v1/session/password'],
+  sendVerificationEmail: ['POST', '/v1/session/verification_email'],
+  getSignupSettings: ['GET', '/v1/signup'],
+  signUp: ['POST', '/v1/signup'],
+  verifyEmail: ['POST', '/v1/signup/verify'],
+  requestPasswordReset: ['POST', '/v1/password_resets'],
+  resetPassword: ['POST', '/v1/password_resets/complete'],
   streamLiveUpdates: ['GET', '/v1/stream'],
 
   listTickets: ['GET', '/v1/tickets'],

@@ -10,7 +10,7 @@ import { NoticeProvider } from './ui/notify.tsx';
 import { ConfirmProvider } from './ui/dialog.tsx';
 import { LanguageContext } from './i18n/language.tsx';
 import { setLanguage, t, type Lang } from './i18n/i18n.ts';
-import { SignIn } from './sign-in.tsx';
+import { FrontDoor, linkToken, useHash } from './welcome/front-door.tsx';
 import { Shell } from './shell.tsx';
 import { AccountDeleted } from './account-deleted.tsx';
 import { LinkScreens, linkScreen } from './links.tsx';
@@ -25,6 +25,8 @@ export function App({ initialLang }: { initialLang: Lang }) {
   const [mode, setModeState] = useState<Mode>(initialMode);
   // An emailed link's screen comes first, whether or not a session exists.
   const [link, setLink] = useState(linkScreen);
+  // A verification link opened while signed in still spends it (and signs in as its user).
+  const verifying = linkToken(useHash(), 'verify') !== null;
 
   const setSession = useCallback((s: Session) => {
     setCsrfToken(s.csrf_token);
@@ -80,8 +82,8 @@ export function App({ initialLang }: { initialLang: Lang }) {
             />
           ) : session === 'loading' ? (
             <p class="boot">{t('boot.loading')}</p>
-          ) : session === null ? (
-            <SignIn onSignedIn={setSession} expired={expired} />
+          ) : session === null || verifying ? (
+            <FrontDoor onSignedIn={setSession} expired={expired} />
           ) : (
             <SessionContext.Provider value={{ session, setSession, signOut, mode, setMode }}>
               {session.account.deletion_requested_at === null ? <Shell /> : <AccountDeleted />}

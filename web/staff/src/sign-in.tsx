@@ -1,12 +1,22 @@
 // Sign-in. The server answers one message for any wrong email or password, and 429 with a wait
 // when there were too many tries; both are shown as they come.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ComponentChildren } from 'preact';
 import { ApiError, call } from './api.ts';
 import type { Session } from './types.ts';
 import { problemText } from './ui/field-errors.tsx';
 import { t } from './i18n/i18n.ts';
 
-export function SignIn({ onSignedIn, expired }: { onSignedIn: (s: Session) => void; expired: boolean }) {
+/** `children`: what is offered beside signing in (a forgotten password, sign-up), under the form. */
+export function SignIn({
+  onSignedIn,
+  expired,
+  children,
+}: {
+  onSignedIn: (s: Session) => void;
+  expired: boolean;
+  children?: ComponentChildren;
+}) {
   const [email, setEmail] = useState(() => localStorage.getItem('readybell:email') ?? '');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -76,6 +86,7 @@ export function SignIn({ onSignedIn, expired }: { onSignedIn: (s: Session) => vo
         <button type="submit" class="primary" disabled={busy}>
           {busy ? t('signIn.busy') : t('signIn.submit')}
         </button>
+        {children}
       </form>
     </main>
   );

@@ -26,6 +26,7 @@ import { registerTestHelperRoutes } from './test-helpers.ts';
 import { registerInsightRoutes } from './insights.ts';
 import { registerInvitationRoutes } from './invitations.ts';
 import { registerAccountRoutes } from './account.ts';
+import { registerVerificationEmailRoute } from './signup.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -61,6 +62,7 @@ export function registerApiScope(v1: FastifyInstance, deps: ApiScopeDeps): void 
   for (const m of deps.modules) m.routes?.api?.(v1, services);
   registerInvitationRoutes(v1, services, deps.limiter);
   registerAccountRoutes(v1, services, deps.limiter);
+  registerVerificationEmailRoute(v1, services, deps.limiter);
   // Unknown /v1 routes and wrong methods pass the scope's hooks too: authenticated and counted
   // like every API request, so they carry the RateLimit fields.
   v1.setNotFoundHandler(deps.notFound);

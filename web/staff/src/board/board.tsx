@@ -12,6 +12,7 @@ import { TicketCard } from './ticket-card.tsx';
 import { CreateTicket } from './create-ticket.tsx';
 import { SlipDialog } from './slip.tsx';
 import { ShortcutHelp, useShortcuts, type ShortcutHandlers } from './shortcuts.tsx';
+import { FirstRun } from '../welcome/first-run.tsx';
 
 const matches = (t: Ticket, q: string): boolean => {
   const s = q.trim().toLowerCase();
@@ -136,6 +137,7 @@ export function Board() {
       {/* The screen's top-level heading, for screen readers (axe page-has-heading-one): the
           columns' headings sit under it; sighted staff see the board itself. */}
       <h1 class="sr-only">{t('nav.board')}</h1>
+      <FirstRun tickets={[...board.tickets.values()]} />
       <div class="board-tools">
         <CreateTicket
           say={notify}

@@ -27,6 +27,9 @@ let plural = new Intl.PluralRules('en');
 
 const isLang = (x: unknown): x is Lang => typeof x === 'string' && Object.hasOwn(LANGUAGES, x);
 
+/** The page's language now (sent with requests whose answer is an email). */
+export const currentLanguage = (): Lang => current;
+
 /** The language chosen on this device, else the browser's first supported one, else English. */
 export function preferredLanguage(): Lang {
   try {
