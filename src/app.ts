@@ -37,6 +37,7 @@ import { webhookFanOut } from './webhooks/fan-out.ts';
 import type { GoogleWalletIssuer } from './channels/wallet/google/google-issuer.ts';
 import { registerSquareJobs, squareTokenRefresher, withSquareEvents } from './connectors/square/install.ts';
 import type { SquareTokenRefresher } from './connectors/square/token-refresh.ts';
+import { registerBillingJobs } from './billing/install.ts';
 
 export type App = {
   server: FastifyInstance;
@@ -104,7 +105,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     channels: [createPageChannel(liveChannels), createDisplayChannel(liveChannels), ...(opts.ringChannels ?? [])],
     http: outbound,
   });
-  const tasks = registerSquareJobs(registerWalletJobs(registerRingJobs(new JobRegistry()), ringing.walletIssuers));
+  const tasks = registerBillingJobs(registerSquareJobs(registerWalletJobs(registerRingJobs(new JobRegistry()), ringing.walletIssuers)));
   installWebhooks(config, tasks, outbound);
   const jobs = new JobWakerRelay();
   const services: Services = {

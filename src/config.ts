@@ -8,6 +8,7 @@ import { parseSecretsKey } from './domain/secret-box.ts';
 import { parseGoogleWalletConfig } from './domain/google-wallet-config.ts';
 import { loadSquareConfig } from './domain/square-config.ts';
 import { loadAppleWalletConfig } from './domain/wallet-config.ts';
+import { loadStripeConfig } from './domain/stripe-config.ts';
 import { inlineOrFile } from './domain/inline-or-file.ts';
 
 export class ConfigError extends Error {
@@ -169,6 +170,9 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     square: loadSquareConfig(get, problems, publicUrl),
     appleWallet: loadAppleWalletConfig(get, problems),
+    stripe: loadStripeConfig(get, problems),
+    trialDays: int('TRIAL_DAYS', 14, 0, 365),
+    billingGraceDays: int('BILLING_GRACE_DAYS', 7, 0, 90),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
     webhookSecretsKey: secretsKey(get('WEBHOOK_SECRETS_KEY'), problems),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),

@@ -10,6 +10,7 @@ import { PROBLEM_CODES } from './problem-catalogue.ts';
 import { ChannelUsedSchema, EventSchema, TYPED_EVENT_SCHEMAS } from './event-schemas.ts';
 import { DeliverySchema, EndpointSchema } from './webhook-schemas.ts';
 import { SquareConnectionSchema } from './square-schemas.ts';
+import { BillingSchema } from './billing-schemas.ts';
 import { LADDER_CHANNELS, LADDER_SMS, MAX_LADDER_SECONDS, MIN_STEP_GAP_SECONDS } from '../domain/escalation-ladder.ts';
 import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID, EXAMPLE_TICKET_URL, Id, Nullable, Ref, StringEnum, Timestamp } from './schema-parts.ts';
 import { InsightFiguresSchema } from './insight-figures-schema.ts';
@@ -228,4 +229,5 @@ export const SHARED_SCHEMAS = [
   InsightFiguresSchema,
   SessionSchema,
   SquareConnectionSchema,
+  BillingSchema,
 ];

@@ -23,6 +23,8 @@ import { registerSmsWebhooks, SMS_INBOUND_PATH, SMS_STATUS_PATH } from './routes
 import { registerStaffApp } from './routes/staff-app.ts';
 import { registerSquareConnectorRoutes } from './routes/square-connector.ts';
 import { SQUARE_CALLBACK_PATH, SQUARE_WEBHOOK_PATH } from '../domain/square-config.ts';
+import { registerStripeWebhook } from './routes/stripe-webhook.ts';
+import { STRIPE_WEBHOOK_PATH } from '../domain/stripe-config.ts';
 import { registerWebAssets } from './routes/web-assets.ts';
 import { registerAppleWalletRoutes } from './routes/wallet-apple.ts';
 import { registerApiScope } from './routes/v1/index.ts';
@@ -40,6 +42,7 @@ export type Scope =
   | 'push'
   | 'sms-provider'
   | 'square'
+  | 'stripe'
   | 'wallet'
   | 'sms-provider'
   | 'assets';
@@ -159,6 +162,14 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       "Square: the callback's state, bound to the owner's staff session that asked for it (connectors/square/oauth.ts); " +
       'notifications signed with x-square-hmacsha256-signature over the subscription URL and the raw body (decision 0073); anything else is 403',
     mount: (app, d) => app.register(async (scope) => registerSquareConnectorRoutes(scope, d.services)),
+  },
+  {
+    scope: 'stripe',
+    paths: `POST ${STRIPE_WEBHOOK_PATH}`,
+    auth:
+      "Stripe: the Stripe-Signature header over the raw body, keyed with STRIPE_WEBHOOK_SECRET and checked by the stripe package's " +
+      'constructEvent (decision 0084); anything else is 403, and every request is 403 without Stripe configured',
+    mount: (app, d) => app.register(async (scope) => registerStripeWebhook(scope, d.services)),
   },
   {
     scope: 'assets',

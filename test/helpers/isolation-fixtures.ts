@@ -3,7 +3,7 @@
 // routes from the route table, so a new /v1 route without an entry here fails it.
 import type { Tenant } from './app.ts';
 import { uniqueEmail, uniqueQueue, type Caller, type Mode, type Resources } from './isolation-world.ts';
-import { CONNECTOR_FIXTURES } from './isolation-fixtures-connectors.ts';
+import { BILLING_FIXTURES, CONNECTOR_FIXTURES } from './isolation-fixtures-connectors.ts';
 
 export type Call = { path: string; body?: unknown };
 
@@ -382,6 +382,7 @@ export const FIXTURES: Record<string, Fixture> = {
     owner: { status: 200 },
   },
   ...CONNECTOR_FIXTURES,
+  ...BILLING_FIXTURES,
   'GET /v1/openapi.json': {
     scope: 'public',
     anonymous: true,

@@ -35,6 +35,7 @@ const LAYERS: readonly string[] = [
   'jobs',
   'write',
   'connectors',
+  'billing',
   'http',
   'app.ts',
   'cli',

@@ -25,6 +25,7 @@ import { registerAnnouncementRoutes } from './announcements.ts';
 import { registerTestHelperRoutes } from './test-helpers.ts';
 import { registerInsightRoutes } from './insights.ts';
 import { registerSquareRoutes } from './square.ts';
+import { registerBillingRoutes } from './billing.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -76,4 +77,5 @@ function registerV1Routes(app: FastifyInstance, services: Services): void {
   registerTestHelperRoutes(app, services);
   registerInsightRoutes(app, services);
   registerSquareRoutes(app, services);
+  registerBillingRoutes(app, services);
 }
