@@ -64,6 +64,9 @@ export class FakeStripe {
   meterRepeats = 0;
   /** While set, every call answers 500 (Stripe down). */
   down = false;
+  /** While set, a meter event is recorded and never answered (the caller dies waiting); `release` answers them. */
+  holdMeterEvents = false;
+  private readonly held: Array<() => void> = [];
   /** Where `GET /pay/{id}` delivers checkout.session.completed (readybell's webhook URL). */
   webhookUrl = '';
   now: () => number = () => Date.now();
@@ -164,6 +167,7 @@ export class FakeStripe {
           timestamp: Number(form.get('timestamp')),
         };
         this.meterEvents.set(identifier, ev);
+        if (this.holdMeterEvents) return void this.held.push(() => res.destroy());
         return json(200, { object: 'billing.meter_event', created: Math.floor(this.now() / 1000), identifier, livemode: false, ...ev });
       }
       return error(404, `Unrecognized request URL (${method}: ${path})`);
@@ -268,7 +272,13 @@ export class FakeStripe {
     res.writeHead(303, { location: s.successUrl }).end();
   }
 
+  /** Drops the held meter events' connections. */
+  release(): void {
+    for (const drop of this.held.splice(0)) drop();
+  }
+
   async close(): Promise<void> {
+    this.release();
     await new Promise<void>((resolve) => (this.server === null ? resolve() : this.server.close(() => resolve())));
   }
 }
