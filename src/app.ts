@@ -31,6 +31,7 @@ import { registerRingJobs } from './ring/jobs.ts';
 import { registerWalletJobs } from './channels/wallet/close-job.ts';
 import { Maintenance } from './jobs/maintenance.ts';
 import { installWebhooks } from './webhooks/install.ts';
+import { installMail } from './mail/install.ts';
 import { OutboundHttpClient } from './webhooks/http-client.ts';
 import { systemLookup } from './webhooks/url-policy.ts';
 import { webhookFanOut } from './webhooks/fan-out.ts';
@@ -107,6 +108,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   });
   const tasks = registerBillingJobs(registerSquareJobs(registerWalletJobs(registerRingJobs(new JobRegistry()), ringing.walletIssuers)));
   installWebhooks(config, tasks, outbound);
+  const mail = installMail(config, tasks);
   const jobs = new JobWakerRelay();
   const services: Services = {
     ...base,
@@ -170,6 +172,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
       await live.close();
       await runner.stop();
       outbound.close();
+      mail.close();
       ringing.close();
       await maintenance.stop();
       squareTokens.stop();

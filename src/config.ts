@@ -10,6 +10,7 @@ import { loadSquareConfig } from './domain/square-config.ts';
 import { loadAppleWalletConfig } from './domain/wallet-config.ts';
 import { loadStripeConfig } from './domain/stripe-config.ts';
 import { inlineOrFile } from './domain/inline-or-file.ts';
+import { loadMailConfig } from './domain/mail-config.ts';
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -173,6 +174,7 @@ export function loadConfig(env: Env = process.env): Config {
     stripe: loadStripeConfig(get, problems),
     trialDays: int('TRIAL_DAYS', 14, 0, 365),
     billingGraceDays: int('BILLING_GRACE_DAYS', 7, 0, 90),
+    mail: loadMailConfig(get, problems),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
     webhookSecretsKey: secretsKey(get('WEBHOOK_SECRETS_KEY'), problems),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),

@@ -41,6 +41,8 @@ export type Config = {
   googleWallet: GoogleWalletConfig | null;
   /** The operator's Square application (SQUARE_*); null: the Square connector is not offered. */
   square: SquareConfig | null;
+  /** SMTP_URL, MAIL_FROM: how email leaves (decision 0080); without SMTP_URL a mail's link is logged instead. */
+  mail: MailConfig;
   /** Apple Wallet passes (docs/wallet.md): null unless the operator configured a Pass Type ID. */
   appleWallet: AppleWalletConfig | null;
   /** Billing through Stripe (STRIPE_*, decision 0084); null: plans are set by the operator's CLI. */
@@ -94,6 +96,9 @@ export type AppleWalletConfig = {
   /** APNS_CA_FILE: a private CA that signs APNS_URL's certificate (a local fake, a relay); undefined trusts the system's. */
   apnsCa: string | undefined;
 };
+
+/** `smtpUrl`: null sends nothing (the link is written to the log). `from`: MAIL_FROM, needed with SMTP_URL. */
+export type MailConfig = { smtpUrl: string | null; from: string | null };
 
 export type SmsConfig = { providerUrl: string; accountSid: string; authToken: string; from: string };
 

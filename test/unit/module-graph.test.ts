@@ -29,6 +29,7 @@ const LAYERS: readonly string[] = [
   'realtime',
   'contract',
   'webhooks',
+  'mail',
   'actions',
   'channels',
   'ring',
