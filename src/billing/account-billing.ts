@@ -14,11 +14,9 @@ import { getAccount } from '../store/tenancy.ts';
 import { iso } from '../contract/present.ts';
 import type { BillingSchema } from '../contract/billing-schemas.ts';
 import { stripeOf, stripeTrouble } from './stripe-client.ts';
+import { billingScreenUrl } from './notices.ts';
 
 export type BillingObject = Static<typeof BillingSchema>;
-
-/** Where the Billing screen is: Checkout and the portal send the owner back here. */
-export const billingScreenUrl = (services: Services, query = ''): string => `${services.config.publicUrl}/staff/#/settings/billing${query}`;
 
 export function requireBillingOwner(ctx: Ctx): void {
   if (ctx.actor.kind === 'api_key')

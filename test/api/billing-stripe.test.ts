@@ -9,21 +9,30 @@ import { startTestApp, type TestApp, type Tenant } from '../helpers/app.ts';
 import { FakeClock } from '../helpers/clock.ts';
 import { FakeStripe, FAKE_STRIPE } from '../helpers/fake-stripe.ts';
 import { asSession, signInOk } from '../helpers/session.ts';
+import { startSmtpServer, type LocalSmtp } from '../helpers/smtp-server.ts';
 
 const DAY = 24 * 3600_000;
 const clock = new FakeClock();
 const stripe = new FakeStripe();
 let t: TestApp;
+let smtp: LocalSmtp;
 
 before(async () => {
   await stripe.start();
+  smtp = await startSmtpServer();
   stripe.now = () => clock.now();
-  t = await startTestApp({ clock, env: { ...stripe.env(), BILLING_GRACE_DAYS: '5', TRIAL_DAYS: '0' } });
+  t = await startTestApp({
+    clock,
+    env: { ...stripe.env(), BILLING_GRACE_DAYS: '5', TRIAL_DAYS: '0', SMTP_URL: smtp.url, MAIL_FROM: 'readybell <billing@pickup.example>' },
+  });
 });
 after(async () => {
   await t?.close();
   await stripe.close();
+  await smtp?.close();
 });
+
+const mailsTo = (to: string) => smtp.received.filter((m) => m.envelopeTo.includes(to));
 
 async function runJobs(): Promise<void> {
   for (let n = 0; n < 50; n++) if ((await t.app.runner.runOnce()) === 0) return;
@@ -150,6 +159,16 @@ test('a failed payment: banner state and grace; after BILLING_GRACE_DAYS the fre
   assert.deepEqual([failing.body.plan, failing.body.payment_failed], ['business', true]);
   assert.equal(failing.body.grace_until, new Date(clock.now() + 5 * DAY).toISOString());
   assert.equal((await liveCall(tenant)).status, 200, 'the plan holds during the grace');
+  await runJobs();
+  await smtp.waitFor(1);
+  const mail = smtp.only(tenant.ownerEmail);
+  assert.equal(
+    mail.subject,
+    `A payment for ${(await t.app.services.db.query<{ name: string }>('SELECT name FROM accounts WHERE id = $1', [tenant.accountId]))[0]!.name}'s readybell plan failed`,
+  );
+  assert.match(mail.text ?? '', /Business plan/);
+  assert.match(mail.text ?? '', /before November 27, 2026/);
+  assert.match(mail.text ?? '', /\/staff\/#\/settings\/billing/);
 
   clock.advance(5 * DAY - 60_000);
   await runJobs();
@@ -240,4 +259,46 @@ test('checkout and the portal: bad input is a problem, API keys are refused, Str
     stripe.down = false;
   }
   assert.equal((await liveCall(tenant)).status, 403);
+});
+
+test('"your trial ends in 3 days": mailed to the owner three days before the end, once; not for a trial that ended early', async () => {
+  const { tenant, owner } = await freeShop();
+  const { sessionId, sub } = await subscribe(owner);
+  const end = clock.now() + 14 * DAY;
+  sub.status = 'trialing';
+  sub.trial_end = Math.floor(end / 1000);
+  sub.items.data[0]!.current_period_end = sub.trial_end;
+  await deliver(stripe.checkoutCompleted(sessionId, sub));
+  const billing = await owner('GET', '/v1/billing');
+  assert.deepEqual([billing.body.plan, billing.body.status, billing.body.trial_days_left], ['pro', 'trialing', 14]);
+  assert.equal(billing.body.next_invoice_at, new Date(end).toISOString());
+  // The same state told again (an update) schedules nothing more.
+  await deliver(stripe.event('customer.subscription.updated', sub));
+  clock.advance(11 * DAY - 60_000);
+  await runJobs();
+  assert.equal(mailsTo(tenant.ownerEmail).length, 0, 'not before three days are left');
+  const before = smtp.received.length;
+  clock.advance(60_000);
+  await runJobs();
+  await smtp.waitFor(before + 1);
+  const mails = mailsTo(tenant.ownerEmail);
+  assert.equal(mails.length, 1);
+  assert.match(mails[0]!.subject ?? '', /trial for .* ends in 3 days/);
+  assert.match(mails[0]!.text ?? '', /The trial of the Pro plan/);
+
+  // Another shop converts before the notice is due: no mail.
+  const other = await freeShop();
+  const second = await subscribe(other.owner);
+  second.sub.status = 'trialing';
+  second.sub.trial_end = Math.floor((clock.now() + 14 * DAY) / 1000);
+  await deliver(stripe.checkoutCompleted(second.sessionId, second.sub));
+  second.sub.status = 'active';
+  second.sub.trial_end = null;
+  await deliver(stripe.event('customer.subscription.updated', second.sub));
+  clock.advance(12 * DAY);
+  await runJobs();
+  const mailJobs = await t.app.services.db.query<{ n: number }>("SELECT COUNT(*) AS n FROM jobs WHERE kind = 'mail' AND account_id = $1", [
+    other.tenant.accountId,
+  ]);
+  assert.equal(Number(mailJobs[0]!.n), 0, 'no mail was written for the converted trial');
 });
