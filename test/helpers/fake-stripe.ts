@@ -69,6 +69,8 @@ export class FakeStripe {
   private readonly held: Array<() => void> = [];
   /** Where `GET /pay/{id}` delivers checkout.session.completed (readybell's webhook URL). */
   webhookUrl = '';
+  /** Rewrites the success URL the browser is sent back to (a test app's PUBLIC_URL is a placeholder). */
+  returnTo: (url: string) => string = (url) => url;
   now: () => number = () => Date.now();
   private seq = 0;
   private readonly idempotent = new Map<string, unknown>();
@@ -269,7 +271,7 @@ export class FakeStripe {
       headers: { 'content-type': 'application/json', 'stripe-signature': e.signature },
       body: e.body,
     });
-    res.writeHead(303, { location: s.successUrl }).end();
+    res.writeHead(303, { location: this.returnTo(s.successUrl) }).end();
   }
 
   /** Drops the held meter events' connections. */

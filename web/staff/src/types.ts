@@ -24,6 +24,7 @@ export type User = Answer<'inviteUser'>;
 export type Display = Answer<'createDisplay'>;
 export type Announcement = Answer<'createAnnouncement'>;
 export type SquareConnection = Answer<'getSquareConnection'>;
+export type Billing = Answer<'getBilling'>;
 
 /** The problem document of a failed call. */
 export type Problem = Schemas['Problem'] | Offline;
