@@ -100,11 +100,6 @@ export async function recordStripeEvent(tx: Tx, id: string, type: string, now: n
   );
 }
 
-/** Forgets event ids older than `before` (Stripe stops retrying an event after three days). */
-export async function sweepStripeEvents(tx: Tx, before: number): Promise<number> {
-  return tx.run('DELETE FROM stripe_events WHERE received_at < $1', [before]);
-}
-
 /** The job that reports one SMS to Stripe as a meter event (billing/usage.ts runs it). */
 export type SmsUsagePayload = { ring_id: string; account_id: string; sent_at: number };
 export const SMS_USAGE_JOB = defineJobKind<SmsUsagePayload>('billing_sms_usage', 'webhook');

@@ -49,6 +49,11 @@ const RETENTION_MS = {
    */
   walletPasses: 30 * DAY,
   walletRegistrations: 7 * DAY,
+  /**
+   * Stripe event ids already acted on (billing, decision 0084): Stripe retries an event for three
+   * days; a month on, a repeat would only read the subscription back and change nothing anyway.
+   */
+  stripeEvents: 30 * DAY,
 } as const;
 
 type RetainedRecords = keyof typeof RETENTION_MS;
@@ -71,6 +76,7 @@ const RULES: Record<RetainedRecords, Rule> = {
   googleWalletObjects: (tx, before) => tx.run('DELETE FROM google_wallet_objects WHERE created_at < $1', [before]),
   walletPasses: (tx, before) => tx.run('DELETE FROM wallet_passes WHERE created_at < $1', [before]),
   walletRegistrations: (tx, before) => tx.run('DELETE FROM wallet_registrations WHERE created_at < $1', [before]),
+  stripeEvents: (tx, before) => tx.run('DELETE FROM stripe_events WHERE received_at < $1', [before]),
 };
 
 /** Deletes every record past its retention at `now`; returns how many of each kind went. */

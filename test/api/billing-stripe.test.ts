@@ -302,3 +302,15 @@ test('"your trial ends in 3 days": mailed to the owner three days before the end
   ]);
   assert.equal(Number(mailJobs[0]!.n), 0, 'no mail was written for the converted trial');
 });
+
+test('event ids are forgotten a month on by the retention sweep', async () => {
+  const e = stripe.event('invoice.paid', { id: 'in_late', object: 'invoice', customer: 'cus_nobody' });
+  assert.equal((await deliver(e)).status, 200);
+  const kept = async () => (await t.app.services.db.query('SELECT id FROM stripe_events WHERE id = $1', [e.id])).length;
+  clock.advance(29 * DAY);
+  await t.app.maintenance.sweep();
+  assert.equal(await kept(), 1);
+  clock.advance(2 * DAY);
+  await t.app.maintenance.sweep();
+  assert.equal(await kept(), 0);
+});
