@@ -11,6 +11,7 @@ import { loadAppleWalletConfig } from './domain/wallet-config.ts';
 import { loadStripeConfig } from './domain/stripe-config.ts';
 import { inlineOrFile } from './domain/inline-or-file.ts';
 import { loadMailConfig } from './domain/mail-config.ts';
+import { loadSignupConfig } from './domain/signup-config.ts';
 
 export class ConfigError extends Error {
   readonly problems: string[];
@@ -172,9 +173,9 @@ export function loadConfig(env: Env = process.env): Config {
     square: loadSquareConfig(get, problems, publicUrl),
     appleWallet: loadAppleWalletConfig(get, problems),
     stripe: loadStripeConfig(get, problems),
-    trialDays: int('TRIAL_DAYS', 14, 0, 365),
     billingGraceDays: int('BILLING_GRACE_DAYS', 7, 0, 90),
     mail: loadMailConfig(get, problems),
+    signup: loadSignupConfig(get, problems, databaseUrl !== null, get('SMTP_URL') ?? null),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),
     webhookSecretsKey: secretsKey(get('WEBHOOK_SECRETS_KEY'), problems),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),

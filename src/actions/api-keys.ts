@@ -6,6 +6,7 @@ import { createApiKey } from './provision.ts';
 import { getApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../store/credentials.ts';
 import type { Mode } from '../core/tenancy.ts';
 import { requireStaffRole } from './staff-only.ts';
+import { isEmailVerified } from '../store/email-links.ts';
 
 export const listKeys: Read<void, ApiKeyRecord[]> = async ({ ctx }) => {
   requireStaffRole(ctx, 'owner');
@@ -16,6 +17,12 @@ export const createKey: Action<{ mode: Mode; name?: string }, { record: ApiKeyRe
   requireStaffRole(ctx, 'owner');
   if (ctx.plan === 'free')
     throw new AppError('plan-required', 'The free plan does not include API access, so it has no API keys; the pro and business plans do.');
+  // A shop that signed itself up proves its owner's address before it can act on live data (decision 0081).
+  if (input.mode === 'live' && ctx.actor.kind === 'user' && !(await isEmailVerified(ctx.tx, ctx.actor.userId)))
+    throw new AppError(
+      'forbidden',
+      'Live keys wait until your email address is verified: follow the link in the email you were sent, or ask for a new one.',
+    );
   const created = await createApiKey(
     ctx.tx,
     { branchId: ctx.branchId, mode: input.mode, name: input.name?.trim() || null },

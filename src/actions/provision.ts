@@ -11,6 +11,7 @@ import { getBranch, getAccount, insertAccount, insertBranch, insertQueue, type A
 import { PLANS, type Mode, type Plan } from '../core/tenancy.ts';
 import { findUserByEmail, insertApiKey, insertUser } from '../store/credentials.ts';
 import { ROLES, type Role } from '../core/tenancy.ts';
+import { markEmailVerified } from '../store/email-links.ts';
 
 export function assertPlan(plan: string): Plan {
   if (!(PLANS as readonly string[]).includes(plan)) throw new AppError('validation-failed', `Plan must be one of ${PLANS.join(', ')}.`);
@@ -70,7 +71,16 @@ export async function createApiKey(
 
 export async function createUser(
   tx: Tx,
-  input: { accountId: string; email: string; role: string; password?: string },
+  input: {
+    accountId: string;
+    email: string;
+    role: string;
+    password?: string;
+    /** A password already checked and hashed (sign-up hashes before its transaction); `password` is then ''. */
+    passwordHash?: string;
+    /** False for a user who signed up: their address is verified by the link they are sent. Default: vouched for. */
+    emailVerified?: boolean;
+  },
   now: number,
 ): Promise<{ id: string; email: string; role: Role; password: string }> {
   const email = input.email.trim().toLowerCase();
@@ -79,17 +89,19 @@ export async function createUser(
     throw new AppError('validation-failed', `Role must be one of ${ROLES.join(', ')}.`);
   if ((await getAccount(tx, input.accountId)) === undefined) throw new AppError('not-found', `No account ${input.accountId}.`);
   if ((await findUserByEmail(tx, email)) !== undefined) throw new AppError('conflict', `A user with email ${email} exists.`);
-  const password = input.password ?? newPassword();
-  if (password.length < 10) throw new AppError('validation-failed', 'Passwords need at least 10 characters.');
+  const password = input.passwordHash === undefined ? (input.password ?? newPassword()) : '';
+  if (input.passwordHash === undefined && password.length < 10)
+    throw new AppError('validation-failed', 'Passwords need at least 10 characters.');
   const id = newId('user', now);
   await insertUser(tx, {
     id,
     accountId: input.accountId,
     email,
     role: input.role as Role,
-    passwordHash: await hashPassword(password),
+    passwordHash: input.passwordHash ?? (await hashPassword(password)),
     createdAt: now,
     removedAt: null,
   });
+  if (input.emailVerified !== false) await markEmailVerified(tx, id, now);
   return { id, email, role: input.role as Role, password };
 }

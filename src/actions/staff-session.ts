@@ -4,7 +4,10 @@ import type { Action, Ctx, Services } from '../core/ctx.ts';
 import { AppError, invalid } from '../domain/errors.ts';
 import { newId, randomToken } from '../domain/ids.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../domain/password-hash.ts';
-import { findUserByEmail, getUser, replacePasswordHash, setUserPassword } from '../store/credentials.ts';
+import { findUserByEmail, getUser, replacePasswordHash, setUserPassword, type UserRecord } from '../store/credentials.ts';
+import type { Tx } from '../core/db.ts';
+import { passwordProblem } from '../domain/password-policy.ts';
+import { isEmailVerified } from '../store/email-links.ts';
 import { getBranch, listBranches, type Branch } from '../store/tenancy.ts';
 import type { Mode } from '../core/tenancy.ts';
 import {
@@ -19,7 +22,6 @@ import { hashSessionToken, passwordStamp, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS }
 import type { SessionObject } from '../contract/session-schema.ts';
 
 export const WRONG_CREDENTIALS = 'The email or password is wrong.';
-export const MIN_PASSWORD_LENGTH = 10;
 
 let dummyHash: Promise<string> | null = null;
 
@@ -44,28 +46,38 @@ export async function signIn(
     throw new AppError('conflict', 'This account has no branch yet; an operator creates one with the CLI.');
   }
   const rehashed = needsRehash(user.passwordHash) ? await hashPassword(input.password) : null;
-  const token = randomToken(32);
   const now = clock.now();
-  const id = newId('session', now);
-  await db.write(async (tx) => {
+  return db.write(async (tx) => {
     let hash = user.passwordHash;
     // A rehash is not a password change: the user's other sessions are moved to the new stamp.
     if (rehashed !== null && (await replacePasswordHash(tx, user.id, user.passwordHash, rehashed))) {
       await restampSessions(tx, user.id, passwordStamp(user.passwordHash), passwordStamp(rehashed));
       hash = rehashed;
     }
-    await insertSession(tx, {
-      id,
-      tokenHash: hashSessionToken(token),
-      userId: user.id,
-      accountId: user.accountId,
-      branchId: branch.id,
-      passwordStamp: passwordStamp(hash),
-      createdAt: now,
-      lastSeenAt: now,
-      expiresAt: now + SESSION_ABSOLUTE_MS,
-      revokedAt: null,
-    });
+    return startSession(tx, { ...user, passwordHash: hash }, branch.id, now);
+  });
+}
+
+/** A new session of `user` on `branchId`, in `tx`: its cookie token (only its hash is stored). */
+export async function startSession(
+  tx: Tx,
+  user: Pick<UserRecord, 'id' | 'accountId' | 'passwordHash'>,
+  branchId: string,
+  now: number,
+): Promise<{ token: string; sessionId: string }> {
+  const token = randomToken(32);
+  const id = newId('session', now);
+  await insertSession(tx, {
+    id,
+    tokenHash: hashSessionToken(token),
+    userId: user.id,
+    accountId: user.accountId,
+    branchId,
+    passwordStamp: passwordStamp(user.passwordHash),
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: now + SESSION_ABSOLUTE_MS,
+    revokedAt: null,
   });
   return { token, sessionId: id };
 }
@@ -85,7 +97,12 @@ export async function summarise(
   const branch = branches.find((b) => b.id === branchId) as Branch;
   return {
     object: 'session',
-    user: { id: view.user.id, email: view.user.email, role: view.user.role },
+    user: {
+      id: view.user.id,
+      email: view.user.email,
+      role: view.user.role,
+      email_verified: await isEmailVerified(services.db, view.user.id),
+    },
     account: { id: view.account.id, name: view.account.name, plan: view.account.plan, api_access: view.account.plan !== 'free' },
     branch: { id: branch.id, name: branch.name, timezone: branch.timezone },
     branches: branches.map((b) => ({ id: b.id, name: b.name })),
@@ -122,8 +139,8 @@ export const changeOwnPassword: Action<{ current_password: string; new_password:
   if (user === undefined || !(await verifyPassword(input.current_password, user.passwordHash))) {
     throw invalid('/current_password', 'The current password is wrong.');
   }
-  if (input.new_password.length < MIN_PASSWORD_LENGTH)
-    throw invalid('/new_password', `Passwords need at least ${MIN_PASSWORD_LENGTH} characters.`);
+  const weak = passwordProblem(input.new_password, [user.email]);
+  if (weak !== null) throw invalid('/new_password', weak);
   await setUserPassword(ctx.tx, userId, await hashPassword(input.new_password));
   await revokeUserSessions(ctx.tx, userId, ctx.services.clock.now());
 };

@@ -9,7 +9,7 @@ import type { BillingPeriod, PaidPlan } from '../core/config.ts';
 import { AppError } from '../domain/errors.ts';
 import { requireRole } from '../actions/roles.ts';
 import { monthStart, planFrom, trialDaysLeft } from '../domain/billing-state.ts';
-import { countSmsUsage, getBilling, saveCustomer } from '../store/billing.ts';
+import { countSmsUsage, getBilling, getSignupTrialEnd, saveCustomer } from '../store/billing.ts';
 import { getAccount } from '../store/tenancy.ts';
 import { iso } from '../contract/present.ts';
 import type { BillingSchema } from '../contract/billing-schemas.ts';
@@ -60,8 +60,8 @@ export type PreparedCheckout = { customerId: string; url: string };
 
 /**
  * Asks Stripe for a Checkout Session for the plan and period (the account's customer first, made
- * once: Stripe's idempotency key is the account's id). A trial of TRIAL_DAYS for an account that
- * never subscribed; SMS usage metered for the business plan when STRIPE_PRICE_SMS is set.
+ * once: Stripe's idempotency key is the account's id), with the trial left (trialFor); SMS usage
+ * metered for the business plan when STRIPE_PRICE_SMS is set.
  */
 export async function prepareCheckout(ctx: Ctx, input: CheckoutInput): Promise<PreparedCheckout> {
   requireBillingOwner(ctx);
@@ -88,7 +88,7 @@ export async function prepareCheckout(ctx: Ctx, input: CheckoutInput): Promise<P
           { idempotencyKey: `readybell-customer-${account.id}` },
         )
       ).id;
-    const trialDays = ctx.services.config.trialDays;
+    const trial = await trialFor(ctx, existing?.subscriptionId ?? null);
     const session = await stripe.checkout.sessions.create({
       mode: 'subscription',
       customer: customerId,
@@ -99,7 +99,7 @@ export async function prepareCheckout(ctx: Ctx, input: CheckoutInput): Promise<P
       ],
       subscription_data: {
         metadata: { account_id: account.id },
-        ...(existing?.subscriptionId == null && trialDays > 0 ? { trial_period_days: trialDays } : {}),
+        ...trial,
       },
       success_url: billingScreenUrl(ctx.services, '?checkout=done'),
       cancel_url: billingScreenUrl(ctx.services, '?checkout=cancelled'),
@@ -110,6 +110,23 @@ export async function prepareCheckout(ctx: Ctx, input: CheckoutInput): Promise<P
     if (err instanceof AppError) throw err;
     return stripeTrouble(err);
   }
+}
+
+/** Stripe takes a trial end at least 48 hours ahead at Checkout. */
+const MIN_TRIAL_MS = 48 * 3600_000;
+
+/**
+ * The trial a first subscription starts with: what is left of the sign-up trial (TRIAL_DAYS from
+ * sign-up, decision 0081), or TRIAL_DAYS for an account that never had one; none for an account
+ * that subscribed before or whose trial is over.
+ */
+async function trialFor(ctx: Ctx, subscriptionId: string | null): Promise<{ trial_end?: number; trial_period_days?: number }> {
+  if (subscriptionId !== null) return {};
+  const signupTrialEnd = await getSignupTrialEnd(ctx.services.db, ctx.accountId);
+  if (signupTrialEnd !== null)
+    return signupTrialEnd - ctx.services.clock.now() >= MIN_TRIAL_MS ? { trial_end: Math.floor(signupTrialEnd / 1000) } : {};
+  const days = ctx.services.config.signup.trialDays;
+  return days > 0 ? { trial_period_days: days } : {};
 }
 
 /** Keeps the account's Stripe customer (the write's transaction) and answers where Checkout is. */

@@ -6,7 +6,7 @@ import { AppError } from '../domain/errors.ts';
 import { iso } from '../contract/present.ts';
 import { getAccount, getBranch, listAccounts, listBranches } from '../store/tenancy.ts';
 import { listApiKeys, listUsers } from '../store/credentials.ts';
-import { listBilling, type BillingRecord } from '../store/billing.ts';
+import { listBilling, listSignupTrialEnds, type BillingRecord } from '../store/billing.ts';
 
 export type ListGroup = 'accounts' | 'branches' | 'keys' | 'users';
 
@@ -41,9 +41,12 @@ export async function runList(
     case 'accounts': {
       const rows = await listAccounts(db);
       const billing = new Map((await listBilling(db)).map((b) => [b.accountId, b]));
+      const signupTrials = await listSignupTrialEnds(db);
+      // Stripe's trial while it runs; else the one sign-up gave, until a subscription replaces it.
       const trialEnd = (id: string): number | null => {
         const b = billing.get(id);
-        return b?.status === 'trialing' ? b.trialEnd : null;
+        if (b?.status === 'trialing') return b.trialEnd;
+        return b?.status == null ? (signupTrials.get(id) ?? null) : null;
       };
       return {
         output: rows.map((a) => ({

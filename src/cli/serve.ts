@@ -24,7 +24,9 @@ function portTaken(err: unknown, config: Config): AppError | null {
   );
 }
 
-export async function serve(config: Config, opts: { demo: boolean }): Promise<void> {
+export async function serve(given: Config, opts: { demo: boolean }): Promise<void> {
+  // npm start's demo shows the whole of sign-up unless SIGNUP says otherwise (decision 0081).
+  const config: Config = opts.demo && given.signup.defaulted ? { ...given, signup: { ...given.signup, mode: 'open' } } : given;
   const started = performance.now();
   const startedAt = new Date().toISOString();
   // Before the store is opened (and migrated): the second server touches nothing.

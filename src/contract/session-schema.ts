@@ -13,6 +13,10 @@ export const SessionSchema = Type.Object(
       id: Id('user'),
       email: Type.String({ examples: ['owner@example.com'] }),
       role: StringEnum(['owner', 'manager', 'staff']),
+      email_verified: Type.Boolean({
+        description:
+          'Whether the user has followed an emailed verification link; live API keys wait for it (POST /v1/session/verification_email sends one)',
+      }),
     }),
     account: Type.Object({
       id: Id('account'),

@@ -43,12 +43,12 @@ export type Config = {
   square: SquareConfig | null;
   /** SMTP_URL, MAIL_FROM: how email leaves (decision 0080); without SMTP_URL a mail's link is logged instead. */
   mail: MailConfig;
+  /** SIGNUP and TRIAL_DAYS (decision 0081). */
+  signup: SignupConfig;
   /** Apple Wallet passes (docs/wallet.md): null unless the operator configured a Pass Type ID. */
   appleWallet: AppleWalletConfig | null;
   /** Billing through Stripe (STRIPE_*, decision 0084); null: plans are set by the operator's CLI. */
   stripe: StripeConfig | null;
-  /** TRIAL_DAYS: how long a new account's trial of the paid plan lasts (0: no trial). */
-  trialDays: number;
   /** BILLING_GRACE_DAYS: after a failed payment, how long the paid plan holds before the free plan (decision 0085). */
   billingGraceDays: number;
   webhookAllowPrivate: boolean;
@@ -99,6 +99,13 @@ export type AppleWalletConfig = {
 
 /** `smtpUrl`: null sends nothing (the link is written to the log). `from`: MAIL_FROM, needed with SMTP_URL. */
 export type MailConfig = { smtpUrl: string | null; from: string | null };
+
+/**
+ * `mode`: who may sign up (open: anyone; first-owner: the first account of an instance, once; off:
+ * nobody). `defaulted`: SIGNUP was not set (serve --demo then opens it). `trialDays`: a new account
+ * gets the pro plan for this many days; 0: the free plan.
+ */
+export type SignupConfig = { mode: 'open' | 'first-owner' | 'off'; defaulted: boolean; trialDays: number };
 
 export type SmsConfig = { providerUrl: string; accountSid: string; authToken: string; from: string };
 

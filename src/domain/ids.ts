@@ -20,6 +20,7 @@ export const ID_PREFIXES = {
   job: 'job',
   session: 'ses',
   pushSubscription: 'psub',
+  emailLink: 'eml',
 } as const;
 
 export type IdKind = keyof typeof ID_PREFIXES;

@@ -29,6 +29,7 @@ import { registerWebAssets } from './routes/web-assets.ts';
 import { registerAppleWalletRoutes } from './routes/wallet-apple.ts';
 import { registerApiScope } from './routes/v1/index.ts';
 import { registerSignIn } from './routes/v1/sessions.ts';
+import { registerSignup } from './routes/v1/signup.ts';
 
 /** The route groups, named for who they serve. */
 export type Scope =
@@ -36,6 +37,7 @@ export type Scope =
   | 'docs'
   | 'api'
   | 'sign-in'
+  | 'sign-up'
   | 'staff-page'
   | 'customer-page'
   | 'board'
@@ -106,6 +108,14 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
     paths: 'POST /v1/sessions',
     auth: 'email and password (actions/staff-session.ts), throttled per address and email (sign-in-throttle.ts), same-site requests only',
     mount: (app, d) => app.register(async (scope) => registerSignIn(scope, d.services, d.limiter), { prefix: '/v1' }),
+  },
+  {
+    scope: 'sign-up',
+    paths: 'GET, POST /v1/signup, POST /v1/signup/verify, POST /v1/password_resets, POST /v1/password_resets/complete',
+    auth:
+      'anyone: sign-up (when SIGNUP allows it), a forgotten password and the emailed links (single use, stored hashed; actions/signup.ts, verify-email.ts, password-reset.ts), ' +
+      'throttled per address and per email (signup-throttle.ts); the same answer whether or not an email is known; the verification, which signs in, same-site only',
+    mount: (app, d) => app.register(async (scope) => registerSignup(scope, d.services, d.limiter), { prefix: '/v1' }),
   },
   {
     scope: 'staff-page',
@@ -244,7 +254,7 @@ export async function mountRouteTable(app: FastifyInstance, deps: RouteDeps): Pr
   app.addHook('onReady', async () => {
     if (strays.length > 0) throw new Error(`Routes mounted outside src/http/route-table.ts: ${strays.join(', ')}`);
     const undocumented = mounted.filter(
-      (r) => (r.scope === 'api' || r.scope === 'sign-in') && r.method !== 'HEAD' && r.operationId === null,
+      (r) => (r.scope === 'api' || r.scope === 'sign-in' || r.scope === 'sign-up') && r.method !== 'HEAD' && r.operationId === null,
     );
     if (undocumented.length > 0)
       throw new Error(`/v1 routes without an operation() schema: ${undocumented.map((r) => `${r.method} ${r.url}`).join(', ')}`);

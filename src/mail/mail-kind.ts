@@ -5,13 +5,20 @@
 // rendered then, in the transaction that causes it, so the sending job needs no kind's code.
 import type { Catalog, Message, Values } from '../i18n/messages.ts';
 import { checkedCatalogs, translator } from '../i18n/messages.ts';
-import type { Language } from '../i18n/language.ts';
+import { pickLanguage, type Language } from '../i18n/language.ts';
 
 /** The staff page's languages: every mail is written in each of them. */
 export const MAIL_LANGUAGES = ['en', 'fr', 'es', 'de'] as const satisfies readonly Language[];
 export type MailLanguage = (typeof MAIL_LANGUAGES)[number];
 
 export const isMailLanguage = (v: unknown): v is MailLanguage => (MAIL_LANGUAGES as readonly unknown[]).includes(v);
+
+/** The language a person asked in (the screen sends its own), else their browser's, else English. */
+export function mailLanguage(asked: string | undefined, acceptLanguage: string | undefined): MailLanguage {
+  if (isMailLanguage(asked)) return asked;
+  const picked = pickLanguage(acceptLanguage, 'en');
+  return isMailLanguage(picked) ? picked : 'en';
+}
 
 /** A mail's parts, in its language, before the layout (layout.ts) makes its plain text and HTML. */
 export type MailContent = {

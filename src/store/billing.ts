@@ -129,3 +129,17 @@ export async function countSmsUsage(q: Queryable, accountId: string, since: numb
   const r = await one<{ n: number }>(q, 'SELECT COUNT(*) AS n FROM sms_usage WHERE account_id = $1 AND sent_at >= $2', [accountId, since]);
   return Number(r?.n ?? 0);
 }
+
+/** The end of the trial the account got at sign-up (migration 0019), null when it got none. */
+export async function getSignupTrialEnd(q: Queryable, accountId: string): Promise<number | null> {
+  const r = await one<{ trial_ends_at: number | null }>(q, 'SELECT trial_ends_at FROM accounts WHERE id = $1', [accountId]);
+  return r?.trial_ends_at == null ? null : Number(r.trial_ends_at);
+}
+
+/** Every account's sign-up trial end (the CLI's `accounts list`). */
+export async function listSignupTrialEnds(q: Queryable): Promise<Map<string, number>> {
+  const rows = await q.query<{ id: string; trial_ends_at: number }>(
+    'SELECT id, trial_ends_at FROM accounts WHERE trial_ends_at IS NOT NULL',
+  );
+  return new Map(rows.map((r) => [r.id, Number(r.trial_ends_at)]));
+}

@@ -54,6 +54,8 @@ const RETENTION_MS = {
    * days; a month on, a repeat would only read the subscription back and change nothing anyway.
    */
   stripeEvents: 30 * DAY,
+  /** Emailed links (verification, password reset): a day past their expiry, used or not (decision 0081). */
+  emailLinks: 1 * DAY,
 } as const;
 
 type RetainedRecords = keyof typeof RETENTION_MS;
@@ -77,6 +79,7 @@ const RULES: Record<RetainedRecords, Rule> = {
   walletPasses: (tx, before) => tx.run('DELETE FROM wallet_passes WHERE created_at < $1', [before]),
   walletRegistrations: (tx, before) => tx.run('DELETE FROM wallet_registrations WHERE created_at < $1', [before]),
   stripeEvents: (tx, before) => tx.run('DELETE FROM stripe_events WHERE received_at < $1', [before]),
+  emailLinks: (tx, before) => tx.run('DELETE FROM email_links WHERE expires_at < $1', [before]),
 };
 
 /** Deletes every record past its retention at `now`; returns how many of each kind went. */

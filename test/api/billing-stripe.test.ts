@@ -303,6 +303,21 @@ test('"your trial ends in 3 days": mailed to the owner three days before the end
   assert.equal(Number(mailJobs[0]!.n), 0, 'no mail was written for the converted trial');
 });
 
+test('Checkout carries what is left of the sign-up trial over; an account whose trial is over gets none', async () => {
+  const { tenant, owner } = await freeShop();
+  const ends = clock.now() + 5 * DAY;
+  await t.app.services.db.write((tx) => tx.run('UPDATE accounts SET trial_ends_at = $2 WHERE id = $1', [tenant.accountId, ends]));
+  const { sessionId, sub } = await subscribe(owner);
+  assert.deepEqual([stripe.sessions.get(sessionId)!.trialEnd, stripe.sessions.get(sessionId)!.trialDays], [Math.floor(ends / 1000), null]);
+  assert.equal(sub.status, 'trialing');
+  const over = await freeShop();
+  await t.app.services.db.write((tx) =>
+    tx.run('UPDATE accounts SET trial_ends_at = $2 WHERE id = $1', [over.tenant.accountId, clock.now() - DAY]),
+  );
+  const second = await subscribe(over.owner);
+  assert.deepEqual([stripe.sessions.get(second.sessionId)!.trialEnd, stripe.sessions.get(second.sessionId)!.trialDays], [null, null]);
+});
+
 test('event ids are forgotten a month on by the retention sweep', async () => {
   const e = stripe.event('invoice.paid', { id: 'in_late', object: 'invoice', customer: 'cus_nobody' });
   assert.equal((await deliver(e)).status, 200);

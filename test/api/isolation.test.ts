@@ -22,7 +22,8 @@ const clock = new FakeClock();
 let t: TestApp;
 before(async () => {
   // Enough tokens for the walk; the limits themselves are tested elsewhere.
-  t = await startTestApp({ clock, env: { RATE_LIMIT_WRITES_BURST: '10000', RATE_LIMIT_READS_BURST: '10000' } });
+  // SIGNUP=open: the walk signs up shops of its own (isolation-fixtures-signup.ts).
+  t = await startTestApp({ clock, env: { RATE_LIMIT_WRITES_BURST: '10000', RATE_LIMIT_READS_BURST: '10000', SIGNUP: 'open' } });
 });
 after(() => t.close());
 

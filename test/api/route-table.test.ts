@@ -30,10 +30,10 @@ test('the route table accounts for every route the server has, each in one group
     );
 });
 
-test("the /v1 routes are the API's and sign-in's, each with its documented access", () => {
+test("the /v1 routes are the API's, sign-in's and sign-up's, each with its documented access", () => {
   for (const r of mountedRoutes(t.app.server).filter((m) => m.url.startsWith('/v1/') && m.url !== '/v1/openapi.json')) {
     const label = `${r.method} ${r.url}`;
-    if (r.scope === 'sign-in') {
+    if (r.scope === 'sign-in' || r.scope === 'sign-up') {
       assert.equal(r.access, 'public', label);
       continue;
     }
@@ -44,7 +44,13 @@ test("the /v1 routes are the API's and sign-in's, each with its documented acces
   assert.deepEqual(
     signIn.map((r) => `${r.method} ${r.url}`),
     ['POST /v1/sessions'],
-    'sign-in is the one /v1 operation outside the authenticated scope',
+    'sign-in is the one /v1 operation of its scope',
+  );
+  const signUp = mountedRoutes(t.app.server).filter((r) => r.scope === 'sign-up' && r.method !== 'HEAD');
+  assert.deepEqual(
+    signUp.map((r) => `${r.method} ${r.url}`).sort(),
+    ['GET /v1/signup', 'POST /v1/password_resets', 'POST /v1/password_resets/complete', 'POST /v1/signup', 'POST /v1/signup/verify'],
+    'besides sign-in, only sign-up, its verification and the password reset are outside the authenticated scope',
   );
 });
 

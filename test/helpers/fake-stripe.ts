@@ -47,6 +47,8 @@ export type CheckoutSession = {
   price: string;
   accountId: string;
   trialDays: number | null;
+  /** subscription_data.trial_end (seconds), which Stripe takes over trial_period_days. */
+  trialEnd: number | null;
   successUrl: string;
   cancelUrl: string;
 };
@@ -114,6 +116,7 @@ export class FakeStripe {
           price: form.get('line_items[0][price]') ?? '',
           accountId: form.get('subscription_data[metadata][account_id]') ?? '',
           trialDays: form.has('subscription_data[trial_period_days]') ? Number(form.get('subscription_data[trial_period_days]')) : null,
+          trialEnd: form.has('subscription_data[trial_end]') ? Number(form.get('subscription_data[trial_end]')) : null,
           successUrl: form.get('success_url') ?? '',
           cancelUrl: form.get('cancel_url') ?? '',
         };
@@ -202,7 +205,7 @@ export class FakeStripe {
     const s = this.sessions.get(sessionId);
     if (s === undefined) throw new Error(`no checkout session ${sessionId}`);
     const now = Math.floor(this.now() / 1000);
-    const trialEnd = s.trialDays === null ? null : now + s.trialDays * 86_400;
+    const trialEnd = s.trialEnd ?? (s.trialDays === null ? null : now + s.trialDays * 86_400);
     const sub: FakeSubscription = {
       id: this.id('sub'),
       object: 'subscription',

@@ -4,6 +4,7 @@
 import type { Tenant } from './app.ts';
 import { uniqueEmail, uniqueQueue, type Caller, type Mode, type Resources } from './isolation-world.ts';
 import { BILLING_FIXTURES, CONNECTOR_FIXTURES } from './isolation-fixtures-connectors.ts';
+import { SIGNUP_FIXTURES } from './isolation-fixtures-signup.ts';
 
 export type Call = { path: string; body?: unknown };
 
@@ -383,6 +384,7 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   ...CONNECTOR_FIXTURES,
   ...BILLING_FIXTURES,
+  ...SIGNUP_FIXTURES,
   'GET /v1/openapi.json': {
     scope: 'public',
     anonymous: true,

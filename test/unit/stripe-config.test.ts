@@ -1,4 +1,4 @@
-// STRIPE_*, TRIAL_DAYS and BILLING_GRACE_DAYS (issue 35 item 8, decision 0084): each checked at
+// STRIPE_* and BILLING_GRACE_DAYS (issue 35 item 8, decision 0084; TRIAL_DAYS is sign-up's, 0081): each checked at
 // start, a half-configured Stripe refused with a message naming what is missing or wrong.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +14,7 @@ const rejects = (env: Record<string, string>, message: RegExp) =>
 
 test('without STRIPE_SECRET_KEY there is no Stripe, and other STRIPE_ variables alone are refused', () => {
   const c = loadConfig({});
-  assert.deepEqual([c.stripe, c.trialDays, c.billingGraceDays], [null, 14, 7]);
+  assert.deepEqual([c.stripe, c.billingGraceDays], [null, 7]);
   rejects(
     { STRIPE_WEBHOOK_SECRET: 'whsec_x', STRIPE_PRICE_PRO_MONTHLY: 'price_x' },
     /STRIPE_WEBHOOK_SECRET, STRIPE_PRICE_PRO_MONTHLY need STRIPE_SECRET_KEY/,
@@ -35,7 +35,7 @@ test('a Stripe configuration: the key, the webhook secret, the prices by plan an
   ]);
   assert.deepEqual(c.stripe?.api, { protocol: 'http', host: '127.0.0.1', port: 12111 });
   assert.equal(c.stripe?.meterEvent, 'readybell_sms');
-  assert.deepEqual([c.trialDays, c.billingGraceDays], [0, 3]);
+  assert.deepEqual([c.signup.trialDays, c.billingGraceDays], [0, 3]);
   assert.equal(loadConfig(STRIPE).stripe?.api, null, "Stripe's own origin by default");
 });
 
@@ -47,6 +47,5 @@ test('each mistake names its variable', () => {
   rejects({ ...STRIPE, STRIPE_PRICE_PRO_YEARLY: 'prod_123' }, /STRIPE_PRICE_PRO_YEARLY must be a Stripe price id/);
   rejects({ ...STRIPE, STRIPE_PRICE_SMS: 'x' }, /STRIPE_PRICE_SMS must be a Stripe price id/);
   rejects({ ...STRIPE, STRIPE_API_URL: 'ftp://stripe' }, /STRIPE_API_URL must be an http\(s\) URL/);
-  rejects({ TRIAL_DAYS: 'two weeks' }, /TRIAL_DAYS must be a whole number from 0 to 365/);
   rejects({ BILLING_GRACE_DAYS: '-1' }, /BILLING_GRACE_DAYS must be a whole number from 0 to 90/);
 });

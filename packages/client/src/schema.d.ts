@@ -1151,6 +1151,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/session/verification_email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a new verification email
+         * @description Emails the signed-in user a new link to verify their address (live API keys wait for it). Throttled per user: 3, then one every 20 minutes.
+         *
+         *     What its problems mean here:
+         *     - 429 `rate-limited`: Too many verification emails for this user; retry after `Retry-After` seconds.
+         *     - 409 `conflict`: The address is verified already.
+         */
+        post: operations["sendVerificationEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sessions": {
         parameters: {
             query?: never;
@@ -1170,6 +1194,107 @@ export interface paths {
          *     - 403 `forbidden`: The request came from another site.
          */
         post: operations["createSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/signup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether sign-up is open
+         * @description Whether sign-up is open, the new account's plan and trial, and how emails leave.
+         */
+        get: operations["getSignupSettings"];
+        put?: never;
+        /**
+         * Sign up a shop
+         * @description Creates the account (pro during the trial, else free), its branch with queue A and its owner, and emails a link to POST /v1/signup/verify. The same answer whether or not the email is known. Throttled per address and email.
+         *
+         *     What its problems mean here:
+         *     - 429 `rate-limited`: Too many sign-ups from this address or for this email; retry after `Retry-After` seconds.
+         *     - 422 `validation-failed`: A field is wrong: the email, the shop name, the time zone, or a password that is too short or too common.
+         *     - 403 `forbidden`: Sign-up is closed on this readybell (SIGNUP), or its first owner has signed up already.
+         */
+        post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/signup/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify an email address
+         * @description Spends the emailed link (once, within 7 days), verifies the address (live keys wait for it) and signs in. A shop's first verification answers its first test key, once.
+         *
+         *     What its problems mean here:
+         *     - 429 `rate-limited`: Too many links tried from this address.
+         *     - 422 `validation-failed`: The link has expired, has been used, or is not one (`/token`).
+         *     - 403 `forbidden`: The request came from another site.
+         */
+        post: operations["verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/password_resets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forgot password
+         * @description Emails a link to choose a new password (once, within the hour). The same answer whether or not the email is known. Throttled per address and email.
+         *
+         *     What its problems mean here:
+         *     - 429 `rate-limited`: Too many requests from this address or for this email; retry after `Retry-After` seconds.
+         */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/password_resets/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Choose a new password
+         * @description Spends the emailed reset link, sets the password and ends every session of the user.
+         *
+         *     What its problems mean here:
+         *     - 429 `rate-limited`: Too many links tried from this address.
+         *     - 422 `validation-failed`: The link has expired or been used (`/token`), or the password is too short or too common (`/password`).
+         */
+        post: operations["resetPassword"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2910,6 +3035,8 @@ export interface components {
                 email: string;
                 /** @enum {string} */
                 role: "owner" | "manager" | "staff";
+                /** @description Whether the user has followed an emailed verification link; live API keys wait for it (POST /v1/session/verification_email sends one) */
+                email_verified: boolean;
             };
             account: {
                 /** @example acct_01m81j19e1a884mkzbkbmsx8py */
@@ -3572,6 +3699,20 @@ export interface components {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description Bad Request: a problem document whose `code` is one of:
+         *
+         *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
+         */
+        BadRequestPublic: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
             };
             content: {
@@ -7922,6 +8063,62 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    sendVerificationEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The email's language; default: from Accept-Language, else English
+                     * @enum {string}
+                     */
+                    language?: "en" | "fr" | "es" | "de";
+                };
+            };
+        };
+        responses: {
+            /** @description A link is on its way */
+            202: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "verification_email";
+                        /**
+                         * @description `log`: no mail server (SMTP_URL); the link is in the log
+                         * @enum {string}
+                         */
+                        email_delivery: "smtp" | "log";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     createSession: {
         parameters: {
             query?: never;
@@ -7958,6 +8155,265 @@ export interface operations {
             400: components["responses"]["BadRequestOrInvalidJsonPublic"];
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["ForbiddenPublic"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLargePublic"];
+            415: components["responses"]["UnsupportedMediaTypePublic"];
+            422: components["responses"]["ValidationFailedPublic"];
+            429: components["responses"]["RateLimitedPublic"];
+            500: components["responses"]["InternalPublic"];
+            503: components["responses"]["UnavailablePublic"];
+        };
+    };
+    getSignupSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sign-up settings */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "signup_settings";
+                        /** @description Whether this readybell takes a sign-up now */
+                        open: boolean;
+                        /**
+                         * @description SIGNUP: `first-owner` takes one, while no account exists
+                         * @enum {string}
+                         */
+                        mode: "open" | "first-owner" | "off";
+                        /**
+                         * @description The plan a new account starts on: `pro` during a trial
+                         * @enum {string}
+                         */
+                        plan: "free" | "pro";
+                        /**
+                         * @description Length of the trial of the pro plan (TRIAL_DAYS); 0: the free plan
+                         * @example 14
+                         */
+                        trial_days: number;
+                        /**
+                         * @description `log`: no mail server (SMTP_URL); the link is in the log
+                         * @enum {string}
+                         */
+                        email_delivery: "smtp" | "log";
+                        /** @example 10 */
+                        min_password_length: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestPublic"];
+            429: components["responses"]["RateLimitedPublic"];
+            500: components["responses"]["InternalPublic"];
+            503: components["responses"]["UnavailablePublic"];
+        };
+    };
+    signUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example owner@example.com */
+                    email: string;
+                    /**
+                     * @description At least 10 characters, not one of the most common passwords, not the email or the shop name
+                     * @example a long phrase of my own
+                     */
+                    password: string;
+                    /** @example Café Lumière */
+                    shop_name: string;
+                    /** @example Europe/Paris */
+                    timezone: string;
+                    /**
+                     * @description The email's language; default: from Accept-Language, else English
+                     * @enum {string}
+                     */
+                    language?: "en" | "fr" | "es" | "de";
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the owner is sent an email */
+            202: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "signup";
+                        /** @example owner@example.com */
+                        email: string;
+                        /**
+                         * @description `log`: no mail server (SMTP_URL); the link is in the log
+                         * @enum {string}
+                         */
+                        email_delivery: "smtp" | "log";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
+            403: components["responses"]["ForbiddenPublic"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLargePublic"];
+            415: components["responses"]["UnsupportedMediaTypePublic"];
+            422: components["responses"]["ValidationFailedPublic"];
+            429: components["responses"]["RateLimitedPublic"];
+            500: components["responses"]["InternalPublic"];
+            503: components["responses"]["UnavailablePublic"];
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The emailed link's token (after #/verify/ or #/reset/)
+                     * @example Q2hvb3NlIGEgbG9uZyByYW5kb20gdG9rZW4gaGVyZQ
+                     */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Verified and signed in */
+            201: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "email_verification";
+                        session: components["schemas"]["Session"];
+                        /** @description The shop's first test key, on its first verification only: store it now */
+                        test_key: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
+            403: components["responses"]["ForbiddenPublic"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLargePublic"];
+            415: components["responses"]["UnsupportedMediaTypePublic"];
+            422: components["responses"]["ValidationFailedPublic"];
+            429: components["responses"]["RateLimitedPublic"];
+            500: components["responses"]["InternalPublic"];
+            503: components["responses"]["UnavailablePublic"];
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @example owner@example.com */
+                    email: string;
+                    /**
+                     * @description The email's language; default: from Accept-Language, else English
+                     * @enum {string}
+                     */
+                    language?: "en" | "fr" | "es" | "de";
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: if the email is a user, a link is on its way */
+            202: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "password_reset_request";
+                        /** @example owner@example.com */
+                        email: string;
+                        /**
+                         * @description `log`: no mail server (SMTP_URL); the link is in the log
+                         * @enum {string}
+                         */
+                        email_delivery: "smtp" | "log";
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLargePublic"];
+            415: components["responses"]["UnsupportedMediaTypePublic"];
+            422: components["responses"]["ValidationFailedPublic"];
+            429: components["responses"]["RateLimitedPublic"];
+            500: components["responses"]["InternalPublic"];
+            503: components["responses"]["UnavailablePublic"];
+        };
+    };
+    resetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The emailed link's token (after #/verify/ or #/reset/)
+                     * @example Q2hvb3NlIGEgbG9uZyByYW5kb20gdG9rZW4gaGVyZQ
+                     */
+                    token: string;
+                    /**
+                     * @description At least 10 characters, not one of the most common passwords, not the email or the shop name
+                     * @example a long phrase of my own
+                     */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The password is changed; every session of the user ended */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "password_reset";
+                        /** @enum {boolean} */
+                        completed: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
             408: components["responses"]["RequestTimeout"];
             413: components["responses"]["PayloadTooLargePublic"];
             415: components["responses"]["UnsupportedMediaTypePublic"];

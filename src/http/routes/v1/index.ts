@@ -26,6 +26,7 @@ import { registerTestHelperRoutes } from './test-helpers.ts';
 import { registerInsightRoutes } from './insights.ts';
 import { registerSquareRoutes } from './square.ts';
 import { registerBillingRoutes } from './billing.ts';
+import { registerVerificationEmailRoute } from './signup.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -56,6 +57,7 @@ export function registerApiScope(v1: FastifyInstance, deps: ApiScopeDeps): void 
     req.idempotencyKey = parsed.key;
   });
   registerV1Routes(v1, services);
+  registerVerificationEmailRoute(v1, services, deps.limiter);
   // Unknown /v1 routes and wrong methods pass the scope's hooks too: authenticated and counted
   // like every API request, so they carry the RateLimit fields.
   v1.setNotFoundHandler(deps.notFound);
