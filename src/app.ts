@@ -44,6 +44,8 @@ import { appleWalletModule } from './http/routes/wallet-apple.ts';
 import { googleWalletModule } from './http/routes/google-wallet.ts';
 import { CONNECTORS } from './connectors/installed.ts';
 import { connectorModule } from './connectors/module.ts';
+import { registerBillingJobs } from './billing/install.ts';
+import { cancelSubscriptionFor } from './billing/account-billing.ts';
 
 export type App = {
   server: FastifyInstance;
@@ -120,7 +122,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   // What runs only where the operator set a feature up: its schedules and its ticket hooks.
   const configured = modules.filter((m) => m.configured(config));
   const schedules = configured.flatMap((m) => m.schedules ?? []);
-  const tasks = registerAccountJobs(registerWalletJobs(registerRingJobs(new JobRegistry()), ringing.walletIssuers));
+  const tasks = registerBillingJobs(
+    registerAccountJobs(registerWalletJobs(registerRingJobs(new JobRegistry()), ringing.walletIssuers), cancelSubscriptionFor),
+  );
   for (const m of modules) m.jobs?.(tasks);
   registerSchedules(tasks, schedules);
   installWebhooks(config, tasks, outbound);

@@ -8,6 +8,7 @@ import { parseSecretsKey } from './domain/secret-box.ts';
 import { parseGoogleWalletConfig } from './domain/google-wallet-config.ts';
 import { loadSquareConfig } from './domain/square-config.ts';
 import { loadAppleWalletConfig } from './domain/wallet-config.ts';
+import { loadStripeConfig } from './domain/stripe-config.ts';
 import { inlineOrFile } from './domain/inline-or-file.ts';
 import { loadMailConfig } from './domain/mail-config.ts';
 import { loadSignupConfig } from './domain/signup-config.ts';
@@ -171,6 +172,8 @@ export function loadConfig(env: Env = process.env): Config {
     ),
     square: loadSquareConfig(get, problems, publicUrl),
     appleWallet: loadAppleWalletConfig(get, problems),
+    stripe: loadStripeConfig(get, problems),
+    billingGraceDays: int('BILLING_GRACE_DAYS', 7, 0, 90),
     mail: loadMailConfig(get, problems),
     signup: loadSignupConfig(get, problems, databaseUrl !== null, get('SMTP_URL') ?? null),
     webhookAllowPrivate: bool('WEBHOOK_ALLOW_PRIVATE', databaseUrl === null),

@@ -6,6 +6,7 @@ import { AppError } from '../domain/errors.ts';
 import { iso } from '../contract/present.ts';
 import { getAccount, getBranch, listAccounts, listBranches } from '../store/tenancy.ts';
 import { listApiKeys, listUsers } from '../store/credentials.ts';
+import { listBilling, listSignupTrialEnds, type BillingRecord } from '../store/billing.ts';
 
 export type ListGroup = 'accounts' | 'branches' | 'keys' | 'users';
 
@@ -39,13 +40,30 @@ export async function runList(
   switch (group) {
     case 'accounts': {
       const rows = await listAccounts(db);
+      const billing = new Map((await listBilling(db)).map((b) => [b.accountId, b]));
+      const signupTrials = await listSignupTrialEnds(db);
+      // Stripe's trial while it runs; else the one sign-up gave, until a subscription replaces it.
+      const trialEnd = (id: string): number | null => {
+        const b = billing.get(id);
+        if (b?.status === 'trialing') return b.trialEnd;
+        return b?.status == null ? (signupTrials.get(id) ?? null) : null;
+      };
       return {
-        output: rows.map((a) => ({ id: a.id, name: a.name, plan: a.plan, created_at: iso(a.createdAt) })),
+        output: rows.map((a) => ({
+          id: a.id,
+          name: a.name,
+          plan: a.plan,
+          created_at: iso(a.createdAt),
+          billing: billingStatus(billing.get(a.id)),
+          trial_end: iso(trialEnd(a.id)),
+        })),
         human: table(
           rows,
           [
             ['ID', (a) => a.id],
             ['PLAN', (a) => a.plan],
+            ['BILLING', (a) => billingText(billing.get(a.id))],
+            ['TRIAL ENDS (UTC)', (a) => when(trialEnd(a.id), '-')],
             ['CREATED (UTC)', (a) => when(a.createdAt, '')],
             ['NAME', (a) => a.name],
           ],
@@ -120,4 +138,22 @@ export async function runList(
       };
     }
   }
+}
+
+/**
+ * An account's billing through Stripe (decision 0084) as the operator sees it: Stripe's
+ * subscription status, `none` for a Stripe customer with no subscription, null for an account
+ * Stripe does not bill (plans set with set-plan).
+ */
+function billingStatus(b: BillingRecord | undefined): { status: string; grace_until: string | null; cancel_at_period_end: boolean } | null {
+  if (b === undefined) return null;
+  return { status: b.status ?? 'none', grace_until: iso(b.graceUntil), cancel_at_period_end: b.cancelAtPeriodEnd };
+}
+
+function billingText(b: BillingRecord | undefined): string {
+  const s = billingStatus(b);
+  if (s === null) return '-';
+  if (s.grace_until !== null) return `${s.status}, grace until ${when(b!.graceUntil, '')}`;
+  if (s.cancel_at_period_end) return `${s.status}, ends ${when(b!.currentPeriodEnd, '')}`;
+  return s.status;
 }

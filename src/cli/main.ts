@@ -23,7 +23,7 @@ const USAGE = `readybell — ticket pickup notifications
   readybell demo [--reset-password] [--json]  demo account, branch and owner; fresh keys (and password)
   readybell accounts create --name N --plan free|pro|business [--json]
   readybell accounts set-plan ACCOUNT_ID PLAN
-  readybell accounts list [--json]
+  readybell accounts list [--json]           plans, billing status through Stripe and trial end
   readybell branches list --account ACCOUNT_ID [--json]
   readybell keys list --branch BRANCH_ID [--json]   ids, modes, last four characters, created, last used, revoked
   readybell users list --account ACCOUNT_ID [--json]
@@ -154,6 +154,13 @@ async function main(argv: string[]): Promise<number> {
       const [id, plan] = rest;
       if (id === undefined || plan === undefined)
         throw new AppError('validation-failed', 'Usage: readybell accounts set-plan ACCOUNT_ID PLAN');
+      // With Stripe, the subscription decides the plan (decision 0084): a plan set here would be
+      // undone by the next event, or would give away what Stripe bills.
+      if (config.stripe !== null)
+        throw new AppError(
+          'conflict',
+          "Plans are Stripe's on this server (STRIPE_SECRET_KEY is set): the account's owner chooses one on the Billing screen of the staff page.",
+        );
       const ok = await withDb(config, (db) => db.write((tx) => setAccountPlan(tx, id, assertPlan(plan))));
       if (!ok) throw new AppError('not-found', `No account ${id}.`);
       print(out, { id, plan }, `Account ${id} is now on plan ${plan}.`);

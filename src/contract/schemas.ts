@@ -9,6 +9,7 @@ import { SUPPORTED_LANGUAGES } from '../domain/branch-settings.ts';
 import { PROBLEM_CODES } from './problem-catalogue.ts';
 import { ChannelUsedSchema, EventRequestSchema, EventSchema, TYPED_EVENT_SCHEMAS } from './event-schemas.ts';
 import { DeliverySchema, EndpointSchema } from './webhook-schemas.ts';
+import { BillingSchema } from './billing-schemas.ts';
 import { LADDER_CHANNELS, LADDER_SMS, MAX_LADDER_SECONDS, MIN_STEP_GAP_SECONDS } from '../domain/escalation-ladder.ts';
 import { SUBSCRIBE_CHANNELS } from '../core/channel-catalogue.ts';
 import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID, EXAMPLE_TICKET_URL, Id, Nullable, Ref, StringEnum, Timestamp } from './schema-parts.ts';
@@ -233,4 +234,5 @@ export const SHARED_SCHEMAS = [
   ApiKeySchema,
   DisplaySchema,
   AnnouncementSchema,
+  BillingSchema,
 ];

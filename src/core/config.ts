@@ -47,6 +47,10 @@ export type Config = {
   signup: SignupConfig;
   /** Apple Wallet passes (docs/wallet.md): null unless the operator configured a Pass Type ID. */
   appleWallet: AppleWalletConfig | null;
+  /** Billing through Stripe (STRIPE_*, decision 0084); null: plans are set by the operator's CLI. */
+  stripe: StripeConfig | null;
+  /** BILLING_GRACE_DAYS: after a failed payment, how long the paid plan holds before the free plan (decision 0085). */
+  billingGraceDays: number;
   webhookAllowPrivate: boolean;
   /** 32-byte key sealing webhook signing secrets at rest (AES-256-GCM); null stores them as generated. */
   webhookSecretsKey: Buffer | null;
@@ -128,4 +132,22 @@ export type SquareConfig = {
   webhookSignatureKey: string;
   webhookUrl: string;
   baseUrl: string | null;
+};
+
+export type PaidPlan = 'pro' | 'business';
+export type BillingPeriod = 'monthly' | 'yearly';
+
+/**
+ * The operator's Stripe account (docs/deployment.md): the secret key, the webhook endpoint's
+ * signing secret, one price per plan and period (STRIPE_PRICE_<PLAN>_<PERIOD>), an optional metered
+ * price for SMS (STRIPE_PRICE_SMS) and the meter's event name, and `api` (STRIPE_API_URL) replacing
+ * Stripe's own origin (a proxy, or a test's local fake).
+ */
+export type StripeConfig = {
+  secretKey: string;
+  webhookSecret: string;
+  prices: Array<{ plan: PaidPlan; period: BillingPeriod; priceId: string }>;
+  smsPrice: string | null;
+  api: { protocol: 'http' | 'https'; host: string; port: number } | null;
+  meterEvent: string;
 };

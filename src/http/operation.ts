@@ -35,6 +35,9 @@ export const TAGS = {
     'API keys and staff users, managed by an owner from the staff page (API keys get 403). Integrators do not need these.',
   Connectors:
     'The point-of-sale system a shop already has (Square), connected by an owner from the staff page (API keys get 403): its orders become tickets. Integrators do not need these.',
+  Billing:
+    "The account's plan, paid through Stripe where the operator configured it: Checkout to subscribe, the customer portal to change or cancel. " +
+    'For the owner in the staff page (API keys get 403). Integrators do not need these.',
 } as const;
 
 export type Tag = keyof typeof TAGS;

@@ -21,6 +21,8 @@ import { registerPublicPages } from './routes/pages.ts';
 import { PUSH_SCRIPT_PATH, registerPushRoutes } from './routes/push.ts';
 import { registerSmsWebhooks, SMS_INBOUND_PATH, SMS_STATUS_PATH } from './routes/sms-webhooks.ts';
 import { registerStaffApp } from './routes/staff-app.ts';
+import { registerStripeWebhook } from './routes/stripe-webhook.ts';
+import { STRIPE_WEBHOOK_PATH } from '../domain/stripe-config.ts';
 import { registerWebAssets } from './routes/web-assets.ts';
 import { registerApiScope } from './routes/v1/index.ts';
 import { registerSignIn } from './routes/v1/sessions.ts';
@@ -40,6 +42,7 @@ export type Scope =
   | 'board'
   | 'push'
   | 'sms-provider'
+  | 'stripe'
   | 'assets'
   | (string & {});
 
@@ -164,6 +167,14 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
     paths: `POST ${SMS_INBOUND_PATH}, POST ${SMS_STATUS_PATH}/{ring}`,
     auth: 'the SMS provider: X-Twilio-Signature over the public URL and the form, keyed with SMS_AUTH_TOKEN (decision 0026); anything else is 403',
     mount: (app, d) => app.register(async (scope) => registerSmsWebhooks(scope, d.services, d.limiter)),
+  },
+  {
+    scope: 'stripe',
+    paths: `POST ${STRIPE_WEBHOOK_PATH}`,
+    auth:
+      "Stripe: the Stripe-Signature header over the raw body, keyed with STRIPE_WEBHOOK_SECRET and checked by the stripe package's " +
+      'constructEvent (decision 0084); anything else is 403, and every request is 403 without Stripe configured',
+    mount: (app, d) => app.register(async (scope) => registerStripeWebhook(scope, d.services)),
   },
   {
     scope: 'assets',

@@ -49,6 +49,11 @@ const RETENTION_MS = {
    */
   walletPasses: 30 * DAY,
   walletRegistrations: 7 * DAY,
+  /**
+   * Stripe event ids already acted on (billing, decision 0084): Stripe retries an event for three
+   * days; a month on, a repeat would only read the subscription back and change nothing anyway.
+   */
+  stripeEvents: 30 * DAY,
   /** Emailed links (verification, password reset): a day past their expiry, used or not (decision 0081). */
   emailLinks: 1 * DAY,
 } as const;
@@ -73,6 +78,7 @@ const RULES: Record<RetainedRecords, Rule> = {
   googleWalletObjects: (tx, before) => tx.run('DELETE FROM google_wallet_objects WHERE created_at < $1', [before]),
   walletPasses: (tx, before) => tx.run('DELETE FROM wallet_passes WHERE created_at < $1', [before]),
   walletRegistrations: (tx, before) => tx.run('DELETE FROM wallet_registrations WHERE created_at < $1', [before]),
+  stripeEvents: (tx, before) => tx.run('DELETE FROM stripe_events WHERE received_at < $1', [before]),
   emailLinks: (tx, before) => tx.run('DELETE FROM email_links WHERE expires_at < $1', [before]),
 };
 

@@ -51,8 +51,8 @@ test('accounts, branches, keys and users list what the other commands change or 
   assert.deepEqual(
     mine.map((a: any) => ({ ...a, created_at: ISO.test(a.created_at) })),
     [
-      { id: account.id, name: 'Bánh Mì Bar', plan: 'pro', created_at: true },
-      { id: other.id, name: 'Elsewhere', plan: 'free', created_at: true },
+      { id: account.id, name: 'Bánh Mì Bar', plan: 'pro', created_at: true, billing: null, trial_end: null },
+      { id: other.id, name: 'Elsewhere', plan: 'free', created_at: true, billing: null, trial_end: null },
     ],
   );
 

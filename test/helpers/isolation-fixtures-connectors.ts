@@ -37,3 +37,27 @@ export const CONNECTOR_FIXTURES: Record<string, Fixture> = {
     owner: { status: 200 },
   },
 };
+
+// Billing (decision 0084) is the account's: the matrix's app has no Stripe configured, so every
+// owner reads their own account's billing and nothing can start (test/api/billing-stripe.test.ts
+// covers the rest, against a fake of Stripe).
+export const BILLING_FIXTURES: Record<string, Fixture> = {
+  'GET /v1/billing': {
+    scope: 'account',
+    calls: () => [{ path: '/v1/billing' }],
+    outsider: own(200),
+    owner: { status: 200 },
+  },
+  'POST /v1/billing/checkout': {
+    scope: 'account',
+    calls: () => [{ path: '/v1/billing/checkout', body: { plan: 'pro', period: 'monthly' } }],
+    outsider: { refuse: 409, code: 'conflict' },
+    owner: { status: 409 },
+  },
+  'POST /v1/billing/portal': {
+    scope: 'account',
+    calls: () => [{ path: '/v1/billing/portal' }],
+    outsider: { refuse: 409, code: 'conflict' },
+    owner: { status: 409 },
+  },
+};

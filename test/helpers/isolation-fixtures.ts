@@ -3,7 +3,7 @@
 // routes from the route table, so a new /v1 route without an entry here fails it.
 import type { Tenant } from './app.ts';
 import { uniqueEmail, uniqueQueue, type Caller, type Mode, type Resources } from './isolation-world.ts';
-import { CONNECTOR_FIXTURES } from './isolation-fixtures-connectors.ts';
+import { BILLING_FIXTURES, CONNECTOR_FIXTURES } from './isolation-fixtures-connectors.ts';
 import { ACCOUNT_FIXTURES } from './isolation-fixtures-accounts.ts';
 import { SIGNUP_FIXTURES } from './isolation-fixtures-signup.ts';
 
@@ -385,6 +385,7 @@ export const FIXTURES: Record<string, Fixture> = {
   },
   ...CONNECTOR_FIXTURES,
   ...ACCOUNT_FIXTURES,
+  ...BILLING_FIXTURES,
   ...SIGNUP_FIXTURES,
   'GET /v1/openapi.json': {
     scope: 'public',

@@ -35,6 +35,7 @@ const LAYERS: readonly string[] = [
   'channels',
   'ring',
   'jobs',
+  'billing',
   'http',
   'connectors',
   'app.ts',

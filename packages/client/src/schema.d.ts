@@ -1001,6 +1001,75 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/billing": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the account's plan and subscription
+         * @description The plan, the subscription's status, trial days left, the next invoice and this month's SMS. The owner role in the staff page; API keys get 403.
+         */
+        get: operations["getBilling"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/checkout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Subscribe through Stripe Checkout
+         * @description A Checkout page for the plan and period; Stripe sends the browser back to the Billing screen. The owner role in the staff page; API keys get 403.
+         *
+         *     What its problems mean here:
+         *     - 503 `unavailable`: Stripe did not answer.
+         *     - 422 `validation-failed`: The plan is not sold for that period here.
+         *     - 409 `conflict`: This server does not bill through Stripe (its operator sets plans), or the account already has a subscription.
+         */
+        post: operations["createBillingCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/billing/portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open Stripe's customer portal
+         * @description Change the card, the plan or the period, or cancel (at the period's end). The owner role in the staff page; API keys get 403.
+         *
+         *     What its problems mean here:
+         *     - 503 `unavailable`: Stripe did not answer.
+         *     - 409 `conflict`: Stripe is not configured here, or the account has never subscribed.
+         */
+        post: operations["createBillingPortal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/connectors/square": {
         parameters: {
             query?: never;
@@ -3293,6 +3362,39 @@ export interface components {
              * @example 2026-11-22T12:00:00.000Z
              */
             expires_at: string;
+        };
+        /** @description The account's plan and its subscription at Stripe */
+        Billing: {
+            /** @enum {string} */
+            object: "billing";
+            /** @description Whether this server bills through Stripe; false: the operator sets plans */
+            configured: boolean;
+            /**
+             * @description The account's plan now
+             * @enum {string}
+             */
+            plan: "free" | "pro" | "business";
+            status: string | null;
+            paid_plan: ("pro" | "business") | null;
+            period: ("monthly" | "yearly") | null;
+            trial_end: string | null;
+            trial_days_left: number | null;
+            next_invoice_at: string | null;
+            /** @description The subscription ends at `current_period_end` (the plan holds until then) */
+            cancel_at_period_end: boolean;
+            current_period_end: string | null;
+            /** @description A payment failed: update the card in the portal before `grace_until` */
+            payment_failed: boolean;
+            grace_until: string | null;
+            /** @description SMS sent by live tickets since the 1st of this month (UTC) */
+            sms_this_month: number;
+            /** @description The plans and periods the operator sells */
+            prices: {
+                /** @enum {string} */
+                plan: "pro" | "business";
+                /** @enum {string} */
+                period: "monthly" | "yearly";
+            }[];
         };
         /** @description The branch's connection to a Square location */
         SquareConnection: {
@@ -7670,6 +7772,129 @@ export interface operations {
             401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
             403: components["responses"]["ForbiddenOrPlanRequired"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getBilling: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's billing */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Billing"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createBillingCheckout: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    plan: "pro" | "business";
+                    /** @enum {string} */
+                    period: "monthly" | "yearly";
+                };
+            };
+        };
+        responses: {
+            /** @description Stripe's page: send the browser there */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Stripe's page to send the browser to
+                         * @example https://checkout.stripe.com/c/pay/cs_test_a1
+                         */
+                        url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createBillingPortal: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Stripe's page: send the browser there */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description Stripe's page to send the browser to
+                         * @example https://checkout.stripe.com/c/pay/cs_test_a1
+                         */
+                        url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

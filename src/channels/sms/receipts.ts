@@ -9,6 +9,7 @@ import { channels } from '../../core/bus.ts';
 import { recordSmsStatus, type SmsUpdate, type TicketSmsView } from '../../store/sms-messages.ts';
 import { isSmsFailure } from '../../domain/sms-status.ts';
 import { hastenReminder } from '../../actions/ring-schedule.ts';
+import { recordSmsUsage } from '../../store/billing.ts';
 
 export type ReceiptDeps = { db: Db; bus: Bus };
 
@@ -18,6 +19,9 @@ export const SMS_STATUS_MESSAGE = 'ticket.sms_status';
 export async function recordSms(deps: ReceiptDeps, update: SmsUpdate): Promise<TicketSmsView | undefined> {
   return deps.db.write(async (tx) => {
     const view = await recordSmsStatus(tx, update);
+    // A live text the provider took is usage, billed through Stripe (decision 0085); a receipt
+    // counts it as well as the sender's record, so a sender that died after the send still does.
+    if (update.mode === 'live' && !isSmsFailure(update.status)) await recordSmsUsage(tx, update.ringId, update.branchId, update.at);
     // A text that failed lets the escalation ladder try its next step now (decision 0032).
     if (view !== undefined && view.status === 'ready' && isSmsFailure(update.status)) await hastenReminder(tx, update.ticketId, update.at);
     if (view !== undefined) {

@@ -22,6 +22,7 @@ import { Displays } from './admin/displays.tsx';
 import { Announcements } from './admin/announcements.tsx';
 import { Webhooks } from './admin/webhooks.tsx';
 import { SquareConnector } from './admin/square.tsx';
+import { BillingScreen } from './admin/billing.tsx';
 import { Insights } from './insights/insights.tsx';
 
 type Screen = { path: string; label: MessageKey; role: Role; component: ComponentType; inNav: boolean };
@@ -38,6 +39,8 @@ export const SCREENS: Screen[] = [
   { path: '/admin/users', label: 'nav.users', role: 'owner', component: Users, inNav: true },
   // The address Square's OAuth callback sends the owner back to (docs/square-owner.md).
   { path: '/settings/square', label: 'nav.square', role: 'owner', component: SquareConnector, inNav: true },
+  // The address Stripe's Checkout and customer portal send the owner back to (decision 0084).
+  { path: '/settings/billing', label: 'nav.billing', role: 'owner', component: BillingScreen, inNav: true },
   // Reached from the account menu.
   { path: '/account', label: 'nav.account', role: 'staff', component: Account, inNav: false },
 ];
@@ -82,6 +85,16 @@ export function Shell() {
       () => {},
     );
   }, [session.branch.id, session.user.role, mode]);
+
+  // And about a failed payment, before the grace runs out (decision 0085).
+  const [paymentFailed, setPaymentFailed] = useState(false);
+  useEffect(() => {
+    if (session.user.role !== 'owner') return setPaymentFailed(false);
+    call('getBilling').then(
+      (b) => setPaymentFailed(b.payment_failed),
+      () => {},
+    );
+  }, [session.account.id, session.user.role]);
 
   const switchBranch = async (branch: string) => {
     setBranchError(null);
@@ -153,6 +166,11 @@ export function Shell() {
             ? t('webhooks.disabledOne', { url: disabled[0]!.url, reason: disabled[0]!.disabled_reason ?? '' })
             : t('webhooks.disabledMany', { count: disabled.length })}{' '}
           <a href="#/admin/webhooks">{t('webhooks.open')}</a>
+        </p>
+      )}
+      {paymentFailed && screen.path !== '/settings/billing' && (
+        <p class="notice notice-warning banner" role="note">
+          {t('billing.banner')} <a href="#/settings/billing">{t('billing.bannerLink')}</a>
         </p>
       )}
       <main id="main" tabIndex={-1}>

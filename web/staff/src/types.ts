@@ -25,6 +25,7 @@ export type Display = Answer<'createDisplay'>;
 export type Announcement = Answer<'createAnnouncement'>;
 export type SquareConnection = Answer<'getSquareConnection'>;
 export type Invitation = Answer<'createInvitation'>;
+export type Billing = Answer<'getBilling'>;
 
 /** The problem document of a failed call. */
 export type Problem = Schemas['Problem'] | Offline;

@@ -26,6 +26,7 @@ import { registerTestHelperRoutes } from './test-helpers.ts';
 import { registerInsightRoutes } from './insights.ts';
 import { registerInvitationRoutes } from './invitations.ts';
 import { registerAccountRoutes } from './account.ts';
+import { registerBillingRoutes } from './billing.ts';
 import { registerVerificationEmailRoute } from './signup.ts';
 
 declare module 'fastify' {
@@ -83,4 +84,5 @@ function registerV1Routes(app: FastifyInstance, services: Services): void {
   registerAnnouncementRoutes(app, services);
   registerTestHelperRoutes(app, services);
   registerInsightRoutes(app, services);
+  registerBillingRoutes(app, services);
 }
