@@ -250,7 +250,10 @@ export async function mountRouteTable(app: FastifyInstance, deps: RouteDeps): Pr
   app.addHook('onReady', async () => {
     if (strays.length > 0) throw new Error(`Routes mounted outside src/http/route-table.ts: ${strays.join(', ')}`);
     const undocumented = mounted.filter(
-      (r) => (r.scope === 'api' || r.scope === 'sign-in' || r.scope === 'account-links' || r.scope === 'sign-up') && r.method !== 'HEAD' && r.operationId === null,
+      (r) =>
+        (r.scope === 'api' || r.scope === 'sign-in' || r.scope === 'account-links' || r.scope === 'sign-up') &&
+        r.method !== 'HEAD' &&
+        r.operationId === null,
     );
     if (undocumented.length > 0)
       throw new Error(`/v1 routes without an operation() schema: ${undocumented.map((r) => `${r.method} ${r.url}`).join(', ')}`);
