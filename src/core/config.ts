@@ -41,6 +41,8 @@ export type Config = {
   googleWallet: GoogleWalletConfig | null;
   /** The operator's Square application (SQUARE_*); null: the Square connector is not offered. */
   square: SquareConfig | null;
+  /** The operator's Shopify app (SHOPIFY_*); null: the Shopify connector is not offered. */
+  shopify: ShopifyConfig | null;
   /** Apple Wallet passes (docs/wallet.md): null unless the operator configured a Pass Type ID. */
   appleWallet: AppleWalletConfig | null;
   webhookAllowPrivate: boolean;
@@ -115,3 +117,10 @@ export type SquareConfig = {
   webhookUrl: string;
   baseUrl: string | null;
 };
+
+/**
+ * The Shopify app an operator registered (docs/shopify-operator.md): its client id and secret (the
+ * secret also signs Shopify's webhooks). `apiUrl` replaces `https://<shop>.myshopify.com` for the
+ * OAuth and Admin API calls (a proxy, or a local fake in tests).
+ */
+export type ShopifyConfig = { apiKey: string; apiSecret: string; apiUrl: string | null };

@@ -206,6 +206,11 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /v1/connectors/square/locations': 'listSquareLocations',
   'PATCH /v1/connectors/square': 'updateSquareConnection',
   'DELETE /v1/connectors/square': 'disconnectSquare',
+  'GET /v1/connectors/shopify': 'getShopifyConnection',
+  'POST /v1/connectors/shopify/authorize': 'authorizeShopify',
+  'GET /v1/connectors/shopify/locations': 'listShopifyLocations',
+  'PATCH /v1/connectors/shopify': 'updateShopifyConnection',
+  'DELETE /v1/connectors/shopify': 'disconnectShopify',
 };
 
 test('every operation has its stable operationId, a summary, a description and a described tag', async () => {
@@ -462,8 +467,9 @@ test('the document is at most 250 KB: every problem answer is a shared one, each
   const res = await t.request('GET', '/v1/openapi.json', { key: null });
   const bytes = Buffer.byteLength(res.text);
   // 250 KB until the Square connector's five staff-only operations (decision 0073): each carries
-  // the shared answers' references, about 1.8 KB, which no sharing removes.
-  assert.ok(bytes <= 260_000, `the document is ${bytes} bytes`);
+  // the shared answers' references, about 1.8 KB, which no sharing removes; 270 KB with Shopify's
+  // five (decision 0090).
+  assert.ok(bytes <= 270_000, `the document is ${bytes} bytes`);
   const doc = res.body as Json;
   const inline: string[] = [];
   const used = new Set<string>();
