@@ -16,6 +16,7 @@ export const SHOPIFY_SCOPES = [
   'read_locations',
 ] as const;
 const TIMEOUT_MS = 10_000;
+let versionWarned = false;
 
 /** A shop's domain as Shopify names it: `<name>.myshopify.com`, nothing else (the code goes there). */
 const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]{0,59}\.myshopify\.com$/;
@@ -126,6 +127,12 @@ export class ShopifyApi {
       storeDomain: shop,
       apiVersion: API_VERSION,
       accessToken: token,
+      // A version Shopify no longer supports is said once per process, not on every call.
+      logger: (entry) => {
+        if (entry.type !== 'Unsupported_Api_Version' || versionWarned) return;
+        versionWarned = true;
+        process.emitWarning(`Shopify Admin API ${API_VERSION} is no longer among the supported versions: update the connector's queries`);
+      },
       // The client builds https://<shop>/admin/api/…; SHOPIFY_API_URL takes the origin's place.
       customFetchApi: (url, init) => {
         const u = new URL(String(url));
