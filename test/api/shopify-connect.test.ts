@@ -84,6 +84,18 @@ test('a shop that is not a development store makes live tickets', async () => {
   }
 });
 
+test('a connected branch that connects another store keeps the first until the new code is exchanged', async () => {
+  const owner = await ownerOf(t, await t.newTenant());
+  const first = await owner.as('POST', '/v1/connectors/shopify/authorize', { body: { shop: FakeShopify.SHOP } });
+  await callback(t, shopify.authorize(first.body.authorize_url).redirect, owner.session.cookie);
+  const second = await owner.as('POST', '/v1/connectors/shopify/authorize', { body: { shop: 'second-store.myshopify.com' } });
+  assert.equal((await owner.as('GET', '/v1/connectors/shopify')).body.shop, FakeShopify.SHOP, 'still the first store');
+  const back = await callback(t, shopify.authorize(second.body.authorize_url, 'second-store.myshopify.com').redirect, owner.session.cookie);
+  assert.equal(back.location, '/staff/#/settings/shopify?shopify=connected');
+  const now = (await owner.as('GET', '/v1/connectors/shopify')).body;
+  assert.deepEqual([now.shop, now.status], ['second-store.myshopify.com', 'choose_location']);
+});
+
 test('a callback from another browser, or with a spent state, connects nothing', async () => {
   const owner = await ownerOf(t, await t.newTenant());
   const started = await owner.as('POST', '/v1/connectors/shopify/authorize', { body: { shop: FakeShopify.SHOP } });

@@ -116,6 +116,17 @@ test('the same delivery twice, and racing webhooks of one order, make one ticket
   assert.equal(await t.app.runner.runOnce(), 3, 'one job per delivery id');
   assert.equal((await ticketsOf(tenant, order.id)).length, 1);
   assert.equal((await eventTypes(tenant)).filter((e) => e === 'ticket.created').length, 1);
+
+  // A new order's orders/create and its prepared-for-pickup, delivered together and run at once.
+  const raced = shopify.addOrder();
+  await Promise.all([
+    deliver(shopify.webhook('orders/create', raced)),
+    deliver(shopify.webhook('fulfillment_orders/line_items_prepared_for_pickup', raced)),
+  ]);
+  assert.equal(await t.app.runner.runOnce(), 2);
+  const [only, ...more] = await ticketsOf(tenant, raced.id);
+  assert.equal(more.length, 0);
+  assert.deepEqual([only.status, only.rings], ['ready', 1]);
 });
 
 test('a prepared-for-pickup webhook that outruns orders/create makes the ticket and rings it', async () => {

@@ -57,23 +57,19 @@ export async function countShopifyConnections(q: Queryable): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
-/**
- * The shop an owner asked to connect (the authorize): a connected branch keeps its token until the
- * new code is exchanged; the code is exchanged at this shop only.
- */
+/** The shop an owner asked to connect (the authorize): a connected branch keeps its shop and token until the new code is exchanged. */
 export async function saveAskedShop(tx: Tx, branchId: string, shop: string, now: number): Promise<void> {
   await tx.run(
-    `INSERT INTO shopify_connections (branch_id, shop, updated_at) VALUES ($1, $2, $3)
-     ON CONFLICT (branch_id) DO UPDATE SET shop = CASE WHEN shopify_connections.access_token IS NULL THEN $2 ELSE shopify_connections.shop END,
-       updated_at = $3`,
+    `INSERT INTO shopify_connections (branch_id, shop, asked_shop, updated_at) VALUES ($1, $2, $2, $3)
+     ON CONFLICT (branch_id) DO UPDATE SET asked_shop = $2, updated_at = $3`,
     [branchId, shop, now],
   );
 }
 
 /** The shop whose code arrives next: the one asked for, not one the callback's query names. */
 export async function askedShopOf(q: Queryable, branchId: string): Promise<string | null> {
-  const rows = await q.query<{ shop: unknown }>('SELECT shop FROM shopify_connections WHERE branch_id = $1', [branchId]);
-  return str(rows[0]?.shop);
+  const rows = await q.query<{ asked_shop: unknown }>('SELECT asked_shop FROM shopify_connections WHERE branch_id = $1', [branchId]);
+  return str(rows[0]?.asked_shop);
 }
 
 export async function saveConnected(
@@ -83,7 +79,7 @@ export async function saveConnected(
   await tx.run(
     `INSERT INTO shopify_connections (branch_id, shop, shop_name, livemode, access_token, connected_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $6)
-     ON CONFLICT (branch_id) DO UPDATE SET shop = $2, shop_name = $3, livemode = $4, access_token = $5, connected_at = $6,
+     ON CONFLICT (branch_id) DO UPDATE SET shop = $2, asked_shop = NULL, shop_name = $3, livemode = $4, access_token = $5, connected_at = $6,
        location_id = NULL, location_name = NULL, last_error = NULL, updated_at = $6`,
     [c.branchId, c.shop, c.shopName, c.livemode ? 1 : 0, c.accessToken, c.now],
   );

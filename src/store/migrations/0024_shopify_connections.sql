@@ -5,6 +5,9 @@
 CREATE TABLE shopify_connections (
   branch_id TEXT PRIMARY KEY REFERENCES branches(id),
   shop TEXT NOT NULL,
+  -- The shop of the authorize under way: its code is exchanged there (a connected branch keeps
+  -- `shop` and its token until then).
+  asked_shop TEXT,
   shop_name TEXT,
   livemode INTEGER NOT NULL DEFAULT 0,
   location_id TEXT,
