@@ -175,6 +175,10 @@ test('unsigned, wrongly signed or changed webhooks are refused with 403 and enqu
   assert.equal(await t.app.runner.runOnce(), 0, 'no job was enqueued');
   const other = await deliver(shopify.webhook('orders/create', order, { shop: 'someone-else.myshopify.com' }));
   assert.equal(other.status, 404, 'a shop connected to no branch');
+  // A privacy (compliance) topic, even for a shop connected to no branch, is acknowledged and sets nothing off.
+  const redact = await deliver(shopify.webhook('shop/redact', order, { shop: 'someone-else.myshopify.com' }));
+  assert.equal(redact.status, 200, redact.text);
+  assert.equal(await t.app.runner.runOnce(), 0);
 });
 
 test('Shopify’s throttle is waited out, and the order still becomes a ticket', async () => {
