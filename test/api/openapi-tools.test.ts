@@ -61,8 +61,9 @@ test('openapi-typescript generates typed operations and webhooks from it, usable
   assert.doesNotMatch(types, /export type webhooks = Record<string, never>/);
   // Half its size (issue 26): each problem answer is typed once, in components["responses"].
   const lines = types.split('\n').length;
-  // 8,000 until the Square connector's five staff-only operations (decision 0073).
-  assert.ok(lines <= 8_100, `openapi-typescript made ${lines} lines`);
+  // 8,000 until the Square connector's five staff-only operations (decision 0073); 8,400 with
+  // Shopify's five (decision 0090).
+  assert.ok(lines <= 8_400, `openapi-typescript made ${lines} lines`);
   assert.match(block('operations'), /409: components\["responses"\]\["IdempotencyKeyInUseOrTicketStateConflictOnWrite"\];/);
 
   // What a client would write type-checks; what the API would refuse does not.
