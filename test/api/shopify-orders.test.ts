@@ -149,6 +149,18 @@ test('orders/cancelled cancels; a shipped order, or a pickup at another location
   assert.equal(ticket.status, 'cancelled');
   assert.equal(ticket.cancellation_reason, 'Cancelled in Shopify');
 
+  // An order picked up in part and shipped in part: the shipped part's fulfillment collects nothing.
+  const mixed = shopify.addOrder();
+  mixed.fulfillmentOrders.push({
+    id: `${mixed.fulfillmentOrders[0]!.id}9`,
+    status: 'CLOSED',
+    methodType: 'SHIPPING',
+    locationId: FakeShopify.LOCATION,
+  });
+  await webhookAndRun('orders/create', mixed);
+  await webhookAndRun('fulfillments/create', mixed);
+  assert.equal((await ticketsOf(tenant, mixed.id))[0].status, 'created');
+
   const shipped = shopify.addOrder({ methodType: 'SHIPPING' });
   await webhookAndRun('orders/create', shipped);
   assert.equal((await ticketsOf(tenant, shipped.id)).length, 0);

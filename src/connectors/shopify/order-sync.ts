@@ -6,7 +6,7 @@
 //   to the order as a tag (`readybell-<number>`, tagsAdd);
 // - the fulfillment order prepared for pickup in Shopify (its webhook) → ready (rings): a ready
 //   ticket cannot be made ready again, so a second delivery never rings twice;
-// - a fulfillment (fulfillments/create) or the pickup fulfillment order CLOSED → collected;
+// - the pickup fulfillment order CLOSED (read when fulfillments/create arrives) → collected;
 //   the order cancelled, or its pickup fulfillment order CANCELLED → cancelled.
 import type { Ctx, Services } from '../../core/ctx.ts';
 import type { Ticket } from '../../core/ticket.ts';
@@ -77,7 +77,7 @@ export const shopifyOrderJob: JobHandler<ShopifyOrderJobPayload> = async (servic
     let ticket = await ticketOf(ctx, order.id);
     if (ticket === undefined) {
       // An order already over when first seen gets no ticket.
-      if (order.cancelled || pickup.status === 'CLOSED' || pickup.status === 'CANCELLED' || p.topic === 'fulfillments/create') return;
+      if (order.cancelled || pickup.status === 'CLOSED' || pickup.status === 'CANCELLED') return;
       ticket = await createFromOrder(ctx, row, order);
     }
     ticket = await follow(ctx, ticket, order, pickup, p.topic);
@@ -120,7 +120,8 @@ async function follow(ctx: Ctx, ticket: Ticket, order: ShopifyOrder, pickup: Sho
   try {
     if ((order.cancelled || pickup.status === 'CANCELLED') && OPEN.has(ticket.status)) {
       await writeOnce(ctx, { status: 200, verb: cancelTicket, input: { id, reason: 'Cancelled in Shopify' } }, null);
-    } else if ((topic === 'fulfillments/create' || pickup.status === 'CLOSED') && OPEN.has(ticket.status)) {
+    } else if (pickup.status === 'CLOSED' && OPEN.has(ticket.status)) {
+      // The pickup's own fulfillment closes it; a fulfillment of the order's shipped part leaves it open.
       await writeOnce(ctx, { status: 200, verb: collectTicket, input: { id } }, null);
     } else if (topic === PREPARED_TOPIC && ticket.status === 'created') {
       await writeOnce(ctx, { status: 200, verb: markReady, input: { id } }, null);
