@@ -2,7 +2,7 @@
 // typo in an operator's environment stops the process with a message instead of surfacing later.
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
-import type { Config } from './core/config.ts';
+import type { Config, ShopifyConfig } from './core/config.ts';
 import { loadChannelConfig } from './domain/channel-config.ts';
 import { parseSecretsKey } from './domain/secret-box.ts';
 import { parseGoogleWalletConfig } from './domain/google-wallet-config.ts';
@@ -171,6 +171,7 @@ export function loadConfig(env: Env = process.env): Config {
       problems,
     ),
     square: loadSquareConfig(get, problems, publicUrl),
+    shopify: loadShopifyConfig(get, problems),
     appleWallet: loadAppleWalletConfig(get, problems),
     stripe: loadStripeConfig(get, problems),
     billingGraceDays: int('BILLING_GRACE_DAYS', 7, 0, 90),
@@ -191,6 +192,23 @@ export function loadConfig(env: Env = process.env): Config {
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** The Shopify connector's app (docs/shopify-operator.md): both names or neither; the API origin an http(s) URL. */
+function loadShopifyConfig(get: (name: string) => string | undefined, problems: string[]): ShopifyConfig | null {
+  const apiKey = get('SHOPIFY_API_KEY');
+  const apiSecret = get('SHOPIFY_API_SECRET');
+  const apiUrl = get('SHOPIFY_API_URL') ?? null;
+  if (apiKey === undefined || apiSecret === undefined) {
+    if (apiKey !== undefined || apiSecret !== undefined || apiUrl !== null)
+      problems.push(
+        "SHOPIFY_API_KEY and SHOPIFY_API_SECRET go together (the Shopify app's client id and secret); SHOPIFY_API_URL needs both",
+      );
+    return null;
+  }
+  if (apiUrl !== null && !/^https?:\/\/[^\s/]+\/?$/.test(apiUrl))
+    problems.push('SHOPIFY_API_URL must be an http(s) origin (scheme and host, no path), e.g. https://shopify-proxy.internal');
+  return { apiKey, apiSecret, apiUrl: apiUrl?.replace(/\/+$/, '') ?? null };
 }
 
 function secretsKey(raw: string | undefined, problems: string[]): Buffer | null {

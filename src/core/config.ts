@@ -45,6 +45,8 @@ export type Config = {
   mail: MailConfig;
   /** SIGNUP and TRIAL_DAYS (decision 0081). */
   signup: SignupConfig;
+  /** The operator's Shopify app (SHOPIFY_*); null: the Shopify connector is not offered. */
+  shopify: ShopifyConfig | null;
   /** Apple Wallet passes (docs/wallet.md): null unless the operator configured a Pass Type ID. */
   appleWallet: AppleWalletConfig | null;
   /** Billing through Stripe (STRIPE_*, decision 0084); null: plans are set by the operator's CLI. */
@@ -151,3 +153,10 @@ export type StripeConfig = {
   api: { protocol: 'http' | 'https'; host: string; port: number } | null;
   meterEvent: string;
 };
+
+/**
+ * The Shopify app an operator registered (docs/shopify-operator.md): its client id and secret (the
+ * secret also signs Shopify's webhooks). `apiUrl` replaces `https://<shop>.myshopify.com` for the
+ * OAuth and Admin API calls (a proxy, or a local fake in tests).
+ */
+export type ShopifyConfig = { apiKey: string; apiSecret: string; apiUrl: string | null };

@@ -36,6 +36,37 @@ export const CONNECTOR_FIXTURES: Record<string, Fixture> = {
     outsider: own(200),
     owner: { status: 200 },
   },
+  // Shopify's: as Square's, the matrix's app has no Shopify app (test/api/shopify-*.test.ts cover the rest).
+  'GET /v1/connectors/shopify': {
+    scope: 'branch',
+    calls: () => [{ path: '/v1/connectors/shopify' }],
+    outsider: own(200),
+    owner: { status: 200 },
+  },
+  'POST /v1/connectors/shopify/authorize': {
+    scope: 'branch',
+    calls: () => [{ path: '/v1/connectors/shopify/authorize', body: { shop: 'corner-cafe.myshopify.com' } }],
+    outsider: { refuse: 409, code: 'conflict' },
+    owner: { status: 409 },
+  },
+  'GET /v1/connectors/shopify/locations': {
+    scope: 'branch',
+    calls: () => [{ path: '/v1/connectors/shopify/locations' }],
+    outsider: own(200),
+    owner: { status: 200 },
+  },
+  'PATCH /v1/connectors/shopify': {
+    scope: 'branch',
+    calls: () => [{ path: '/v1/connectors/shopify', body: { mark_prepared: true } }],
+    outsider: { refuse: 409, code: 'conflict' },
+    owner: { status: 409 },
+  },
+  'DELETE /v1/connectors/shopify': {
+    scope: 'branch',
+    calls: () => [{ path: '/v1/connectors/shopify' }],
+    outsider: own(200),
+    owner: { status: 200 },
+  },
 };
 
 // Billing (decision 0084) is the account's: the matrix's app has no Stripe configured, so every

@@ -183,3 +183,15 @@ test('SQUARE_*: the application is set whole or not at all; the webhook URL defa
   rejects({ SQUARE_APPLICATION_SECRET: 's' }, /need SQUARE_APPLICATION_ID/);
   rejects({ ...app, SQUARE_WEBHOOK_URL: 'not a url' }, /SQUARE_WEBHOOK_URL must be an http\(s\) URL/);
 });
+
+test('SHOPIFY_*: the key and secret go together; SHOPIFY_API_URL is an origin', () => {
+  assert.equal(loadConfig({}).shopify, null);
+  const app = { SHOPIFY_API_KEY: 'client-id', SHOPIFY_API_SECRET: 'client-secret' };
+  assert.deepEqual(loadConfig(app).shopify, { apiKey: 'client-id', apiSecret: 'client-secret', apiUrl: null });
+  assert.equal(loadConfig({ ...app, SHOPIFY_API_URL: 'http://127.0.0.1:9000/' }).shopify?.apiUrl, 'http://127.0.0.1:9000');
+  rejects({ SHOPIFY_API_KEY: 'client-id' }, /SHOPIFY_API_KEY and SHOPIFY_API_SECRET go together/);
+  rejects({ SHOPIFY_API_SECRET: 's' }, /SHOPIFY_API_KEY and SHOPIFY_API_SECRET go together/);
+  rejects({ SHOPIFY_API_URL: 'https://proxy.example' }, /SHOPIFY_API_URL needs both/);
+  rejects({ ...app, SHOPIFY_API_URL: 'https://proxy.example/admin' }, /SHOPIFY_API_URL must be an http\(s\) origin/);
+  rejects({ ...app, SHOPIFY_API_URL: 'not a url' }, /SHOPIFY_API_URL must be an http\(s\) origin/);
+});
