@@ -1151,6 +1151,85 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/connectors/shopify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the Shopify connection
+         * @description The owner role in the staff page; API keys get 403.
+         */
+        get: operations["getShopifyConnection"];
+        put?: never;
+        post?: never;
+        /**
+         * Disconnect Shopify
+         * @description Erases the token here; the app stays installed in the store until its owner removes it. The owner role in the staff page; API keys get 403.
+         */
+        delete: operations["disconnectShopify"];
+        options?: never;
+        head?: never;
+        /**
+         * Choose the Shopify location, queue and options
+         * @description Choosing an active location completes the connection. The owner role in the staff page; API keys get 403.
+         *
+         *     What its problems mean here:
+         *     - 409 `conflict`: Not connected.
+         */
+        patch: operations["updateShopifyConnection"];
+        trace?: never;
+    };
+    "/v1/connectors/shopify/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start connecting a Shopify store
+         * @description The shop's authorize page; its state is bound to this session for 10 minutes. The owner role in the staff page; API keys get 403.
+         *
+         *     What its problems mean here:
+         *     - 422 `validation-failed`: shop is not a myshopify.com domain.
+         *     - 409 `conflict`: No Shopify app is configured.
+         */
+        post: operations["authorizeShopify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/connectors/shopify/locations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the Shopify store's locations
+         * @description None while not connected. The owner role in the staff page; API keys get 403.
+         *
+         *     What its problems mean here:
+         *     - 503 `unavailable`: Shopify did not answer; try again.
+         *     - 409 `conflict`: Shopify refused the token.
+         */
+        get: operations["listShopifyLocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/invitations": {
         parameters: {
             query?: never;
@@ -3420,6 +3499,29 @@ export interface components {
             connected_at: string | null;
             token_expires_at: string | null;
             last_error: string | null;
+        };
+        /** @description The branch's connection to a Shopify location */
+        ShopifyConnection: {
+            /** @enum {string} */
+            object: "shopify_connection";
+            /**
+             * @description `not_configured`: no Shopify app on this server; `choose_location`: connected, no location yet
+             * @enum {string}
+             */
+            status: "not_configured" | "not_connected" | "choose_location" | "connected";
+            shop: string | null;
+            shop_name: string | null;
+            livemode: boolean | null;
+            location: {
+                /** @example gid://shopify/Location/64157007905 */
+                id: string;
+                /** @example Main Street */
+                name: string;
+            } | null;
+            queue: string | null;
+            /** @description Whether readybell's ready marks the order's local pickup prepared in Shopify */
+            mark_prepared: boolean;
+            connected_at: string | null;
         };
     };
     responses: {
@@ -8078,6 +8180,208 @@ export interface operations {
                             address: string | null;
                             /** @example ACTIVE */
                             status: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getShopifyConnection: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The branch's Shopify connection */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShopifyConnection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    disconnectShopify: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The branch's Shopify connection */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShopifyConnection"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
+            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateShopifyConnection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @example gid://shopify/Location/64157007905 */
+                    location_id?: string;
+                    queue?: string | null;
+                    mark_prepared?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The branch's Shopify connection */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShopifyConnection"];
+                };
+            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    authorizeShopify: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The store's myshopify.com domain
+                     * @example corner-cafe.myshopify.com
+                     */
+                    shop: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Where to send the browser */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @example https://corner-cafe.myshopify.com/admin/oauth/authorize?client_id=abc&scope=read_orders&state=s */
+                        authorize_url: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequestOrInvalidJson"];
+            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
+            403: components["responses"]["ForbiddenOnWrite"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listShopifyLocations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The locations */
+            200: {
+                headers: {
+                    "Request-Id": components["headers"]["Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        object: "list";
+                        data: {
+                            /** @example gid://shopify/Location/64157007905 */
+                            id: string;
+                            /** @example Main Street */
+                            name: string;
+                            active: boolean;
                         }[];
                     };
                 };

@@ -13,12 +13,12 @@ import type { Ticket } from '../../core/ticket.ts';
 import { defineJobKind, type JobHandler, type TaskResult } from '../../core/job-registry.ts';
 import { AppError } from '../../domain/errors.ts';
 import { parseCustomerPhone } from '../../domain/customer-phone.ts';
-import { planHasSms } from '../../domain/ring-policy.ts';
+import { planHasPaidChannels } from '../../domain/ring-policy.ts';
 import { ctxForBranch } from '../../actions/system-ctx.ts';
 import { createTicket } from '../../actions/create-ticket.ts';
 import { cancelTicket, collectTicket } from '../../actions/close-ticket.ts';
 import { markReady } from '../../ring/ready.ts';
-import { writeOnce } from '../../write/idempotent-write.ts';
+import { write, writeOnce } from '../../write/idempotent-write.ts';
 import { getTicket, listTickets } from '../../store/tickets.ts';
 import { getBranch, listQueues } from '../../store/tenancy.ts';
 import { modeOf, openToken } from './connection-state.ts';
@@ -96,7 +96,7 @@ export async function ticketOf(ctx: Ctx, orderId: string): Promise<Ticket | unde
 async function createFromOrder(ctx: Ctx, row: ShopifyConnectionRow, order: ShopifyOrder): Promise<Ticket> {
   const branch = await getBranch(ctx.services.db, ctx.branchId);
   // The phone is kept only where the branch may text it (PRODUCT.md §1: kept only while it can be used).
-  const smsAllowed = branch?.settings.sms_enabled === true && planHasSms(ctx.plan);
+  const smsAllowed = branch?.settings.sms_enabled === true && planHasPaidChannels(ctx.plan);
   const phone = smsAllowed && order.phone !== null ? parseCustomerPhone(order.phone, branch!.settings.customer_page.phone_country) : null;
   const queue =
     row.queue !== null && (await listQueues(ctx.services.db, ctx.branchId)).some((q) => q.name === row.queue) ? row.queue : null;
@@ -108,7 +108,7 @@ async function createFromOrder(ctx: Ctx, row: ShopifyConnectionRow, order: Shopi
   };
   // The key is the order: a second job for it (a retry, a racing webhook) gets the first one's ticket.
   const key = `shopify:${row.shop}:${order.id}`;
-  await writeOnce(ctx, { status: 201, commit: createTicket, input }, { key, fingerprint: key, finalRefusal: () => null });
+  await writeOnce(ctx, { commit: createTicket, input }, { key, fingerprint: key, status: 201, finalRefusal: () => null });
   const ticket = await ticketOf(ctx, order.id);
   if (ticket === undefined) throw new Error('the ticket made for a Shopify order is gone');
   return ticket;
@@ -119,12 +119,12 @@ async function follow(ctx: Ctx, ticket: Ticket, order: ShopifyOrder, pickup: Sho
   const id = ticket.id;
   try {
     if ((order.cancelled || pickup.status === 'CANCELLED') && OPEN.has(ticket.status)) {
-      await writeOnce(ctx, { status: 200, verb: cancelTicket, input: { id, reason: 'Cancelled in Shopify' } }, null);
+      await write(ctx, { verb: cancelTicket, input: { id, reason: 'Cancelled in Shopify' } });
     } else if (pickup.status === 'CLOSED' && OPEN.has(ticket.status)) {
       // The pickup's own fulfillment closes it; a fulfillment of the order's shipped part leaves it open.
-      await writeOnce(ctx, { status: 200, verb: collectTicket, input: { id } }, null);
+      await write(ctx, { verb: collectTicket, input: { id } });
     } else if (topic === PREPARED_TOPIC && ticket.status === 'created') {
-      await writeOnce(ctx, { status: 200, verb: markReady, input: { id } }, null);
+      await write(ctx, { verb: markReady, input: { id } });
     } else {
       return ticket;
     }
