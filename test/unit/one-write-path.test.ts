@@ -18,8 +18,12 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
  */
 const ALLOWED: Record<string, { count: number; reason: string }> = {
   'runner/runner.ts': {
-    count: 4,
-    reason: "the job queue's own statements (lease, release, settle, retry): below the verbs, it runs them, none is a verb",
+    count: 5,
+    reason: "the job queue's own statements (lease, renew, release, settle, retry): below the verbs, it runs them, none is a verb",
+  },
+  'runner/schedules.ts': {
+    count: 1,
+    reason: "a module's scheduled job put in the queue for its slot: the job queue's own statement, no tenant",
   },
   'webhooks/deliver.ts': {
     count: 2,
@@ -47,10 +51,16 @@ const ALLOWED: Record<string, { count: number; reason: string }> = {
   'actions/session-lookup.ts': { count: 1, reason: "a session's last use, while it is authenticated, before any ctx exists" },
   'actions/staff-session.ts': { count: 1, reason: 'sign-in, before any ctx exists' },
   'jobs/maintenance.ts': { count: 1, reason: "the API keys' last use, flushed in one statement for every account" },
-  'connectors/square/oauth.ts': { count: 2, reason: "Square's OAuth state and tokens, before the connection has a ctx" },
+  'connectors/oauth-flow.ts': { count: 1, reason: "the shared OAuth flow's state taken at the callback, before the connection has a ctx" },
+  'connectors/square/oauth.ts': { count: 1, reason: "Square's tokens, before the connection has a ctx" },
+  'connectors/shopify/oauth.ts': { count: 1, reason: "Shopify's token, before the connection has a ctx" },
+  'connectors/shopify/webhooks.ts': {
+    count: 2,
+    reason: "Shopify's webhook recorded with its job, and an uninstalled app's connections erased, before any ticket verb",
+  },
   'connectors/square/token-refresh.ts': { count: 2, reason: "Square's refreshed tokens: the connector's own credentials, no verb" },
   'connectors/square/notifications.ts': { count: 1, reason: "Square's notification recorded with its job, before any ticket verb" },
-  'cli/main.ts': { count: 6, reason: "account administration by the operator: no tenant's ctx (accounts, plans, keys)" },
+  'cli/main.ts': { count: 7, reason: "account administration by the operator: no tenant's ctx (accounts, plans, keys, a password reset)" },
   'cli/demo.ts': { count: 2, reason: "the demo's setup: the operator's, no tenant's ctx" },
 };
 
