@@ -77,7 +77,10 @@ export const BRANCH_TABLES: ReadonlyArray<readonly [table: string, where: string
   ['insight_hours', OF_BRANCH],
   ['displays', OF_BRANCH],
   ['announcements', OF_BRANCH],
+  ['insight_channel_hours', OF_BRANCH],
   ['square_connections', OF_BRANCH],
+  ['shopify_connections', OF_BRANCH],
+  ['connector_oauth_states', OF_BRANCH],
   ['queues', OF_BRANCH],
 ];
 
@@ -88,6 +91,9 @@ export const ACCOUNT_TABLES: ReadonlyArray<readonly [table: string, where: strin
   ['email_changes', 'account_id = $1'],
   ['invitations', 'account_id = $1'],
   ['api_keys', 'account_id = $1'],
+  ['sms_usage', 'account_id = $1'],
+  ['billing_accounts', 'account_id = $1'],
+  ['email_links', 'user_id IN (SELECT id FROM users WHERE account_id = $1)'],
   ['users', 'account_id = $1'],
   ['branches', 'account_id = $1'],
 ];
