@@ -12,8 +12,15 @@ import type { Services } from '../core/ctx.ts';
 import type { Tx } from '../core/db.ts';
 import type { StripeConfig } from '../core/config.ts';
 import { defineJobKind } from '../core/job-registry.ts';
-import { nextFacts, planFrom, TRIAL_NOTICE_MS, type BillingFacts, type SubscriptionFacts } from '../domain/billing-state.ts';
-import { getBillingByCustomer, recordStripeEvent, saveBillingState, saveCustomer, type BillingRecord } from '../store/billing.ts';
+import { nextFacts, planFrom, type BillingFacts, type SubscriptionFacts } from '../domain/billing-state.ts';
+import {
+  getBillingByCustomer,
+  recordStripeEvent,
+  saveBillingState,
+  saveCustomer,
+  trialNotice,
+  type BillingRecord,
+} from '../store/billing.ts';
 import { enqueueJob, newJob } from '../store/outbox.ts';
 import { getAccount, setAccountPlan } from '../store/tenancy.ts';
 import { writeThenHooks } from '../write/after-commit.ts';
@@ -119,13 +126,6 @@ async function scheduleFollowUps(tx: Tx, services: Services, before: BillingReco
   // Stripe ends the subscription at the period's end and says so; asked again then, in case that event is lost.
   if (facts.cancelAtPeriodEnd && facts.currentPeriodEnd !== null) await check(facts.currentPeriodEnd, 'period');
   if (facts.status === 'trialing' && facts.trialEnd !== null && facts.trialEnd > now) {
-    await queueBillingMail(tx, services, {
-      accountId,
-      kind: 'trial_ending',
-      key: `trial_ending:${accountId}:${facts.trialEnd}`,
-      now,
-      at: Math.max(now, facts.trialEnd - TRIAL_NOTICE_MS),
-      trialEnd: facts.trialEnd,
-    });
+    await queueBillingMail(tx, services, trialNotice(accountId, facts.trialEnd, now));
   }
 }
