@@ -12,9 +12,10 @@ import type { Services } from '../core/ctx.ts';
 import type { Tx } from '../core/db.ts';
 import type { StripeConfig } from '../core/config.ts';
 import { defineJobKind } from '../core/job-registry.ts';
-import { nextFacts, planFrom, type BillingFacts, type SubscriptionFacts } from '../domain/billing-state.ts';
+import { nextFacts, planFrom, trialInForce, type BillingFacts, type SubscriptionFacts } from '../domain/billing-state.ts';
 import {
   getBillingByCustomer,
+  getSignupTrialEnd,
   recordStripeEvent,
   saveBillingState,
   saveCustomer,
@@ -98,7 +99,10 @@ async function applyFacts(
   await saveBillingState(tx, { ...before, ...facts, updatedAt: now });
   const account = await getAccount(tx, before.accountId);
   if (account === undefined) return;
-  const plan = planFrom(facts, now);
+  // No subscription at Stripe (a Checkout opened and left): a sign-up trial still running keeps its
+  // plan, and its own end (signup-trial.ts) ends it (decision 0084).
+  const keepTrial = facts.status === null && trialInForce(undefined, await getSignupTrialEnd(tx, account.id), now) !== null;
+  const plan = keepTrial ? account.plan : planFrom(facts, now);
   if (plan !== account.plan) {
     await setAccountPlan(tx, account.id, plan);
     services.log.info({ account: account.id, plan, status: facts.status }, 'plan set from Stripe');

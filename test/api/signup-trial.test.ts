@@ -3,7 +3,8 @@
 // "your trial ends in 3 days" mail, and on day 14 the account is back on the free plan (its live
 // key, cached by then, answers 403 plan-required on the next request). Without Stripe, and with it;
 // a shop that subscribed through Checkout meanwhile (the Stripe fake) is not downgraded: Stripe's
-// state rules, and the owner still gets one trial mail, not two.
+// state rules, and the owner still gets one trial mail, not two; a Checkout opened and left does
+// not end the trial early.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -123,6 +124,21 @@ test('with Stripe: a card-less trial falls back to free on day 14; a shop that s
   const startedAt = billed.clock.now();
   const cardless = await signedUpShop(billed);
   const paying = await signedUpShop(billed);
+  // The first shop opens Checkout and leaves it: an event for its customer, which has no
+  // subscription at Stripe, leaves the sign-up trial running.
+  const left = await (await ownerOf(billed, cardless.email))('POST', '/v1/billing/checkout', { body: { plan: 'pro', period: 'monthly' } });
+  assert.equal(left.status, 200, left.text);
+  const customer = stripe.sessions.get(String(left.body.url).split('/pay/')[1]!)!.customer;
+  const stray = stripe.event('customer.subscription.deleted', { id: 'sub_gone', object: 'subscription', customer });
+  const strayDone = await billed.app.request('POST', '/billing/stripe/webhook', {
+    key: null,
+    raw: stray.body,
+    headers: { 'content-type': 'application/json', 'stripe-signature': stray.signature },
+  });
+  assert.equal(strayDone.status, 200, strayDone.text);
+  assert.equal((await liveCall(billed, cardless.liveKey)).status, 200, 'no subscription yet: the sign-up trial holds');
+  const abandoned = await (await ownerOf(billed, cardless.email))('GET', '/v1/billing');
+  assert.deepEqual([abandoned.body.plan, abandoned.body.status, abandoned.body.trial_days_left], ['pro', null, 14]);
   // The second shop subscribes on day 2: Checkout carries the 12 days left over to Stripe.
   billed.clock.advance(2 * DAY);
   const checkout = await (await ownerOf(billed, paying.email))('POST', '/v1/billing/checkout', {
