@@ -11,7 +11,8 @@ import { passwordProblem } from '../domain/password-policy.ts';
 import { isValidTimeZone } from '../domain/local-time.ts';
 import { findUserByEmail } from '../store/credentials.ts';
 import { getAccount, hasAnyAccount } from '../store/tenancy.ts';
-import { claimFirstOwner, setTrialEnd } from '../store/email-links.ts';
+import { claimFirstOwner } from '../store/email-links.ts';
+import { startSignupTrial } from '../store/billing.ts';
 import { mailDelivery, queueMail, type MailDelivery } from '../mail/queue-mail.ts';
 import type { MailLanguage } from '../mail/mail-kind.ts';
 import { SIGNUP_EXISTING_MAIL } from '../mail/kinds/signup-existing.ts';
@@ -80,7 +81,11 @@ export const signUp: PublicAction<SignupInput, { emailDelivery: MailDelivery }> 
     return { emailDelivery: mailDelivery(services) };
   }
   const account = await createAccount(tx, { name: input.shop_name, plan: trialDays > 0 ? 'pro' : 'free' }, now);
-  if (trialDays > 0) await setTrialEnd(tx, account.id, now + trialDays * DAY_MS);
+  if (trialDays > 0) {
+    // Its end is written now with it (decision 0084): the "3 days left" mail and the fall back to free.
+    await startSignupTrial(tx, account.id, now + trialDays * DAY_MS, now);
+    tx.afterCommit(() => services.jobs.wake());
+  }
   await createBranch(tx, { accountId: account.id, name: input.shop_name, timezone: input.timezone }, now);
   const owner = await createUser(
     tx,

@@ -8,7 +8,7 @@ import { readerOf } from '../core/ctx.ts';
 import type { BillingPeriod, PaidPlan } from '../core/config.ts';
 import { AppError } from '../domain/errors.ts';
 import { requireRole } from '../actions/roles.ts';
-import { monthStart, planFrom, trialDaysLeft } from '../domain/billing-state.ts';
+import { monthStart, planFrom, stripeRules, trialDaysLeft } from '../domain/billing-state.ts';
 import { countSmsUsage, getBilling, getSignupTrialEnd, saveCustomer } from '../store/billing.ts';
 import { getAccount } from '../store/tenancy.ts';
 import { iso } from '../contract/present.ts';
@@ -35,6 +35,12 @@ export const readBilling: Read<void, BillingObject> = async ({ ctx }) => {
   const b = await getBilling(q, ctx.accountId);
   const config = ctx.services.config.stripe;
   const cancelling = b?.cancelAtPeriodEnd === true;
+  // Stripe's trial once a subscription was read back; before that, sign-up's while it lasts (0084).
+  const signupTrialEnd = stripeRules(b) ? null : await getSignupTrialEnd(q, ctx.accountId);
+  const trial =
+    b !== undefined && stripeRules(b)
+      ? b
+      : { status: signupTrialEnd !== null && now < signupTrialEnd ? 'trialing' : null, trialEnd: signupTrialEnd };
   const paying = b?.status === 'active' || b?.status === 'trialing' || b?.status === 'past_due' || b?.status === 'unpaid';
   return {
     object: 'billing',
@@ -43,8 +49,8 @@ export const readBilling: Read<void, BillingObject> = async ({ ctx }) => {
     status: b?.status ?? null,
     paid_plan: b?.paidPlan ?? null,
     period: b?.period ?? null,
-    trial_end: iso(b?.trialEnd ?? null),
-    trial_days_left: b === undefined ? null : trialDaysLeft(b, now),
+    trial_end: iso(trial.trialEnd),
+    trial_days_left: trialDaysLeft(trial, now),
     next_invoice_at: paying && !cancelling ? iso(b!.status === 'trialing' ? b!.trialEnd : b!.currentPeriodEnd) : null,
     cancel_at_period_end: cancelling,
     current_period_end: iso(b?.currentPeriodEnd ?? null),

@@ -12,8 +12,16 @@ import type { Services } from '../core/ctx.ts';
 import type { Tx } from '../core/db.ts';
 import type { StripeConfig } from '../core/config.ts';
 import { defineJobKind } from '../core/job-registry.ts';
-import { nextFacts, planFrom, TRIAL_NOTICE_MS, type BillingFacts, type SubscriptionFacts } from '../domain/billing-state.ts';
-import { getBillingByCustomer, recordStripeEvent, saveBillingState, saveCustomer, type BillingRecord } from '../store/billing.ts';
+import { nextFacts, planFrom, trialInForce, type BillingFacts, type SubscriptionFacts } from '../domain/billing-state.ts';
+import {
+  getBillingByCustomer,
+  getSignupTrialEnd,
+  recordStripeEvent,
+  saveBillingState,
+  saveCustomer,
+  trialNotice,
+  type BillingRecord,
+} from '../store/billing.ts';
 import { enqueueJob, newJob } from '../store/outbox.ts';
 import { getAccount, setAccountPlan } from '../store/tenancy.ts';
 import { writeThenHooks } from '../write/after-commit.ts';
@@ -91,7 +99,10 @@ async function applyFacts(
   await saveBillingState(tx, { ...before, ...facts, updatedAt: now });
   const account = await getAccount(tx, before.accountId);
   if (account === undefined) return;
-  const plan = planFrom(facts, now);
+  // No subscription at Stripe (a Checkout opened and left): a sign-up trial still running keeps its
+  // plan, and its own end (signup-trial.ts) ends it (decision 0084).
+  const keepTrial = facts.status === null && trialInForce(undefined, await getSignupTrialEnd(tx, account.id), now) !== null;
+  const plan = keepTrial ? account.plan : planFrom(facts, now);
   if (plan !== account.plan) {
     await setAccountPlan(tx, account.id, plan);
     services.log.info({ account: account.id, plan, status: facts.status }, 'plan set from Stripe');
@@ -119,13 +130,6 @@ async function scheduleFollowUps(tx: Tx, services: Services, before: BillingReco
   // Stripe ends the subscription at the period's end and says so; asked again then, in case that event is lost.
   if (facts.cancelAtPeriodEnd && facts.currentPeriodEnd !== null) await check(facts.currentPeriodEnd, 'period');
   if (facts.status === 'trialing' && facts.trialEnd !== null && facts.trialEnd > now) {
-    await queueBillingMail(tx, services, {
-      accountId,
-      kind: 'trial_ending',
-      key: `trial_ending:${accountId}:${facts.trialEnd}`,
-      now,
-      at: Math.max(now, facts.trialEnd - TRIAL_NOTICE_MS),
-      trialEnd: facts.trialEnd,
-    });
+    await queueBillingMail(tx, services, trialNotice(accountId, facts.trialEnd, now));
   }
 }

@@ -13,6 +13,7 @@ import { revokeApiKey } from '../store/credentials.ts';
 import { onCredentialsChanged } from '../store/credential-changes.ts';
 import { announceCredentialsChanged } from './announce.ts';
 import { setAccountPlan } from '../store/tenancy.ts';
+import { endSignupTrial } from '../store/billing.ts';
 import type { Db } from '../core/db.ts';
 
 const USAGE = `readybell — ticket pickup notifications
@@ -161,7 +162,14 @@ async function main(argv: string[]): Promise<number> {
           'conflict',
           "Plans are Stripe's on this server (STRIPE_SECRET_KEY is set): the account's owner chooses one on the Billing screen of the staff page.",
         );
-      const ok = await withDb(config, (db) => db.write((tx) => setAccountPlan(tx, id, assertPlan(plan))));
+      // The operator's plan replaces a sign-up trial: its end must not undo it (decision 0084).
+      const ok = await withDb(config, (db) =>
+        db.write(async (tx) => {
+          const set = await setAccountPlan(tx, id, assertPlan(plan));
+          if (set) await endSignupTrial(tx, id);
+          return set;
+        }),
+      );
       if (!ok) throw new AppError('not-found', `No account ${id}.`);
       print(out, { id, plan }, `Account ${id} is now on plan ${plan}.`);
       return 0;

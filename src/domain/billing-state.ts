@@ -80,6 +80,23 @@ export function trialDaysLeft(facts: Pick<BillingFacts, 'status' | 'trialEnd'>, 
   return Math.max(0, Math.ceil((facts.trialEnd - now) / DAY_MS));
 }
 
+/**
+ * The end of the trial the account is on at `now`, if any: once a subscription has been read back
+ * from Stripe its state rules (its trial, or none); before that, the trial sign-up gave (decision
+ * 0081, `signupTrialEnd`).
+ */
+export function trialInForce(
+  billing: Pick<BillingFacts, 'status' | 'trialEnd'> | undefined,
+  signupTrialEnd: number | null,
+  now: number,
+): number | null {
+  const end = stripeRules(billing) ? (billing!.status === 'trialing' ? billing!.trialEnd : null) : signupTrialEnd;
+  return end !== null && now < end ? end : null;
+}
+
+/** Whether a subscription read back from Stripe decides the account's plan (no sign-up trial does then). */
+export const stripeRules = (billing: Pick<BillingFacts, 'status'> | undefined): boolean => billing?.status != null;
+
 /** When the "your trial ends in 3 days" mail is due. */
 export const TRIAL_NOTICE_MS = 3 * DAY_MS;
 

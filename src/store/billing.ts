@@ -4,6 +4,7 @@
 import type { Queryable, Tx } from '../core/db.ts';
 import type { BillingPeriod, PaidPlan } from '../core/config.ts';
 import { defineJobKind } from '../core/job-registry.ts';
+import { TRIAL_NOTICE_MS } from '../domain/billing-state.ts';
 import { one } from './db.ts';
 import { enqueueJob, newJob } from './outbox.ts';
 
@@ -142,4 +143,57 @@ export async function listSignupTrialEnds(q: Queryable): Promise<Map<string, num
     'SELECT id, trial_ends_at FROM accounts WHERE trial_ends_at IS NOT NULL',
   );
   return new Map(rows.map((r) => [r.id, Number(r.trial_ends_at)]));
+}
+
+export type BillingMailKind = 'payment_failed' | 'trial_ending';
+export type BillingNoticePayload = { account_id: string; kind: BillingMailKind; key: string; trial_end?: number };
+
+/**
+ * The owner's billing mails (billing/notices.ts runs them). Defined here, below the actions, so
+ * that sign-up can write the sign-up trial's notice in its own transaction.
+ */
+export const BILLING_NOTICE_JOB = defineJobKind<BillingNoticePayload>('billing_notice', 'webhook');
+
+/** A sign-up trial's end (decision 0084): the account falls back to free unless a subscription took over. */
+export type SignupTrialEndPayload = { account_id: string; trial_end: number };
+export const SIGNUP_TRIAL_END_JOB = defineJobKind<SignupTrialEndPayload>('signup_trial_end', 'webhook');
+
+/** Writes a billing mail's job, once per key; true when it was written now. */
+export async function enqueueBillingNotice(
+  tx: Tx,
+  n: { accountId: string; kind: BillingMailKind; key: string; now: number; at?: number; trialEnd?: number },
+): Promise<boolean> {
+  const payload: BillingNoticePayload = {
+    account_id: n.accountId,
+    kind: n.kind,
+    key: n.key,
+    ...(n.trialEnd === undefined ? {} : { trial_end: n.trialEnd }),
+  };
+  return enqueueJob(tx, newJob(BILLING_NOTICE_JOB, `billing_notice:${n.key}`, payload, n.at ?? n.now, n.now, { accountId: n.accountId }));
+}
+
+/** The "trial ends in 3 days" mail's job: keyed by the account and the trial's end, so a trial is told of once. */
+export const trialNotice = (accountId: string, trialEnd: number, now: number) => ({
+  accountId,
+  kind: 'trial_ending' as const,
+  key: `trial_ending:${accountId}:${trialEnd}`,
+  now,
+  at: Math.max(now, trialEnd - TRIAL_NOTICE_MS),
+  trialEnd,
+});
+
+/**
+ * Sets the account's sign-up trial (decision 0081) and writes, in the same transaction, the jobs
+ * due at its end (decision 0084): its "3 days left" mail and its fall back to free.
+ */
+export async function startSignupTrial(tx: Tx, accountId: string, trialEnd: number, now: number): Promise<void> {
+  await tx.run('UPDATE accounts SET trial_ends_at = $2 WHERE id = $1', [accountId, trialEnd]);
+  await enqueueBillingNotice(tx, trialNotice(accountId, trialEnd, now));
+  const payload: SignupTrialEndPayload = { account_id: accountId, trial_end: trialEnd };
+  await enqueueJob(tx, newJob(SIGNUP_TRIAL_END_JOB, `signup_trial_end:${accountId}:${trialEnd}`, payload, trialEnd, now, { accountId }));
+}
+
+/** Ends the sign-up trial now (the operator set the plan by hand): its end's job then leaves the plan alone. */
+export async function endSignupTrial(tx: Tx, accountId: string): Promise<void> {
+  await tx.run('UPDATE accounts SET trial_ends_at = NULL WHERE id = $1', [accountId]);
 }

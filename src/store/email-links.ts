@@ -1,6 +1,6 @@
 // Single-use links sent by email (a verification, a password reset), kept as the SHA-256 of their
-// token (decision 0081), and the facts they establish: a user's verified address, an account's
-// trial, the first owner of a self-hosted instance.
+// token (decision 0081), and the facts they establish: a user's verified address, the first owner
+// of a self-hosted instance. (The sign-up trial is billing's: store/billing.ts startSignupTrial.)
 import type { Queryable, Tx } from '../core/db.ts';
 import { one } from './db.ts';
 
@@ -59,10 +59,6 @@ export async function markEmailVerified(tx: Tx, userId: string, now: number): Pr
 export async function isEmailVerified(q: Queryable, userId: string): Promise<boolean> {
   const r = await one<{ email_verified_at: number | null }>(q, 'SELECT email_verified_at FROM users WHERE id = $1', [userId]);
   return r !== undefined && r.email_verified_at !== null;
-}
-
-export async function setTrialEnd(tx: Tx, accountId: string, endsAt: number | null): Promise<void> {
-  await tx.run('UPDATE accounts SET trial_ends_at = $2 WHERE id = $1', [accountId, endsAt]);
 }
 
 const FIRST_OWNER = 'first_owner_signed_up';

@@ -86,3 +86,19 @@ test('set-plan works without Stripe and refuses with it; accounts list shows bil
   assert.match(human, new RegExp(`${trialing.id}\\s+pro\\s+trialing\\s+2026-12-24 09:30`));
   assert.match(human, new RegExp(`${failing.id}\\s+business\\s+past_due, grace until 2026-12-10 08:00\\s+-`));
 });
+
+test("without Stripe, set-plan during a sign-up trial replaces it: the trial's end will not undo the operator's plan", async () => {
+  const shop = await runCliJson(store.env, ['accounts', 'create', '--name', 'Signed up', '--plan', 'pro']);
+  const db = openDb(loadConfig({ LOG_LEVEL: 'silent', ...store.env }));
+  try {
+    await db.migrate();
+    await db.write((tx) => tx.run('UPDATE accounts SET trial_ends_at = $2 WHERE id = $1', [shop.id, TRIAL_END]));
+  } finally {
+    await db.close();
+  }
+  const during = new Map<string, any>((await runCliJson(store.env, ['accounts', 'list'])).map((a: any) => [a.id, a]));
+  assert.equal(during.get(shop.id).trial_end, new Date(TRIAL_END).toISOString());
+  assert.equal((await runCli(store.env, ['accounts', 'set-plan', shop.id, 'business'])).code, 0);
+  const after = new Map<string, any>((await runCliJson(store.env, ['accounts', 'list'])).map((a: any) => [a.id, a]));
+  assert.deepEqual([after.get(shop.id).plan, after.get(shop.id).trial_end], ['business', null]);
+});
