@@ -12,9 +12,20 @@ import { DeliverySchema, EndpointSchema } from './webhook-schemas.ts';
 import { BillingSchema } from './billing-schemas.ts';
 import { LADDER_CHANNELS, LADDER_SMS, MAX_LADDER_SECONDS, MIN_STEP_GAP_SECONDS } from '../domain/escalation-ladder.ts';
 import { SUBSCRIBE_CHANNELS } from '../core/channel-catalogue.ts';
-import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID, EXAMPLE_TICKET_URL, Id, Nullable, Ref, StringEnum, Timestamp } from './schema-parts.ts';
+import {
+  EXAMPLE_IDS,
+  EXAMPLE_REQUEST_ID,
+  EXAMPLE_TICKET_URL,
+  Id,
+  Nullable,
+  Ref,
+  StringEnum,
+  Timestamp,
+  TimestampSchema,
+} from './schema-parts.ts';
 import { InsightFiguresSchema } from './insight-figures-schema.ts';
 import { SessionSchema } from './session-schema.ts';
+import { AccountSchema, EmailChangeSchema, InvitationSchema } from './account-schemas.ts';
 import { AnnouncementSchema, ApiKeySchema, DisplaySchema, UserSchema } from './staff-schemas.ts';
 
 export const ProblemSchema = Type.Object(
@@ -217,6 +228,7 @@ export type BranchObject = Static<typeof BranchSchema>;
 export type QueueObject = Static<typeof QueueSchema>;
 
 export const SHARED_SCHEMAS = [
+  TimestampSchema,
   ProblemSchema,
   TicketSchema,
   RingResultSchema,
@@ -235,4 +247,7 @@ export const SHARED_SCHEMAS = [
   DisplaySchema,
   AnnouncementSchema,
   BillingSchema,
+  InvitationSchema,
+  EmailChangeSchema,
+  AccountSchema,
 ];

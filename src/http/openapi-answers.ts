@@ -235,18 +235,58 @@ function finishOperation(method: string, op: Json, shared: SharedProblems): Erro
   return [...codes.keys()];
 }
 
+/** The name a shared parameter goes by: `TicketId` for a path id, else its own name (`StartingAfter`). */
+function parameterName(p: Json): string {
+  const kind = Object.entries(EXAMPLE_IDS).find(([, id]) => id === p.example)?.[0];
+  return pascal(kind === undefined ? p.name.replace(/_/g, '-') : `${kind}-${p.name}`);
+}
+
+/**
+ * A parameter several operations declare alike (a ticket's id, a period's `from`) is stated once
+ * in components/parameters and referred to, as the problem answers are: the route schemas that
+ * validate requests declare it at each route, the document says it once.
+ */
+function shareParameters(operations: Json[], shared: Json): void {
+  const count = new Map<string, number>();
+  for (const op of operations)
+    for (const p of (op.parameters ?? []) as Json[])
+      if (p.$ref === undefined) count.set(JSON.stringify(p), (count.get(JSON.stringify(p)) ?? 0) + 1);
+  const names = new Map<string, string>();
+  for (const [text, n] of count) {
+    if (n < 2) continue;
+    const p = JSON.parse(text) as Json;
+    let name = parameterName(p);
+    for (let i = 2; name in shared; i++) name = `${parameterName(p)}${i}`;
+    shared[name] = p;
+    names.set(text, name);
+  }
+  for (const op of operations) {
+    if (op.parameters === undefined) continue;
+    op.parameters = (op.parameters as Json[]).map((p) => {
+      const name = p.$ref === undefined ? names.get(JSON.stringify(p)) : undefined;
+      return name === undefined ? p : ref('parameters', name);
+    });
+  }
+}
+
 /** @fastify/swagger's transformObject: completes every operation of the document. */
 export function finishDocument(doc: Json): Json {
   const used = new Set<ErrorCode>();
   const shared = new SharedProblems();
+  const operations: Json[] = [];
   for (const item of Object.values(doc.paths as Record<string, Record<string, Json>>)) {
-    for (const [method, op] of Object.entries(item)) for (const code of finishOperation(method, op, shared)) used.add(code);
+    for (const [method, op] of Object.entries(item)) {
+      for (const code of finishOperation(method, op, shared)) used.add(code);
+      operations.push(op);
+    }
   }
+  const parameters: Json = { ...PARAMETERS, ...doc.components?.parameters };
+  shareParameters(operations, parameters);
   doc.components = {
     ...doc.components,
     responses: { ...shared.responses, ...doc.components?.responses },
     headers: HEADERS,
-    parameters: { ...PARAMETERS, ...doc.components?.parameters },
+    parameters,
     examples: problemExamples(PROBLEM_CODES.filter((c) => used.has(c))),
   };
   return doc;

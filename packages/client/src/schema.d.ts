@@ -1791,6 +1791,12 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * Format: date-time
+         * @description RFC 3339 UTC with milliseconds
+         * @example 2026-11-22T12:00:00.000Z
+         */
+        Timestamp: string;
         /** @description An RFC 9457 problem document, sent as `application/problem+json` */
         Problem: {
             /**
@@ -1891,27 +1897,22 @@ export interface components {
             livemode: boolean;
             /** @example br_01m81j194tb8kmycb0gheeaj9r */
             branch: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            ready_at: string | null;
-            collected_at: string | null;
-            cancelled_at: string | null;
-            expired_at: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            ready_at: components["schemas"]["Timestamp"] | null;
+            collected_at: components["schemas"]["Timestamp"] | null;
+            cancelled_at: components["schemas"]["Timestamp"] | null;
+            expired_at: components["schemas"]["Timestamp"] | null;
             cancellation_reason: string | null;
             /** @description What the customer did on their page */
             customer: {
-                viewed_at: string | null;
+                viewed_at: components["schemas"]["Timestamp"] | null;
                 /**
                  * @description What the customer turned on
                  * @enum {string}
                  */
                 notifications: "none" | "push" | "sms";
-                acknowledged_at: string | null;
-                snoozed_until: string | null;
+                acknowledged_at: components["schemas"]["Timestamp"] | null;
+                snoozed_until: components["schemas"]["Timestamp"] | null;
             };
             /**
              * @description How many times the customer was rung
@@ -2015,18 +2016,8 @@ export interface components {
                 phone_country: string | null;
             };
             sms_enabled: boolean;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            updated_at: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
         };
         /** @description A line of display numbers (`A-1`, `A-2`, …) */
         Queue: {
@@ -2038,12 +2029,7 @@ export interface components {
             is_default: boolean;
             /** @example 3 */
             open_tickets: number;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
         };
         /** @description Where events are sent, signed with its secret */
         WebhookEndpoint: {
@@ -2058,23 +2044,13 @@ export interface components {
             description: string | null;
             disabled: boolean;
             disabled_reason: string | null;
-            disabled_at: string | null;
+            disabled_at: components["schemas"]["Timestamp"] | null;
             previous_secret_expires_at: string | null;
             livemode: boolean;
             /** @example br_01m81j194tb8kmycb0gheeaj9r */
             branch: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            updated_at: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
             /**
              * @description The signing secret: only in the answers to create and rotate_secret (not in an idempotent replay of them; GET …/secret reveals it)
              * @example whsec_3q2Z7wVbR9kLmN4pXs8TjY6cHa1FdE5u
@@ -2101,24 +2077,14 @@ export interface components {
             livemode: boolean;
             /** @example 1 */
             attempt_count: number;
-            next_attempt_at: string | null;
-            last_attempt_at: string | null;
+            next_attempt_at: components["schemas"]["Timestamp"] | null;
+            last_attempt_at: components["schemas"]["Timestamp"] | null;
             last_response_status: number | null;
             last_error: string | null;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             /** @description The attempt log, oldest first (the latest 20) */
             attempts: {
-                /**
-                 * Format: date-time
-                 * @description RFC 3339 UTC with milliseconds
-                 * @example 2026-11-22T12:00:00.000Z
-                 */
-                attempted_at: string;
+                attempted_at: components["schemas"]["Timestamp"];
                 response_status: number | null;
                 /** @example 84 */
                 duration_ms: number;
@@ -2193,12 +2159,7 @@ export interface components {
              * @enum {string}
              */
             type: "ticket.created";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             /** @description false for events made in test mode */
             livemode: boolean;
             /** @enum {string} */
@@ -2270,12 +2231,7 @@ export interface components {
              * @enum {string}
              */
             type: "ticket.ready";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             /** @description false for events made in test mode */
             livemode: boolean;
             /** @enum {string} */
@@ -2375,12 +2331,7 @@ export interface components {
              * @enum {string}
              */
             type: "ticket.rung";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             /** @description false for events made in test mode */
             livemode: boolean;
             /** @enum {string} */
@@ -2487,12 +2438,7 @@ export interface components {
              * @enum {string}
              */
             type: "ticket.collected";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             /** @description false for events made in test mode */
             livemode: boolean;
             /** @enum {string} */
@@ -2569,12 +2515,7 @@ export interface components {
              * @enum {string}
              */
             type: "ticket.cancelled";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             /** @description false for events made in test mode */
             livemode: boolean;
             /** @enum {string} */
@@ -2648,12 +2589,7 @@ export interface components {
              * @enum {string}
              */
             type: "ticket.expired";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             /** @description false for events made in test mode */
             livemode: boolean;
             /** @enum {string} */
@@ -2730,12 +2666,7 @@ export interface components {
              * @enum {string}
              */
             type: "ticket.reopened";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             /** @description false for events made in test mode */
             livemode: boolean;
             /** @enum {string} */
@@ -2808,12 +2739,7 @@ export interface components {
              * @enum {string}
              */
             type: "ticket.customer_viewed";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             /** @description false for events made in test mode */
             livemode: boolean;
             /** @enum {string} */
@@ -2882,12 +2808,7 @@ export interface components {
              * @enum {string}
              */
             type: "ticket.customer_subscribed";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             /** @description false for events made in test mode */
             livemode: boolean;
             /** @enum {string} */
@@ -2961,12 +2882,7 @@ export interface components {
              * @enum {string}
              */
             type: "ticket.customer_acknowledged";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             /** @description false for events made in test mode */
             livemode: boolean;
             /** @enum {string} */
@@ -3042,12 +2958,7 @@ export interface components {
              * @enum {string}
              */
             type: "ticket.customer_snoozed";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             /** @description false for events made in test mode */
             livemode: boolean;
             /** @enum {string} */
@@ -3058,12 +2969,7 @@ export interface components {
                 object: components["schemas"]["Ticket"];
                 /** @example 5 */
                 minutes: number;
-                /**
-                 * Format: date-time
-                 * @description RFC 3339 UTC with milliseconds
-                 * @example 2026-11-22T12:00:00.000Z
-                 */
-                snoozed_until: string;
+                snoozed_until: components["schemas"]["Timestamp"];
                 /**
                  * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
                  * @enum {string}
@@ -3120,12 +3026,7 @@ export interface components {
              * @enum {string}
              */
             type: "ping";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             /** @description false for events made in test mode */
             livemode: boolean;
             /** @enum {string} */
@@ -3280,13 +3181,8 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "manager" | "staff";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            removed_at: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            removed_at: components["schemas"]["Timestamp"] | null;
             password: string | null;
         };
         /** @description A branch's API key, never in full after its creation */
@@ -3305,14 +3201,9 @@ export interface components {
              * @example rk_live_…a1B2
              */
             redacted: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            last_used_at: string | null;
-            revoked_at: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            last_used_at: components["schemas"]["Timestamp"] | null;
+            revoked_at: components["schemas"]["Timestamp"] | null;
             secret: string | null;
         };
         /** @description A display board link */
@@ -3334,12 +3225,7 @@ export interface components {
              */
             url: string;
             livemode: boolean;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
         };
         /** @description A message shown on waiting customer pages and boards */
         Announcement: {
@@ -3350,18 +3236,8 @@ export interface components {
             /** @example The kitchen is running 10 minutes late */
             message: string;
             livemode: boolean;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            expires_at: string;
+            created_at: components["schemas"]["Timestamp"];
+            expires_at: components["schemas"]["Timestamp"];
         };
         /** @description The account's plan and its subscription at Stripe */
         Billing: {
@@ -3377,15 +3253,15 @@ export interface components {
             status: string | null;
             paid_plan: ("pro" | "business") | null;
             period: ("monthly" | "yearly") | null;
-            trial_end: string | null;
+            trial_end: components["schemas"]["Timestamp"] | null;
             trial_days_left: number | null;
-            next_invoice_at: string | null;
+            next_invoice_at: components["schemas"]["Timestamp"] | null;
             /** @description The subscription ends at `current_period_end` (the plan holds until then) */
             cancel_at_period_end: boolean;
-            current_period_end: string | null;
+            current_period_end: components["schemas"]["Timestamp"] | null;
             /** @description A payment failed: update the card in the portal before `grace_until` */
             payment_failed: boolean;
-            grace_until: string | null;
+            grace_until: components["schemas"]["Timestamp"] | null;
             /** @description SMS sent by live tickets since the 1st of this month (UTC) */
             sms_this_month: number;
             /** @description The plans and periods the operator sells */
@@ -3395,6 +3271,55 @@ export interface components {
                 /** @enum {string} */
                 period: "monthly" | "yearly";
             }[];
+        };
+        /** @description An invitation by email; the invitee chooses their own password by following its link */
+        Invitation: {
+            /** @enum {string} */
+            object: "invitation";
+            /** @example inv_01m81j197k2d4x8qpmwzr3tc5h */
+            id: string;
+            /** @example sam@example.com */
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "manager" | "staff";
+            /**
+             * @description pending: the link works until expires_at; expired: resend it for a new link
+             * @enum {string}
+             */
+            status: "pending" | "expired" | "accepted" | "revoked";
+            created_at: components["schemas"]["Timestamp"];
+            sent_at: components["schemas"]["Timestamp"];
+            expires_at: components["schemas"]["Timestamp"];
+        };
+        /** @description A change of a staff user's email, confirmed from the new address */
+        EmailChange: {
+            /** @enum {string} */
+            object: "email_change";
+            /**
+             * @description The new email
+             * @example sam@example.net
+             */
+            email: string;
+            /**
+             * @description awaiting_confirmation: a link went to the new address; confirmed: it is the user's email now and the old address was told
+             * @enum {string}
+             */
+            status: "awaiting_confirmation" | "confirmed";
+            expires_at: components["schemas"]["Timestamp"] | null;
+        };
+        /** @description The account: its branches, users and plan, and its deletion if one is under way */
+        Account: {
+            /** @enum {string} */
+            object: "account";
+            /** @example acct_01m81j19e1a884mkzbkbmsx8py */
+            id: string;
+            /** @example Café Lumière */
+            name: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "business";
+            created_at: components["schemas"]["Timestamp"];
+            deletion_requested_at: components["schemas"]["Timestamp"] | null;
+            erase_at: components["schemas"]["Timestamp"] | null;
         };
         /** @description The branch's connection to a Square location */
         SquareConnection: {
@@ -3417,8 +3342,8 @@ export interface components {
             queue: string | null;
             /** @description Whether readybell's ready marks the order's pickup PREPARED in Square */
             mark_prepared: boolean;
-            connected_at: string | null;
-            token_expires_at: string | null;
+            connected_at: components["schemas"]["Timestamp"] | null;
+            token_expires_at: components["schemas"]["Timestamp"] | null;
             last_error: string | null;
         };
     };
@@ -4042,6 +3967,57 @@ export interface components {
         ServiceEventId: string;
         /** @description The event's `type`. */
         ServiceEventType: string;
+        /** @example A */
+        Name: string;
+        /**
+         * @description 1–16 letters, digits or _
+         * @example A
+         */
+        Queue: string;
+        /** @example 2026-11-22T12:00:00.000Z */
+        CreatedAfter: string;
+        /** @example 20 */
+        Limit: number;
+        /**
+         * @description An id starting `tk_`
+         * @example tk_01m81j19a75aagw39z4av2ch96
+         */
+        TicketId: string;
+        /**
+         * @description An id starting `we_`
+         * @example we_01m81j192r63sbjxswgx2kegxr
+         */
+        WebhookEndpointId: string;
+        /**
+         * @description An id starting `whd_`
+         * @example whd_01m81j194mapyevq7wp0spgwam
+         */
+        WebhookDeliveryId: string;
+        /**
+         * @description An id starting `usr_`
+         * @example usr_01m81j195q04jrn3wb7ej6zw2f
+         */
+        UserId: string;
+        /**
+         * @description An id starting `dsp_`
+         * @example dsp_01m81j196gasq5wx1hcb252ecw
+         */
+        DisplayId: string;
+        /**
+         * @description First day (YYYY-MM-DD, the branch's calendar); default: 6 days before `to`
+         * @example 2026-11-16
+         */
+        From: string;
+        /**
+         * @description Last day, counted; default: today in the branch's time zone
+         * @example 2026-11-22
+         */
+        To: string;
+        /**
+         * @description An id starting `inv_`
+         * @example inv_01m81j197k2d4x8qpmwzr3tc5h
+         */
+        InvitationId: string;
     };
     requestBodies: never;
     headers: {
@@ -4280,7 +4256,7 @@ export interface operations {
             };
             path: {
                 /** @example A */
-                name: string;
+                name: components["parameters"]["Name"];
             };
             cookie?: never;
         };
@@ -4326,7 +4302,7 @@ export interface operations {
             };
             path: {
                 /** @example A */
-                name: string;
+                name: components["parameters"]["Name"];
             };
             cookie?: never;
         };
@@ -4378,7 +4354,7 @@ export interface operations {
                  * @description 1–16 letters, digits or _
                  * @example A
                  */
-                queue?: string;
+                queue?: components["parameters"]["Queue"];
                 /**
                  * @description One status or a comma list of created, ready, collected, cancelled, expired
                  * @example created,ready
@@ -4390,11 +4366,11 @@ export interface operations {
                  */
                 external_ref?: string;
                 /** @example 2026-11-22T12:00:00.000Z */
-                created_after?: string;
+                created_after?: components["parameters"]["CreatedAfter"];
                 /** @example 2026-11-22T12:00:00.000Z */
                 created_before?: string;
                 /** @example 20 */
-                limit?: number;
+                limit?: components["parameters"]["Limit"];
                 /**
                  * @description Cursor: the last ticket id of the previous page
                  * @example tk_01m81j19a75aagw39z4av2ch96
@@ -4577,7 +4553,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -4644,7 +4620,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -4681,7 +4657,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -4721,7 +4697,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -4806,7 +4782,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -4891,7 +4867,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -4971,7 +4947,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -5056,7 +5032,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -5133,9 +5109,9 @@ export interface operations {
                  */
                 type?: string;
                 /** @example 2026-11-22T12:00:00.000Z */
-                created_after?: string;
+                created_after?: components["parameters"]["CreatedAfter"];
                 /** @example 20 */
-                limit?: number;
+                limit?: components["parameters"]["Limit"];
                 /**
                  * @description Cursor: the last event id of the previous page
                  * @example evt_01m81j19938brsk5jvvwj1b6bd
@@ -5526,7 +5502,7 @@ export interface operations {
                  * @description An id starting `we_`
                  * @example we_01m81j192r63sbjxswgx2kegxr
                  */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -5585,7 +5561,7 @@ export interface operations {
                  * @description An id starting `we_`
                  * @example we_01m81j192r63sbjxswgx2kegxr
                  */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -5634,7 +5610,7 @@ export interface operations {
                  * @description An id starting `we_`
                  * @example we_01m81j192r63sbjxswgx2kegxr
                  */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -5703,7 +5679,7 @@ export interface operations {
                  * @description An id starting `we_`
                  * @example we_01m81j192r63sbjxswgx2kegxr
                  */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -5752,7 +5728,7 @@ export interface operations {
                  * @description An id starting `we_`
                  * @example we_01m81j192r63sbjxswgx2kegxr
                  */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -5774,7 +5750,7 @@ export interface operations {
                         endpoint: string;
                         /** @example whsec_3q2Z7wVbR9kLmN4pXs8TjY6cHa1FdE5u */
                         secret: string;
-                        previous_secret_expires_at: string | null;
+                        previous_secret_expires_at: components["schemas"]["Timestamp"] | null;
                     };
                 };
             };
@@ -5800,7 +5776,7 @@ export interface operations {
                  * @description An id starting `we_`
                  * @example we_01m81j192r63sbjxswgx2kegxr
                  */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -5861,7 +5837,7 @@ export interface operations {
                  * @description An id starting `we_`
                  * @example we_01m81j192r63sbjxswgx2kegxr
                  */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -5905,7 +5881,7 @@ export interface operations {
                  * @description An id starting `whd_`
                  * @example whd_01m81j194mapyevq7wp0spgwam
                  */
-                id: string;
+                id: components["parameters"]["WebhookDeliveryId"];
             };
             cookie?: never;
         };
@@ -5945,7 +5921,7 @@ export interface operations {
                  * @description An id starting `whd_`
                  * @example whd_01m81j194mapyevq7wp0spgwam
                  */
-                id: string;
+                id: components["parameters"]["WebhookDeliveryId"];
             };
             cookie?: never;
         };
@@ -6375,7 +6351,7 @@ export interface operations {
                  * @description An id starting `usr_`
                  * @example usr_01m81j195q04jrn3wb7ej6zw2f
                  */
-                id: string;
+                id: components["parameters"]["UserId"];
             };
             cookie?: never;
         };
@@ -6417,7 +6393,7 @@ export interface operations {
                  * @description An id starting `usr_`
                  * @example usr_01m81j195q04jrn3wb7ej6zw2f
                  */
-                id: string;
+                id: components["parameters"]["UserId"];
             };
             cookie?: never;
         };
@@ -6594,7 +6570,7 @@ export interface operations {
                  * @description An id starting `dsp_`
                  * @example dsp_01m81j196gasq5wx1hcb252ecw
                  */
-                id: string;
+                id: components["parameters"]["DisplayId"];
             };
             cookie?: never;
         };
@@ -6782,7 +6758,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
                 /**
                  * @description One of view, subscribe, acknowledge, snooze, open_page
                  * @example acknowledge
@@ -6872,7 +6848,7 @@ export interface operations {
                  * @description An id starting `dsp_`
                  * @example dsp_01m81j196gasq5wx1hcb252ecw
                  */
-                id: string;
+                id: components["parameters"]["DisplayId"];
             };
             cookie?: never;
         };
@@ -6927,7 +6903,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -7022,17 +6998,17 @@ export interface operations {
                  * @description First day (YYYY-MM-DD, the branch's calendar); default: 6 days before `to`
                  * @example 2026-11-16
                  */
-                from?: string;
+                from?: components["parameters"]["From"];
                 /**
                  * @description Last day, counted; default: today in the branch's time zone
                  * @example 2026-11-22
                  */
-                to?: string;
+                to?: components["parameters"]["To"];
                 /**
                  * @description 1–16 letters, digits or _
                  * @example A
                  */
-                queue?: string;
+                queue?: components["parameters"]["Queue"];
                 /** @description `previous_period`: the days just before, as many; `week_before`: the same dates a week earlier (periods of up to 7 days) */
                 compare?: "previous_period" | "week_before";
             };
@@ -7242,17 +7218,17 @@ export interface operations {
                  * @description First day (YYYY-MM-DD, the branch's calendar); default: 6 days before `to`
                  * @example 2026-11-16
                  */
-                from?: string;
+                from?: components["parameters"]["From"];
                 /**
                  * @description Last day, counted; default: today in the branch's time zone
                  * @example 2026-11-22
                  */
-                to?: string;
+                to?: components["parameters"]["To"];
                 /**
                  * @description 1–16 letters, digits or _
                  * @example A
                  */
-                queue?: string;
+                queue?: components["parameters"]["Queue"];
             };
             header?: never;
             path?: never;
@@ -7396,17 +7372,17 @@ export interface operations {
                  * @description First day (YYYY-MM-DD, the branch's calendar); default: 6 days before `to`
                  * @example 2026-11-16
                  */
-                from?: string;
+                from?: components["parameters"]["From"];
                 /**
                  * @description Last day, counted; default: today in the branch's time zone
                  * @example 2026-11-22
                  */
-                to?: string;
+                to?: components["parameters"]["To"];
                 /**
                  * @description 1–16 letters, digits or _
                  * @example A
                  */
-                queue?: string;
+                queue?: components["parameters"]["Queue"];
             };
             header?: never;
             path?: never;
@@ -7588,17 +7564,17 @@ export interface operations {
                  * @description First day (YYYY-MM-DD, the branch's calendar); default: 6 days before `to`
                  * @example 2026-11-16
                  */
-                from?: string;
+                from?: components["parameters"]["From"];
                 /**
                  * @description Last day, counted; default: today in the branch's time zone
                  * @example 2026-11-22
                  */
-                to?: string;
+                to?: components["parameters"]["To"];
                 /**
                  * @description 1–16 letters, digits or _
                  * @example A
                  */
-                queue?: string;
+                queue?: components["parameters"]["Queue"];
             };
             header?: never;
             path?: never;
@@ -7738,17 +7714,17 @@ export interface operations {
                  * @description First day (YYYY-MM-DD, the branch's calendar); default: 6 days before `to`
                  * @example 2026-11-16
                  */
-                from?: string;
+                from?: components["parameters"]["From"];
                 /**
                  * @description Last day, counted; default: today in the branch's time zone
                  * @example 2026-11-22
                  */
-                to?: string;
+                to?: components["parameters"]["To"];
                 /**
                  * @description 1–16 letters, digits or _
                  * @example A
                  */
-                queue?: string;
+                queue?: components["parameters"]["Queue"];
             };
             header?: never;
             path?: never;
@@ -8113,39 +8089,7 @@ export interface operations {
                         /** @enum {string} */
                         object: "list";
                         /** @description Newest first */
-                        data: {
-                            /** @enum {string} */
-                            object: "invitation";
-                            /** @example inv_01m81j197k2d4x8qpmwzr3tc5h */
-                            id: string;
-                            /** @example sam@example.com */
-                            email: string;
-                            /** @enum {string} */
-                            role: "owner" | "manager" | "staff";
-                            /**
-                             * @description pending: the link works until expires_at; expired: resend it for a new link
-                             * @enum {string}
-                             */
-                            status: "pending" | "expired" | "accepted" | "revoked";
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC with milliseconds
-                             * @example 2026-11-22T12:00:00.000Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC with milliseconds
-                             * @example 2026-11-22T12:00:00.000Z
-                             */
-                            sent_at: string;
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC with milliseconds
-                             * @example 2026-11-22T12:00:00.000Z
-                             */
-                            expires_at: string;
-                        }[];
+                        data: components["schemas"]["Invitation"][];
                         /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
                         has_more: boolean;
                     };
@@ -8195,39 +8139,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "invitation";
-                        /** @example inv_01m81j197k2d4x8qpmwzr3tc5h */
-                        id: string;
-                        /** @example sam@example.com */
-                        email: string;
-                        /** @enum {string} */
-                        role: "owner" | "manager" | "staff";
-                        /**
-                         * @description pending: the link works until expires_at; expired: resend it for a new link
-                         * @enum {string}
-                         */
-                        status: "pending" | "expired" | "accepted" | "revoked";
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        sent_at: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["Invitation"];
                 };
             };
             400: components["responses"]["BadRequestOrInvalidJson"];
@@ -8255,7 +8167,7 @@ export interface operations {
                  * @description An id starting `inv_`
                  * @example inv_01m81j197k2d4x8qpmwzr3tc5h
                  */
-                id: string;
+                id: components["parameters"]["InvitationId"];
             };
             cookie?: never;
         };
@@ -8271,39 +8183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "invitation";
-                        /** @example inv_01m81j197k2d4x8qpmwzr3tc5h */
-                        id: string;
-                        /** @example sam@example.com */
-                        email: string;
-                        /** @enum {string} */
-                        role: "owner" | "manager" | "staff";
-                        /**
-                         * @description pending: the link works until expires_at; expired: resend it for a new link
-                         * @enum {string}
-                         */
-                        status: "pending" | "expired" | "accepted" | "revoked";
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        sent_at: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["Invitation"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8329,7 +8209,7 @@ export interface operations {
                  * @description An id starting `inv_`
                  * @example inv_01m81j197k2d4x8qpmwzr3tc5h
                  */
-                id: string;
+                id: components["parameters"]["InvitationId"];
             };
             cookie?: never;
         };
@@ -8345,39 +8225,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "invitation";
-                        /** @example inv_01m81j197k2d4x8qpmwzr3tc5h */
-                        id: string;
-                        /** @example sam@example.com */
-                        email: string;
-                        /** @enum {string} */
-                        role: "owner" | "manager" | "staff";
-                        /**
-                         * @description pending: the link works until expires_at; expired: resend it for a new link
-                         * @enum {string}
-                         */
-                        status: "pending" | "expired" | "accepted" | "revoked";
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        sent_at: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["Invitation"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8409,24 +8257,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "account";
-                        /** @example acct_01m81j19e1a884mkzbkbmsx8py */
-                        id: string;
-                        /** @example Café Lumière */
-                        name: string;
-                        /** @enum {string} */
-                        plan: "free" | "pro" | "business";
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        deletion_requested_at: string | null;
-                        erase_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Account"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8474,24 +8305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "account";
-                        /** @example acct_01m81j19e1a884mkzbkbmsx8py */
-                        id: string;
-                        /** @example Café Lumière */
-                        name: string;
-                        /** @enum {string} */
-                        plan: "free" | "pro" | "business";
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        deletion_requested_at: string | null;
-                        erase_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Account"];
                 };
             };
             400: components["responses"]["BadRequestOrInvalidJson"];
@@ -8563,24 +8377,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "account";
-                        /** @example acct_01m81j19e1a884mkzbkbmsx8py */
-                        id: string;
-                        /** @example Café Lumière */
-                        name: string;
-                        /** @enum {string} */
-                        plan: "free" | "pro" | "business";
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        deletion_requested_at: string | null;
-                        erase_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Account"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8629,21 +8426,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "email_change";
-                        /**
-                         * @description The new email
-                         * @example sam@example.net
-                         */
-                        email: string;
-                        /**
-                         * @description awaiting_confirmation: a link went to the new address; confirmed: it is the user's email now and the old address was told
-                         * @enum {string}
-                         */
-                        status: "awaiting_confirmation" | "confirmed";
-                        expires_at: string | null;
-                    };
+                    "application/json": components["schemas"]["EmailChange"];
                 };
             };
             400: components["responses"]["BadRequestOrInvalidJson"];
@@ -8838,21 +8621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "email_change";
-                        /**
-                         * @description The new email
-                         * @example sam@example.net
-                         */
-                        email: string;
-                        /**
-                         * @description awaiting_confirmation: a link went to the new address; confirmed: it is the user's email now and the old address was told
-                         * @enum {string}
-                         */
-                        status: "awaiting_confirmation" | "confirmed";
-                        expires_at: string | null;
-                    };
+                    "application/json": components["schemas"]["EmailChange"];
                 };
             };
             400: components["responses"]["BadRequestOrInvalidJsonPublic"];

@@ -2,6 +2,7 @@
 // packages/client/src/schema.d.ts (what the event union `Event` reaches, nothing else, one schema
 // a file), so the self-contained verifier (verify.ts, shipped as @readybell/webhooks) types each
 // event's `data`. Types only. Do not edit: change the event schemas and run `node scripts/build-client.ts`.
+import type { Timestamp } from './timestamp.ts';
 import type { Ticket } from './ticket.ts';
 import type { WebhookEndpoint } from './webhook-endpoint.ts';
 import type { EventRequest } from './event-request.ts';
@@ -21,6 +22,7 @@ import type { Event } from './event.ts';
 
 export interface components {
     schemas: {
+        Timestamp: Timestamp;
         Ticket: Ticket;
         WebhookEndpoint: WebhookEndpoint;
         EventRequest: EventRequest;

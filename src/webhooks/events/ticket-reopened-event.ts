@@ -2,6 +2,7 @@
 // packages/client/src/schema.d.ts (what the event union `Event` reaches, nothing else, one schema
 // a file), so the self-contained verifier (verify.ts, shipped as @readybell/webhooks) types each
 // event's `data`. Types only. Do not edit: change the event schemas and run `node scripts/build-client.ts`.
+import type { Timestamp } from './timestamp.ts';
 import type { Ticket } from './ticket.ts';
 import type { EventRequest } from './event-request.ts';
 
@@ -65,12 +66,7 @@ export type TicketReopenedEvent = {
      * @enum {string}
      */
     type: "ticket.reopened";
-    /**
-     * Format: date-time
-     * @description RFC 3339 UTC with milliseconds
-     * @example 2026-11-22T12:00:00.000Z
-     */
-    created_at: string;
+    created_at: Timestamp;
     /** @description false for events made in test mode */
     livemode: boolean;
     /** @enum {string} */
