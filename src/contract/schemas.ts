@@ -7,7 +7,7 @@ import { SMS_STATUSES } from '../core/ticket.ts';
 import { TICKET_STATUSES } from '../domain/ticket-state.ts';
 import { SUPPORTED_LANGUAGES } from '../domain/branch-settings.ts';
 import { PROBLEM_CODES } from './problem-catalogue.ts';
-import { ChannelUsedSchema, EventRequestSchema, EventSchema, TYPED_EVENT_SCHEMAS } from './event-schemas.ts';
+import { ChannelUsedSchema, EventEnvelopeSchema, EventRequestSchema, EventSchema, TYPED_EVENT_SCHEMAS } from './event-schemas.ts';
 import { DeliverySchema, EndpointSchema } from './webhook-schemas.ts';
 import { BillingSchema } from './billing-schemas.ts';
 import { LADDER_CHANNELS, LADDER_SMS, MAX_LADDER_SECONDS, MIN_STEP_GAP_SECONDS } from '../domain/escalation-ladder.ts';
@@ -238,6 +238,7 @@ export const SHARED_SCHEMAS = [
   EndpointSchema,
   DeliverySchema,
   EventRequestSchema,
+  EventEnvelopeSchema,
   ...TYPED_EVENT_SCHEMAS,
   EventSchema,
   InsightFiguresSchema,

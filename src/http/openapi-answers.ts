@@ -130,9 +130,10 @@ class SharedProblems {
 
   ref(status: number, codes: Array<[ErrorCode, string]>, headers: { headers: Json; variant: string }): Json {
     const name = codes.map(([code]) => pascal(code)).join('Or') + headers.variant;
-    const lines = codes.map(([code]) => `- \`${code}\`: ${PROBLEM_CATALOGUE[code].help}`);
+    // What each code means is said once, in its example (components/examples), not in every answer that can carry it.
+    const list = codes.map(([code]) => `\`${code}\``);
     const answer = {
-      description: `${STATUS_CODES[status]}: a problem document whose \`code\` is one of:\n\n${lines.join('\n')}`,
+      description: `${STATUS_CODES[status]}: a problem document whose \`code\` is ${list.length === 1 ? list[0] : `one of ${list.join(', ')}`}; its example says what it means.`,
       headers: headers.headers,
       content: {
         [PROBLEM_CONTENT_TYPE]: {
@@ -158,6 +159,7 @@ function problemExamples(codes: Iterable<ErrorCode>): Json {
         code,
         {
           summary: title,
+          description: PROBLEM_CATALOGUE[code].help,
           value: {
             type: `/problems/${code}`,
             title,
@@ -269,6 +271,32 @@ function shareParameters(operations: Json[], shared: Json): void {
   }
 }
 
+/**
+ * An answer's whole example is stated once in components/examples and referred to by name (the
+ * answers that show the same object, and an event's webhook, share it): a code generator then
+ * leaves the examples out of the types it makes, and a renderer still shows each.
+ */
+function shareExamples(operations: Json[], shared: Json): void {
+  const names = new Map(Object.entries(shared).map(([name, example]) => [JSON.stringify(example.value), name]));
+  for (const op of operations) {
+    for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {
+      if (!/^2/.test(status)) continue;
+      for (const media of Object.values((answer.content ?? {}) as Record<string, Json>)) {
+        if (media.example === undefined) continue;
+        const text = JSON.stringify(media.example);
+        let name = names.get(text);
+        if (name === undefined) {
+          name = pascal(op.operationId);
+          shared[name] = { summary: answer.description, value: media.example };
+          names.set(text, name);
+        }
+        delete media.example;
+        media.examples = { [name]: ref('examples', name) };
+      }
+    }
+  }
+}
+
 /** @fastify/swagger's transformObject: completes every operation of the document. */
 export function finishDocument(doc: Json): Json {
   const used = new Set<ErrorCode>();
@@ -282,12 +310,14 @@ export function finishDocument(doc: Json): Json {
   }
   const parameters: Json = { ...PARAMETERS, ...doc.components?.parameters };
   shareParameters(operations, parameters);
+  const examples: Json = { ...doc.components?.examples };
+  shareExamples(operations, examples);
   doc.components = {
     ...doc.components,
     responses: { ...shared.responses, ...doc.components?.responses },
     headers: HEADERS,
     parameters,
-    examples: problemExamples(PROBLEM_CODES.filter((c) => used.has(c))),
+    examples: { ...problemExamples(PROBLEM_CODES.filter((c) => used.has(c))), ...examples },
   };
   return doc;
 }

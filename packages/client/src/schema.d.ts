@@ -1536,8 +1536,6 @@ export interface webhooks {
         /**
          * ticket.created
          * @description A ticket was created (`POST /v1/tickets`).
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketCreated"];
         delete?: never;
@@ -1558,8 +1556,6 @@ export interface webhooks {
         /**
          * ticket.ready
          * @description A ticket was marked ready (`POST /v1/tickets/{id}/ready`). Its ring's result follows as `ticket.rung`.
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketReady"];
         delete?: never;
@@ -1580,8 +1576,6 @@ export interface webhooks {
         /**
          * ticket.rung
          * @description A ring's result is known: the ring of `ready`, a `manual` ring again, an automatic `reminder`, or the end of a snooze.
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketRung"];
         delete?: never;
@@ -1602,8 +1596,6 @@ export interface webhooks {
         /**
          * ticket.collected
          * @description The customer collected the order (`POST /v1/tickets/{id}/collect`).
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketCollected"];
         delete?: never;
@@ -1624,8 +1616,6 @@ export interface webhooks {
         /**
          * ticket.cancelled
          * @description A ticket was cancelled (`POST /v1/tickets/{id}/cancel`).
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketCancelled"];
         delete?: never;
@@ -1646,8 +1636,6 @@ export interface webhooks {
         /**
          * ticket.expired
          * @description An open ticket passed the branch's expiry.
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketExpired"];
         delete?: never;
@@ -1668,8 +1656,6 @@ export interface webhooks {
         /**
          * ticket.reopened
          * @description A cancelled or collected ticket was brought back (`POST /v1/tickets/{id}/reopen`), to `ready` if it had been made ready, else `created`.
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketReopened"];
         delete?: never;
@@ -1690,8 +1676,6 @@ export interface webhooks {
         /**
          * ticket.customer_viewed
          * @description The customer opened the ticket's link for the first time.
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketCustomerViewed"];
         delete?: never;
@@ -1712,8 +1696,6 @@ export interface webhooks {
         /**
          * ticket.customer_subscribed
          * @description The customer turned on notifications.
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketCustomerSubscribed"];
         delete?: never;
@@ -1734,8 +1716,6 @@ export interface webhooks {
         /**
          * ticket.customer_acknowledged
          * @description The customer tapped "On my way" after a ring, or texted it back (`1`, `OK`, …).
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketCustomerAcknowledged"];
         delete?: never;
@@ -1756,8 +1736,6 @@ export interface webhooks {
         /**
          * ticket.customer_snoozed
          * @description The customer asked for more time, on their page or by texting `5` back; they are rung again when it ends.
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketCustomerSnoozed"];
         delete?: never;
@@ -1778,8 +1756,6 @@ export interface webhooks {
         /**
          * ping
          * @description A test event sent by `POST /v1/webhook_endpoints/{id}/test` to that endpoint only.
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receivePing"];
         delete?: never;
@@ -2100,53 +2076,8 @@ export interface components {
             id: string;
             idempotency_key: string | null;
         };
-        /**
-         * @description A ticket was created (`POST /v1/tickets`).
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.created",
-         *       "created_at": "2026-11-22T12:00:00.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "created",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": null,
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": null,
-         *             "notifications": "none",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 0,
-         *           "sms_status": null
-         *         }
-         *       },
-         *       "request": {
-         *         "id": "req_Xk2v9QmH4c7PzR1b",
-         *         "idempotency_key": "order-1001-create"
-         *       }
-         *     }
-         */
-        TicketCreatedEvent: {
+        /** @description What every event carries besides its `type` and `data` */
+        EventEnvelope: {
             /**
              * @description Unique per event: receivers deduplicate by it
              * @example evt_01m81j19938brsk5jvvwj1b6bd
@@ -2154,90 +2085,33 @@ export interface components {
             id: string;
             /** @enum {string} */
             object: "event";
+            created_at: components["schemas"]["Timestamp"];
+            /** @description false for events made in test mode */
+            livemode: boolean;
+            /** @enum {string} */
+            api_version: "v1";
+            /** @example br_01m81j194tb8kmycb0gheeaj9r */
+            branch: string;
+            request: components["schemas"]["EventRequest"] | null;
+        };
+        /** @description A ticket was created (`POST /v1/tickets`). */
+        TicketCreatedEvent: {
+            /** @enum {string} */
+            type: "ticket.created";
+            data: {
+                object: components["schemas"]["Ticket"];
+            };
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "ticket.created";
-            created_at: components["schemas"]["Timestamp"];
-            /** @description false for events made in test mode */
-            livemode: boolean;
-            /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
-            data: {
-                object: components["schemas"]["Ticket"];
-            };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description A ticket was marked ready (`POST /v1/tickets/{id}/ready`). Its ring's result follows as `ticket.rung`.
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.ready",
-         *       "created_at": "2026-11-22T12:09:30.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "ready",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": "2026-11-22T12:09:30.000Z",
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": "2026-11-22T12:00:41.000Z",
-         *             "notifications": "push",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 1,
-         *           "sms_status": null
-         *         },
-         *         "previous_status": "created"
-         *       },
-         *       "request": {
-         *         "id": "req_Xk2v9QmH4c7PzR1b",
-         *         "idempotency_key": "order-1001-ready"
-         *       }
-         *     }
-         */
+        });
+        /** @description A ticket was marked ready (`POST /v1/tickets/{id}/ready`). Its ring's result follows as `ticket.rung`. */
         TicketReadyEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
             /** @enum {string} */
-            object: "event";
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
             type: "ticket.ready";
-            created_at: components["schemas"]["Timestamp"];
-            /** @description false for events made in test mode */
-            livemode: boolean;
-            /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
             data: {
                 object: components["schemas"]["Ticket"];
                 /**
@@ -2246,98 +2120,17 @@ export interface components {
                  */
                 previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
             };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description A ring's result is known: the ring of `ready`, a `manual` ring again, an automatic `reminder`, or the end of a snooze.
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.rung",
-         *       "created_at": "2026-11-22T12:09:31.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "ready",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": "2026-11-22T12:09:30.000Z",
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": "2026-11-22T12:00:41.000Z",
-         *             "notifications": "push",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 1,
-         *           "sms_status": null
-         *         },
-         *         "ring": {
-         *           "id": "rng_01m81j18pees95dsax2gr9sxv6",
-         *           "seq": 1,
-         *           "reason": "ready",
-         *           "rang": true,
-         *           "channel_used": "push",
-         *           "call_out_loud": true,
-         *           "channels": [
-         *             {
-         *               "channel": "push",
-         *               "delivered": true,
-         *               "detail": "accepted"
-         *             },
-         *             {
-         *               "channel": "page",
-         *               "delivered": false,
-         *               "detail": "no page open"
-         *             },
-         *             {
-         *               "channel": "display",
-         *               "delivered": true
-         *             }
-         *           ]
-         *         }
-         *       },
-         *       "request": {
-         *         "id": "req_Xk2v9QmH4c7PzR1b",
-         *         "idempotency_key": "order-1001-ready"
-         *       }
-         *     }
-         */
-        TicketRungEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
-            /** @enum {string} */
-            object: "event";
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "ticket.rung";
-            created_at: components["schemas"]["Timestamp"];
-            /** @description false for events made in test mode */
-            livemode: boolean;
+            type: "ticket.ready";
+        });
+        /** @description A ring's result is known: the ring of `ready`, a `manual` ring again, an automatic `reminder`, or the end of a snooze. */
+        TicketRungEvent: {
             /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
+            type: "ticket.rung";
             data: {
                 object: components["schemas"]["Ticket"];
                 /** @description A ring and what it reached */
@@ -2376,75 +2169,36 @@ export interface components {
                     }[];
                 };
             };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description The customer collected the order (`POST /v1/tickets/{id}/collect`).
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.collected",
-         *       "created_at": "2026-11-22T12:11:02.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "collected",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": "2026-11-22T12:09:30.000Z",
-         *           "collected_at": "2026-11-22T12:11:02.000Z",
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": "2026-11-22T12:00:41.000Z",
-         *             "notifications": "push",
-         *             "acknowledged_at": "2026-11-22T12:09:48.000Z",
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 1,
-         *           "sms_status": null
-         *         },
-         *         "previous_status": "ready"
-         *       },
-         *       "request": {
-         *         "id": "req_Xk2v9QmH4c7PzR1b",
-         *         "idempotency_key": "order-1001-collect"
-         *       }
-         *     }
-         */
-        TicketCollectedEvent: {
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            id: string;
+            type: "ticket.rung";
+        });
+        /** @description The customer collected the order (`POST /v1/tickets/{id}/collect`). */
+        TicketCollectedEvent: {
             /** @enum {string} */
-            object: "event";
+            type: "ticket.collected";
+            data: {
+                object: components["schemas"]["Ticket"];
+                /**
+                 * @description The status before this change
+                 * @enum {string}
+                 */
+                previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
+            };
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "ticket.collected";
-            created_at: components["schemas"]["Timestamp"];
-            /** @description false for events made in test mode */
-            livemode: boolean;
+        });
+        /** @description A ticket was cancelled (`POST /v1/tickets/{id}/cancel`). */
+        TicketCancelledEvent: {
             /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
+            type: "ticket.cancelled";
             data: {
                 object: components["schemas"]["Ticket"];
                 /**
@@ -2453,75 +2207,17 @@ export interface components {
                  */
                 previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
             };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description A ticket was cancelled (`POST /v1/tickets/{id}/cancel`).
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.cancelled",
-         *       "created_at": "2026-11-22T12:03:15.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "cancelled",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": null,
-         *           "collected_at": null,
-         *           "cancelled_at": "2026-11-22T12:03:15.000Z",
-         *           "expired_at": null,
-         *           "cancellation_reason": "Out of stock",
-         *           "customer": {
-         *             "viewed_at": null,
-         *             "notifications": "none",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 0,
-         *           "sms_status": null
-         *         },
-         *         "previous_status": "created"
-         *       },
-         *       "request": {
-         *         "id": "req_Xk2v9QmH4c7PzR1b",
-         *         "idempotency_key": "order-1001-cancel"
-         *       }
-         *     }
-         */
-        TicketCancelledEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
-            /** @enum {string} */
-            object: "event";
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "ticket.cancelled";
-            created_at: components["schemas"]["Timestamp"];
-            /** @description false for events made in test mode */
-            livemode: boolean;
+        });
+        /** @description An open ticket passed the branch's expiry. */
+        TicketExpiredEvent: {
             /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
+            type: "ticket.expired";
             data: {
                 object: components["schemas"]["Ticket"];
                 /**
@@ -2530,72 +2226,17 @@ export interface components {
                  */
                 previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
             };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description An open ticket passed the branch's expiry.
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.expired",
-         *       "created_at": "2026-11-22T23:59:59.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "expired",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": "2026-11-22T12:09:30.000Z",
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": "2026-11-22T23:59:59.000Z",
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": "2026-11-22T12:00:41.000Z",
-         *             "notifications": "push",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 3,
-         *           "sms_status": null
-         *         },
-         *         "previous_status": "ready"
-         *       },
-         *       "request": null
-         *     }
-         */
-        TicketExpiredEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
-            /** @enum {string} */
-            object: "event";
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "ticket.expired";
-            created_at: components["schemas"]["Timestamp"];
-            /** @description false for events made in test mode */
-            livemode: boolean;
+        });
+        /** @description A cancelled or collected ticket was brought back (`POST /v1/tickets/{id}/reopen`), to `ready` if it had been made ready, else `created`. */
+        TicketReopenedEvent: {
             /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
+            type: "ticket.reopened";
             data: {
                 object: components["schemas"]["Ticket"];
                 /**
@@ -2604,217 +2245,31 @@ export interface components {
                  */
                 previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
             };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description A cancelled or collected ticket was brought back (`POST /v1/tickets/{id}/reopen`), to `ready` if it had been made ready, else `created`.
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.reopened",
-         *       "created_at": "2026-11-22T12:03:21.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "created",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": null,
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": null,
-         *             "notifications": "none",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 0,
-         *           "sms_status": null
-         *         },
-         *         "previous_status": "cancelled"
-         *       },
-         *       "request": {
-         *         "id": "req_Xk2v9QmH4c7PzR1b",
-         *         "idempotency_key": "order-1001-reopen"
-         *       }
-         *     }
-         */
-        TicketReopenedEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
-            /** @enum {string} */
-            object: "event";
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "ticket.reopened";
-            created_at: components["schemas"]["Timestamp"];
-            /** @description false for events made in test mode */
-            livemode: boolean;
+        });
+        /** @description The customer opened the ticket's link for the first time. */
+        TicketCustomerViewedEvent: {
             /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
+            type: "ticket.customer_viewed";
             data: {
                 object: components["schemas"]["Ticket"];
-                /**
-                 * @description The status before this change
-                 * @enum {string}
-                 */
-                previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
             };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description The customer opened the ticket's link for the first time.
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.customer_viewed",
-         *       "created_at": "2026-11-22T12:00:41.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "created",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": null,
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": "2026-11-22T12:00:41.000Z",
-         *             "notifications": "none",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 0,
-         *           "sms_status": null
-         *         }
-         *       },
-         *       "request": null
-         *     }
-         */
-        TicketCustomerViewedEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
-            /** @enum {string} */
-            object: "event";
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "ticket.customer_viewed";
-            created_at: components["schemas"]["Timestamp"];
-            /** @description false for events made in test mode */
-            livemode: boolean;
-            /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
-            data: {
-                object: components["schemas"]["Ticket"];
-            };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description The customer turned on notifications.
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.customer_subscribed",
-         *       "created_at": "2026-11-22T12:00:52.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "created",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": null,
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": "2026-11-22T12:00:41.000Z",
-         *             "notifications": "push",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 0,
-         *           "sms_status": null
-         *         },
-         *         "channel": "push"
-         *       },
-         *       "request": null
-         *     }
-         */
+        });
+        /** @description The customer turned on notifications. */
         TicketCustomerSubscribedEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
             /** @enum {string} */
-            object: "event";
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
             type: "ticket.customer_subscribed";
-            created_at: components["schemas"]["Timestamp"];
-            /** @description false for events made in test mode */
-            livemode: boolean;
-            /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
             data: {
                 object: components["schemas"]["Ticket"];
                 /**
@@ -2823,72 +2278,17 @@ export interface components {
                  */
                 channel: "push" | "sms";
             };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description The customer tapped "On my way" after a ring, or texted it back (`1`, `OK`, …).
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.customer_acknowledged",
-         *       "created_at": "2026-11-22T12:09:48.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "ready",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": "2026-11-22T12:09:30.000Z",
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": "2026-11-22T12:00:41.000Z",
-         *             "notifications": "push",
-         *             "acknowledged_at": "2026-11-22T12:09:48.000Z",
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 1,
-         *           "sms_status": null
-         *         },
-         *         "via": "page"
-         *       },
-         *       "request": null
-         *     }
-         */
-        TicketCustomerAcknowledgedEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
-            /** @enum {string} */
-            object: "event";
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "ticket.customer_acknowledged";
-            created_at: components["schemas"]["Timestamp"];
-            /** @description false for events made in test mode */
-            livemode: boolean;
+            type: "ticket.customer_subscribed";
+        });
+        /** @description The customer tapped "On my way" after a ring, or texted it back (`1`, `OK`, …). */
+        TicketCustomerAcknowledgedEvent: {
             /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
+            type: "ticket.customer_acknowledged";
             data: {
                 object: components["schemas"]["Ticket"];
                 /**
@@ -2897,74 +2297,17 @@ export interface components {
                  */
                 via: "page" | "sms";
             };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description The customer asked for more time, on their page or by texting `5` back; they are rung again when it ends.
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.customer_snoozed",
-         *       "created_at": "2026-11-22T12:09:40.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "ready",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": "2026-11-22T12:09:30.000Z",
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": "2026-11-22T12:00:41.000Z",
-         *             "notifications": "push",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": "2026-11-22T12:14:40.000Z"
-         *           },
-         *           "rings": 1,
-         *           "sms_status": null
-         *         },
-         *         "minutes": 5,
-         *         "snoozed_until": "2026-11-22T12:14:40.000Z",
-         *         "via": "page"
-         *       },
-         *       "request": null
-         *     }
-         */
-        TicketCustomerSnoozedEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
-            /** @enum {string} */
-            object: "event";
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "ticket.customer_snoozed";
-            created_at: components["schemas"]["Timestamp"];
-            /** @description false for events made in test mode */
-            livemode: boolean;
+            type: "ticket.customer_acknowledged";
+        });
+        /** @description The customer asked for more time, on their page or by texting `5` back; they are rung again when it ends. */
+        TicketCustomerSnoozedEvent: {
             /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
+            type: "ticket.customer_snoozed";
             data: {
                 object: components["schemas"]["Ticket"];
                 /** @example 5 */
@@ -2976,68 +2319,27 @@ export interface components {
                  */
                 via: "page" | "sms";
             };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description A test event sent by `POST /v1/webhook_endpoints/{id}/test` to that endpoint only.
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ping",
-         *       "created_at": "2026-11-22T12:00:00.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "webhook_endpoint",
-         *           "id": "we_01m81j192r63sbjxswgx2kegxr",
-         *           "url": "https://pos.example.com/readybell/webhooks",
-         *           "enabled_events": [
-         *             "*"
-         *           ],
-         *           "description": "POS at the counter",
-         *           "disabled": false,
-         *           "disabled_reason": null,
-         *           "disabled_at": null,
-         *           "previous_secret_expires_at": null,
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "updated_at": "2026-11-22T12:00:00.000Z"
-         *         }
-         *       },
-         *       "request": {
-         *         "id": "req_Xk2v9QmH4c7PzR1b",
-         *         "idempotency_key": "endpoint-test-1"
-         *       }
-         *     }
-         */
-        PingEvent: {
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            id: string;
+            type: "ticket.customer_snoozed";
+        });
+        /** @description A test event sent by `POST /v1/webhook_endpoints/{id}/test` to that endpoint only. */
+        PingEvent: {
             /** @enum {string} */
-            object: "event";
+            type: "ping";
+            data: {
+                object: components["schemas"]["WebhookEndpoint"];
+            };
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "ping";
-            created_at: components["schemas"]["Timestamp"];
-            /** @description false for events made in test mode */
-            livemode: boolean;
-            /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
-            data: {
-                object: components["schemas"]["WebhookEndpoint"];
-            };
-            request: components["schemas"]["EventRequest"] | null;
-        };
+        });
         /** @description An event: one of the types below, told apart by `type`. More types may be added within v1; ignore the ones you do not know. */
         Event: components["schemas"]["TicketCreatedEvent"] | components["schemas"]["TicketReadyEvent"] | components["schemas"]["TicketRungEvent"] | components["schemas"]["TicketCollectedEvent"] | components["schemas"]["TicketCancelledEvent"] | components["schemas"]["TicketExpiredEvent"] | components["schemas"]["TicketReopenedEvent"] | components["schemas"]["TicketCustomerViewedEvent"] | components["schemas"]["TicketCustomerSubscribedEvent"] | components["schemas"]["TicketCustomerAcknowledgedEvent"] | components["schemas"]["TicketCustomerSnoozedEvent"] | components["schemas"]["PingEvent"];
         /** @description What happened in some hours of a branch (all its queues, or the one asked for). Counts are of changes in those hours: a ticket created at 11:58 and collected at 12:03 counts as created at 11 and collected at 12. */
@@ -3348,11 +2650,7 @@ export interface components {
         };
     };
     responses: {
-        /**
-         * @description Bad Request: a problem document whose `code` is one of:
-         *
-         *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-         */
+        /** @description Bad Request: a problem document whose `code` is `bad-request`; its example says what it means. */
         BadRequest: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3364,12 +2662,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Unauthorized: a problem document whose `code` is one of:
-         *
-         *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-         *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-         */
+        /** @description Unauthorized: a problem document whose `code` is one of `unauthenticated`, `invalid-api-key`; its example says what it means. */
         UnauthenticatedOrInvalidApiKey: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3380,12 +2673,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Forbidden: a problem document whose `code` is one of:
-         *
-         *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-         *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-         */
+        /** @description Forbidden: a problem document whose `code` is one of `forbidden`, `plan-required`; its example says what it means. */
         ForbiddenOrPlanRequired: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3397,11 +2685,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Too Many Requests: a problem document whose `code` is one of:
-         *
-         *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-         */
+        /** @description Too Many Requests: a problem document whose `code` is `rate-limited`; its example says what it means. */
         RateLimited: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3414,11 +2698,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Internal Server Error: a problem document whose `code` is one of:
-         *
-         *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-         */
+        /** @description Internal Server Error: a problem document whose `code` is `internal`; its example says what it means. */
         Internal: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3430,11 +2710,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Service Unavailable: a problem document whose `code` is one of:
-         *
-         *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-         */
+        /** @description Service Unavailable: a problem document whose `code` is `unavailable`; its example says what it means. */
         Unavailable: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3447,12 +2723,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Bad Request: a problem document whose `code` is one of:
-         *
-         *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-         *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-         */
+        /** @description Bad Request: a problem document whose `code` is one of `bad-request`, `invalid-json`; its example says what it means. */
         BadRequestOrInvalidJson: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3464,12 +2735,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Forbidden: a problem document whose `code` is one of:
-         *
-         *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-         *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-         */
+        /** @description Forbidden: a problem document whose `code` is one of `forbidden`, `plan-required`; its example says what it means. */
         ForbiddenOrPlanRequiredOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3482,11 +2748,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Request Timeout: a problem document whose `code` is one of:
-         *
-         *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-         */
+        /** @description Request Timeout: a problem document whose `code` is `request-timeout`; its example says what it means. */
         RequestTimeout: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3496,11 +2758,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Conflict: a problem document whose `code` is one of:
-         *
-         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-         */
+        /** @description Conflict: a problem document whose `code` is `idempotency-key-in-use`; its example says what it means. */
         IdempotencyKeyInUseOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3514,11 +2772,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Payload Too Large: a problem document whose `code` is one of:
-         *
-         *     - `payload-too-large`: The request body is larger than the service accepts.
-         */
+        /** @description Payload Too Large: a problem document whose `code` is `payload-too-large`; its example says what it means. */
         PayloadTooLarge: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3530,11 +2784,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Unsupported Media Type: a problem document whose `code` is one of:
-         *
-         *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-         */
+        /** @description Unsupported Media Type: a problem document whose `code` is `unsupported-media-type`; its example says what it means. */
         UnsupportedMediaType: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3546,12 +2796,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Unprocessable Entity: a problem document whose `code` is one of:
-         *
-         *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-         *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-         */
+        /** @description Unprocessable Entity: a problem document whose `code` is one of `validation-failed`, `idempotency-key-reuse`; its example says what it means. */
         ValidationFailedOrIdempotencyKeyReuseOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3564,12 +2809,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Conflict: a problem document whose `code` is one of:
-         *
-         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-         *     - `conflict`: The request conflicts with the current state of the resource.
-         */
+        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `conflict`; its example says what it means. */
         IdempotencyKeyInUseOrConflictOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3583,11 +2823,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Not Found: a problem document whose `code` is one of:
-         *
-         *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-         */
+        /** @description Not Found: a problem document whose `code` is `not-found`; its example says what it means. */
         NotFoundOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3600,11 +2836,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Unprocessable Entity: a problem document whose `code` is one of:
-         *
-         *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-         */
+        /** @description Unprocessable Entity: a problem document whose `code` is `validation-failed`; its example says what it means. */
         ValidationFailed: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3616,11 +2848,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Not Found: a problem document whose `code` is one of:
-         *
-         *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-         */
+        /** @description Not Found: a problem document whose `code` is `not-found`; its example says what it means. */
         NotFound: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3632,12 +2860,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Conflict: a problem document whose `code` is one of:
-         *
-         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-         *     - `ticket-state-conflict`: The operation is not allowed in the ticket's current state; `ticket_status` says which state it is in.
-         */
+        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `ticket-state-conflict`; its example says what it means. */
         IdempotencyKeyInUseOrTicketStateConflictOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3651,13 +2874,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Conflict: a problem document whose `code` is one of:
-         *
-         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-         *     - `ticket-state-conflict`: The operation is not allowed in the ticket's current state; `ticket_status` says which state it is in.
-         *     - `conflict`: The request conflicts with the current state of the resource.
-         */
+        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `ticket-state-conflict`, `conflict`; its example says what it means. */
         IdempotencyKeyInUseOrTicketStateConflictOrConflictOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3671,11 +2888,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Forbidden: a problem document whose `code` is one of:
-         *
-         *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-         */
+        /** @description Forbidden: a problem document whose `code` is `forbidden`; its example says what it means. */
         Forbidden: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3687,11 +2900,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Forbidden: a problem document whose `code` is one of:
-         *
-         *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-         */
+        /** @description Forbidden: a problem document whose `code` is `forbidden`; its example says what it means. */
         ForbiddenOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3704,11 +2913,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Unprocessable Entity: a problem document whose `code` is one of:
-         *
-         *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-         */
+        /** @description Unprocessable Entity: a problem document whose `code` is `idempotency-key-reuse`; its example says what it means. */
         IdempotencyKeyReuseOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3721,12 +2926,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Conflict: a problem document whose `code` is one of:
-         *
-         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-         *     - `last-owner`: An account always keeps at least one owner, so nobody locks it out of its own administration. Make another user owner first, then change or remove this one.
-         */
+        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `last-owner`; its example says what it means. */
         IdempotencyKeyInUseOrLastOwnerOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3740,13 +2940,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Conflict: a problem document whose `code` is one of:
-         *
-         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-         *     - `conflict`: The request conflicts with the current state of the resource.
-         *     - `last-owner`: An account always keeps at least one owner, so nobody locks it out of its own administration. Make another user owner first, then change or remove this one.
-         */
+        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `conflict`, `last-owner`; its example says what it means. */
         IdempotencyKeyInUseOrConflictOrLastOwnerOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3760,11 +2954,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Conflict: a problem document whose `code` is one of:
-         *
-         *     - `conflict`: The request conflicts with the current state of the resource.
-         */
+        /** @description Conflict: a problem document whose `code` is `conflict`; its example says what it means. */
         Conflict: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3777,12 +2967,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Bad Request: a problem document whose `code` is one of:
-         *
-         *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-         *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-         */
+        /** @description Bad Request: a problem document whose `code` is one of `bad-request`, `invalid-json`; its example says what it means. */
         BadRequestOrInvalidJsonPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3792,11 +2977,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Unauthorized: a problem document whose `code` is one of:
-         *
-         *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-         */
+        /** @description Unauthorized: a problem document whose `code` is `unauthenticated`; its example says what it means. */
         Unauthenticated: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3807,11 +2988,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Forbidden: a problem document whose `code` is one of:
-         *
-         *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-         */
+        /** @description Forbidden: a problem document whose `code` is `forbidden`; its example says what it means. */
         ForbiddenPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3821,11 +2998,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Payload Too Large: a problem document whose `code` is one of:
-         *
-         *     - `payload-too-large`: The request body is larger than the service accepts.
-         */
+        /** @description Payload Too Large: a problem document whose `code` is `payload-too-large`; its example says what it means. */
         PayloadTooLargePublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3835,11 +3008,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Unsupported Media Type: a problem document whose `code` is one of:
-         *
-         *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-         */
+        /** @description Unsupported Media Type: a problem document whose `code` is `unsupported-media-type`; its example says what it means. */
         UnsupportedMediaTypePublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3849,11 +3018,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Unprocessable Entity: a problem document whose `code` is one of:
-         *
-         *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-         */
+        /** @description Unprocessable Entity: a problem document whose `code` is `validation-failed`; its example says what it means. */
         ValidationFailedPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3863,11 +3028,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Too Many Requests: a problem document whose `code` is one of:
-         *
-         *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-         */
+        /** @description Too Many Requests: a problem document whose `code` is `rate-limited`; its example says what it means. */
         RateLimitedPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3878,11 +3039,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Internal Server Error: a problem document whose `code` is one of:
-         *
-         *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-         */
+        /** @description Internal Server Error: a problem document whose `code` is `internal`; its example says what it means. */
         InternalPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3892,11 +3049,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Service Unavailable: a problem document whose `code` is one of:
-         *
-         *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-         */
+        /** @description Service Unavailable: a problem document whose `code` is `unavailable`; its example says what it means. */
         UnavailablePublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3907,11 +3060,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Conflict: a problem document whose `code` is one of:
-         *
-         *     - `conflict`: The request conflicts with the current state of the resource.
-         */
+        /** @description Conflict: a problem document whose `code` is `conflict`; its example says what it means. */
         ConflictPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3922,11 +3071,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Bad Request: a problem document whose `code` is one of:
-         *
-         *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-         */
+        /** @description Bad Request: a problem document whose `code` is `bad-request`; its example says what it means. */
         BadRequestPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -4392,42 +3537,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "list",
-                     *       "data": [
-                     *         {
-                     *           "object": "ticket",
-                     *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *           "display_number": "A-42",
-                     *           "queue": "A",
-                     *           "status": "ready",
-                     *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *           "external_ref": "1001",
-                     *           "metadata": {
-                     *             "table": "12"
-                     *           },
-                     *           "livemode": false,
-                     *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *           "created_at": "2026-11-22T12:00:00.000Z",
-                     *           "ready_at": "2026-11-22T12:09:30.000Z",
-                     *           "collected_at": null,
-                     *           "cancelled_at": null,
-                     *           "expired_at": null,
-                     *           "cancellation_reason": null,
-                     *           "customer": {
-                     *             "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *             "notifications": "push",
-                     *             "acknowledged_at": null,
-                     *             "snoozed_until": null
-                     *           },
-                     *           "rings": 1,
-                     *           "sms_status": null
-                     *         }
-                     *       ],
-                     *       "has_more": false
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {string} */
                         object: "list";
@@ -4498,36 +3607,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "ticket",
-                     *       "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *       "display_number": "A-42",
-                     *       "queue": "A",
-                     *       "status": "created",
-                     *       "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *       "external_ref": "1001",
-                     *       "metadata": {
-                     *         "table": "12"
-                     *       },
-                     *       "livemode": false,
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "created_at": "2026-11-22T12:00:00.000Z",
-                     *       "ready_at": null,
-                     *       "collected_at": null,
-                     *       "cancelled_at": null,
-                     *       "expired_at": null,
-                     *       "cancellation_reason": null,
-                     *       "customer": {
-                     *         "viewed_at": null,
-                     *         "notifications": "none",
-                     *         "acknowledged_at": null,
-                     *         "snoozed_until": null
-                     *       },
-                     *       "rings": 0,
-                     *       "sms_status": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
@@ -4568,36 +3647,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "ticket",
-                     *       "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *       "display_number": "A-42",
-                     *       "queue": "A",
-                     *       "status": "ready",
-                     *       "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *       "external_ref": "1001",
-                     *       "metadata": {
-                     *         "table": "12"
-                     *       },
-                     *       "livemode": false,
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "created_at": "2026-11-22T12:00:00.000Z",
-                     *       "ready_at": "2026-11-22T12:09:30.000Z",
-                     *       "collected_at": null,
-                     *       "cancelled_at": null,
-                     *       "expired_at": null,
-                     *       "cancellation_reason": null,
-                     *       "customer": {
-                     *         "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *         "notifications": "push",
-                     *         "acknowledged_at": "2026-11-22T12:09:48.000Z",
-                     *         "snoozed_until": null
-                     *       },
-                     *       "rings": 1,
-                     *       "sms_status": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
@@ -4718,41 +3767,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "rang": true,
-                     *       "channel_used": "push",
-                     *       "call_out_loud": true,
-                     *       "ticket": {
-                     *         "object": "ticket",
-                     *         "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *         "display_number": "A-42",
-                     *         "queue": "A",
-                     *         "status": "ready",
-                     *         "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *         "external_ref": "1001",
-                     *         "metadata": {
-                     *           "table": "12"
-                     *         },
-                     *         "livemode": false,
-                     *         "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *         "created_at": "2026-11-22T12:00:00.000Z",
-                     *         "ready_at": "2026-11-22T12:09:30.000Z",
-                     *         "collected_at": null,
-                     *         "cancelled_at": null,
-                     *         "expired_at": null,
-                     *         "cancellation_reason": null,
-                     *         "customer": {
-                     *           "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *           "notifications": "push",
-                     *           "acknowledged_at": null,
-                     *           "snoozed_until": null
-                     *         },
-                     *         "rings": 1,
-                     *         "sms_status": null
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["RingResult"];
                 };
             };
@@ -4803,41 +3817,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "rang": true,
-                     *       "channel_used": "push",
-                     *       "call_out_loud": false,
-                     *       "ticket": {
-                     *         "object": "ticket",
-                     *         "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *         "display_number": "A-42",
-                     *         "queue": "A",
-                     *         "status": "ready",
-                     *         "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *         "external_ref": "1001",
-                     *         "metadata": {
-                     *           "table": "12"
-                     *         },
-                     *         "livemode": false,
-                     *         "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *         "created_at": "2026-11-22T12:00:00.000Z",
-                     *         "ready_at": "2026-11-22T12:09:30.000Z",
-                     *         "collected_at": null,
-                     *         "cancelled_at": null,
-                     *         "expired_at": null,
-                     *         "cancellation_reason": null,
-                     *         "customer": {
-                     *           "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *           "notifications": "push",
-                     *           "acknowledged_at": null,
-                     *           "snoozed_until": null
-                     *         },
-                     *         "rings": 2,
-                     *         "sms_status": null
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["RingResult"];
                 };
             };
@@ -4888,36 +3867,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "ticket",
-                     *       "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *       "display_number": "A-42",
-                     *       "queue": "A",
-                     *       "status": "collected",
-                     *       "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *       "external_ref": "1001",
-                     *       "metadata": {
-                     *         "table": "12"
-                     *       },
-                     *       "livemode": false,
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "created_at": "2026-11-22T12:00:00.000Z",
-                     *       "ready_at": "2026-11-22T12:09:30.000Z",
-                     *       "collected_at": "2026-11-22T12:11:02.000Z",
-                     *       "cancelled_at": null,
-                     *       "expired_at": null,
-                     *       "cancellation_reason": null,
-                     *       "customer": {
-                     *         "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *         "notifications": "push",
-                     *         "acknowledged_at": "2026-11-22T12:09:48.000Z",
-                     *         "snoozed_until": null
-                     *       },
-                     *       "rings": 1,
-                     *       "sms_status": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
@@ -4973,36 +3922,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "ticket",
-                     *       "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *       "display_number": "A-42",
-                     *       "queue": "A",
-                     *       "status": "cancelled",
-                     *       "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *       "external_ref": "1001",
-                     *       "metadata": {
-                     *         "table": "12"
-                     *       },
-                     *       "livemode": false,
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "created_at": "2026-11-22T12:00:00.000Z",
-                     *       "ready_at": null,
-                     *       "collected_at": null,
-                     *       "cancelled_at": "2026-11-22T12:03:15.000Z",
-                     *       "expired_at": null,
-                     *       "cancellation_reason": "Out of stock",
-                     *       "customer": {
-                     *         "viewed_at": null,
-                     *         "notifications": "none",
-                     *         "acknowledged_at": null,
-                     *         "snoozed_until": null
-                     *       },
-                     *       "rings": 0,
-                     *       "sms_status": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
@@ -5053,36 +3972,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "ticket",
-                     *       "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *       "display_number": "A-42",
-                     *       "queue": "A",
-                     *       "status": "created",
-                     *       "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *       "external_ref": "1001",
-                     *       "metadata": {
-                     *         "table": "12"
-                     *       },
-                     *       "livemode": false,
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "created_at": "2026-11-22T12:00:00.000Z",
-                     *       "ready_at": null,
-                     *       "collected_at": null,
-                     *       "cancelled_at": null,
-                     *       "expired_at": null,
-                     *       "cancellation_reason": null,
-                     *       "customer": {
-                     *         "viewed_at": null,
-                     *         "notifications": "none",
-                     *         "acknowledged_at": null,
-                     *         "snoozed_until": null
-                     *       },
-                     *       "rings": 0,
-                     *       "sms_status": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
@@ -5133,125 +4022,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "list",
-                     *       "data": [
-                     *         {
-                     *           "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-                     *           "object": "event",
-                     *           "type": "ticket.rung",
-                     *           "created_at": "2026-11-22T12:09:31.000Z",
-                     *           "livemode": false,
-                     *           "api_version": "v1",
-                     *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *           "data": {
-                     *             "object": {
-                     *               "object": "ticket",
-                     *               "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *               "display_number": "A-42",
-                     *               "queue": "A",
-                     *               "status": "ready",
-                     *               "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *               "external_ref": "1001",
-                     *               "metadata": {
-                     *                 "table": "12"
-                     *               },
-                     *               "livemode": false,
-                     *               "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *               "created_at": "2026-11-22T12:00:00.000Z",
-                     *               "ready_at": "2026-11-22T12:09:30.000Z",
-                     *               "collected_at": null,
-                     *               "cancelled_at": null,
-                     *               "expired_at": null,
-                     *               "cancellation_reason": null,
-                     *               "customer": {
-                     *                 "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *                 "notifications": "push",
-                     *                 "acknowledged_at": null,
-                     *                 "snoozed_until": null
-                     *               },
-                     *               "rings": 1,
-                     *               "sms_status": null
-                     *             },
-                     *             "ring": {
-                     *               "id": "rng_01m81j18pees95dsax2gr9sxv6",
-                     *               "seq": 1,
-                     *               "reason": "ready",
-                     *               "rang": true,
-                     *               "channel_used": "push",
-                     *               "call_out_loud": true,
-                     *               "channels": [
-                     *                 {
-                     *                   "channel": "push",
-                     *                   "delivered": true,
-                     *                   "detail": "accepted"
-                     *                 },
-                     *                 {
-                     *                   "channel": "page",
-                     *                   "delivered": false,
-                     *                   "detail": "no page open"
-                     *                 },
-                     *                 {
-                     *                   "channel": "display",
-                     *                   "delivered": true
-                     *                 }
-                     *               ]
-                     *             }
-                     *           },
-                     *           "request": {
-                     *             "id": "req_Xk2v9QmH4c7PzR1b",
-                     *             "idempotency_key": "order-1001-ready"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-                     *           "object": "event",
-                     *           "type": "ticket.ready",
-                     *           "created_at": "2026-11-22T12:09:30.000Z",
-                     *           "livemode": false,
-                     *           "api_version": "v1",
-                     *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *           "data": {
-                     *             "object": {
-                     *               "object": "ticket",
-                     *               "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *               "display_number": "A-42",
-                     *               "queue": "A",
-                     *               "status": "ready",
-                     *               "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *               "external_ref": "1001",
-                     *               "metadata": {
-                     *                 "table": "12"
-                     *               },
-                     *               "livemode": false,
-                     *               "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *               "created_at": "2026-11-22T12:00:00.000Z",
-                     *               "ready_at": "2026-11-22T12:09:30.000Z",
-                     *               "collected_at": null,
-                     *               "cancelled_at": null,
-                     *               "expired_at": null,
-                     *               "cancellation_reason": null,
-                     *               "customer": {
-                     *                 "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *                 "notifications": "push",
-                     *                 "acknowledged_at": null,
-                     *                 "snoozed_until": null
-                     *               },
-                     *               "rings": 1,
-                     *               "sms_status": null
-                     *             },
-                     *             "previous_status": "created"
-                     *           },
-                     *           "request": {
-                     *             "id": "req_Xk2v9QmH4c7PzR1b",
-                     *             "idempotency_key": "order-1001-ready"
-                     *           }
-                     *         }
-                     *       ],
-                     *       "has_more": true
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {string} */
                         object: "list";
@@ -5295,75 +4065,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-                     *       "object": "event",
-                     *       "type": "ticket.rung",
-                     *       "created_at": "2026-11-22T12:09:31.000Z",
-                     *       "livemode": false,
-                     *       "api_version": "v1",
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "data": {
-                     *         "object": {
-                     *           "object": "ticket",
-                     *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *           "display_number": "A-42",
-                     *           "queue": "A",
-                     *           "status": "ready",
-                     *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *           "external_ref": "1001",
-                     *           "metadata": {
-                     *             "table": "12"
-                     *           },
-                     *           "livemode": false,
-                     *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *           "created_at": "2026-11-22T12:00:00.000Z",
-                     *           "ready_at": "2026-11-22T12:09:30.000Z",
-                     *           "collected_at": null,
-                     *           "cancelled_at": null,
-                     *           "expired_at": null,
-                     *           "cancellation_reason": null,
-                     *           "customer": {
-                     *             "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *             "notifications": "push",
-                     *             "acknowledged_at": null,
-                     *             "snoozed_until": null
-                     *           },
-                     *           "rings": 1,
-                     *           "sms_status": null
-                     *         },
-                     *         "ring": {
-                     *           "id": "rng_01m81j18pees95dsax2gr9sxv6",
-                     *           "seq": 1,
-                     *           "reason": "ready",
-                     *           "rang": true,
-                     *           "channel_used": "push",
-                     *           "call_out_loud": true,
-                     *           "channels": [
-                     *             {
-                     *               "channel": "push",
-                     *               "delivered": true,
-                     *               "detail": "accepted"
-                     *             },
-                     *             {
-                     *               "channel": "page",
-                     *               "delivered": false,
-                     *               "detail": "no page open"
-                     *             },
-                     *             {
-                     *               "channel": "display",
-                     *               "delivered": true
-                     *             }
-                     *           ]
-                     *         }
-                     *       },
-                     *       "request": {
-                     *         "id": "req_Xk2v9QmH4c7PzR1b",
-                     *         "idempotency_key": "order-1001-ready"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["Event"];
                 };
             };
@@ -5457,26 +4158,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "webhook_endpoint",
-                     *       "id": "we_01m81j192r63sbjxswgx2kegxr",
-                     *       "url": "https://pos.example.com/readybell/webhooks",
-                     *       "enabled_events": [
-                     *         "*"
-                     *       ],
-                     *       "description": "POS at the counter",
-                     *       "disabled": false,
-                     *       "disabled_reason": null,
-                     *       "disabled_at": null,
-                     *       "previous_secret_expires_at": null,
-                     *       "livemode": false,
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "created_at": "2026-11-22T12:00:00.000Z",
-                     *       "updated_at": "2026-11-22T12:00:00.000Z",
-                     *       "secret": "whsec_3q2Z7wVbR9kLmN4pXs8TjY6cHa1FdE5u"
-                     *     }
-                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -5517,25 +4198,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "webhook_endpoint",
-                     *       "id": "we_01m81j192r63sbjxswgx2kegxr",
-                     *       "url": "https://pos.example.com/readybell/webhooks",
-                     *       "enabled_events": [
-                     *         "*"
-                     *       ],
-                     *       "description": "POS at the counter",
-                     *       "disabled": false,
-                     *       "disabled_reason": null,
-                     *       "disabled_at": null,
-                     *       "previous_secret_expires_at": null,
-                     *       "livemode": false,
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "created_at": "2026-11-22T12:00:00.000Z",
-                     *       "updated_at": "2026-11-22T12:00:00.000Z"
-                     *     }
-                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -6789,36 +5451,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "ticket",
-                     *       "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *       "display_number": "A-42",
-                     *       "queue": "A",
-                     *       "status": "ready",
-                     *       "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *       "external_ref": "1001",
-                     *       "metadata": {
-                     *         "table": "12"
-                     *       },
-                     *       "livemode": false,
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "created_at": "2026-11-22T12:00:00.000Z",
-                     *       "ready_at": "2026-11-22T12:09:30.000Z",
-                     *       "collected_at": null,
-                     *       "cancelled_at": null,
-                     *       "expired_at": null,
-                     *       "cancellation_reason": null,
-                     *       "customer": {
-                     *         "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *         "notifications": "push",
-                     *         "acknowledged_at": "2026-11-22T12:09:48.000Z",
-                     *         "snoozed_until": null
-                     *       },
-                     *       "rings": 1,
-                     *       "sms_status": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
@@ -6929,41 +5561,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "sms_reply",
-                     *       "understood_as": "acknowledge",
-                     *       "reply": "Demo Café: thanks, see you at the counter (A-42).",
-                     *       "ticket": {
-                     *         "object": "ticket",
-                     *         "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *         "display_number": "A-42",
-                     *         "queue": "A",
-                     *         "status": "ready",
-                     *         "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *         "external_ref": "1001",
-                     *         "metadata": {
-                     *           "table": "12"
-                     *         },
-                     *         "livemode": false,
-                     *         "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *         "created_at": "2026-11-22T12:00:00.000Z",
-                     *         "ready_at": "2026-11-22T12:09:30.000Z",
-                     *         "collected_at": null,
-                     *         "cancelled_at": null,
-                     *         "expired_at": null,
-                     *         "cancellation_reason": null,
-                     *         "customer": {
-                     *           "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *           "notifications": "push",
-                     *           "acknowledged_at": "2026-11-22T12:09:48.000Z",
-                     *           "snoozed_until": null
-                     *         },
-                     *         "rings": 1,
-                     *         "sms_status": "delivered"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {string} */
                         object: "sms_reply";
@@ -7027,120 +5624,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "insights",
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "livemode": true,
-                     *       "timezone": "Europe/Paris",
-                     *       "queue": null,
-                     *       "period": {
-                     *         "from": "2026-11-16",
-                     *         "to": "2026-11-22",
-                     *         "days": 7
-                     *       },
-                     *       "figures": {
-                     *         "created": 412,
-                     *         "collected": 371,
-                     *         "cancelled": 14,
-                     *         "expired": 9,
-                     *         "open": 3,
-                     *         "ready": 386,
-                     *         "preparation": {
-                     *           "count": 386,
-                     *           "median_seconds": 437,
-                     *           "p90_seconds": 842,
-                     *           "longest_seconds": 2110,
-                     *           "mean_seconds": 489
-                     *         },
-                     *         "pickup": {
-                     *           "count": 371,
-                     *           "median_seconds": 96,
-                     *           "p90_seconds": 312,
-                     *           "longest_seconds": 1805,
-                     *           "mean_seconds": 141
-                     *         },
-                     *         "rings": 463,
-                     *         "rings_per_ticket": 1.2,
-                     *         "reached": {
-                     *           "push": 287,
-                     *           "wallet": 0,
-                     *           "page": 151,
-                     *           "sms": 12,
-                     *           "none": 13,
-                     *           "unknown": 0
-                     *         },
-                     *         "reached_share": {
-                     *           "push": 0.6199,
-                     *           "wallet": 0,
-                     *           "page": 0.3261,
-                     *           "sms": 0.0259,
-                     *           "none": 0.0281,
-                     *           "unknown": 0
-                     *         },
-                     *         "called_out": 455,
-                     *         "called_out_share": 0.9827,
-                     *         "acknowledged": 241,
-                     *         "acknowledgement_rate": 0.6244,
-                     *         "snoozed": 17
-                     *       },
-                     *       "comparison": {
-                     *         "kind": "previous_period",
-                     *         "from": "2026-11-09",
-                     *         "to": "2026-11-15",
-                     *         "days": 7,
-                     *         "through": {
-                     *           "date": "2026-11-15",
-                     *           "hour": 14
-                     *         },
-                     *         "figures": {
-                     *           "created": 388,
-                     *           "collected": 352,
-                     *           "cancelled": 19,
-                     *           "expired": 11,
-                     *           "open": 0,
-                     *           "ready": 366,
-                     *           "preparation": {
-                     *             "count": 386,
-                     *             "median_seconds": 437,
-                     *             "p90_seconds": 842,
-                     *             "longest_seconds": 2110,
-                     *             "mean_seconds": 489
-                     *           },
-                     *           "pickup": {
-                     *             "count": 371,
-                     *             "median_seconds": 96,
-                     *             "p90_seconds": 312,
-                     *             "longest_seconds": 1805,
-                     *             "mean_seconds": 141
-                     *           },
-                     *           "rings": 463,
-                     *           "rings_per_ticket": 1.2,
-                     *           "reached": {
-                     *             "push": 287,
-                     *             "wallet": 0,
-                     *             "page": 151,
-                     *             "sms": 12,
-                     *             "none": 13,
-                     *             "unknown": 0
-                     *           },
-                     *           "reached_share": {
-                     *             "push": 0.6199,
-                     *             "wallet": 0,
-                     *             "page": 0.3261,
-                     *             "sms": 0.0259,
-                     *             "none": 0.0281,
-                     *             "unknown": 0
-                     *           },
-                     *           "called_out": 455,
-                     *           "called_out_share": 0.9827,
-                     *           "acknowledged": 241,
-                     *           "acknowledgement_rate": 0.6244,
-                     *           "snoozed": 17
-                     *         }
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {string} */
                         object: "insights";
@@ -7245,71 +5728,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "insights.days",
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "livemode": true,
-                     *       "timezone": "Europe/Paris",
-                     *       "queue": null,
-                     *       "period": {
-                     *         "from": "2026-11-16",
-                     *         "to": "2026-11-22",
-                     *         "days": 7
-                     *       },
-                     *       "data": [
-                     *         {
-                     *           "date": "2026-11-16",
-                     *           "weekday": 1,
-                     *           "figures": {
-                     *             "created": 412,
-                     *             "collected": 371,
-                     *             "cancelled": 14,
-                     *             "expired": 9,
-                     *             "open": 3,
-                     *             "ready": 386,
-                     *             "preparation": {
-                     *               "count": 386,
-                     *               "median_seconds": 437,
-                     *               "p90_seconds": 842,
-                     *               "longest_seconds": 2110,
-                     *               "mean_seconds": 489
-                     *             },
-                     *             "pickup": {
-                     *               "count": 371,
-                     *               "median_seconds": 96,
-                     *               "p90_seconds": 312,
-                     *               "longest_seconds": 1805,
-                     *               "mean_seconds": 141
-                     *             },
-                     *             "rings": 463,
-                     *             "rings_per_ticket": 1.2,
-                     *             "reached": {
-                     *               "push": 287,
-                     *               "wallet": 0,
-                     *               "page": 151,
-                     *               "sms": 12,
-                     *               "none": 13,
-                     *               "unknown": 0
-                     *             },
-                     *             "reached_share": {
-                     *               "push": 0.6199,
-                     *               "wallet": 0,
-                     *               "page": 0.3261,
-                     *               "sms": 0.0259,
-                     *               "none": 0.0281,
-                     *               "unknown": 0
-                     *             },
-                     *             "called_out": 455,
-                     *             "called_out_share": 0.9827,
-                     *             "acknowledged": 241,
-                     *             "acknowledgement_rate": 0.6244,
-                     *             "snoozed": 17
-                     *           }
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {string} */
                         object: "insights.days";
@@ -7399,118 +5817,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "insights.hours",
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "livemode": true,
-                     *       "timezone": "Europe/Paris",
-                     *       "queue": null,
-                     *       "period": {
-                     *         "from": "2026-11-16",
-                     *         "to": "2026-11-22",
-                     *         "days": 7
-                     *       },
-                     *       "data": [
-                     *         {
-                     *           "hour": 0,
-                     *           "figures": {
-                     *             "created": 0,
-                     *             "collected": 0,
-                     *             "cancelled": 0,
-                     *             "expired": 0,
-                     *             "open": 0,
-                     *             "ready": 0,
-                     *             "preparation": {
-                     *               "count": 0,
-                     *               "median_seconds": null,
-                     *               "p90_seconds": null,
-                     *               "longest_seconds": null,
-                     *               "mean_seconds": null
-                     *             },
-                     *             "pickup": {
-                     *               "count": 0,
-                     *               "median_seconds": null,
-                     *               "p90_seconds": null,
-                     *               "longest_seconds": null,
-                     *               "mean_seconds": null
-                     *             },
-                     *             "rings": 0,
-                     *             "rings_per_ticket": null,
-                     *             "reached": {
-                     *               "push": 0,
-                     *               "wallet": 0,
-                     *               "page": 0,
-                     *               "sms": 0,
-                     *               "none": 0,
-                     *               "unknown": 0
-                     *             },
-                     *             "reached_share": {
-                     *               "push": null,
-                     *               "wallet": null,
-                     *               "page": null,
-                     *               "sms": null,
-                     *               "none": null,
-                     *               "unknown": null
-                     *             },
-                     *             "called_out": 0,
-                     *             "called_out_share": null,
-                     *             "acknowledged": 0,
-                     *             "acknowledgement_rate": null,
-                     *             "snoozed": 0
-                     *           }
-                     *         },
-                     *         {
-                     *           "hour": 12,
-                     *           "figures": {
-                     *             "created": 412,
-                     *             "collected": 371,
-                     *             "cancelled": 14,
-                     *             "expired": 9,
-                     *             "open": 3,
-                     *             "ready": 386,
-                     *             "preparation": {
-                     *               "count": 386,
-                     *               "median_seconds": 437,
-                     *               "p90_seconds": 842,
-                     *               "longest_seconds": 2110,
-                     *               "mean_seconds": 489
-                     *             },
-                     *             "pickup": {
-                     *               "count": 371,
-                     *               "median_seconds": 96,
-                     *               "p90_seconds": 312,
-                     *               "longest_seconds": 1805,
-                     *               "mean_seconds": 141
-                     *             },
-                     *             "rings": 463,
-                     *             "rings_per_ticket": 1.2,
-                     *             "reached": {
-                     *               "push": 287,
-                     *               "wallet": 0,
-                     *               "page": 151,
-                     *               "sms": 12,
-                     *               "none": 13,
-                     *               "unknown": 0
-                     *             },
-                     *             "reached_share": {
-                     *               "push": 0.6199,
-                     *               "wallet": 0,
-                     *               "page": 0.3261,
-                     *               "sms": 0.0259,
-                     *               "none": 0.0281,
-                     *               "unknown": 0
-                     *             },
-                     *             "called_out": 455,
-                     *             "called_out_share": 0.9827,
-                     *             "acknowledged": 241,
-                     *             "acknowledgement_rate": 0.6244,
-                     *             "snoozed": 17
-                     *           }
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {string} */
                         object: "insights.hours";
@@ -7591,71 +5897,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "insights.weekday_hours",
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "livemode": true,
-                     *       "timezone": "Europe/Paris",
-                     *       "queue": null,
-                     *       "period": {
-                     *         "from": "2026-11-16",
-                     *         "to": "2026-11-22",
-                     *         "days": 7
-                     *       },
-                     *       "data": [
-                     *         {
-                     *           "weekday": 5,
-                     *           "hour": 12,
-                     *           "figures": {
-                     *             "created": 412,
-                     *             "collected": 371,
-                     *             "cancelled": 14,
-                     *             "expired": 9,
-                     *             "open": 3,
-                     *             "ready": 386,
-                     *             "preparation": {
-                     *               "count": 386,
-                     *               "median_seconds": 437,
-                     *               "p90_seconds": 842,
-                     *               "longest_seconds": 2110,
-                     *               "mean_seconds": 489
-                     *             },
-                     *             "pickup": {
-                     *               "count": 371,
-                     *               "median_seconds": 96,
-                     *               "p90_seconds": 312,
-                     *               "longest_seconds": 1805,
-                     *               "mean_seconds": 141
-                     *             },
-                     *             "rings": 463,
-                     *             "rings_per_ticket": 1.2,
-                     *             "reached": {
-                     *               "push": 287,
-                     *               "wallet": 0,
-                     *               "page": 151,
-                     *               "sms": 12,
-                     *               "none": 13,
-                     *               "unknown": 0
-                     *             },
-                     *             "reached_share": {
-                     *               "push": 0.6199,
-                     *               "wallet": 0,
-                     *               "page": 0.3261,
-                     *               "sms": 0.0259,
-                     *               "none": 0.0281,
-                     *               "unknown": 0
-                     *             },
-                     *             "called_out": 455,
-                     *             "called_out_share": 0.9827,
-                     *             "acknowledged": 241,
-                     *             "acknowledgement_rate": 0.6244,
-                     *             "snoozed": 17
-                     *           }
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {string} */
                         object: "insights.weekday_hours";

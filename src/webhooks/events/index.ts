@@ -6,6 +6,7 @@ import type { Timestamp } from './timestamp.ts';
 import type { Ticket } from './ticket.ts';
 import type { WebhookEndpoint } from './webhook-endpoint.ts';
 import type { EventRequest } from './event-request.ts';
+import type { EventEnvelope } from './event-envelope.ts';
 import type { TicketCreatedEvent } from './ticket-created-event.ts';
 import type { TicketReadyEvent } from './ticket-ready-event.ts';
 import type { TicketRungEvent } from './ticket-rung-event.ts';
@@ -26,6 +27,7 @@ export interface components {
         Ticket: Ticket;
         WebhookEndpoint: WebhookEndpoint;
         EventRequest: EventRequest;
+        EventEnvelope: EventEnvelope;
         TicketCreatedEvent: TicketCreatedEvent;
         TicketReadyEvent: TicketReadyEvent;
         TicketRungEvent: TicketRungEvent;
