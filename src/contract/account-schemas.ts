@@ -20,7 +20,7 @@ export const InvitationSchema = Type.Object(
     sent_at: Timestamp,
     expires_at: Timestamp,
   },
-  { description: 'An invitation by email; the invitee chooses their own password by following its link' },
+  { $id: 'Invitation', description: 'An invitation by email; the invitee chooses their own password by following its link' },
 );
 export type InvitationObject = Static<typeof InvitationSchema>;
 
@@ -45,26 +45,32 @@ export const InvitationAcceptanceSchema = Type.Object({
 });
 export type InvitationAcceptanceObject = Static<typeof InvitationAcceptanceSchema>;
 
-export const EmailChangeSchema = Type.Object({
-  object: Type.Literal('email_change'),
-  email: Type.String({ description: 'The new email', examples: ['sam@example.net'] }),
-  status: StringEnum(['awaiting_confirmation', 'confirmed'], {
-    description:
-      "awaiting_confirmation: a link went to the new address; confirmed: it is the user's email now and the old address was told",
-  }),
-  expires_at: Nullable(Timestamp),
-});
+export const EmailChangeSchema = Type.Object(
+  {
+    object: Type.Literal('email_change'),
+    email: Type.String({ description: 'The new email', examples: ['sam@example.net'] }),
+    status: StringEnum(['awaiting_confirmation', 'confirmed'], {
+      description:
+        "awaiting_confirmation: a link went to the new address; confirmed: it is the user's email now and the old address was told",
+    }),
+    expires_at: Nullable(Timestamp),
+  },
+  { $id: 'EmailChange', description: "A change of a staff user's email, confirmed from the new address" },
+);
 export type EmailChangeObject = Static<typeof EmailChangeSchema>;
 
-export const AccountSchema = Type.Object({
-  object: Type.Literal('account'),
-  id: Id('account'),
-  name: Type.String({ examples: ['Café Lumière'] }),
-  plan: StringEnum(['free', 'pro', 'business']),
-  created_at: Timestamp,
-  deletion_requested_at: Nullable(Timestamp),
-  erase_at: Nullable({ ...Timestamp, description: 'Everything is erased then, unless an owner restores the account before' }),
-});
+export const AccountSchema = Type.Object(
+  {
+    object: Type.Literal('account'),
+    id: Id('account'),
+    name: Type.String({ examples: ['Café Lumière'] }),
+    plan: StringEnum(['free', 'pro', 'business']),
+    created_at: Timestamp,
+    deletion_requested_at: Nullable(Timestamp),
+    erase_at: Nullable({ ...Timestamp, description: 'Everything is erased then, unless an owner restores the account before' }),
+  },
+  { $id: 'Account', description: 'The account: its branches, users and plan, and its deletion if one is under way' },
+);
 export type AccountObject = Static<typeof AccountSchema>;
 
 export const presentAccount = (a: {

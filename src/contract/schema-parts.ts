@@ -28,8 +28,6 @@ export const EXAMPLE_TICKET_URL = 'https://pickup.example.com/t/0C6Q3LKWR2N7XVHS
 
 export const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
-export const Timestamp = Type.String({ format: 'date-time', description: 'RFC 3339 UTC with milliseconds', examples: [EXAMPLE_TIME] });
-
 /** A string of a closed set: `{ type: string, enum }`, which renderers and code generators show as a choice. */
 export const StringEnum = <const T extends readonly string[]>(
   values: T,
@@ -55,6 +53,18 @@ export const Ref = <T extends TSchema>(schema: T & { $id?: string }, options: { 
   if (schema.$id === undefined) throw new Error('Ref: the schema has no $id');
   return Type.Unsafe<Static<T>>(Type.Ref(schema.$id, options));
 };
+
+/**
+ * A moment, as every answer gives it: a named component, referred to by the 60-odd fields that
+ * hold one instead of written out at each (issue 36: the document's size budget).
+ */
+export const TimestampSchema = Type.String({
+  $id: 'Timestamp',
+  format: 'date-time',
+  description: 'RFC 3339 UTC with milliseconds',
+  examples: [EXAMPLE_TIME],
+});
+export const Timestamp = Ref(TimestampSchema);
 
 /** `{ object: "list", data, has_more }`, the shape of every list answer. */
 export const ListOf = <T extends TSchema>(item: T, description: string) =>

@@ -7,14 +7,25 @@ import { SMS_STATUSES } from '../core/ticket.ts';
 import { TICKET_STATUSES } from '../domain/ticket-state.ts';
 import { SUPPORTED_LANGUAGES } from '../domain/branch-settings.ts';
 import { PROBLEM_CODES } from './problem-catalogue.ts';
-import { ChannelUsedSchema, EventRequestSchema, EventSchema, TYPED_EVENT_SCHEMAS } from './event-schemas.ts';
+import { ChannelUsedSchema, EventEnvelopeSchema, EventRequestSchema, EventSchema, TYPED_EVENT_SCHEMAS } from './event-schemas.ts';
 import { DeliverySchema, EndpointSchema } from './webhook-schemas.ts';
 import { BillingSchema } from './billing-schemas.ts';
 import { LADDER_CHANNELS, LADDER_SMS, MAX_LADDER_SECONDS, MIN_STEP_GAP_SECONDS } from '../domain/escalation-ladder.ts';
 import { SUBSCRIBE_CHANNELS } from '../core/channel-catalogue.ts';
-import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID, EXAMPLE_TICKET_URL, Id, Nullable, Ref, StringEnum, Timestamp } from './schema-parts.ts';
+import {
+  EXAMPLE_IDS,
+  EXAMPLE_REQUEST_ID,
+  EXAMPLE_TICKET_URL,
+  Id,
+  Nullable,
+  Ref,
+  StringEnum,
+  Timestamp,
+  TimestampSchema,
+} from './schema-parts.ts';
 import { InsightFiguresSchema } from './insight-figures-schema.ts';
 import { SessionSchema } from './session-schema.ts';
+import { AccountSchema, EmailChangeSchema, InvitationSchema } from './account-schemas.ts';
 import { AnnouncementSchema, ApiKeySchema, DisplaySchema, UserSchema } from './staff-schemas.ts';
 
 export const ProblemSchema = Type.Object(
@@ -217,6 +228,7 @@ export type BranchObject = Static<typeof BranchSchema>;
 export type QueueObject = Static<typeof QueueSchema>;
 
 export const SHARED_SCHEMAS = [
+  TimestampSchema,
   ProblemSchema,
   TicketSchema,
   RingResultSchema,
@@ -226,6 +238,7 @@ export const SHARED_SCHEMAS = [
   EndpointSchema,
   DeliverySchema,
   EventRequestSchema,
+  EventEnvelopeSchema,
   ...TYPED_EVENT_SCHEMAS,
   EventSchema,
   InsightFiguresSchema,
@@ -235,4 +248,7 @@ export const SHARED_SCHEMAS = [
   DisplaySchema,
   AnnouncementSchema,
   BillingSchema,
+  InvitationSchema,
+  EmailChangeSchema,
+  AccountSchema,
 ];

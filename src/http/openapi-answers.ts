@@ -130,9 +130,10 @@ class SharedProblems {
 
   ref(status: number, codes: Array<[ErrorCode, string]>, headers: { headers: Json; variant: string }): Json {
     const name = codes.map(([code]) => pascal(code)).join('Or') + headers.variant;
-    const lines = codes.map(([code]) => `- \`${code}\`: ${PROBLEM_CATALOGUE[code].help}`);
+    // What each code means is said once, in its example (components/examples), not in every answer that can carry it.
+    const list = codes.map(([code]) => `\`${code}\``);
     const answer = {
-      description: `${STATUS_CODES[status]}: a problem document whose \`code\` is one of:\n\n${lines.join('\n')}`,
+      description: `${STATUS_CODES[status]}: a problem document whose \`code\` is ${list.length === 1 ? list[0] : `one of ${list.join(', ')}`}; its example says what it means.`,
       headers: headers.headers,
       content: {
         [PROBLEM_CONTENT_TYPE]: {
@@ -158,6 +159,7 @@ function problemExamples(codes: Iterable<ErrorCode>): Json {
         code,
         {
           summary: title,
+          description: PROBLEM_CATALOGUE[code].help,
           value: {
             type: `/problems/${code}`,
             title,
@@ -235,19 +237,87 @@ function finishOperation(method: string, op: Json, shared: SharedProblems): Erro
   return [...codes.keys()];
 }
 
+/** The name a shared parameter goes by: `TicketId` for a path id, else its own name (`StartingAfter`). */
+function parameterName(p: Json): string {
+  const kind = Object.entries(EXAMPLE_IDS).find(([, id]) => id === p.example)?.[0];
+  return pascal(kind === undefined ? p.name.replace(/_/g, '-') : `${kind}-${p.name}`);
+}
+
+/**
+ * A parameter several operations declare alike (a ticket's id, a period's `from`) is stated once
+ * in components/parameters and referred to, as the problem answers are: the route schemas that
+ * validate requests declare it at each route, the document says it once.
+ */
+function shareParameters(operations: Json[], shared: Json): void {
+  const count = new Map<string, number>();
+  for (const op of operations)
+    for (const p of (op.parameters ?? []) as Json[])
+      if (p.$ref === undefined) count.set(JSON.stringify(p), (count.get(JSON.stringify(p)) ?? 0) + 1);
+  const names = new Map<string, string>();
+  for (const [text, n] of count) {
+    if (n < 2) continue;
+    const p = JSON.parse(text) as Json;
+    let name = parameterName(p);
+    for (let i = 2; name in shared; i++) name = `${parameterName(p)}${i}`;
+    shared[name] = p;
+    names.set(text, name);
+  }
+  for (const op of operations) {
+    if (op.parameters === undefined) continue;
+    op.parameters = (op.parameters as Json[]).map((p) => {
+      const name = p.$ref === undefined ? names.get(JSON.stringify(p)) : undefined;
+      return name === undefined ? p : ref('parameters', name);
+    });
+  }
+}
+
+/**
+ * An answer's whole example is stated once in components/examples and referred to by name (the
+ * answers that show the same object, and an event's webhook, share it): a code generator then
+ * leaves the examples out of the types it makes, and a renderer still shows each.
+ */
+function shareExamples(operations: Json[], shared: Json): void {
+  const names = new Map(Object.entries(shared).map(([name, example]) => [JSON.stringify(example.value), name]));
+  for (const op of operations) {
+    for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {
+      if (!/^2/.test(status)) continue;
+      for (const media of Object.values((answer.content ?? {}) as Record<string, Json>)) {
+        if (media.example === undefined) continue;
+        const text = JSON.stringify(media.example);
+        let name = names.get(text);
+        if (name === undefined) {
+          name = pascal(op.operationId);
+          shared[name] = { summary: answer.description, value: media.example };
+          names.set(text, name);
+        }
+        delete media.example;
+        media.examples = { [name]: ref('examples', name) };
+      }
+    }
+  }
+}
+
 /** @fastify/swagger's transformObject: completes every operation of the document. */
 export function finishDocument(doc: Json): Json {
   const used = new Set<ErrorCode>();
   const shared = new SharedProblems();
+  const operations: Json[] = [];
   for (const item of Object.values(doc.paths as Record<string, Record<string, Json>>)) {
-    for (const [method, op] of Object.entries(item)) for (const code of finishOperation(method, op, shared)) used.add(code);
+    for (const [method, op] of Object.entries(item)) {
+      for (const code of finishOperation(method, op, shared)) used.add(code);
+      operations.push(op);
+    }
   }
+  const parameters: Json = { ...PARAMETERS, ...doc.components?.parameters };
+  shareParameters(operations, parameters);
+  const examples: Json = { ...doc.components?.examples };
+  shareExamples(operations, examples);
   doc.components = {
     ...doc.components,
     responses: { ...shared.responses, ...doc.components?.responses },
     headers: HEADERS,
-    parameters: { ...PARAMETERS, ...doc.components?.parameters },
-    examples: problemExamples(PROBLEM_CODES.filter((c) => used.has(c))),
+    parameters,
+    examples: { ...problemExamples(PROBLEM_CODES.filter((c) => used.has(c))), ...examples },
   };
   return doc;
 }

@@ -4,6 +4,7 @@ import { eventDescription, eventSchemaName } from '../contract/event-schemas.ts'
 import { EVENT_TYPES, type EventType } from '../contract/event-types.ts';
 import { SIGNATURE_HEADER } from '../webhooks/signature.ts';
 import { EXAMPLE_IDS } from '../contract/schema-parts.ts';
+import { exampleEvent } from '../contract/example-objects.ts';
 import type { Json } from './openapi-answers.ts';
 
 const headerParam = (name: string, description: string, example: string) => ({
@@ -40,6 +41,14 @@ export const DELIVERY_ANSWERS = {
   },
 };
 
+/**
+ * One whole event of each type, as its webhook delivers it (components/examples, named after the
+ * event's schema): the webhooks and the answers that show the same event refer to it.
+ */
+export const EVENT_EXAMPLES = Object.fromEntries(
+  EVENT_TYPES.map((type) => [eventSchemaName(type), { summary: type, value: exampleEvent(type) }]),
+);
+
 /** `ticket.customer_viewed` → `receiveTicketCustomerViewed`. */
 const operationId = (type: EventType): string => `receive${eventSchemaName(type).replace(/Event$/, '')}`;
 
@@ -51,15 +60,18 @@ export function webhooksSection(): Json {
         post: {
           operationId: operationId(type),
           summary: type,
-          description:
-            `${eventDescription(type)}\n\nThe body is the stored event, byte for byte, the same on every attempt (also in \`GET /v1/events/{id}\`). ` +
-            'Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.',
+          description: eventDescription(type),
           tags: ['Webhook events'],
           security: [],
           parameters: Object.keys(DELIVERY_HEADERS).map((name) => ({ $ref: `#/components/parameters/${name}` })),
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: { $ref: `#/components/schemas/${eventSchemaName(type)}` } } },
+            content: {
+              'application/json': {
+                schema: { $ref: `#/components/schemas/${eventSchemaName(type)}` },
+                examples: { [eventSchemaName(type)]: { $ref: `#/components/examples/${eventSchemaName(type)}` } },
+              },
+            },
           },
           responses: {
             '2XX': { $ref: '#/components/responses/WebhookReceived' },

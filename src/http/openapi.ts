@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import type { Config } from '../core/config.ts';
 import { finishDocument } from './openapi-answers.ts';
-import { DELIVERY_ANSWERS, DELIVERY_HEADERS, webhooksSection } from './openapi-webhooks.ts';
+import { DELIVERY_ANSWERS, DELIVERY_HEADERS, EVENT_EXAMPLES, webhooksSection } from './openapi-webhooks.ts';
 import { TAGS } from './operation.ts';
 
 const DESCRIPTION = `Pickup tickets for restaurant POS systems. Create a ticket when the order is placed, print its number and QR code on the receipt,
@@ -41,6 +41,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config): Pro
         // What every webhook delivery shares; finishDocument adds what every operation shares.
         parameters: DELIVERY_HEADERS,
         responses: DELIVERY_ANSWERS,
+        examples: EVENT_EXAMPLES,
         securitySchemes: {
           apiKey: {
             type: 'http',

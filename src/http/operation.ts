@@ -21,7 +21,9 @@ export const TAGS = {
   'Webhook endpoints': 'Where readybell POSTs signed events, and the log of every delivery and attempt.',
   'Webhook events':
     'What readybell POSTs to your endpoints: one signed event per change, with the ticket as it was then. ' +
-    'New event types may be added within v1: answer 2xx to the ones you do not know and ignore them.',
+    'New event types may be added within v1: answer 2xx to the ones you do not know and ignore them. ' +
+    'The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). ' +
+    'Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.',
   Branch: 'The shop the API key belongs to, and its settings.',
   Queues: 'Lines of display numbers (`A-1`, `A-2`, …), counted from 1 each business day.',
   'Display boards': 'Links for the TV by the counter that shows the numbers being prepared and ready, and calls them out loud.',

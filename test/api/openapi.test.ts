@@ -381,6 +381,22 @@ test('examples are realistic and valid: nothing a renderer would fill with rando
     if (!validate(value)) invalid.push(`${where}: ${ajv.errorsText(validate.errors)}`);
     return value as Json;
   };
+  // Whole examples stated once in components/examples (issue 36): each that an answer or a webhook
+  // refers to resolves and is valid against that answer's schema.
+  const checkShared = (where: string, media: Json) => {
+    for (const [name, example] of Object.entries((media.examples ?? {}) as Record<string, Json>)) {
+      const value =
+        example.$ref === undefined
+          ? example.value
+          : (doc.components as Json).examples?.[example.$ref.replace('#/components/examples/', '')]?.value;
+      if (value === undefined) {
+        missing.push(`${where}: example ${name} does not resolve`);
+        continue;
+      }
+      const validate = ajv.compile({ ...media.schema, components: doc.components });
+      if (!validate(value)) invalid.push(`${where} example ${name}: ${ajv.errorsText(validate.errors)}`);
+    }
+  };
   for (const { label, op } of operations(doc)) {
     const body = op.requestBody?.content['application/json']?.schema;
     if (body !== undefined) check(`${label} body`, body);
@@ -392,6 +408,7 @@ test('examples are realistic and valid: nothing a renderer would fill with rando
         const validate = ajv.compile({ ...media.schema, components: doc.components });
         if (!validate(media.example)) invalid.push(`${label} ${status} example: ${ajv.errorsText(validate.errors)}`);
       }
+      checkShared(`${label} ${status}`, media);
     }
     for (const p of (op.parameters ?? []) as Json[]) {
       if (
@@ -404,8 +421,10 @@ test('examples are realistic and valid: nothing a renderer would fill with rando
         missing.push(`${label}: parameter ${p.name}`);
     }
   }
-  for (const [type, item] of Object.entries(doc.webhooks as Record<string, Json>))
+  for (const [type, item] of Object.entries(doc.webhooks as Record<string, Json>)) {
     check(`webhook ${type}`, item.post.requestBody.content['application/json'].schema);
+    checkShared(`webhook ${type}`, item.post.requestBody.content['application/json']);
+  }
   assert.deepEqual(missing, []);
   assert.deepEqual(invalid, []);
 

@@ -30,7 +30,9 @@ export function exampleOf(doc: Doc, schema: Schema, where: string, missing: stri
   const type = Array.isArray(schema.type) ? schema.type.find((t: string) => t !== 'null') : schema.type;
   switch (type) {
     case 'object': {
+      // An object built on others (`allOf`, as each event on EventEnvelope) has their fields too.
       const out: Record<string, unknown> = {};
+      for (const part of (schema.allOf ?? []) as Schema[]) Object.assign(out, exampleOf(doc, part, where, missing, depth + 1));
       for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, Schema>)) {
         out[name] = exampleOf(doc, property, `${where}.${name}`, missing, depth + 1);
       }

@@ -1615,8 +1615,6 @@ export interface webhooks {
         /**
          * ticket.created
          * @description A ticket was created (`POST /v1/tickets`).
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketCreated"];
         delete?: never;
@@ -1637,8 +1635,6 @@ export interface webhooks {
         /**
          * ticket.ready
          * @description A ticket was marked ready (`POST /v1/tickets/{id}/ready`). Its ring's result follows as `ticket.rung`.
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketReady"];
         delete?: never;
@@ -1659,8 +1655,6 @@ export interface webhooks {
         /**
          * ticket.rung
          * @description A ring's result is known: the ring of `ready`, a `manual` ring again, an automatic `reminder`, or the end of a snooze.
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketRung"];
         delete?: never;
@@ -1681,8 +1675,6 @@ export interface webhooks {
         /**
          * ticket.collected
          * @description The customer collected the order (`POST /v1/tickets/{id}/collect`).
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketCollected"];
         delete?: never;
@@ -1703,8 +1695,6 @@ export interface webhooks {
         /**
          * ticket.cancelled
          * @description A ticket was cancelled (`POST /v1/tickets/{id}/cancel`).
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketCancelled"];
         delete?: never;
@@ -1725,8 +1715,6 @@ export interface webhooks {
         /**
          * ticket.expired
          * @description An open ticket passed the branch's expiry.
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketExpired"];
         delete?: never;
@@ -1747,8 +1735,6 @@ export interface webhooks {
         /**
          * ticket.reopened
          * @description A cancelled or collected ticket was brought back (`POST /v1/tickets/{id}/reopen`), to `ready` if it had been made ready, else `created`.
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketReopened"];
         delete?: never;
@@ -1769,8 +1755,6 @@ export interface webhooks {
         /**
          * ticket.customer_viewed
          * @description The customer opened the ticket's link for the first time.
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketCustomerViewed"];
         delete?: never;
@@ -1791,8 +1775,6 @@ export interface webhooks {
         /**
          * ticket.customer_subscribed
          * @description The customer turned on notifications.
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketCustomerSubscribed"];
         delete?: never;
@@ -1813,8 +1795,6 @@ export interface webhooks {
         /**
          * ticket.customer_acknowledged
          * @description The customer tapped "On my way" after a ring, or texted it back (`1`, `OK`, …).
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketCustomerAcknowledged"];
         delete?: never;
@@ -1835,8 +1815,6 @@ export interface webhooks {
         /**
          * ticket.customer_snoozed
          * @description The customer asked for more time, on their page or by texting `5` back; they are rung again when it ends.
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receiveTicketCustomerSnoozed"];
         delete?: never;
@@ -1857,8 +1835,6 @@ export interface webhooks {
         /**
          * ping
          * @description A test event sent by `POST /v1/webhook_endpoints/{id}/test` to that endpoint only.
-         *
-         *     The body is the stored event, byte for byte, the same on every attempt (also in `GET /v1/events/{id}`). Deliveries come at least once and in no guaranteed order: deduplicate by `id` and order by `created_at`.
          */
         post: operations["receivePing"];
         delete?: never;
@@ -1870,6 +1846,12 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /**
+         * Format: date-time
+         * @description RFC 3339 UTC with milliseconds
+         * @example 2026-11-22T12:00:00.000Z
+         */
+        Timestamp: string;
         /** @description An RFC 9457 problem document, sent as `application/problem+json` */
         Problem: {
             /**
@@ -1970,27 +1952,22 @@ export interface components {
             livemode: boolean;
             /** @example br_01m81j194tb8kmycb0gheeaj9r */
             branch: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            ready_at: string | null;
-            collected_at: string | null;
-            cancelled_at: string | null;
-            expired_at: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            ready_at: components["schemas"]["Timestamp"] | null;
+            collected_at: components["schemas"]["Timestamp"] | null;
+            cancelled_at: components["schemas"]["Timestamp"] | null;
+            expired_at: components["schemas"]["Timestamp"] | null;
             cancellation_reason: string | null;
             /** @description What the customer did on their page */
             customer: {
-                viewed_at: string | null;
+                viewed_at: components["schemas"]["Timestamp"] | null;
                 /**
                  * @description What the customer turned on
                  * @enum {string}
                  */
                 notifications: "none" | "push" | "sms";
-                acknowledged_at: string | null;
-                snoozed_until: string | null;
+                acknowledged_at: components["schemas"]["Timestamp"] | null;
+                snoozed_until: components["schemas"]["Timestamp"] | null;
             };
             /**
              * @description How many times the customer was rung
@@ -2094,18 +2071,8 @@ export interface components {
                 phone_country: string | null;
             };
             sms_enabled: boolean;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            updated_at: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
         };
         /** @description A line of display numbers (`A-1`, `A-2`, …) */
         Queue: {
@@ -2117,12 +2084,7 @@ export interface components {
             is_default: boolean;
             /** @example 3 */
             open_tickets: number;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
         };
         /** @description Where events are sent, signed with its secret */
         WebhookEndpoint: {
@@ -2137,23 +2099,13 @@ export interface components {
             description: string | null;
             disabled: boolean;
             disabled_reason: string | null;
-            disabled_at: string | null;
+            disabled_at: components["schemas"]["Timestamp"] | null;
             previous_secret_expires_at: string | null;
             livemode: boolean;
             /** @example br_01m81j194tb8kmycb0gheeaj9r */
             branch: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            updated_at: string;
+            created_at: components["schemas"]["Timestamp"];
+            updated_at: components["schemas"]["Timestamp"];
             /**
              * @description The signing secret: only in the answers to create and rotate_secret (not in an idempotent replay of them; GET …/secret reveals it)
              * @example whsec_3q2Z7wVbR9kLmN4pXs8TjY6cHa1FdE5u
@@ -2180,24 +2132,14 @@ export interface components {
             livemode: boolean;
             /** @example 1 */
             attempt_count: number;
-            next_attempt_at: string | null;
-            last_attempt_at: string | null;
+            next_attempt_at: components["schemas"]["Timestamp"] | null;
+            last_attempt_at: components["schemas"]["Timestamp"] | null;
             last_response_status: number | null;
             last_error: string | null;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
             /** @description The attempt log, oldest first (the latest 20) */
             attempts: {
-                /**
-                 * Format: date-time
-                 * @description RFC 3339 UTC with milliseconds
-                 * @example 2026-11-22T12:00:00.000Z
-                 */
-                attempted_at: string;
+                attempted_at: components["schemas"]["Timestamp"];
                 response_status: number | null;
                 /** @example 84 */
                 duration_ms: number;
@@ -2213,53 +2155,8 @@ export interface components {
             id: string;
             idempotency_key: string | null;
         };
-        /**
-         * @description A ticket was created (`POST /v1/tickets`).
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.created",
-         *       "created_at": "2026-11-22T12:00:00.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "created",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": null,
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": null,
-         *             "notifications": "none",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 0,
-         *           "sms_status": null
-         *         }
-         *       },
-         *       "request": {
-         *         "id": "req_Xk2v9QmH4c7PzR1b",
-         *         "idempotency_key": "order-1001-create"
-         *       }
-         *     }
-         */
-        TicketCreatedEvent: {
+        /** @description What every event carries besides its `type` and `data` */
+        EventEnvelope: {
             /**
              * @description Unique per event: receivers deduplicate by it
              * @example evt_01m81j19938brsk5jvvwj1b6bd
@@ -2267,100 +2164,33 @@ export interface components {
             id: string;
             /** @enum {string} */
             object: "event";
+            created_at: components["schemas"]["Timestamp"];
+            /** @description false for events made in test mode */
+            livemode: boolean;
+            /** @enum {string} */
+            api_version: "v1";
+            /** @example br_01m81j194tb8kmycb0gheeaj9r */
+            branch: string;
+            request: components["schemas"]["EventRequest"] | null;
+        };
+        /** @description A ticket was created (`POST /v1/tickets`). */
+        TicketCreatedEvent: {
+            /** @enum {string} */
+            type: "ticket.created";
+            data: {
+                object: components["schemas"]["Ticket"];
+            };
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "ticket.created";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /** @description false for events made in test mode */
-            livemode: boolean;
-            /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
-            data: {
-                object: components["schemas"]["Ticket"];
-            };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description A ticket was marked ready (`POST /v1/tickets/{id}/ready`). Its ring's result follows as `ticket.rung`.
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.ready",
-         *       "created_at": "2026-11-22T12:09:30.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "ready",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": "2026-11-22T12:09:30.000Z",
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": "2026-11-22T12:00:41.000Z",
-         *             "notifications": "push",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 1,
-         *           "sms_status": null
-         *         },
-         *         "previous_status": "created"
-         *       },
-         *       "request": {
-         *         "id": "req_Xk2v9QmH4c7PzR1b",
-         *         "idempotency_key": "order-1001-ready"
-         *       }
-         *     }
-         */
+        });
+        /** @description A ticket was marked ready (`POST /v1/tickets/{id}/ready`). Its ring's result follows as `ticket.rung`. */
         TicketReadyEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
             /** @enum {string} */
-            object: "event";
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
             type: "ticket.ready";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /** @description false for events made in test mode */
-            livemode: boolean;
-            /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
             data: {
                 object: components["schemas"]["Ticket"];
                 /**
@@ -2369,103 +2199,17 @@ export interface components {
                  */
                 previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
             };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description A ring's result is known: the ring of `ready`, a `manual` ring again, an automatic `reminder`, or the end of a snooze.
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.rung",
-         *       "created_at": "2026-11-22T12:09:31.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "ready",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": "2026-11-22T12:09:30.000Z",
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": "2026-11-22T12:00:41.000Z",
-         *             "notifications": "push",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 1,
-         *           "sms_status": null
-         *         },
-         *         "ring": {
-         *           "id": "rng_01m81j18pees95dsax2gr9sxv6",
-         *           "seq": 1,
-         *           "reason": "ready",
-         *           "rang": true,
-         *           "channel_used": "push",
-         *           "call_out_loud": true,
-         *           "channels": [
-         *             {
-         *               "channel": "push",
-         *               "delivered": true,
-         *               "detail": "accepted"
-         *             },
-         *             {
-         *               "channel": "page",
-         *               "delivered": false,
-         *               "detail": "no page open"
-         *             },
-         *             {
-         *               "channel": "display",
-         *               "delivered": true
-         *             }
-         *           ]
-         *         }
-         *       },
-         *       "request": {
-         *         "id": "req_Xk2v9QmH4c7PzR1b",
-         *         "idempotency_key": "order-1001-ready"
-         *       }
-         *     }
-         */
-        TicketRungEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
-            /** @enum {string} */
-            object: "event";
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
-            type: "ticket.rung";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /** @description false for events made in test mode */
-            livemode: boolean;
+            type: "ticket.ready";
+        });
+        /** @description A ring's result is known: the ring of `ready`, a `manual` ring again, an automatic `reminder`, or the end of a snooze. */
+        TicketRungEvent: {
             /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
+            type: "ticket.rung";
             data: {
                 object: components["schemas"]["Ticket"];
                 /** @description A ring and what it reached */
@@ -2504,80 +2248,36 @@ export interface components {
                     }[];
                 };
             };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description The customer collected the order (`POST /v1/tickets/{id}/collect`).
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.collected",
-         *       "created_at": "2026-11-22T12:11:02.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "collected",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": "2026-11-22T12:09:30.000Z",
-         *           "collected_at": "2026-11-22T12:11:02.000Z",
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": "2026-11-22T12:00:41.000Z",
-         *             "notifications": "push",
-         *             "acknowledged_at": "2026-11-22T12:09:48.000Z",
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 1,
-         *           "sms_status": null
-         *         },
-         *         "previous_status": "ready"
-         *       },
-         *       "request": {
-         *         "id": "req_Xk2v9QmH4c7PzR1b",
-         *         "idempotency_key": "order-1001-collect"
-         *       }
-         *     }
-         */
-        TicketCollectedEvent: {
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            id: string;
+            type: "ticket.rung";
+        });
+        /** @description The customer collected the order (`POST /v1/tickets/{id}/collect`). */
+        TicketCollectedEvent: {
             /** @enum {string} */
-            object: "event";
+            type: "ticket.collected";
+            data: {
+                object: components["schemas"]["Ticket"];
+                /**
+                 * @description The status before this change
+                 * @enum {string}
+                 */
+                previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
+            };
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "ticket.collected";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /** @description false for events made in test mode */
-            livemode: boolean;
+        });
+        /** @description A ticket was cancelled (`POST /v1/tickets/{id}/cancel`). */
+        TicketCancelledEvent: {
             /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
+            type: "ticket.cancelled";
             data: {
                 object: components["schemas"]["Ticket"];
                 /**
@@ -2586,80 +2286,17 @@ export interface components {
                  */
                 previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
             };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description A ticket was cancelled (`POST /v1/tickets/{id}/cancel`).
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.cancelled",
-         *       "created_at": "2026-11-22T12:03:15.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "cancelled",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": null,
-         *           "collected_at": null,
-         *           "cancelled_at": "2026-11-22T12:03:15.000Z",
-         *           "expired_at": null,
-         *           "cancellation_reason": "Out of stock",
-         *           "customer": {
-         *             "viewed_at": null,
-         *             "notifications": "none",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 0,
-         *           "sms_status": null
-         *         },
-         *         "previous_status": "created"
-         *       },
-         *       "request": {
-         *         "id": "req_Xk2v9QmH4c7PzR1b",
-         *         "idempotency_key": "order-1001-cancel"
-         *       }
-         *     }
-         */
-        TicketCancelledEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
-            /** @enum {string} */
-            object: "event";
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "ticket.cancelled";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /** @description false for events made in test mode */
-            livemode: boolean;
+        });
+        /** @description An open ticket passed the branch's expiry. */
+        TicketExpiredEvent: {
             /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
+            type: "ticket.expired";
             data: {
                 object: components["schemas"]["Ticket"];
                 /**
@@ -2668,77 +2305,17 @@ export interface components {
                  */
                 previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
             };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description An open ticket passed the branch's expiry.
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.expired",
-         *       "created_at": "2026-11-22T23:59:59.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "expired",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": "2026-11-22T12:09:30.000Z",
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": "2026-11-22T23:59:59.000Z",
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": "2026-11-22T12:00:41.000Z",
-         *             "notifications": "push",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 3,
-         *           "sms_status": null
-         *         },
-         *         "previous_status": "ready"
-         *       },
-         *       "request": null
-         *     }
-         */
-        TicketExpiredEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
-            /** @enum {string} */
-            object: "event";
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "ticket.expired";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /** @description false for events made in test mode */
-            livemode: boolean;
+        });
+        /** @description A cancelled or collected ticket was brought back (`POST /v1/tickets/{id}/reopen`), to `ready` if it had been made ready, else `created`. */
+        TicketReopenedEvent: {
             /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
+            type: "ticket.reopened";
             data: {
                 object: components["schemas"]["Ticket"];
                 /**
@@ -2747,232 +2324,31 @@ export interface components {
                  */
                 previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
             };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description A cancelled or collected ticket was brought back (`POST /v1/tickets/{id}/reopen`), to `ready` if it had been made ready, else `created`.
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.reopened",
-         *       "created_at": "2026-11-22T12:03:21.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "created",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": null,
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": null,
-         *             "notifications": "none",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 0,
-         *           "sms_status": null
-         *         },
-         *         "previous_status": "cancelled"
-         *       },
-         *       "request": {
-         *         "id": "req_Xk2v9QmH4c7PzR1b",
-         *         "idempotency_key": "order-1001-reopen"
-         *       }
-         *     }
-         */
-        TicketReopenedEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
-            /** @enum {string} */
-            object: "event";
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "ticket.reopened";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /** @description false for events made in test mode */
-            livemode: boolean;
+        });
+        /** @description The customer opened the ticket's link for the first time. */
+        TicketCustomerViewedEvent: {
             /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
+            type: "ticket.customer_viewed";
             data: {
                 object: components["schemas"]["Ticket"];
-                /**
-                 * @description The status before this change
-                 * @enum {string}
-                 */
-                previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
             };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description The customer opened the ticket's link for the first time.
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.customer_viewed",
-         *       "created_at": "2026-11-22T12:00:41.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "created",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": null,
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": "2026-11-22T12:00:41.000Z",
-         *             "notifications": "none",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 0,
-         *           "sms_status": null
-         *         }
-         *       },
-         *       "request": null
-         *     }
-         */
-        TicketCustomerViewedEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
-            /** @enum {string} */
-            object: "event";
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "ticket.customer_viewed";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /** @description false for events made in test mode */
-            livemode: boolean;
-            /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
-            data: {
-                object: components["schemas"]["Ticket"];
-            };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description The customer turned on notifications.
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.customer_subscribed",
-         *       "created_at": "2026-11-22T12:00:52.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "created",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": null,
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": "2026-11-22T12:00:41.000Z",
-         *             "notifications": "push",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 0,
-         *           "sms_status": null
-         *         },
-         *         "channel": "push"
-         *       },
-         *       "request": null
-         *     }
-         */
+        });
+        /** @description The customer turned on notifications. */
         TicketCustomerSubscribedEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
             /** @enum {string} */
-            object: "event";
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
             type: "ticket.customer_subscribed";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /** @description false for events made in test mode */
-            livemode: boolean;
-            /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
             data: {
                 object: components["schemas"]["Ticket"];
                 /**
@@ -2981,241 +2357,68 @@ export interface components {
                  */
                 channel: "push" | "sms";
             };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description The customer tapped "On my way" after a ring, or texted it back (`1`, `OK`, …).
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.customer_acknowledged",
-         *       "created_at": "2026-11-22T12:09:48.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "ready",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": "2026-11-22T12:09:30.000Z",
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": "2026-11-22T12:00:41.000Z",
-         *             "notifications": "push",
-         *             "acknowledged_at": "2026-11-22T12:09:48.000Z",
-         *             "snoozed_until": null
-         *           },
-         *           "rings": 1,
-         *           "sms_status": null
-         *         },
-         *         "via": "page"
-         *       },
-         *       "request": null
-         *     }
-         */
-        TicketCustomerAcknowledgedEvent: {
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
              */
-            id: string;
+            type: "ticket.customer_subscribed";
+        });
+        /** @description The customer tapped "On my way" after a ring, or texted it back (`1`, `OK`, …). */
+        TicketCustomerAcknowledgedEvent: {
             /** @enum {string} */
-            object: "event";
+            type: "ticket.customer_acknowledged";
+            data: {
+                object: components["schemas"]["Ticket"];
+                /**
+                 * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
+                 * @enum {string}
+                 */
+                via: "page" | "sms";
+            };
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "ticket.customer_acknowledged";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /** @description false for events made in test mode */
-            livemode: boolean;
+        });
+        /** @description The customer asked for more time, on their page or by texting `5` back; they are rung again when it ends. */
+        TicketCustomerSnoozedEvent: {
             /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
+            type: "ticket.customer_snoozed";
             data: {
                 object: components["schemas"]["Ticket"];
+                /** @example 5 */
+                minutes: number;
+                snoozed_until: components["schemas"]["Timestamp"];
                 /**
                  * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
                  * @enum {string}
                  */
                 via: "page" | "sms";
             };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description The customer asked for more time, on their page or by texting `5` back; they are rung again when it ends.
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ticket.customer_snoozed",
-         *       "created_at": "2026-11-22T12:09:40.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "ticket",
-         *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-         *           "display_number": "A-42",
-         *           "queue": "A",
-         *           "status": "ready",
-         *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-         *           "external_ref": "1001",
-         *           "metadata": {
-         *             "table": "12"
-         *           },
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "ready_at": "2026-11-22T12:09:30.000Z",
-         *           "collected_at": null,
-         *           "cancelled_at": null,
-         *           "expired_at": null,
-         *           "cancellation_reason": null,
-         *           "customer": {
-         *             "viewed_at": "2026-11-22T12:00:41.000Z",
-         *             "notifications": "push",
-         *             "acknowledged_at": null,
-         *             "snoozed_until": "2026-11-22T12:14:40.000Z"
-         *           },
-         *           "rings": 1,
-         *           "sms_status": null
-         *         },
-         *         "minutes": 5,
-         *         "snoozed_until": "2026-11-22T12:14:40.000Z",
-         *         "via": "page"
-         *       },
-         *       "request": null
-         *     }
-         */
-        TicketCustomerSnoozedEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
-            /** @enum {string} */
-            object: "event";
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "ticket.customer_snoozed";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /** @description false for events made in test mode */
-            livemode: boolean;
-            /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
-            data: {
-                object: components["schemas"]["Ticket"];
-                /** @example 5 */
-                minutes: number;
-                /**
-                 * Format: date-time
-                 * @description RFC 3339 UTC with milliseconds
-                 * @example 2026-11-22T12:00:00.000Z
-                 */
-                snoozed_until: string;
-                /**
-                 * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
-                 * @enum {string}
-                 */
-                via: "page" | "sms";
-            };
-            request: components["schemas"]["EventRequest"] | null;
-        };
-        /**
-         * @description A test event sent by `POST /v1/webhook_endpoints/{id}/test` to that endpoint only.
-         * @example {
-         *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-         *       "object": "event",
-         *       "type": "ping",
-         *       "created_at": "2026-11-22T12:00:00.000Z",
-         *       "livemode": false,
-         *       "api_version": "v1",
-         *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *       "data": {
-         *         "object": {
-         *           "object": "webhook_endpoint",
-         *           "id": "we_01m81j192r63sbjxswgx2kegxr",
-         *           "url": "https://pos.example.com/readybell/webhooks",
-         *           "enabled_events": [
-         *             "*"
-         *           ],
-         *           "description": "POS at the counter",
-         *           "disabled": false,
-         *           "disabled_reason": null,
-         *           "disabled_at": null,
-         *           "previous_secret_expires_at": null,
-         *           "livemode": false,
-         *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-         *           "created_at": "2026-11-22T12:00:00.000Z",
-         *           "updated_at": "2026-11-22T12:00:00.000Z"
-         *         }
-         *       },
-         *       "request": {
-         *         "id": "req_Xk2v9QmH4c7PzR1b",
-         *         "idempotency_key": "endpoint-test-1"
-         *       }
-         *     }
-         */
+        });
+        /** @description A test event sent by `POST /v1/webhook_endpoints/{id}/test` to that endpoint only. */
         PingEvent: {
-            /**
-             * @description Unique per event: receivers deduplicate by it
-             * @example evt_01m81j19938brsk5jvvwj1b6bd
-             */
-            id: string;
             /** @enum {string} */
-            object: "event";
+            type: "ping";
+            data: {
+                object: components["schemas"]["WebhookEndpoint"];
+            };
+        } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "ping";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /** @description false for events made in test mode */
-            livemode: boolean;
-            /** @enum {string} */
-            api_version: "v1";
-            /** @example br_01m81j194tb8kmycb0gheeaj9r */
-            branch: string;
-            data: {
-                object: components["schemas"]["WebhookEndpoint"];
-            };
-            request: components["schemas"]["EventRequest"] | null;
-        };
+        });
         /** @description An event: one of the types below, told apart by `type`. More types may be added within v1; ignore the ones you do not know. */
         Event: components["schemas"]["TicketCreatedEvent"] | components["schemas"]["TicketReadyEvent"] | components["schemas"]["TicketRungEvent"] | components["schemas"]["TicketCollectedEvent"] | components["schemas"]["TicketCancelledEvent"] | components["schemas"]["TicketExpiredEvent"] | components["schemas"]["TicketReopenedEvent"] | components["schemas"]["TicketCustomerViewedEvent"] | components["schemas"]["TicketCustomerSubscribedEvent"] | components["schemas"]["TicketCustomerAcknowledgedEvent"] | components["schemas"]["TicketCustomerSnoozedEvent"] | components["schemas"]["PingEvent"];
         /** @description What happened in some hours of a branch (all its queues, or the one asked for). Counts are of changes in those hours: a ticket created at 11:58 and collected at 12:03 counts as created at 11 and collected at 12. */
@@ -3359,13 +2562,8 @@ export interface components {
              * @enum {string}
              */
             role: "owner" | "manager" | "staff";
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            removed_at: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            removed_at: components["schemas"]["Timestamp"] | null;
             password: string | null;
         };
         /** @description A branch's API key, never in full after its creation */
@@ -3384,14 +2582,9 @@ export interface components {
              * @example rk_live_…a1B2
              */
             redacted: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            last_used_at: string | null;
-            revoked_at: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            last_used_at: components["schemas"]["Timestamp"] | null;
+            revoked_at: components["schemas"]["Timestamp"] | null;
             secret: string | null;
         };
         /** @description A display board link */
@@ -3413,12 +2606,7 @@ export interface components {
              */
             url: string;
             livemode: boolean;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
+            created_at: components["schemas"]["Timestamp"];
         };
         /** @description A message shown on waiting customer pages and boards */
         Announcement: {
@@ -3429,18 +2617,8 @@ export interface components {
             /** @example The kitchen is running 10 minutes late */
             message: string;
             livemode: boolean;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            created_at: string;
-            /**
-             * Format: date-time
-             * @description RFC 3339 UTC with milliseconds
-             * @example 2026-11-22T12:00:00.000Z
-             */
-            expires_at: string;
+            created_at: components["schemas"]["Timestamp"];
+            expires_at: components["schemas"]["Timestamp"];
         };
         /** @description The account's plan and its subscription at Stripe */
         Billing: {
@@ -3456,15 +2634,15 @@ export interface components {
             status: string | null;
             paid_plan: ("pro" | "business") | null;
             period: ("monthly" | "yearly") | null;
-            trial_end: string | null;
+            trial_end: components["schemas"]["Timestamp"] | null;
             trial_days_left: number | null;
-            next_invoice_at: string | null;
+            next_invoice_at: components["schemas"]["Timestamp"] | null;
             /** @description The subscription ends at `current_period_end` (the plan holds until then) */
             cancel_at_period_end: boolean;
-            current_period_end: string | null;
+            current_period_end: components["schemas"]["Timestamp"] | null;
             /** @description A payment failed: update the card in the portal before `grace_until` */
             payment_failed: boolean;
-            grace_until: string | null;
+            grace_until: components["schemas"]["Timestamp"] | null;
             /** @description SMS sent by live tickets since the 1st of this month (UTC) */
             sms_this_month: number;
             /** @description The plans and periods the operator sells */
@@ -3474,6 +2652,55 @@ export interface components {
                 /** @enum {string} */
                 period: "monthly" | "yearly";
             }[];
+        };
+        /** @description An invitation by email; the invitee chooses their own password by following its link */
+        Invitation: {
+            /** @enum {string} */
+            object: "invitation";
+            /** @example inv_01m81j197k2d4x8qpmwzr3tc5h */
+            id: string;
+            /** @example sam@example.com */
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "manager" | "staff";
+            /**
+             * @description pending: the link works until expires_at; expired: resend it for a new link
+             * @enum {string}
+             */
+            status: "pending" | "expired" | "accepted" | "revoked";
+            created_at: components["schemas"]["Timestamp"];
+            sent_at: components["schemas"]["Timestamp"];
+            expires_at: components["schemas"]["Timestamp"];
+        };
+        /** @description A change of a staff user's email, confirmed from the new address */
+        EmailChange: {
+            /** @enum {string} */
+            object: "email_change";
+            /**
+             * @description The new email
+             * @example sam@example.net
+             */
+            email: string;
+            /**
+             * @description awaiting_confirmation: a link went to the new address; confirmed: it is the user's email now and the old address was told
+             * @enum {string}
+             */
+            status: "awaiting_confirmation" | "confirmed";
+            expires_at: components["schemas"]["Timestamp"] | null;
+        };
+        /** @description The account: its branches, users and plan, and its deletion if one is under way */
+        Account: {
+            /** @enum {string} */
+            object: "account";
+            /** @example acct_01m81j19e1a884mkzbkbmsx8py */
+            id: string;
+            /** @example Café Lumière */
+            name: string;
+            /** @enum {string} */
+            plan: "free" | "pro" | "business";
+            created_at: components["schemas"]["Timestamp"];
+            deletion_requested_at: components["schemas"]["Timestamp"] | null;
+            erase_at: components["schemas"]["Timestamp"] | null;
         };
         /** @description The branch's connection to a Square location */
         SquareConnection: {
@@ -3496,8 +2723,8 @@ export interface components {
             queue: string | null;
             /** @description Whether readybell's ready marks the order's pickup PREPARED in Square */
             mark_prepared: boolean;
-            connected_at: string | null;
-            token_expires_at: string | null;
+            connected_at: components["schemas"]["Timestamp"] | null;
+            token_expires_at: components["schemas"]["Timestamp"] | null;
             last_error: string | null;
         };
         /** @description The branch's connection to a Shopify location */
@@ -3525,11 +2752,7 @@ export interface components {
         };
     };
     responses: {
-        /**
-         * @description Bad Request: a problem document whose `code` is one of:
-         *
-         *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-         */
+        /** @description Bad Request: a problem document whose `code` is `bad-request`; its example says what it means. */
         BadRequest: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3541,12 +2764,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Unauthorized: a problem document whose `code` is one of:
-         *
-         *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-         *     - `invalid-api-key`: The key is unknown or has been revoked. Create a new key in the staff page (owner role) or with the CLI.
-         */
+        /** @description Unauthorized: a problem document whose `code` is one of `unauthenticated`, `invalid-api-key`; its example says what it means. */
         UnauthenticatedOrInvalidApiKey: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3557,12 +2775,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Forbidden: a problem document whose `code` is one of:
-         *
-         *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-         *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-         */
+        /** @description Forbidden: a problem document whose `code` is one of `forbidden`, `plan-required`; its example says what it means. */
         ForbiddenOrPlanRequired: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3574,11 +2787,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Too Many Requests: a problem document whose `code` is one of:
-         *
-         *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-         */
+        /** @description Too Many Requests: a problem document whose `code` is `rate-limited`; its example says what it means. */
         RateLimited: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3591,11 +2800,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Internal Server Error: a problem document whose `code` is one of:
-         *
-         *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-         */
+        /** @description Internal Server Error: a problem document whose `code` is `internal`; its example says what it means. */
         Internal: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3607,11 +2812,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Service Unavailable: a problem document whose `code` is one of:
-         *
-         *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-         */
+        /** @description Service Unavailable: a problem document whose `code` is `unavailable`; its example says what it means. */
         Unavailable: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3624,12 +2825,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Bad Request: a problem document whose `code` is one of:
-         *
-         *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-         *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-         */
+        /** @description Bad Request: a problem document whose `code` is one of `bad-request`, `invalid-json`; its example says what it means. */
         BadRequestOrInvalidJson: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3641,12 +2837,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Forbidden: a problem document whose `code` is one of:
-         *
-         *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-         *     - `plan-required`: The account's plan does not include the API. The pro and business plans do.
-         */
+        /** @description Forbidden: a problem document whose `code` is one of `forbidden`, `plan-required`; its example says what it means. */
         ForbiddenOrPlanRequiredOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3659,11 +2850,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Request Timeout: a problem document whose `code` is one of:
-         *
-         *     - `request-timeout`: The request (its headers and its whole body) did not arrive within the time the service allows. Send the request again, at once and in full.
-         */
+        /** @description Request Timeout: a problem document whose `code` is `request-timeout`; its example says what it means. */
         RequestTimeout: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3673,11 +2860,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Conflict: a problem document whose `code` is one of:
-         *
-         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-         */
+        /** @description Conflict: a problem document whose `code` is `idempotency-key-in-use`; its example says what it means. */
         IdempotencyKeyInUseOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3691,11 +2874,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Payload Too Large: a problem document whose `code` is one of:
-         *
-         *     - `payload-too-large`: The request body is larger than the service accepts.
-         */
+        /** @description Payload Too Large: a problem document whose `code` is `payload-too-large`; its example says what it means. */
         PayloadTooLarge: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3707,11 +2886,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Unsupported Media Type: a problem document whose `code` is one of:
-         *
-         *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-         */
+        /** @description Unsupported Media Type: a problem document whose `code` is `unsupported-media-type`; its example says what it means. */
         UnsupportedMediaType: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3723,12 +2898,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Unprocessable Entity: a problem document whose `code` is one of:
-         *
-         *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-         *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-         */
+        /** @description Unprocessable Entity: a problem document whose `code` is one of `validation-failed`, `idempotency-key-reuse`; its example says what it means. */
         ValidationFailedOrIdempotencyKeyReuseOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3741,12 +2911,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Conflict: a problem document whose `code` is one of:
-         *
-         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-         *     - `conflict`: The request conflicts with the current state of the resource.
-         */
+        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `conflict`; its example says what it means. */
         IdempotencyKeyInUseOrConflictOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3760,11 +2925,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Not Found: a problem document whose `code` is one of:
-         *
-         *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-         */
+        /** @description Not Found: a problem document whose `code` is `not-found`; its example says what it means. */
         NotFoundOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3777,11 +2938,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Unprocessable Entity: a problem document whose `code` is one of:
-         *
-         *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-         */
+        /** @description Unprocessable Entity: a problem document whose `code` is `validation-failed`; its example says what it means. */
         ValidationFailed: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3793,11 +2950,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Not Found: a problem document whose `code` is one of:
-         *
-         *     - `not-found`: There is no such resource for this branch and mode. Objects of other branches and modes are reported as not found too.
-         */
+        /** @description Not Found: a problem document whose `code` is `not-found`; its example says what it means. */
         NotFound: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3809,12 +2962,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Conflict: a problem document whose `code` is one of:
-         *
-         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-         *     - `ticket-state-conflict`: The operation is not allowed in the ticket's current state; `ticket_status` says which state it is in.
-         */
+        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `ticket-state-conflict`; its example says what it means. */
         IdempotencyKeyInUseOrTicketStateConflictOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3828,13 +2976,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Conflict: a problem document whose `code` is one of:
-         *
-         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-         *     - `ticket-state-conflict`: The operation is not allowed in the ticket's current state; `ticket_status` says which state it is in.
-         *     - `conflict`: The request conflicts with the current state of the resource.
-         */
+        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `ticket-state-conflict`, `conflict`; its example says what it means. */
         IdempotencyKeyInUseOrTicketStateConflictOrConflictOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3848,11 +2990,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Forbidden: a problem document whose `code` is one of:
-         *
-         *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-         */
+        /** @description Forbidden: a problem document whose `code` is `forbidden`; its example says what it means. */
         Forbidden: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3864,11 +3002,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Forbidden: a problem document whose `code` is one of:
-         *
-         *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-         */
+        /** @description Forbidden: a problem document whose `code` is `forbidden`; its example says what it means. */
         ForbiddenOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3881,11 +3015,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Unprocessable Entity: a problem document whose `code` is one of:
-         *
-         *     - `idempotency-key-reuse`: This Idempotency-Key was used with a different method, path or body in the last 24 hours. Use a new key for a new request.
-         */
+        /** @description Unprocessable Entity: a problem document whose `code` is `idempotency-key-reuse`; its example says what it means. */
         IdempotencyKeyReuseOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3898,12 +3028,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Conflict: a problem document whose `code` is one of:
-         *
-         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-         *     - `last-owner`: An account always keeps at least one owner, so nobody locks it out of its own administration. Make another user owner first, then change or remove this one.
-         */
+        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `last-owner`; its example says what it means. */
         IdempotencyKeyInUseOrLastOwnerOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3917,13 +3042,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Conflict: a problem document whose `code` is one of:
-         *
-         *     - `idempotency-key-in-use`: A request with this Idempotency-Key is still being processed. Retry after `Retry-After` seconds to get its result.
-         *     - `conflict`: The request conflicts with the current state of the resource.
-         *     - `last-owner`: An account always keeps at least one owner, so nobody locks it out of its own administration. Make another user owner first, then change or remove this one.
-         */
+        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `conflict`, `last-owner`; its example says what it means. */
         IdempotencyKeyInUseOrConflictOrLastOwnerOnWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3937,11 +3056,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Conflict: a problem document whose `code` is one of:
-         *
-         *     - `conflict`: The request conflicts with the current state of the resource.
-         */
+        /** @description Conflict: a problem document whose `code` is `conflict`; its example says what it means. */
         Conflict: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3954,12 +3069,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Bad Request: a problem document whose `code` is one of:
-         *
-         *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-         *     - `invalid-json`: The request body is not valid JSON, or is nested more than 32 levels deep. Send a JSON object, or no body at all where none is needed.
-         */
+        /** @description Bad Request: a problem document whose `code` is one of `bad-request`, `invalid-json`; its example says what it means. */
         BadRequestOrInvalidJsonPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3969,11 +3079,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Unauthorized: a problem document whose `code` is one of:
-         *
-         *     - `unauthenticated`: Send `Authorization: Bearer <API key>`; keys start with `rk_live_` or `rk_test_`.
-         */
+        /** @description Unauthorized: a problem document whose `code` is `unauthenticated`; its example says what it means. */
         Unauthenticated: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3984,11 +3090,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Forbidden: a problem document whose `code` is one of:
-         *
-         *     - `forbidden`: The credentials are valid but may not perform this operation (role, mode or CSRF token).
-         */
+        /** @description Forbidden: a problem document whose `code` is `forbidden`; its example says what it means. */
         ForbiddenPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -3998,11 +3100,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Payload Too Large: a problem document whose `code` is one of:
-         *
-         *     - `payload-too-large`: The request body is larger than the service accepts.
-         */
+        /** @description Payload Too Large: a problem document whose `code` is `payload-too-large`; its example says what it means. */
         PayloadTooLargePublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -4012,11 +3110,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Unsupported Media Type: a problem document whose `code` is one of:
-         *
-         *     - `unsupported-media-type`: Send request bodies as `Content-Type: application/json`, uncompressed (without `Content-Encoding`).
-         */
+        /** @description Unsupported Media Type: a problem document whose `code` is `unsupported-media-type`; its example says what it means. */
         UnsupportedMediaTypePublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -4026,11 +3120,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Unprocessable Entity: a problem document whose `code` is one of:
-         *
-         *     - `validation-failed`: One or more fields are missing, unknown, of the wrong type or out of range, or a string holds a NUL character or a lone UTF-16 surrogate. `errors[]` lists each, with a JSON Pointer to the field.
-         */
+        /** @description Unprocessable Entity: a problem document whose `code` is `validation-failed`; its example says what it means. */
         ValidationFailedPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -4040,11 +3130,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Too Many Requests: a problem document whose `code` is one of:
-         *
-         *     - `rate-limited`: The token bucket for this key is empty. Retry after `Retry-After` seconds; the RateLimit header shows what is left.
-         */
+        /** @description Too Many Requests: a problem document whose `code` is `rate-limited`; its example says what it means. */
         RateLimitedPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -4055,11 +3141,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Internal Server Error: a problem document whose `code` is one of:
-         *
-         *     - `internal`: Something went wrong on our side. The request id helps us find it; retrying with the same Idempotency-Key is safe.
-         */
+        /** @description Internal Server Error: a problem document whose `code` is `internal`; its example says what it means. */
         InternalPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -4069,11 +3151,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Service Unavailable: a problem document whose `code` is one of:
-         *
-         *     - `unavailable`: The node is overloaded or shutting down, or a dependency is unavailable. Retry after `Retry-After` seconds; a write refused so was not performed, and retrying it with the same Idempotency-Key is safe.
-         */
+        /** @description Service Unavailable: a problem document whose `code` is `unavailable`; its example says what it means. */
         UnavailablePublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -4084,11 +3162,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Conflict: a problem document whose `code` is one of:
-         *
-         *     - `conflict`: The request conflicts with the current state of the resource.
-         */
+        /** @description Conflict: a problem document whose `code` is `conflict`; its example says what it means. */
         ConflictPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -4099,11 +3173,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /**
-         * @description Bad Request: a problem document whose `code` is one of:
-         *
-         *     - `bad-request`: A header or parameter is malformed (for example an empty or over-long Idempotency-Key).
-         */
+        /** @description Bad Request: a problem document whose `code` is `bad-request`; its example says what it means. */
         BadRequestPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
@@ -4144,6 +3214,57 @@ export interface components {
         ServiceEventId: string;
         /** @description The event's `type`. */
         ServiceEventType: string;
+        /** @example A */
+        Name: string;
+        /**
+         * @description 1–16 letters, digits or _
+         * @example A
+         */
+        Queue: string;
+        /** @example 2026-11-22T12:00:00.000Z */
+        CreatedAfter: string;
+        /** @example 20 */
+        Limit: number;
+        /**
+         * @description An id starting `tk_`
+         * @example tk_01m81j19a75aagw39z4av2ch96
+         */
+        TicketId: string;
+        /**
+         * @description An id starting `we_`
+         * @example we_01m81j192r63sbjxswgx2kegxr
+         */
+        WebhookEndpointId: string;
+        /**
+         * @description An id starting `whd_`
+         * @example whd_01m81j194mapyevq7wp0spgwam
+         */
+        WebhookDeliveryId: string;
+        /**
+         * @description An id starting `usr_`
+         * @example usr_01m81j195q04jrn3wb7ej6zw2f
+         */
+        UserId: string;
+        /**
+         * @description An id starting `dsp_`
+         * @example dsp_01m81j196gasq5wx1hcb252ecw
+         */
+        DisplayId: string;
+        /**
+         * @description First day (YYYY-MM-DD, the branch's calendar); default: 6 days before `to`
+         * @example 2026-11-16
+         */
+        From: string;
+        /**
+         * @description Last day, counted; default: today in the branch's time zone
+         * @example 2026-11-22
+         */
+        To: string;
+        /**
+         * @description An id starting `inv_`
+         * @example inv_01m81j197k2d4x8qpmwzr3tc5h
+         */
+        InvitationId: string;
     };
     requestBodies: never;
     headers: {
@@ -4382,7 +3503,7 @@ export interface operations {
             };
             path: {
                 /** @example A */
-                name: string;
+                name: components["parameters"]["Name"];
             };
             cookie?: never;
         };
@@ -4428,7 +3549,7 @@ export interface operations {
             };
             path: {
                 /** @example A */
-                name: string;
+                name: components["parameters"]["Name"];
             };
             cookie?: never;
         };
@@ -4480,7 +3601,7 @@ export interface operations {
                  * @description 1–16 letters, digits or _
                  * @example A
                  */
-                queue?: string;
+                queue?: components["parameters"]["Queue"];
                 /**
                  * @description One status or a comma list of created, ready, collected, cancelled, expired
                  * @example created,ready
@@ -4492,11 +3613,11 @@ export interface operations {
                  */
                 external_ref?: string;
                 /** @example 2026-11-22T12:00:00.000Z */
-                created_after?: string;
+                created_after?: components["parameters"]["CreatedAfter"];
                 /** @example 2026-11-22T12:00:00.000Z */
                 created_before?: string;
                 /** @example 20 */
-                limit?: number;
+                limit?: components["parameters"]["Limit"];
                 /**
                  * @description Cursor: the last ticket id of the previous page
                  * @example tk_01m81j19a75aagw39z4av2ch96
@@ -4518,42 +3639,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "list",
-                     *       "data": [
-                     *         {
-                     *           "object": "ticket",
-                     *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *           "display_number": "A-42",
-                     *           "queue": "A",
-                     *           "status": "ready",
-                     *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *           "external_ref": "1001",
-                     *           "metadata": {
-                     *             "table": "12"
-                     *           },
-                     *           "livemode": false,
-                     *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *           "created_at": "2026-11-22T12:00:00.000Z",
-                     *           "ready_at": "2026-11-22T12:09:30.000Z",
-                     *           "collected_at": null,
-                     *           "cancelled_at": null,
-                     *           "expired_at": null,
-                     *           "cancellation_reason": null,
-                     *           "customer": {
-                     *             "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *             "notifications": "push",
-                     *             "acknowledged_at": null,
-                     *             "snoozed_until": null
-                     *           },
-                     *           "rings": 1,
-                     *           "sms_status": null
-                     *         }
-                     *       ],
-                     *       "has_more": false
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {string} */
                         object: "list";
@@ -4624,36 +3709,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "ticket",
-                     *       "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *       "display_number": "A-42",
-                     *       "queue": "A",
-                     *       "status": "created",
-                     *       "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *       "external_ref": "1001",
-                     *       "metadata": {
-                     *         "table": "12"
-                     *       },
-                     *       "livemode": false,
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "created_at": "2026-11-22T12:00:00.000Z",
-                     *       "ready_at": null,
-                     *       "collected_at": null,
-                     *       "cancelled_at": null,
-                     *       "expired_at": null,
-                     *       "cancellation_reason": null,
-                     *       "customer": {
-                     *         "viewed_at": null,
-                     *         "notifications": "none",
-                     *         "acknowledged_at": null,
-                     *         "snoozed_until": null
-                     *       },
-                     *       "rings": 0,
-                     *       "sms_status": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
@@ -4679,7 +3734,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -4694,36 +3749,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "ticket",
-                     *       "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *       "display_number": "A-42",
-                     *       "queue": "A",
-                     *       "status": "ready",
-                     *       "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *       "external_ref": "1001",
-                     *       "metadata": {
-                     *         "table": "12"
-                     *       },
-                     *       "livemode": false,
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "created_at": "2026-11-22T12:00:00.000Z",
-                     *       "ready_at": "2026-11-22T12:09:30.000Z",
-                     *       "collected_at": null,
-                     *       "cancelled_at": null,
-                     *       "expired_at": null,
-                     *       "cancellation_reason": null,
-                     *       "customer": {
-                     *         "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *         "notifications": "push",
-                     *         "acknowledged_at": "2026-11-22T12:09:48.000Z",
-                     *         "snoozed_until": null
-                     *       },
-                     *       "rings": 1,
-                     *       "sms_status": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
@@ -4746,7 +3771,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -4783,7 +3808,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -4823,7 +3848,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -4844,41 +3869,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "rang": true,
-                     *       "channel_used": "push",
-                     *       "call_out_loud": true,
-                     *       "ticket": {
-                     *         "object": "ticket",
-                     *         "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *         "display_number": "A-42",
-                     *         "queue": "A",
-                     *         "status": "ready",
-                     *         "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *         "external_ref": "1001",
-                     *         "metadata": {
-                     *           "table": "12"
-                     *         },
-                     *         "livemode": false,
-                     *         "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *         "created_at": "2026-11-22T12:00:00.000Z",
-                     *         "ready_at": "2026-11-22T12:09:30.000Z",
-                     *         "collected_at": null,
-                     *         "cancelled_at": null,
-                     *         "expired_at": null,
-                     *         "cancellation_reason": null,
-                     *         "customer": {
-                     *           "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *           "notifications": "push",
-                     *           "acknowledged_at": null,
-                     *           "snoozed_until": null
-                     *         },
-                     *         "rings": 1,
-                     *         "sms_status": null
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["RingResult"];
                 };
             };
@@ -4908,7 +3898,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -4929,41 +3919,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "rang": true,
-                     *       "channel_used": "push",
-                     *       "call_out_loud": false,
-                     *       "ticket": {
-                     *         "object": "ticket",
-                     *         "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *         "display_number": "A-42",
-                     *         "queue": "A",
-                     *         "status": "ready",
-                     *         "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *         "external_ref": "1001",
-                     *         "metadata": {
-                     *           "table": "12"
-                     *         },
-                     *         "livemode": false,
-                     *         "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *         "created_at": "2026-11-22T12:00:00.000Z",
-                     *         "ready_at": "2026-11-22T12:09:30.000Z",
-                     *         "collected_at": null,
-                     *         "cancelled_at": null,
-                     *         "expired_at": null,
-                     *         "cancellation_reason": null,
-                     *         "customer": {
-                     *           "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *           "notifications": "push",
-                     *           "acknowledged_at": null,
-                     *           "snoozed_until": null
-                     *         },
-                     *         "rings": 2,
-                     *         "sms_status": null
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["RingResult"];
                 };
             };
@@ -4993,7 +3948,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -5014,36 +3969,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "ticket",
-                     *       "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *       "display_number": "A-42",
-                     *       "queue": "A",
-                     *       "status": "collected",
-                     *       "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *       "external_ref": "1001",
-                     *       "metadata": {
-                     *         "table": "12"
-                     *       },
-                     *       "livemode": false,
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "created_at": "2026-11-22T12:00:00.000Z",
-                     *       "ready_at": "2026-11-22T12:09:30.000Z",
-                     *       "collected_at": "2026-11-22T12:11:02.000Z",
-                     *       "cancelled_at": null,
-                     *       "expired_at": null,
-                     *       "cancellation_reason": null,
-                     *       "customer": {
-                     *         "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *         "notifications": "push",
-                     *         "acknowledged_at": "2026-11-22T12:09:48.000Z",
-                     *         "snoozed_until": null
-                     *       },
-                     *       "rings": 1,
-                     *       "sms_status": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
@@ -5073,7 +3998,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -5099,36 +4024,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "ticket",
-                     *       "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *       "display_number": "A-42",
-                     *       "queue": "A",
-                     *       "status": "cancelled",
-                     *       "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *       "external_ref": "1001",
-                     *       "metadata": {
-                     *         "table": "12"
-                     *       },
-                     *       "livemode": false,
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "created_at": "2026-11-22T12:00:00.000Z",
-                     *       "ready_at": null,
-                     *       "collected_at": null,
-                     *       "cancelled_at": "2026-11-22T12:03:15.000Z",
-                     *       "expired_at": null,
-                     *       "cancellation_reason": "Out of stock",
-                     *       "customer": {
-                     *         "viewed_at": null,
-                     *         "notifications": "none",
-                     *         "acknowledged_at": null,
-                     *         "snoozed_until": null
-                     *       },
-                     *       "rings": 0,
-                     *       "sms_status": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
@@ -5158,7 +4053,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -5179,36 +4074,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "ticket",
-                     *       "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *       "display_number": "A-42",
-                     *       "queue": "A",
-                     *       "status": "created",
-                     *       "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *       "external_ref": "1001",
-                     *       "metadata": {
-                     *         "table": "12"
-                     *       },
-                     *       "livemode": false,
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "created_at": "2026-11-22T12:00:00.000Z",
-                     *       "ready_at": null,
-                     *       "collected_at": null,
-                     *       "cancelled_at": null,
-                     *       "expired_at": null,
-                     *       "cancellation_reason": null,
-                     *       "customer": {
-                     *         "viewed_at": null,
-                     *         "notifications": "none",
-                     *         "acknowledged_at": null,
-                     *         "snoozed_until": null
-                     *       },
-                     *       "rings": 0,
-                     *       "sms_status": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
@@ -5235,9 +4100,9 @@ export interface operations {
                  */
                 type?: string;
                 /** @example 2026-11-22T12:00:00.000Z */
-                created_after?: string;
+                created_after?: components["parameters"]["CreatedAfter"];
                 /** @example 20 */
-                limit?: number;
+                limit?: components["parameters"]["Limit"];
                 /**
                  * @description Cursor: the last event id of the previous page
                  * @example evt_01m81j19938brsk5jvvwj1b6bd
@@ -5259,125 +4124,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "list",
-                     *       "data": [
-                     *         {
-                     *           "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-                     *           "object": "event",
-                     *           "type": "ticket.rung",
-                     *           "created_at": "2026-11-22T12:09:31.000Z",
-                     *           "livemode": false,
-                     *           "api_version": "v1",
-                     *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *           "data": {
-                     *             "object": {
-                     *               "object": "ticket",
-                     *               "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *               "display_number": "A-42",
-                     *               "queue": "A",
-                     *               "status": "ready",
-                     *               "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *               "external_ref": "1001",
-                     *               "metadata": {
-                     *                 "table": "12"
-                     *               },
-                     *               "livemode": false,
-                     *               "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *               "created_at": "2026-11-22T12:00:00.000Z",
-                     *               "ready_at": "2026-11-22T12:09:30.000Z",
-                     *               "collected_at": null,
-                     *               "cancelled_at": null,
-                     *               "expired_at": null,
-                     *               "cancellation_reason": null,
-                     *               "customer": {
-                     *                 "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *                 "notifications": "push",
-                     *                 "acknowledged_at": null,
-                     *                 "snoozed_until": null
-                     *               },
-                     *               "rings": 1,
-                     *               "sms_status": null
-                     *             },
-                     *             "ring": {
-                     *               "id": "rng_01m81j18pees95dsax2gr9sxv6",
-                     *               "seq": 1,
-                     *               "reason": "ready",
-                     *               "rang": true,
-                     *               "channel_used": "push",
-                     *               "call_out_loud": true,
-                     *               "channels": [
-                     *                 {
-                     *                   "channel": "push",
-                     *                   "delivered": true,
-                     *                   "detail": "accepted"
-                     *                 },
-                     *                 {
-                     *                   "channel": "page",
-                     *                   "delivered": false,
-                     *                   "detail": "no page open"
-                     *                 },
-                     *                 {
-                     *                   "channel": "display",
-                     *                   "delivered": true
-                     *                 }
-                     *               ]
-                     *             }
-                     *           },
-                     *           "request": {
-                     *             "id": "req_Xk2v9QmH4c7PzR1b",
-                     *             "idempotency_key": "order-1001-ready"
-                     *           }
-                     *         },
-                     *         {
-                     *           "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-                     *           "object": "event",
-                     *           "type": "ticket.ready",
-                     *           "created_at": "2026-11-22T12:09:30.000Z",
-                     *           "livemode": false,
-                     *           "api_version": "v1",
-                     *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *           "data": {
-                     *             "object": {
-                     *               "object": "ticket",
-                     *               "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *               "display_number": "A-42",
-                     *               "queue": "A",
-                     *               "status": "ready",
-                     *               "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *               "external_ref": "1001",
-                     *               "metadata": {
-                     *                 "table": "12"
-                     *               },
-                     *               "livemode": false,
-                     *               "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *               "created_at": "2026-11-22T12:00:00.000Z",
-                     *               "ready_at": "2026-11-22T12:09:30.000Z",
-                     *               "collected_at": null,
-                     *               "cancelled_at": null,
-                     *               "expired_at": null,
-                     *               "cancellation_reason": null,
-                     *               "customer": {
-                     *                 "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *                 "notifications": "push",
-                     *                 "acknowledged_at": null,
-                     *                 "snoozed_until": null
-                     *               },
-                     *               "rings": 1,
-                     *               "sms_status": null
-                     *             },
-                     *             "previous_status": "created"
-                     *           },
-                     *           "request": {
-                     *             "id": "req_Xk2v9QmH4c7PzR1b",
-                     *             "idempotency_key": "order-1001-ready"
-                     *           }
-                     *         }
-                     *       ],
-                     *       "has_more": true
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {string} */
                         object: "list";
@@ -5421,75 +4167,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
-                     *       "object": "event",
-                     *       "type": "ticket.rung",
-                     *       "created_at": "2026-11-22T12:09:31.000Z",
-                     *       "livemode": false,
-                     *       "api_version": "v1",
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "data": {
-                     *         "object": {
-                     *           "object": "ticket",
-                     *           "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *           "display_number": "A-42",
-                     *           "queue": "A",
-                     *           "status": "ready",
-                     *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *           "external_ref": "1001",
-                     *           "metadata": {
-                     *             "table": "12"
-                     *           },
-                     *           "livemode": false,
-                     *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *           "created_at": "2026-11-22T12:00:00.000Z",
-                     *           "ready_at": "2026-11-22T12:09:30.000Z",
-                     *           "collected_at": null,
-                     *           "cancelled_at": null,
-                     *           "expired_at": null,
-                     *           "cancellation_reason": null,
-                     *           "customer": {
-                     *             "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *             "notifications": "push",
-                     *             "acknowledged_at": null,
-                     *             "snoozed_until": null
-                     *           },
-                     *           "rings": 1,
-                     *           "sms_status": null
-                     *         },
-                     *         "ring": {
-                     *           "id": "rng_01m81j18pees95dsax2gr9sxv6",
-                     *           "seq": 1,
-                     *           "reason": "ready",
-                     *           "rang": true,
-                     *           "channel_used": "push",
-                     *           "call_out_loud": true,
-                     *           "channels": [
-                     *             {
-                     *               "channel": "push",
-                     *               "delivered": true,
-                     *               "detail": "accepted"
-                     *             },
-                     *             {
-                     *               "channel": "page",
-                     *               "delivered": false,
-                     *               "detail": "no page open"
-                     *             },
-                     *             {
-                     *               "channel": "display",
-                     *               "delivered": true
-                     *             }
-                     *           ]
-                     *         }
-                     *       },
-                     *       "request": {
-                     *         "id": "req_Xk2v9QmH4c7PzR1b",
-                     *         "idempotency_key": "order-1001-ready"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["Event"];
                 };
             };
@@ -5583,26 +4260,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "webhook_endpoint",
-                     *       "id": "we_01m81j192r63sbjxswgx2kegxr",
-                     *       "url": "https://pos.example.com/readybell/webhooks",
-                     *       "enabled_events": [
-                     *         "*"
-                     *       ],
-                     *       "description": "POS at the counter",
-                     *       "disabled": false,
-                     *       "disabled_reason": null,
-                     *       "disabled_at": null,
-                     *       "previous_secret_expires_at": null,
-                     *       "livemode": false,
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "created_at": "2026-11-22T12:00:00.000Z",
-                     *       "updated_at": "2026-11-22T12:00:00.000Z",
-                     *       "secret": "whsec_3q2Z7wVbR9kLmN4pXs8TjY6cHa1FdE5u"
-                     *     }
-                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -5628,7 +4285,7 @@ export interface operations {
                  * @description An id starting `we_`
                  * @example we_01m81j192r63sbjxswgx2kegxr
                  */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -5643,25 +4300,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "webhook_endpoint",
-                     *       "id": "we_01m81j192r63sbjxswgx2kegxr",
-                     *       "url": "https://pos.example.com/readybell/webhooks",
-                     *       "enabled_events": [
-                     *         "*"
-                     *       ],
-                     *       "description": "POS at the counter",
-                     *       "disabled": false,
-                     *       "disabled_reason": null,
-                     *       "disabled_at": null,
-                     *       "previous_secret_expires_at": null,
-                     *       "livemode": false,
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "created_at": "2026-11-22T12:00:00.000Z",
-                     *       "updated_at": "2026-11-22T12:00:00.000Z"
-                     *     }
-                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -5687,7 +4325,7 @@ export interface operations {
                  * @description An id starting `we_`
                  * @example we_01m81j192r63sbjxswgx2kegxr
                  */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -5736,7 +4374,7 @@ export interface operations {
                  * @description An id starting `we_`
                  * @example we_01m81j192r63sbjxswgx2kegxr
                  */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -5805,7 +4443,7 @@ export interface operations {
                  * @description An id starting `we_`
                  * @example we_01m81j192r63sbjxswgx2kegxr
                  */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -5854,7 +4492,7 @@ export interface operations {
                  * @description An id starting `we_`
                  * @example we_01m81j192r63sbjxswgx2kegxr
                  */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -5876,7 +4514,7 @@ export interface operations {
                         endpoint: string;
                         /** @example whsec_3q2Z7wVbR9kLmN4pXs8TjY6cHa1FdE5u */
                         secret: string;
-                        previous_secret_expires_at: string | null;
+                        previous_secret_expires_at: components["schemas"]["Timestamp"] | null;
                     };
                 };
             };
@@ -5902,7 +4540,7 @@ export interface operations {
                  * @description An id starting `we_`
                  * @example we_01m81j192r63sbjxswgx2kegxr
                  */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -5963,7 +4601,7 @@ export interface operations {
                  * @description An id starting `we_`
                  * @example we_01m81j192r63sbjxswgx2kegxr
                  */
-                id: string;
+                id: components["parameters"]["WebhookEndpointId"];
             };
             cookie?: never;
         };
@@ -6007,7 +4645,7 @@ export interface operations {
                  * @description An id starting `whd_`
                  * @example whd_01m81j194mapyevq7wp0spgwam
                  */
-                id: string;
+                id: components["parameters"]["WebhookDeliveryId"];
             };
             cookie?: never;
         };
@@ -6047,7 +4685,7 @@ export interface operations {
                  * @description An id starting `whd_`
                  * @example whd_01m81j194mapyevq7wp0spgwam
                  */
-                id: string;
+                id: components["parameters"]["WebhookDeliveryId"];
             };
             cookie?: never;
         };
@@ -6477,7 +5115,7 @@ export interface operations {
                  * @description An id starting `usr_`
                  * @example usr_01m81j195q04jrn3wb7ej6zw2f
                  */
-                id: string;
+                id: components["parameters"]["UserId"];
             };
             cookie?: never;
         };
@@ -6519,7 +5157,7 @@ export interface operations {
                  * @description An id starting `usr_`
                  * @example usr_01m81j195q04jrn3wb7ej6zw2f
                  */
-                id: string;
+                id: components["parameters"]["UserId"];
             };
             cookie?: never;
         };
@@ -6696,7 +5334,7 @@ export interface operations {
                  * @description An id starting `dsp_`
                  * @example dsp_01m81j196gasq5wx1hcb252ecw
                  */
-                id: string;
+                id: components["parameters"]["DisplayId"];
             };
             cookie?: never;
         };
@@ -6884,7 +5522,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
                 /**
                  * @description One of view, subscribe, acknowledge, snooze, open_page
                  * @example acknowledge
@@ -6915,36 +5553,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "ticket",
-                     *       "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *       "display_number": "A-42",
-                     *       "queue": "A",
-                     *       "status": "ready",
-                     *       "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *       "external_ref": "1001",
-                     *       "metadata": {
-                     *         "table": "12"
-                     *       },
-                     *       "livemode": false,
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "created_at": "2026-11-22T12:00:00.000Z",
-                     *       "ready_at": "2026-11-22T12:09:30.000Z",
-                     *       "collected_at": null,
-                     *       "cancelled_at": null,
-                     *       "expired_at": null,
-                     *       "cancellation_reason": null,
-                     *       "customer": {
-                     *         "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *         "notifications": "push",
-                     *         "acknowledged_at": "2026-11-22T12:09:48.000Z",
-                     *         "snoozed_until": null
-                     *       },
-                     *       "rings": 1,
-                     *       "sms_status": null
-                     *     }
-                     */
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
@@ -6974,7 +5582,7 @@ export interface operations {
                  * @description An id starting `dsp_`
                  * @example dsp_01m81j196gasq5wx1hcb252ecw
                  */
-                id: string;
+                id: components["parameters"]["DisplayId"];
             };
             cookie?: never;
         };
@@ -7029,7 +5637,7 @@ export interface operations {
                  * @description An id starting `tk_`
                  * @example tk_01m81j19a75aagw39z4av2ch96
                  */
-                id: string;
+                id: components["parameters"]["TicketId"];
             };
             cookie?: never;
         };
@@ -7055,41 +5663,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "sms_reply",
-                     *       "understood_as": "acknowledge",
-                     *       "reply": "Demo Café: thanks, see you at the counter (A-42).",
-                     *       "ticket": {
-                     *         "object": "ticket",
-                     *         "id": "tk_01m81j19a75aagw39z4av2ch96",
-                     *         "display_number": "A-42",
-                     *         "queue": "A",
-                     *         "status": "ready",
-                     *         "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
-                     *         "external_ref": "1001",
-                     *         "metadata": {
-                     *           "table": "12"
-                     *         },
-                     *         "livemode": false,
-                     *         "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *         "created_at": "2026-11-22T12:00:00.000Z",
-                     *         "ready_at": "2026-11-22T12:09:30.000Z",
-                     *         "collected_at": null,
-                     *         "cancelled_at": null,
-                     *         "expired_at": null,
-                     *         "cancellation_reason": null,
-                     *         "customer": {
-                     *           "viewed_at": "2026-11-22T12:00:41.000Z",
-                     *           "notifications": "push",
-                     *           "acknowledged_at": "2026-11-22T12:09:48.000Z",
-                     *           "snoozed_until": null
-                     *         },
-                     *         "rings": 1,
-                     *         "sms_status": "delivered"
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {string} */
                         object: "sms_reply";
@@ -7124,17 +5697,17 @@ export interface operations {
                  * @description First day (YYYY-MM-DD, the branch's calendar); default: 6 days before `to`
                  * @example 2026-11-16
                  */
-                from?: string;
+                from?: components["parameters"]["From"];
                 /**
                  * @description Last day, counted; default: today in the branch's time zone
                  * @example 2026-11-22
                  */
-                to?: string;
+                to?: components["parameters"]["To"];
                 /**
                  * @description 1–16 letters, digits or _
                  * @example A
                  */
-                queue?: string;
+                queue?: components["parameters"]["Queue"];
                 /** @description `previous_period`: the days just before, as many; `week_before`: the same dates a week earlier (periods of up to 7 days) */
                 compare?: "previous_period" | "week_before";
             };
@@ -7153,120 +5726,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "insights",
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "livemode": true,
-                     *       "timezone": "Europe/Paris",
-                     *       "queue": null,
-                     *       "period": {
-                     *         "from": "2026-11-16",
-                     *         "to": "2026-11-22",
-                     *         "days": 7
-                     *       },
-                     *       "figures": {
-                     *         "created": 412,
-                     *         "collected": 371,
-                     *         "cancelled": 14,
-                     *         "expired": 9,
-                     *         "open": 3,
-                     *         "ready": 386,
-                     *         "preparation": {
-                     *           "count": 386,
-                     *           "median_seconds": 437,
-                     *           "p90_seconds": 842,
-                     *           "longest_seconds": 2110,
-                     *           "mean_seconds": 489
-                     *         },
-                     *         "pickup": {
-                     *           "count": 371,
-                     *           "median_seconds": 96,
-                     *           "p90_seconds": 312,
-                     *           "longest_seconds": 1805,
-                     *           "mean_seconds": 141
-                     *         },
-                     *         "rings": 463,
-                     *         "rings_per_ticket": 1.2,
-                     *         "reached": {
-                     *           "push": 287,
-                     *           "wallet": 0,
-                     *           "page": 151,
-                     *           "sms": 12,
-                     *           "none": 13,
-                     *           "unknown": 0
-                     *         },
-                     *         "reached_share": {
-                     *           "push": 0.6199,
-                     *           "wallet": 0,
-                     *           "page": 0.3261,
-                     *           "sms": 0.0259,
-                     *           "none": 0.0281,
-                     *           "unknown": 0
-                     *         },
-                     *         "called_out": 455,
-                     *         "called_out_share": 0.9827,
-                     *         "acknowledged": 241,
-                     *         "acknowledgement_rate": 0.6244,
-                     *         "snoozed": 17
-                     *       },
-                     *       "comparison": {
-                     *         "kind": "previous_period",
-                     *         "from": "2026-11-09",
-                     *         "to": "2026-11-15",
-                     *         "days": 7,
-                     *         "through": {
-                     *           "date": "2026-11-15",
-                     *           "hour": 14
-                     *         },
-                     *         "figures": {
-                     *           "created": 388,
-                     *           "collected": 352,
-                     *           "cancelled": 19,
-                     *           "expired": 11,
-                     *           "open": 0,
-                     *           "ready": 366,
-                     *           "preparation": {
-                     *             "count": 386,
-                     *             "median_seconds": 437,
-                     *             "p90_seconds": 842,
-                     *             "longest_seconds": 2110,
-                     *             "mean_seconds": 489
-                     *           },
-                     *           "pickup": {
-                     *             "count": 371,
-                     *             "median_seconds": 96,
-                     *             "p90_seconds": 312,
-                     *             "longest_seconds": 1805,
-                     *             "mean_seconds": 141
-                     *           },
-                     *           "rings": 463,
-                     *           "rings_per_ticket": 1.2,
-                     *           "reached": {
-                     *             "push": 287,
-                     *             "wallet": 0,
-                     *             "page": 151,
-                     *             "sms": 12,
-                     *             "none": 13,
-                     *             "unknown": 0
-                     *           },
-                     *           "reached_share": {
-                     *             "push": 0.6199,
-                     *             "wallet": 0,
-                     *             "page": 0.3261,
-                     *             "sms": 0.0259,
-                     *             "none": 0.0281,
-                     *             "unknown": 0
-                     *           },
-                     *           "called_out": 455,
-                     *           "called_out_share": 0.9827,
-                     *           "acknowledged": 241,
-                     *           "acknowledgement_rate": 0.6244,
-                     *           "snoozed": 17
-                     *         }
-                     *       }
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {string} */
                         object: "insights";
@@ -7344,17 +5803,17 @@ export interface operations {
                  * @description First day (YYYY-MM-DD, the branch's calendar); default: 6 days before `to`
                  * @example 2026-11-16
                  */
-                from?: string;
+                from?: components["parameters"]["From"];
                 /**
                  * @description Last day, counted; default: today in the branch's time zone
                  * @example 2026-11-22
                  */
-                to?: string;
+                to?: components["parameters"]["To"];
                 /**
                  * @description 1–16 letters, digits or _
                  * @example A
                  */
-                queue?: string;
+                queue?: components["parameters"]["Queue"];
             };
             header?: never;
             path?: never;
@@ -7371,71 +5830,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "insights.days",
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "livemode": true,
-                     *       "timezone": "Europe/Paris",
-                     *       "queue": null,
-                     *       "period": {
-                     *         "from": "2026-11-16",
-                     *         "to": "2026-11-22",
-                     *         "days": 7
-                     *       },
-                     *       "data": [
-                     *         {
-                     *           "date": "2026-11-16",
-                     *           "weekday": 1,
-                     *           "figures": {
-                     *             "created": 412,
-                     *             "collected": 371,
-                     *             "cancelled": 14,
-                     *             "expired": 9,
-                     *             "open": 3,
-                     *             "ready": 386,
-                     *             "preparation": {
-                     *               "count": 386,
-                     *               "median_seconds": 437,
-                     *               "p90_seconds": 842,
-                     *               "longest_seconds": 2110,
-                     *               "mean_seconds": 489
-                     *             },
-                     *             "pickup": {
-                     *               "count": 371,
-                     *               "median_seconds": 96,
-                     *               "p90_seconds": 312,
-                     *               "longest_seconds": 1805,
-                     *               "mean_seconds": 141
-                     *             },
-                     *             "rings": 463,
-                     *             "rings_per_ticket": 1.2,
-                     *             "reached": {
-                     *               "push": 287,
-                     *               "wallet": 0,
-                     *               "page": 151,
-                     *               "sms": 12,
-                     *               "none": 13,
-                     *               "unknown": 0
-                     *             },
-                     *             "reached_share": {
-                     *               "push": 0.6199,
-                     *               "wallet": 0,
-                     *               "page": 0.3261,
-                     *               "sms": 0.0259,
-                     *               "none": 0.0281,
-                     *               "unknown": 0
-                     *             },
-                     *             "called_out": 455,
-                     *             "called_out_share": 0.9827,
-                     *             "acknowledged": 241,
-                     *             "acknowledgement_rate": 0.6244,
-                     *             "snoozed": 17
-                     *           }
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {string} */
                         object: "insights.days";
@@ -7498,17 +5892,17 @@ export interface operations {
                  * @description First day (YYYY-MM-DD, the branch's calendar); default: 6 days before `to`
                  * @example 2026-11-16
                  */
-                from?: string;
+                from?: components["parameters"]["From"];
                 /**
                  * @description Last day, counted; default: today in the branch's time zone
                  * @example 2026-11-22
                  */
-                to?: string;
+                to?: components["parameters"]["To"];
                 /**
                  * @description 1–16 letters, digits or _
                  * @example A
                  */
-                queue?: string;
+                queue?: components["parameters"]["Queue"];
             };
             header?: never;
             path?: never;
@@ -7525,118 +5919,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "insights.hours",
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "livemode": true,
-                     *       "timezone": "Europe/Paris",
-                     *       "queue": null,
-                     *       "period": {
-                     *         "from": "2026-11-16",
-                     *         "to": "2026-11-22",
-                     *         "days": 7
-                     *       },
-                     *       "data": [
-                     *         {
-                     *           "hour": 0,
-                     *           "figures": {
-                     *             "created": 0,
-                     *             "collected": 0,
-                     *             "cancelled": 0,
-                     *             "expired": 0,
-                     *             "open": 0,
-                     *             "ready": 0,
-                     *             "preparation": {
-                     *               "count": 0,
-                     *               "median_seconds": null,
-                     *               "p90_seconds": null,
-                     *               "longest_seconds": null,
-                     *               "mean_seconds": null
-                     *             },
-                     *             "pickup": {
-                     *               "count": 0,
-                     *               "median_seconds": null,
-                     *               "p90_seconds": null,
-                     *               "longest_seconds": null,
-                     *               "mean_seconds": null
-                     *             },
-                     *             "rings": 0,
-                     *             "rings_per_ticket": null,
-                     *             "reached": {
-                     *               "push": 0,
-                     *               "wallet": 0,
-                     *               "page": 0,
-                     *               "sms": 0,
-                     *               "none": 0,
-                     *               "unknown": 0
-                     *             },
-                     *             "reached_share": {
-                     *               "push": null,
-                     *               "wallet": null,
-                     *               "page": null,
-                     *               "sms": null,
-                     *               "none": null,
-                     *               "unknown": null
-                     *             },
-                     *             "called_out": 0,
-                     *             "called_out_share": null,
-                     *             "acknowledged": 0,
-                     *             "acknowledgement_rate": null,
-                     *             "snoozed": 0
-                     *           }
-                     *         },
-                     *         {
-                     *           "hour": 12,
-                     *           "figures": {
-                     *             "created": 412,
-                     *             "collected": 371,
-                     *             "cancelled": 14,
-                     *             "expired": 9,
-                     *             "open": 3,
-                     *             "ready": 386,
-                     *             "preparation": {
-                     *               "count": 386,
-                     *               "median_seconds": 437,
-                     *               "p90_seconds": 842,
-                     *               "longest_seconds": 2110,
-                     *               "mean_seconds": 489
-                     *             },
-                     *             "pickup": {
-                     *               "count": 371,
-                     *               "median_seconds": 96,
-                     *               "p90_seconds": 312,
-                     *               "longest_seconds": 1805,
-                     *               "mean_seconds": 141
-                     *             },
-                     *             "rings": 463,
-                     *             "rings_per_ticket": 1.2,
-                     *             "reached": {
-                     *               "push": 287,
-                     *               "wallet": 0,
-                     *               "page": 151,
-                     *               "sms": 12,
-                     *               "none": 13,
-                     *               "unknown": 0
-                     *             },
-                     *             "reached_share": {
-                     *               "push": 0.6199,
-                     *               "wallet": 0,
-                     *               "page": 0.3261,
-                     *               "sms": 0.0259,
-                     *               "none": 0.0281,
-                     *               "unknown": 0
-                     *             },
-                     *             "called_out": 455,
-                     *             "called_out_share": 0.9827,
-                     *             "acknowledged": 241,
-                     *             "acknowledgement_rate": 0.6244,
-                     *             "snoozed": 17
-                     *           }
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {string} */
                         object: "insights.hours";
@@ -7690,17 +5972,17 @@ export interface operations {
                  * @description First day (YYYY-MM-DD, the branch's calendar); default: 6 days before `to`
                  * @example 2026-11-16
                  */
-                from?: string;
+                from?: components["parameters"]["From"];
                 /**
                  * @description Last day, counted; default: today in the branch's time zone
                  * @example 2026-11-22
                  */
-                to?: string;
+                to?: components["parameters"]["To"];
                 /**
                  * @description 1–16 letters, digits or _
                  * @example A
                  */
-                queue?: string;
+                queue?: components["parameters"]["Queue"];
             };
             header?: never;
             path?: never;
@@ -7717,71 +5999,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "object": "insights.weekday_hours",
-                     *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
-                     *       "livemode": true,
-                     *       "timezone": "Europe/Paris",
-                     *       "queue": null,
-                     *       "period": {
-                     *         "from": "2026-11-16",
-                     *         "to": "2026-11-22",
-                     *         "days": 7
-                     *       },
-                     *       "data": [
-                     *         {
-                     *           "weekday": 5,
-                     *           "hour": 12,
-                     *           "figures": {
-                     *             "created": 412,
-                     *             "collected": 371,
-                     *             "cancelled": 14,
-                     *             "expired": 9,
-                     *             "open": 3,
-                     *             "ready": 386,
-                     *             "preparation": {
-                     *               "count": 386,
-                     *               "median_seconds": 437,
-                     *               "p90_seconds": 842,
-                     *               "longest_seconds": 2110,
-                     *               "mean_seconds": 489
-                     *             },
-                     *             "pickup": {
-                     *               "count": 371,
-                     *               "median_seconds": 96,
-                     *               "p90_seconds": 312,
-                     *               "longest_seconds": 1805,
-                     *               "mean_seconds": 141
-                     *             },
-                     *             "rings": 463,
-                     *             "rings_per_ticket": 1.2,
-                     *             "reached": {
-                     *               "push": 287,
-                     *               "wallet": 0,
-                     *               "page": 151,
-                     *               "sms": 12,
-                     *               "none": 13,
-                     *               "unknown": 0
-                     *             },
-                     *             "reached_share": {
-                     *               "push": 0.6199,
-                     *               "wallet": 0,
-                     *               "page": 0.3261,
-                     *               "sms": 0.0259,
-                     *               "none": 0.0281,
-                     *               "unknown": 0
-                     *             },
-                     *             "called_out": 455,
-                     *             "called_out_share": 0.9827,
-                     *             "acknowledged": 241,
-                     *             "acknowledgement_rate": 0.6244,
-                     *             "snoozed": 17
-                     *           }
-                     *         }
-                     *       ]
-                     *     }
-                     */
                     "application/json": {
                         /** @enum {string} */
                         object: "insights.weekday_hours";
@@ -7840,17 +6057,17 @@ export interface operations {
                  * @description First day (YYYY-MM-DD, the branch's calendar); default: 6 days before `to`
                  * @example 2026-11-16
                  */
-                from?: string;
+                from?: components["parameters"]["From"];
                 /**
                  * @description Last day, counted; default: today in the branch's time zone
                  * @example 2026-11-22
                  */
-                to?: string;
+                to?: components["parameters"]["To"];
                 /**
                  * @description 1–16 letters, digits or _
                  * @example A
                  */
-                queue?: string;
+                queue?: components["parameters"]["Queue"];
             };
             header?: never;
             path?: never;
@@ -8417,39 +6634,7 @@ export interface operations {
                         /** @enum {string} */
                         object: "list";
                         /** @description Newest first */
-                        data: {
-                            /** @enum {string} */
-                            object: "invitation";
-                            /** @example inv_01m81j197k2d4x8qpmwzr3tc5h */
-                            id: string;
-                            /** @example sam@example.com */
-                            email: string;
-                            /** @enum {string} */
-                            role: "owner" | "manager" | "staff";
-                            /**
-                             * @description pending: the link works until expires_at; expired: resend it for a new link
-                             * @enum {string}
-                             */
-                            status: "pending" | "expired" | "accepted" | "revoked";
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC with milliseconds
-                             * @example 2026-11-22T12:00:00.000Z
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC with milliseconds
-                             * @example 2026-11-22T12:00:00.000Z
-                             */
-                            sent_at: string;
-                            /**
-                             * Format: date-time
-                             * @description RFC 3339 UTC with milliseconds
-                             * @example 2026-11-22T12:00:00.000Z
-                             */
-                            expires_at: string;
-                        }[];
+                        data: components["schemas"]["Invitation"][];
                         /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
                         has_more: boolean;
                     };
@@ -8499,39 +6684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "invitation";
-                        /** @example inv_01m81j197k2d4x8qpmwzr3tc5h */
-                        id: string;
-                        /** @example sam@example.com */
-                        email: string;
-                        /** @enum {string} */
-                        role: "owner" | "manager" | "staff";
-                        /**
-                         * @description pending: the link works until expires_at; expired: resend it for a new link
-                         * @enum {string}
-                         */
-                        status: "pending" | "expired" | "accepted" | "revoked";
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        sent_at: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["Invitation"];
                 };
             };
             400: components["responses"]["BadRequestOrInvalidJson"];
@@ -8559,7 +6712,7 @@ export interface operations {
                  * @description An id starting `inv_`
                  * @example inv_01m81j197k2d4x8qpmwzr3tc5h
                  */
-                id: string;
+                id: components["parameters"]["InvitationId"];
             };
             cookie?: never;
         };
@@ -8575,39 +6728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "invitation";
-                        /** @example inv_01m81j197k2d4x8qpmwzr3tc5h */
-                        id: string;
-                        /** @example sam@example.com */
-                        email: string;
-                        /** @enum {string} */
-                        role: "owner" | "manager" | "staff";
-                        /**
-                         * @description pending: the link works until expires_at; expired: resend it for a new link
-                         * @enum {string}
-                         */
-                        status: "pending" | "expired" | "accepted" | "revoked";
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        sent_at: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["Invitation"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8633,7 +6754,7 @@ export interface operations {
                  * @description An id starting `inv_`
                  * @example inv_01m81j197k2d4x8qpmwzr3tc5h
                  */
-                id: string;
+                id: components["parameters"]["InvitationId"];
             };
             cookie?: never;
         };
@@ -8649,39 +6770,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "invitation";
-                        /** @example inv_01m81j197k2d4x8qpmwzr3tc5h */
-                        id: string;
-                        /** @example sam@example.com */
-                        email: string;
-                        /** @enum {string} */
-                        role: "owner" | "manager" | "staff";
-                        /**
-                         * @description pending: the link works until expires_at; expired: resend it for a new link
-                         * @enum {string}
-                         */
-                        status: "pending" | "expired" | "accepted" | "revoked";
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        sent_at: string;
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        expires_at: string;
-                    };
+                    "application/json": components["schemas"]["Invitation"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8713,24 +6802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "account";
-                        /** @example acct_01m81j19e1a884mkzbkbmsx8py */
-                        id: string;
-                        /** @example Café Lumière */
-                        name: string;
-                        /** @enum {string} */
-                        plan: "free" | "pro" | "business";
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        deletion_requested_at: string | null;
-                        erase_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Account"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8778,24 +6850,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "account";
-                        /** @example acct_01m81j19e1a884mkzbkbmsx8py */
-                        id: string;
-                        /** @example Café Lumière */
-                        name: string;
-                        /** @enum {string} */
-                        plan: "free" | "pro" | "business";
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        deletion_requested_at: string | null;
-                        erase_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Account"];
                 };
             };
             400: components["responses"]["BadRequestOrInvalidJson"];
@@ -8867,24 +6922,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "account";
-                        /** @example acct_01m81j19e1a884mkzbkbmsx8py */
-                        id: string;
-                        /** @example Café Lumière */
-                        name: string;
-                        /** @enum {string} */
-                        plan: "free" | "pro" | "business";
-                        /**
-                         * Format: date-time
-                         * @description RFC 3339 UTC with milliseconds
-                         * @example 2026-11-22T12:00:00.000Z
-                         */
-                        created_at: string;
-                        deletion_requested_at: string | null;
-                        erase_at: string | null;
-                    };
+                    "application/json": components["schemas"]["Account"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -8933,21 +6971,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "email_change";
-                        /**
-                         * @description The new email
-                         * @example sam@example.net
-                         */
-                        email: string;
-                        /**
-                         * @description awaiting_confirmation: a link went to the new address; confirmed: it is the user's email now and the old address was told
-                         * @enum {string}
-                         */
-                        status: "awaiting_confirmation" | "confirmed";
-                        expires_at: string | null;
-                    };
+                    "application/json": components["schemas"]["EmailChange"];
                 };
             };
             400: components["responses"]["BadRequestOrInvalidJson"];
@@ -9142,21 +7166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        object: "email_change";
-                        /**
-                         * @description The new email
-                         * @example sam@example.net
-                         */
-                        email: string;
-                        /**
-                         * @description awaiting_confirmation: a link went to the new address; confirmed: it is the user's email now and the old address was told
-                         * @enum {string}
-                         */
-                        status: "awaiting_confirmation" | "confirmed";
-                        expires_at: string | null;
-                    };
+                    "application/json": components["schemas"]["EmailChange"];
                 };
             };
             400: components["responses"]["BadRequestOrInvalidJsonPublic"];

@@ -2,9 +2,11 @@
 // packages/client/src/schema.d.ts (what the event union `Event` reaches, nothing else, one schema
 // a file), so the self-contained verifier (verify.ts, shipped as @readybell/webhooks) types each
 // event's `data`. Types only. Do not edit: change the event schemas and run `node scripts/build-client.ts`.
+import type { Timestamp } from './timestamp.ts';
 import type { Ticket } from './ticket.ts';
 import type { WebhookEndpoint } from './webhook-endpoint.ts';
 import type { EventRequest } from './event-request.ts';
+import type { EventEnvelope } from './event-envelope.ts';
 import type { TicketCreatedEvent } from './ticket-created-event.ts';
 import type { TicketReadyEvent } from './ticket-ready-event.ts';
 import type { TicketRungEvent } from './ticket-rung-event.ts';
@@ -21,9 +23,11 @@ import type { Event } from './event.ts';
 
 export interface components {
     schemas: {
+        Timestamp: Timestamp;
         Ticket: Ticket;
         WebhookEndpoint: WebhookEndpoint;
         EventRequest: EventRequest;
+        EventEnvelope: EventEnvelope;
         TicketCreatedEvent: TicketCreatedEvent;
         TicketReadyEvent: TicketReadyEvent;
         TicketRungEvent: TicketRungEvent;

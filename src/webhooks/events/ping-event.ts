@@ -3,70 +3,19 @@
 // a file), so the self-contained verifier (verify.ts, shipped as @readybell/webhooks) types each
 // event's `data`. Types only. Do not edit: change the event schemas and run `node scripts/build-client.ts`.
 import type { WebhookEndpoint } from './webhook-endpoint.ts';
-import type { EventRequest } from './event-request.ts';
+import type { EventEnvelope } from './event-envelope.ts';
 
-/**
- * @description A test event sent by `POST /v1/webhook_endpoints/{id}/test` to that endpoint only.
- * @example {
- *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
- *       "object": "event",
- *       "type": "ping",
- *       "created_at": "2026-11-22T12:00:00.000Z",
- *       "livemode": false,
- *       "api_version": "v1",
- *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
- *       "data": {
- *         "object": {
- *           "object": "webhook_endpoint",
- *           "id": "we_01m81j192r63sbjxswgx2kegxr",
- *           "url": "https://pos.example.com/readybell/webhooks",
- *           "enabled_events": [
- *             "*"
- *           ],
- *           "description": "POS at the counter",
- *           "disabled": false,
- *           "disabled_reason": null,
- *           "disabled_at": null,
- *           "previous_secret_expires_at": null,
- *           "livemode": false,
- *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
- *           "created_at": "2026-11-22T12:00:00.000Z",
- *           "updated_at": "2026-11-22T12:00:00.000Z"
- *         }
- *       },
- *       "request": {
- *         "id": "req_Xk2v9QmH4c7PzR1b",
- *         "idempotency_key": "endpoint-test-1"
- *       }
- *     }
- */
+/** @description A test event sent by `POST /v1/webhook_endpoints/{id}/test` to that endpoint only. */
 export type PingEvent = {
-    /**
-     * @description Unique per event: receivers deduplicate by it
-     * @example evt_01m81j19938brsk5jvvwj1b6bd
-     */
-    id: string;
     /** @enum {string} */
-    object: "event";
+    type: "ping";
+    data: {
+        object: WebhookEndpoint;
+    };
+} & (EventEnvelope & {
     /**
      * @description discriminator enum property added by openapi-typescript
      * @enum {string}
      */
     type: "ping";
-    /**
-     * Format: date-time
-     * @description RFC 3339 UTC with milliseconds
-     * @example 2026-11-22T12:00:00.000Z
-     */
-    created_at: string;
-    /** @description false for events made in test mode */
-    livemode: boolean;
-    /** @enum {string} */
-    api_version: "v1";
-    /** @example br_01m81j194tb8kmycb0gheeaj9r */
-    branch: string;
-    data: {
-        object: WebhookEndpoint;
-    };
-    request: EventRequest | null;
-};
+});

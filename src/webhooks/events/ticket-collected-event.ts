@@ -3,80 +3,12 @@
 // a file), so the self-contained verifier (verify.ts, shipped as @readybell/webhooks) types each
 // event's `data`. Types only. Do not edit: change the event schemas and run `node scripts/build-client.ts`.
 import type { Ticket } from './ticket.ts';
-import type { EventRequest } from './event-request.ts';
+import type { EventEnvelope } from './event-envelope.ts';
 
-/**
- * @description The customer collected the order (`POST /v1/tickets/{id}/collect`).
- * @example {
- *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
- *       "object": "event",
- *       "type": "ticket.collected",
- *       "created_at": "2026-11-22T12:11:02.000Z",
- *       "livemode": false,
- *       "api_version": "v1",
- *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
- *       "data": {
- *         "object": {
- *           "object": "ticket",
- *           "id": "tk_01m81j19a75aagw39z4av2ch96",
- *           "display_number": "A-42",
- *           "queue": "A",
- *           "status": "collected",
- *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
- *           "external_ref": "1001",
- *           "metadata": {
- *             "table": "12"
- *           },
- *           "livemode": false,
- *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
- *           "created_at": "2026-11-22T12:00:00.000Z",
- *           "ready_at": "2026-11-22T12:09:30.000Z",
- *           "collected_at": "2026-11-22T12:11:02.000Z",
- *           "cancelled_at": null,
- *           "expired_at": null,
- *           "cancellation_reason": null,
- *           "customer": {
- *             "viewed_at": "2026-11-22T12:00:41.000Z",
- *             "notifications": "push",
- *             "acknowledged_at": "2026-11-22T12:09:48.000Z",
- *             "snoozed_until": null
- *           },
- *           "rings": 1,
- *           "sms_status": null
- *         },
- *         "previous_status": "ready"
- *       },
- *       "request": {
- *         "id": "req_Xk2v9QmH4c7PzR1b",
- *         "idempotency_key": "order-1001-collect"
- *       }
- *     }
- */
+/** @description The customer collected the order (`POST /v1/tickets/{id}/collect`). */
 export type TicketCollectedEvent = {
-    /**
-     * @description Unique per event: receivers deduplicate by it
-     * @example evt_01m81j19938brsk5jvvwj1b6bd
-     */
-    id: string;
     /** @enum {string} */
-    object: "event";
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "ticket.collected";
-    /**
-     * Format: date-time
-     * @description RFC 3339 UTC with milliseconds
-     * @example 2026-11-22T12:00:00.000Z
-     */
-    created_at: string;
-    /** @description false for events made in test mode */
-    livemode: boolean;
-    /** @enum {string} */
-    api_version: "v1";
-    /** @example br_01m81j194tb8kmycb0gheeaj9r */
-    branch: string;
     data: {
         object: Ticket;
         /**
@@ -85,5 +17,10 @@ export type TicketCollectedEvent = {
          */
         previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
     };
-    request: EventRequest | null;
-};
+} & (EventEnvelope & {
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "ticket.collected";
+});

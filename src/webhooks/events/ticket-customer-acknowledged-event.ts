@@ -3,77 +3,12 @@
 // a file), so the self-contained verifier (verify.ts, shipped as @readybell/webhooks) types each
 // event's `data`. Types only. Do not edit: change the event schemas and run `node scripts/build-client.ts`.
 import type { Ticket } from './ticket.ts';
-import type { EventRequest } from './event-request.ts';
+import type { EventEnvelope } from './event-envelope.ts';
 
-/**
- * @description The customer tapped "On my way" after a ring, or texted it back (`1`, `OK`, …).
- * @example {
- *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
- *       "object": "event",
- *       "type": "ticket.customer_acknowledged",
- *       "created_at": "2026-11-22T12:09:48.000Z",
- *       "livemode": false,
- *       "api_version": "v1",
- *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
- *       "data": {
- *         "object": {
- *           "object": "ticket",
- *           "id": "tk_01m81j19a75aagw39z4av2ch96",
- *           "display_number": "A-42",
- *           "queue": "A",
- *           "status": "ready",
- *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
- *           "external_ref": "1001",
- *           "metadata": {
- *             "table": "12"
- *           },
- *           "livemode": false,
- *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
- *           "created_at": "2026-11-22T12:00:00.000Z",
- *           "ready_at": "2026-11-22T12:09:30.000Z",
- *           "collected_at": null,
- *           "cancelled_at": null,
- *           "expired_at": null,
- *           "cancellation_reason": null,
- *           "customer": {
- *             "viewed_at": "2026-11-22T12:00:41.000Z",
- *             "notifications": "push",
- *             "acknowledged_at": "2026-11-22T12:09:48.000Z",
- *             "snoozed_until": null
- *           },
- *           "rings": 1,
- *           "sms_status": null
- *         },
- *         "via": "page"
- *       },
- *       "request": null
- *     }
- */
+/** @description The customer tapped "On my way" after a ring, or texted it back (`1`, `OK`, …). */
 export type TicketCustomerAcknowledgedEvent = {
-    /**
-     * @description Unique per event: receivers deduplicate by it
-     * @example evt_01m81j19938brsk5jvvwj1b6bd
-     */
-    id: string;
     /** @enum {string} */
-    object: "event";
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "ticket.customer_acknowledged";
-    /**
-     * Format: date-time
-     * @description RFC 3339 UTC with milliseconds
-     * @example 2026-11-22T12:00:00.000Z
-     */
-    created_at: string;
-    /** @description false for events made in test mode */
-    livemode: boolean;
-    /** @enum {string} */
-    api_version: "v1";
-    /** @example br_01m81j194tb8kmycb0gheeaj9r */
-    branch: string;
     data: {
         object: Ticket;
         /**
@@ -82,5 +17,10 @@ export type TicketCustomerAcknowledgedEvent = {
          */
         via: "page" | "sms";
     };
-    request: EventRequest | null;
-};
+} & (EventEnvelope & {
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "ticket.customer_acknowledged";
+});

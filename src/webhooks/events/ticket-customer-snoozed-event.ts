@@ -3,94 +3,28 @@
 // a file), so the self-contained verifier (verify.ts, shipped as @readybell/webhooks) types each
 // event's `data`. Types only. Do not edit: change the event schemas and run `node scripts/build-client.ts`.
 import type { Ticket } from './ticket.ts';
-import type { EventRequest } from './event-request.ts';
+import type { Timestamp } from './timestamp.ts';
+import type { EventEnvelope } from './event-envelope.ts';
 
-/**
- * @description The customer asked for more time, on their page or by texting `5` back; they are rung again when it ends.
- * @example {
- *       "id": "evt_01m81j19938brsk5jvvwj1b6bd",
- *       "object": "event",
- *       "type": "ticket.customer_snoozed",
- *       "created_at": "2026-11-22T12:09:40.000Z",
- *       "livemode": false,
- *       "api_version": "v1",
- *       "branch": "br_01m81j194tb8kmycb0gheeaj9r",
- *       "data": {
- *         "object": {
- *           "object": "ticket",
- *           "id": "tk_01m81j19a75aagw39z4av2ch96",
- *           "display_number": "A-42",
- *           "queue": "A",
- *           "status": "ready",
- *           "url": "https://pickup.example.com/t/0C6Q3LKWR2N7XVHSOBI5PO6ARQTDZV4Z",
- *           "external_ref": "1001",
- *           "metadata": {
- *             "table": "12"
- *           },
- *           "livemode": false,
- *           "branch": "br_01m81j194tb8kmycb0gheeaj9r",
- *           "created_at": "2026-11-22T12:00:00.000Z",
- *           "ready_at": "2026-11-22T12:09:30.000Z",
- *           "collected_at": null,
- *           "cancelled_at": null,
- *           "expired_at": null,
- *           "cancellation_reason": null,
- *           "customer": {
- *             "viewed_at": "2026-11-22T12:00:41.000Z",
- *             "notifications": "push",
- *             "acknowledged_at": null,
- *             "snoozed_until": "2026-11-22T12:14:40.000Z"
- *           },
- *           "rings": 1,
- *           "sms_status": null
- *         },
- *         "minutes": 5,
- *         "snoozed_until": "2026-11-22T12:14:40.000Z",
- *         "via": "page"
- *       },
- *       "request": null
- *     }
- */
+/** @description The customer asked for more time, on their page or by texting `5` back; they are rung again when it ends. */
 export type TicketCustomerSnoozedEvent = {
-    /**
-     * @description Unique per event: receivers deduplicate by it
-     * @example evt_01m81j19938brsk5jvvwj1b6bd
-     */
-    id: string;
     /** @enum {string} */
-    object: "event";
-    /**
-     * @description discriminator enum property added by openapi-typescript
-     * @enum {string}
-     */
     type: "ticket.customer_snoozed";
-    /**
-     * Format: date-time
-     * @description RFC 3339 UTC with milliseconds
-     * @example 2026-11-22T12:00:00.000Z
-     */
-    created_at: string;
-    /** @description false for events made in test mode */
-    livemode: boolean;
-    /** @enum {string} */
-    api_version: "v1";
-    /** @example br_01m81j194tb8kmycb0gheeaj9r */
-    branch: string;
     data: {
         object: Ticket;
         /** @example 5 */
         minutes: number;
-        /**
-         * Format: date-time
-         * @description RFC 3339 UTC with milliseconds
-         * @example 2026-11-22T12:00:00.000Z
-         */
-        snoozed_until: string;
+        snoozed_until: Timestamp;
         /**
          * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
          * @enum {string}
          */
         via: "page" | "sms";
     };
-    request: EventRequest | null;
-};
+} & (EventEnvelope & {
+    /**
+     * @description discriminator enum property added by openapi-typescript
+     * @enum {string}
+     */
+    type: "ticket.customer_snoozed";
+});

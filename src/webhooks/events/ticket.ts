@@ -2,6 +2,7 @@
 // packages/client/src/schema.d.ts (what the event union `Event` reaches, nothing else, one schema
 // a file), so the self-contained verifier (verify.ts, shipped as @readybell/webhooks) types each
 // event's `data`. Types only. Do not edit: change the event schemas and run `node scripts/build-client.ts`.
+import type { Timestamp } from './timestamp.ts';
 
 /** @description A pickup ticket */
 export type Ticket = {
@@ -41,27 +42,22 @@ export type Ticket = {
     livemode: boolean;
     /** @example br_01m81j194tb8kmycb0gheeaj9r */
     branch: string;
-    /**
-     * Format: date-time
-     * @description RFC 3339 UTC with milliseconds
-     * @example 2026-11-22T12:00:00.000Z
-     */
-    created_at: string;
-    ready_at: string | null;
-    collected_at: string | null;
-    cancelled_at: string | null;
-    expired_at: string | null;
+    created_at: Timestamp;
+    ready_at: Timestamp | null;
+    collected_at: Timestamp | null;
+    cancelled_at: Timestamp | null;
+    expired_at: Timestamp | null;
     cancellation_reason: string | null;
     /** @description What the customer did on their page */
     customer: {
-        viewed_at: string | null;
+        viewed_at: Timestamp | null;
         /**
          * @description What the customer turned on
          * @enum {string}
          */
         notifications: "none" | "push" | "sms";
-        acknowledged_at: string | null;
-        snoozed_until: string | null;
+        acknowledged_at: Timestamp | null;
+        snoozed_until: Timestamp | null;
     };
     /**
      * @description How many times the customer was rung

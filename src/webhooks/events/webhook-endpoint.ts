@@ -2,6 +2,7 @@
 // packages/client/src/schema.d.ts (what the event union `Event` reaches, nothing else, one schema
 // a file), so the self-contained verifier (verify.ts, shipped as @readybell/webhooks) types each
 // event's `data`. Types only. Do not edit: change the event schemas and run `node scripts/build-client.ts`.
+import type { Timestamp } from './timestamp.ts';
 
 /** @description Where events are sent, signed with its secret */
 export type WebhookEndpoint = {
@@ -16,23 +17,13 @@ export type WebhookEndpoint = {
     description: string | null;
     disabled: boolean;
     disabled_reason: string | null;
-    disabled_at: string | null;
+    disabled_at: Timestamp | null;
     previous_secret_expires_at: string | null;
     livemode: boolean;
     /** @example br_01m81j194tb8kmycb0gheeaj9r */
     branch: string;
-    /**
-     * Format: date-time
-     * @description RFC 3339 UTC with milliseconds
-     * @example 2026-11-22T12:00:00.000Z
-     */
-    created_at: string;
-    /**
-     * Format: date-time
-     * @description RFC 3339 UTC with milliseconds
-     * @example 2026-11-22T12:00:00.000Z
-     */
-    updated_at: string;
+    created_at: Timestamp;
+    updated_at: Timestamp;
     /**
      * @description The signing secret: only in the answers to create and rotate_secret (not in an idempotent replay of them; GET …/secret reveals it)
      * @example whsec_3q2Z7wVbR9kLmN4pXs8TjY6cHa1FdE5u

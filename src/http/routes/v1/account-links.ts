@@ -8,6 +8,7 @@ import type { Services } from '../../../core/ctx.ts';
 import { acceptInvitation, invitationCtx } from '../../../actions/invitations.ts';
 import { confirmEmailChange, emailChangeCtx } from '../../../actions/email-change.ts';
 import { EmailChangeSchema, InvitationAcceptanceSchema } from '../../../contract/account-schemas.ts';
+import { Ref } from '../../../contract/schema-parts.ts';
 import type { RateLimiter } from '../../../realtime/limiter.ts';
 import { assertSameSite } from '../../plugins/session.ts';
 import { operation, typed } from '../../operation.ts';
@@ -65,7 +66,7 @@ export function registerAccountLinks(fastify: FastifyInstance, services: Service
         access: 'public',
         description: "Makes the new address the user's email and tells the old one. The link works once.",
         body: Type.Object({ token: Token }, { additionalProperties: false }),
-        answers: { 200: { description: 'Changed', schema: EmailChangeSchema } },
+        answers: { 200: { description: 'Changed', schema: Ref(EmailChangeSchema) } },
         problems: {
           'validation-failed': UNUSABLE,
           conflict: 'The new email has a readybell user already.',

@@ -9,6 +9,7 @@ import { deleteAccount, readAccountStatus, restoreAccount } from '../../../actio
 import { exportAccount } from '../../../actions/account-export.ts';
 import { requestEmailChange } from '../../../actions/email-change.ts';
 import { AccountSchema, EmailChangeSchema, LANGUAGE } from '../../../contract/account-schemas.ts';
+import { Ref } from '../../../contract/schema-parts.ts';
 import type { RateLimiter } from '../../../realtime/limiter.ts';
 import { operation, typed } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
@@ -28,7 +29,7 @@ export function registerAccountRoutes(fastify: FastifyInstance, services: Servic
         summary: 'Get the account',
         access: 'staff',
         description: `The account, and when it is being deleted, when it will be erased. ${ownerOnly}`,
-        answers: { 200: { description: 'The account', schema: AccountSchema } },
+        answers: { 200: { description: 'The account', schema: Ref(AccountSchema) } },
       }),
     },
     async (req) => readAccountStatus({ ctx: ctxFor(req, services), input: undefined }),
@@ -86,7 +87,7 @@ export function registerAccountRoutes(fastify: FastifyInstance, services: Servic
           },
           { additionalProperties: false },
         ),
-        answers: { 200: { description: 'The account, with the time it will be erased', schema: AccountSchema } },
+        answers: { 200: { description: 'The account, with the time it will be erased', schema: Ref(AccountSchema) } },
         problems: { 'validation-failed': "The name is not the account's.", conflict: 'The account is being deleted already.' },
       }),
     },
@@ -102,7 +103,7 @@ export function registerAccountRoutes(fastify: FastifyInstance, services: Servic
         summary: 'Restore a deleted account',
         access: 'staff',
         description: `Within 30 days of its deletion: everything works again as before (a cancelled subscription is taken out anew). ${ownerOnly}`,
-        answers: { 200: { description: 'The account', schema: AccountSchema } },
+        answers: { 200: { description: 'The account', schema: Ref(AccountSchema) } },
         problems: { conflict: 'The account is not being deleted.' },
       }),
     },
@@ -127,7 +128,7 @@ export function registerAccountRoutes(fastify: FastifyInstance, services: Servic
           },
           { additionalProperties: false },
         ),
-        answers: { 202: { description: 'The link went to the new address', schema: EmailChangeSchema } },
+        answers: { 202: { description: 'The link went to the new address', schema: Ref(EmailChangeSchema) } },
         problems: {
           'validation-failed': 'The password is wrong, or the email is not one or is yours already.',
           conflict: 'The email already has a readybell user.',

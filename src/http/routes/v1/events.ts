@@ -37,11 +37,8 @@ export function registerEventRoutes(fastify: FastifyInstance, services: Services
           { additionalProperties: false },
         ),
         answers: {
-          200: {
-            description: 'A page of events',
-            schema: ListOf(Type.Ref('Event'), 'Newest first'),
-            example: { object: 'list', data: [exampleEvent('ticket.rung'), exampleEvent('ticket.ready')], has_more: true },
-          },
+          // Each event's whole example is in components/examples, as its webhook and GET /v1/events/{id} show it.
+          200: { description: 'A page of events', schema: ListOf(Type.Ref('Event'), 'Newest first') },
         },
       }),
     },

@@ -8,7 +8,7 @@ import { InvitationSchema, LANGUAGE } from '../../../contract/account-schemas.ts
 import { notFound } from '../../../domain/errors.ts';
 import { isId } from '../../../domain/ids.ts';
 import type { RateLimiter } from '../../../realtime/limiter.ts';
-import { IdParam, ListOf, StringEnum } from '../../../contract/schema-parts.ts';
+import { IdParam, ListOf, Ref, StringEnum } from '../../../contract/schema-parts.ts';
 import { operation, typed } from '../../operation.ts';
 import { runWrite } from '../../write.ts';
 import { ctxFor } from './context.ts';
@@ -35,7 +35,7 @@ export function registerInvitationRoutes(fastify: FastifyInstance, services: Ser
         summary: 'List open invitations',
         access: 'staff',
         description: `Invitations neither accepted nor revoked, newest first; expired ones too (resend them). ${ownerOnly}`,
-        answers: { 200: { description: 'The open invitations', schema: ListOf(InvitationSchema, 'Newest first') } },
+        answers: { 200: { description: 'The open invitations', schema: ListOf(Ref(InvitationSchema), 'Newest first') } },
       }),
     },
     async (req) => ({ object: 'list', data: await listInvitations({ ctx: ctxFor(req, services), input: undefined }), has_more: false }),
@@ -58,7 +58,7 @@ export function registerInvitationRoutes(fastify: FastifyInstance, services: Ser
           },
           { additionalProperties: false },
         ),
-        answers: { 201: { description: 'The invitation; its link went by mail only', schema: InvitationSchema } },
+        answers: { 201: { description: 'The invitation; its link went by mail only', schema: Ref(InvitationSchema) } },
         problems: { conflict: 'This email already has a readybell user, or an open invitation of this account.', ...THROTTLED },
       }),
     },
@@ -78,7 +78,7 @@ export function registerInvitationRoutes(fastify: FastifyInstance, services: Ser
         access: 'staff',
         description: `Mails a new link, valid 7 days from now; the previous link stops working. ${ownerOnly}`,
         params: IdParams,
-        answers: { 200: { description: 'The invitation', schema: InvitationSchema } },
+        answers: { 200: { description: 'The invitation', schema: Ref(InvitationSchema) } },
         problems: { conflict: 'The invitation was accepted or revoked.', ...THROTTLED },
       }),
     },
@@ -99,7 +99,7 @@ export function registerInvitationRoutes(fastify: FastifyInstance, services: Ser
         access: 'staff',
         description: `Its link stops working at once. ${ownerOnly}`,
         params: IdParams,
-        answers: { 200: { description: 'The invitation, revoked', schema: InvitationSchema } },
+        answers: { 200: { description: 'The invitation, revoked', schema: Ref(InvitationSchema) } },
         problems: { conflict: 'The invitation was accepted or revoked already.' },
       }),
     },
