@@ -2748,7 +2748,7 @@ export interface components {
             queue: string | null;
             /** @description Whether readybell's ready marks the order's local pickup prepared in Shopify */
             mark_prepared: boolean;
-            connected_at: string | null;
+            connected_at: components["schemas"]["Timestamp"] | null;
         };
     };
     responses: {
