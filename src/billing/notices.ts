@@ -23,7 +23,7 @@ import { queueMail } from '../mail/queue-mail.ts';
 import { isMailLanguage, type MailLanguage } from '../mail/mail-kind.ts';
 import { PAYMENT_FAILED_MAIL } from '../mail/kinds/payment-failed.ts';
 import { TRIAL_ENDING_MAIL } from '../mail/kinds/trial-ending.ts';
-import { trialInForce } from '../domain/billing-state.ts';
+import { stripeRules, trialInForce } from '../domain/billing-state.ts';
 
 type NoticePayload = BillingNoticePayload;
 
@@ -70,7 +70,9 @@ export async function billingNoticeJob(services: Services, p: NoticePayload): Pr
     const lang: MailLanguage = isMailLanguage(wanted) ? wanted : 'en';
     const date = new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: branch?.timezone ?? 'UTC' }).format(when);
     // A sign-up trial is a trial of the pro plan (decision 0081).
-    const values = { plan: PLAN_NAMES[billing?.paidPlan ?? 'pro'], date, link: billingScreenUrl(services) };
+    // Only a trial Stripe runs has a card to charge at its end; sign-up's has none yet.
+    const card = stripeRules(billing) ? ('yes' as const) : ('no' as const);
+    const values = { plan: PLAN_NAMES[billing?.paidPlan ?? 'pro'], date, link: billingScreenUrl(services), card };
     for (const owner of (await listUsers(tx, account.id)).filter((u) => u.role === 'owner')) {
       const order = { to: owner.email, lang, shop: account.name, values, key: `${p.key}:${owner.id}`, accountId: account.id };
       await queueMail({ services, tx }, p.kind === 'payment_failed' ? PAYMENT_FAILED_MAIL : TRIAL_ENDING_MAIL, order);

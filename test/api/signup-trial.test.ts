@@ -101,6 +101,9 @@ test('without Stripe: one "3 days" mail on day 11, and on day 14 the plan is fre
   assert.match(mails[0]!.subject ?? '', /Café Olé/);
   assert.match(mails[0]!.text ?? '', /The trial of the Pro plan/);
   assert.match(mails[0]!.text ?? '', /December 6, 2026/, "the trial's end, in the shop's time zone");
+  // No card was given at sign-up: the mail asks for a plan instead of promising a charge.
+  assert.match(mails[0]!.text ?? '', /choose a plan in Billing and pay by card/);
+  assert.doesNotMatch(mails[0]!.text ?? '', /is charged/);
 
   const after = await liveCall(plain, shop.liveKey);
   assert.equal(after.status, 403, 'the cached key answers with the new plan on the next request');
@@ -165,6 +168,7 @@ test('with Stripe: a card-less trial falls back to free on day 14; a shop that s
   // The subscriber heard of its trial's end once too (Stripe's trial now, not a second mail), and
   // keeps the paid plan at and after the sign-up trial's end: Stripe charges then.
   assert.equal(trialMailsTo(paying.email).length, 1, 'one trial mail for the account that subscribed');
+  assert.match(trialMailsTo(paying.email)[0]!.text ?? '', /the card you gave at checkout is charged/, 'a Stripe trial has a card to charge');
   assert.equal((await liveCall(billed, paying.liveKey)).status, 200, 'not downgraded: the subscription decides');
   billed.clock.advance(DAY);
   await runJobs(billed);
