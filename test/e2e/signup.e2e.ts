@@ -1,7 +1,9 @@
 // A new shop from an empty browser to its first rung ticket (decision 0081), in Chromium at phone
 // width (390 px): the sign-up screen, the verification mail read from a local SMTP server, its link
 // (signed in on the board with the first-run checklist and the first test key), a ticket printed
-// and opened on a phone, marked ready, rung. Every screen on the way, the forgotten-password and
+// and opened on a phone, marked ready, rung; then its live key, and Billing: a plan chosen, paid
+// through the local fake of Stripe Checkout (test/helpers/fake-stripe.ts) and back on the Billing
+// screen showing it (issue 35). Every screen on the way, the forgotten-password and
 // reset screens and the sign-up screen in German are kept under test-artifacts/screenshots/ and
 // checked by axe-core (WCAG 2.2 A and AA, 0 violations).
 import { test, before, after } from 'node:test';
@@ -12,23 +14,29 @@ import { startSmtpServer, type LocalSmtp } from '../helpers/smtp-server.ts';
 import { launchChromium, PHONE } from '../helpers/chromium.ts';
 import { pathOf } from '../helpers/live.ts';
 import { card, createOnPage, keepScreen, type AxeViolation } from '../helpers/staff-page.ts';
+import { FAKE_STRIPE, FakeStripe } from '../helpers/fake-stripe.ts';
 
+const stripe = new FakeStripe();
 let t: TestApp;
 let smtp: LocalSmtp;
 let browser: Browser;
 
 before(async () => {
   smtp = await startSmtpServer();
+  await stripe.start();
   t = await startTestApp({
     workers: true,
-    env: { SMTP_URL: smtp.url, MAIL_FROM: 'Readybell <noreply@pickup.example>', SIGNUP: 'open', TRIAL_DAYS: '14' },
+    env: { ...stripe.env(), SMTP_URL: smtp.url, MAIL_FROM: 'Readybell <noreply@pickup.example>', SIGNUP: 'open', TRIAL_DAYS: '14' },
   });
+  stripe.webhookUrl = `${t.url}/billing/stripe/webhook`;
+  stripe.returnTo = (url) => url.replace('http://localhost:3000', t.url);
   browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();
   await t?.close();
   await smtp?.close();
+  await stripe.close();
 });
 
 const describe = (v: AxeViolation[]) => v.map((x) => `${x.id}: ${x.help} ${x.nodes.map((n) => n.target.join(' ')).join(', ')}`).join('\n');
@@ -53,7 +61,7 @@ async function phone(locale = 'en-GB'): Promise<{ ctx: BrowserContext; page: Pag
   return { ctx, page, errors };
 }
 
-test('a new shop signs up on a phone, follows the emailed link, and rings its first ticket', async () => {
+test('a new shop signs up on a phone, follows the emailed link, rings its first ticket and pays for Pro through Checkout', async () => {
   const started = performance.now();
   const { ctx, page, errors } = await phone();
   await page.goto(`${t.url}/staff#/`);
@@ -119,8 +127,37 @@ test('a new shop signs up on a phone, follows the emailed link, and rings its fi
   assert.equal(key.status, 201);
   assert.match(key.body.secret, /^rk_live_/);
   const liveKey = performance.now() - started;
+
+  // Billing, from the menu: the plans, Pro monthly, the Checkout fake (which tells readybell with a
+  // signed event, as Stripe does) and back on Billing, which says so and shows the plan.
+  await page.getByRole('navigation').getByRole('link', { name: 'Billing' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Billing' }).waitFor();
+  await page.getByRole('heading', { level: 2, name: 'Choose a plan' }).waitFor();
+  const facts = page.locator('.billing-facts');
+  const shown = () =>
+    facts
+      .locator('div')
+      .evaluateAll((els) => els.map((e) => `${e.querySelector('dt')!.textContent}: ${e.querySelector('dd')!.textContent}`));
+  assert.deepEqual(await shown(), ['Plan: Pro', 'Trial left: 14 days', 'SMS this month: 0'], 'the sign-up trial, no subscription yet');
+  await page.getByRole('radio', { name: 'Monthly' }).check();
+  await page.getByRole('button', { name: 'Choose Pro' }).click();
+  await page.getByRole('status').filter({ hasText: 'your subscription is set up' }).waitFor();
+  assert.match(page.url(), /\/staff\/#\/settings\/billing$/, 'back on the Billing screen');
+  await page.getByRole('button', { name: 'Manage billing' }).waitFor();
+  const [sub] = [...stripe.subscriptions.values()];
+  assert.deepEqual(await shown(), [
+    'Plan: Pro',
+    'Status: Trial',
+    'Trial left: 14 days',
+    `Next invoice: ${new Intl.DateTimeFormat('en', { dateStyle: 'long', timeZone: 'UTC' }).format(new Date(sub!.items.data[0]!.current_period_end * 1000))}`,
+    'SMS this month: 0',
+  ]);
+  assert.equal(sub?.items.data[0]?.price.id, FAKE_STRIPE.PRO_MONTHLY, 'Checkout sold Pro, monthly');
+  assert.equal((await t.request('GET', '/v1/tickets', { key: key.body.secret })).status, 200, 'the live key still works');
+  await keep(page, 'signup-billing-phone');
+  const paid = performance.now() - started;
   console.log(
-    `sign-up screen → signed in on the board: ${(signedIn / 1000).toFixed(1)} s; → first ticket rung: ${(rung / 1000).toFixed(1)} s; → live key: ${(liveKey / 1000).toFixed(1)} s (browser automation, local SMTP)`,
+    `sign-up screen → signed in on the board: ${(signedIn / 1000).toFixed(1)} s; → first ticket rung: ${(rung / 1000).toFixed(1)} s; → live key: ${(liveKey / 1000).toFixed(1)} s; → back on Billing with Pro: ${(paid / 1000).toFixed(1)} s (browser automation, local SMTP, Checkout fake)`,
   );
   assert.deepEqual(errors, []);
   await customer.close();
