@@ -339,7 +339,7 @@ test('serve --demo (npm start) on an empty store prints where to go, answers /re
     assert.equal(branch.status, 200);
     await branch.arrayBuffer();
     assert.match(stdout, new RegExp(`API: +http://localhost:${port}/v1\n`));
-    const password = /owner@demo\.readybell\.test \/ (\S+)\)/.exec(stdout)?.[1];
+    const password = /owner@demo\.readybell\.test \/ ([^\s;)]+)/.exec(stdout)?.[1];
     assert.ok(password, 'the owner password is printed');
 
     // Another shell, without the server's PORT: the URLs are still the running server's.

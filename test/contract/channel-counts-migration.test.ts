@@ -64,7 +64,8 @@ test('0016 keeps every ring counted by channel, and the figures read the same', 
     await storeAt0015(store.env);
     const db = openDb(loadConfig({ LOG_LEVEL: 'silent', ...store.env }));
     try {
-      assert.deepEqual(await db.migrate(), ['0016_channel_counts']);
+      // 0016 first; the migrations after it (this round's others) follow it on the way up.
+      assert.equal((await db.migrate())[0], '0016_channel_counts');
       const rows = await db.query<{ channel: string; rings: number }>(
         'SELECT channel, SUM(rings) AS rings FROM insight_channel_hours GROUP BY channel ORDER BY channel',
       );
