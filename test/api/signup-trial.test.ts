@@ -168,7 +168,11 @@ test('with Stripe: a card-less trial falls back to free on day 14; a shop that s
   // The subscriber heard of its trial's end once too (Stripe's trial now, not a second mail), and
   // keeps the paid plan at and after the sign-up trial's end: Stripe charges then.
   assert.equal(trialMailsTo(paying.email).length, 1, 'one trial mail for the account that subscribed');
-  assert.match(trialMailsTo(paying.email)[0]!.text ?? '', /the card you gave at checkout is charged/, 'a Stripe trial has a card to charge');
+  assert.match(
+    trialMailsTo(paying.email)[0]!.text ?? '',
+    /the card you gave at checkout is charged/,
+    'a Stripe trial has a card to charge',
+  );
   assert.equal((await liveCall(billed, paying.liveKey)).status, 200, 'not downgraded: the subscription decides');
   billed.clock.advance(DAY);
   await runJobs(billed);
