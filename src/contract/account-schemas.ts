@@ -1,9 +1,11 @@
 // The objects of invitations, email changes and the account's own zone (decisions 0082, 0083), and
 // their presenters, for the verbs that answer them and the routes that document them.
 import { Type, type Static } from 'typebox';
-import { iso } from './present.ts';
 import { Id, Nullable, StringEnum, Timestamp } from './schema-parts.ts';
 import type { InvitationRecord } from '../store/invitations.ts';
+
+// present.ts's `iso`, restated: present.ts imports schemas.ts, which imports this file.
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
 export const LANGUAGE = StringEnum(['en', 'fr', 'es', 'de'], { description: "The mail's language (the staff page's); default en" });
 
