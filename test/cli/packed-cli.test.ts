@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { nodeEnv, owned } from '../helpers/child-processes.ts';
+import { networkEnv, nodeEnv, owned } from '../helpers/child-processes.ts';
 import { olderNode } from '../helpers/older-node.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { freePort } from '../helpers/free-port.ts';
@@ -50,7 +50,7 @@ test('the packed readybell installs into an empty folder and runs with npx: --he
 }, async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'readybell-packed-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const env = { PATH, HOME: process.env.HOME ?? dir, ...nodeEnv() };
+  const env = { PATH, HOME: process.env.HOME ?? dir, ...nodeEnv(), ...networkEnv() };
 
   // The package's build, then the tarball. `npm pack` runs the same build as its `prepack`, but
   // --ignore-scripts here: prepack's `npm run build:web` would rewrite dist/web under the other test
@@ -79,12 +79,29 @@ test('the packed readybell installs into an empty folder and runs with npx: --he
   const project = path.join(dir, 'pos');
   mkdirSync(project);
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'pos', private: true }));
-  const install = await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', path.join(dir, packed!.filename)], {
-    cwd: project,
-    env,
-    timeoutMs: 600_000,
-  });
-  assert.equal(install.code, 0, install.stderr);
+  // What is not in the cache comes from the registry, through the machine's proxy (networkEnv: twice
+  // a CI run here sat silent until the test's budget ran out, every fetch refused for want of the
+  // proxy's certificate authority). A request that stalls is given up after 30 s and retried, and
+  // the log says what was fetched, so a failure shows what it waited for.
+  const install = await run(
+    'npm',
+    [
+      'install',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--fetch-timeout=30000',
+      '--fetch-retries=4',
+      '--loglevel=http',
+      path.join(dir, packed!.filename),
+    ],
+    { cwd: project, env, timeoutMs: 600_000 },
+  );
+  assert.equal(
+    install.code,
+    0,
+    `npm install ${install.code === null ? 'was stopped after 600 s' : `exited ${install.code}`}:\n${install.stderr.slice(-4000)}`,
+  );
   assert.ok(!existsSync(path.join(project, 'node_modules/readybell/src/cli')), 'installed from the tarball, not linked to the checkout');
   t.diagnostic(`npm install: ${install.ms} ms`);
 
