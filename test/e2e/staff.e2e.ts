@@ -294,7 +294,10 @@ test('the other admin screens work and are kept as screenshots', async () => {
   // Accepted, the invitation is no longer open: the owner's users screen lists the new user instead.
   const asOwner = asSession(t, await signInOk(t, owner.email, owner.password));
   const users = (await asOwner('GET', '/v1/users')).body.data.map((u: any) => [u.email, u.role]);
-  assert.deepEqual(users.filter(([email]: string[]) => email === 'new.staff@example.test'), [['new.staff@example.test', 'staff']]);
+  assert.deepEqual(
+    users.filter(([email]: string[]) => email === 'new.staff@example.test'),
+    [['new.staff@example.test', 'staff']],
+  );
   assert.deepEqual((await asOwner('GET', '/v1/invitations')).body.data, [], 'no invitation is left open');
 });
 
