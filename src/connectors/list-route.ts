@@ -25,7 +25,11 @@ export const ConnectorListSchema = Type.Object(
       Type.Object(
         {
           object: Type.Literal('connector'),
-          name: Type.String({ description: 'Its name, as in its paths (/v1/connectors/<name>)', examples: ['shopify'] }),
+          name: Type.String({
+            description: 'Its name, as in its paths (/v1/connectors/<name>) and its screen',
+            pattern: '^[a-z][a-z0-9-]*$',
+            example: 'shopify',
+          }),
           configured: Type.Boolean({ description: 'Whether the operator set up its application on this server' }),
           screen: Nullable(Type.String({ description: "The staff page's screen for it", examples: ['/staff/#/settings/shopify'] })),
         },

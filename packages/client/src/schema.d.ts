@@ -6657,7 +6657,7 @@ export interface operations {
                             /** @enum {string} */
                             object: "connector";
                             /**
-                             * @description Its name, as in its paths (/v1/connectors/<name>)
+                             * @description Its name, as in its paths (/v1/connectors/<name>) and its screen
                              * @example shopify
                              */
                             name: string;
