@@ -217,6 +217,7 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /v1/connectors/square/locations': 'listSquareLocations',
   'PATCH /v1/connectors/square': 'updateSquareConnection',
   'DELETE /v1/connectors/square': 'disconnectSquare',
+  'GET /v1/connectors': 'listConnectors',
   'GET /v1/connectors/shopify': 'getShopifyConnection',
   'POST /v1/connectors/shopify/authorize': 'authorizeShopify',
   'GET /v1/connectors/shopify/locations': 'listShopifyLocations',

@@ -8,21 +8,31 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { FakeClock } from '../helpers/clock.ts';
 import { pathOf } from '../helpers/live.ts';
 import { launchChromium, PHONE } from '../helpers/chromium.ts';
-import { card, createOnPage, openStaffPage, printSlip, shot, signInOnPage } from '../helpers/staff-page.ts';
+import { card, createOnPage, openStaffPage, printSlip, shot, signInOnPage, TABLET } from '../helpers/staff-page.ts';
+import { asSession, signInOk } from '../helpers/session.ts';
+import { startSmtpServer, type LocalSmtp } from '../helpers/smtp-server.ts';
 
 const clock = new FakeClock(Date.now());
 let t: TestApp;
+let smtp: LocalSmtp;
 let browser: Browser;
 let owner: { email: string; password: string };
 before(async () => {
+  // Invitations are mailed: a local SMTP server keeps them for the invitee to open.
+  smtp = await startSmtpServer();
   // Every webhook host resolves to one public address: the admin screens add an endpoint.
-  t = await startTestApp({ clock, webhookLookup: async () => [{ address: '93.184.215.14', family: 4 }] });
+  t = await startTestApp({
+    clock,
+    env: { SMTP_URL: smtp.url, MAIL_FROM: 'Readybell <noreply@pickup.example>' },
+    webhookLookup: async () => [{ address: '93.184.215.14', family: 4 }],
+  });
   owner = { email: t.tenant.ownerEmail, password: t.tenant.ownerPassword };
   browser = await launchChromium();
 });
 after(async () => {
   await browser?.close();
   await t?.close();
+  await smtp?.close();
 });
 
 const api = (method: string, path: string, body?: unknown) => t.request(method, path, { key: t.tenant.liveKey, body });
@@ -180,11 +190,7 @@ test('an owner creates an API key (shown once), it works, and revoking it stops 
   await ctx.close();
 });
 
-// todo: the users screen now invites by email (decision 0082); this walk still waits for the one-time
-// password the screen used to show. It runs and reports until it is rewritten for the invitation.
-test('the other admin screens work and are kept as screenshots', {
-  todo: 'users screen invites by email now (decision 0082); the walk still expects a one-time password',
-}, async () => {
+test('the other admin screens work and are kept as screenshots', async () => {
   const { ctx, page, errors } = await openStaffPage(browser, t, owner);
   await page.goto(`${t.url}/staff#/admin/webhooks`);
   await page.fill('#wh-url', 'https://pos.example.com/readybell');
@@ -208,10 +214,14 @@ test('the other admin screens work and are kept as screenshots', {
   await page.waitForSelector('.announcement:has-text("10 minutes late")');
   await shot(page, 'admin-announcements');
 
+  // Inviting mails a link (decision 0082): the screen says so and lists the invitation as open until it is used.
   await page.goto(`${t.url}/staff#/admin/users`);
-  await page.fill('input[type=email]', 'new.staff@example.test');
+  await page.fill('#invite-email', 'new.staff@example.test');
   await page.click('button:has-text("Invite")');
-  const password = (await page.locator('[data-testid=one-time-password]').textContent())!;
+  await page.waitForSelector('text=Invitation sent to new.staff@example.test');
+  const invited = page.locator('tr:has-text("new.staff@example.test")');
+  assert.match((await invited.textContent())!, /Valid until/);
+  assert.equal(await page.inputValue('#invite-email'), '', 'the form is cleared for the next invitation');
   await shot(page, 'admin-users');
   for (const [hash, name] of [
     ['#/admin/queues', 'queues'],
@@ -268,10 +278,27 @@ test('the other admin screens work and are kept as screenshots', {
   assert.deepEqual(errors, []);
   await ctx.close();
 
-  const staff = await openStaffPage(browser, t, { email: 'new.staff@example.test', password });
-  const nav = await staff.page.locator('nav a').allTextContents();
+  // The invitee opens the mailed link, chooses a password and sees only what the staff role allows.
+  await t.app.runner.runOnce();
+  const [mail] = await smtp.waitFor(1);
+  const link = new URL(smtp.linkIn(mail!, 'http://localhost:3000/staff/invitation#'));
+  const staff = await browser.newContext({ locale: 'en-GB', timezoneId: 'UTC', ...TABLET });
+  const invitee = await staff.newPage();
+  await invitee.goto(`${t.url}${link.pathname}${link.hash}`);
+  await invitee.getByLabel(/^Password/).fill('a passphrase of my own');
+  await invitee.getByRole('button', { name: 'Accept and sign in' }).click();
+  await invitee.waitForSelector('.board');
+  const nav = await invitee.locator('nav a').allTextContents();
   assert.deepEqual(nav, ['Board', 'Announcements'], 'a staff user sees only what the role allows (Account is in the account menu)');
-  await staff.ctx.close();
+  await staff.close();
+  // Accepted, the invitation is no longer open: the owner's users screen lists the new user instead.
+  const asOwner = asSession(t, await signInOk(t, owner.email, owner.password));
+  const users = (await asOwner('GET', '/v1/users')).body.data.map((u: any) => [u.email, u.role]);
+  assert.deepEqual(
+    users.filter(([email]: string[]) => email === 'new.staff@example.test'),
+    [['new.staff@example.test', 'staff']],
+  );
+  assert.deepEqual((await asOwner('GET', '/v1/invitations')).body.data, [], 'no invitation is left open');
 });
 
 test('the board works on a phone', async () => {

@@ -6,6 +6,13 @@ import type { Fixture, Outcome } from './isolation-fixtures.ts';
 const own = (status: number): Outcome => ({ own: status });
 
 export const CONNECTOR_FIXTURES: Record<string, Fixture> = {
+  // Which connectors this server is built with: the same for every staff session.
+  'GET /v1/connectors': {
+    scope: 'public',
+    calls: () => [{ path: '/v1/connectors' }],
+    outsider: own(200),
+    owner: { status: 200 },
+  },
   'GET /v1/connectors/square': {
     scope: 'branch',
     calls: () => [{ path: '/v1/connectors/square' }],

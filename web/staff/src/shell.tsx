@@ -5,7 +5,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ComponentType } from 'preact';
 import { call } from './api.ts';
-import type { Role, WebhookEndpoint } from './types.ts';
+import type { InstalledConnector, Role, WebhookEndpoint } from './types.ts';
 import { atLeast, useSession } from './session.tsx';
 import { useClearNotices } from './ui/notify.tsx';
 import { problemText } from './ui/field-errors.tsx';
@@ -21,7 +21,7 @@ import { Account } from './admin/account.tsx';
 import { Displays } from './admin/displays.tsx';
 import { Announcements } from './admin/announcements.tsx';
 import { Webhooks } from './admin/webhooks.tsx';
-import { SquareConnector } from './admin/square.tsx';
+import { connectorScreens } from './admin/connector-screens.ts';
 import { BillingScreen } from './admin/billing.tsx';
 import { Insights } from './insights/insights.tsx';
 
@@ -37,8 +37,8 @@ export const SCREENS: Screen[] = [
   { path: '/admin/keys', label: 'nav.keys', role: 'owner', component: ApiKeys, inNav: true },
   { path: '/admin/webhooks', label: 'nav.webhooks', role: 'owner', component: Webhooks, inNav: true },
   { path: '/admin/users', label: 'nav.users', role: 'owner', component: Users, inNav: true },
-  // The address Square's OAuth callback sends the owner back to (docs/square-owner.md).
-  { path: '/settings/square', label: 'nav.square', role: 'owner', component: SquareConnector, inNav: true },
+  // Here come the installed connectors' screens (Square, Shopify: GET /v1/connectors, decision 0094),
+  // at the addresses their OAuth callbacks send the owner back to (docs/square-owner.md).
   // The address Stripe's Checkout and customer portal send the owner back to (decision 0084).
   { path: '/settings/billing', label: 'nav.billing', role: 'owner', component: BillingScreen, inNav: true },
   // Reached from the account menu.
@@ -61,12 +61,32 @@ function useHashPath(): string {
   return path;
 }
 
+/** The owner's connector screens go before Billing, in the order the server lists the connectors. */
+function withConnectors(installed: readonly InstalledConnector[]): Screen[] {
+  const at = SCREENS.findIndex((s) => s.path === '/settings/billing');
+  const connectors = connectorScreens(installed).map((c): Screen => ({ ...c, role: 'owner', inNav: true }));
+  return [...SCREENS.slice(0, at), ...connectors, ...SCREENS.slice(at)];
+}
+
 export function Shell() {
   const { session, setSession, mode } = useSession();
   const clearNotices = useClearNotices();
   const path = useHashPath();
-  const allowed = SCREENS.filter((s) => atLeast(session, s.role));
-  const screen = allowed.find((s) => s.path === path) ?? allowed[0]!;
+  // Only owners have connector screens; null while the list is on its way.
+  const [installed, setInstalled] = useState<InstalledConnector[] | null>(null);
+  const owner = session.user.role === 'owner';
+  useEffect(() => {
+    if (!owner) return setInstalled([]);
+    call('listConnectors').then(
+      (l) => setInstalled(l.data),
+      () => setInstalled([]),
+    );
+  }, [owner]);
+  const allowed = withConnectors(installed ?? []).filter((s) => atLeast(session, s.role));
+  const found = allowed.find((s) => s.path === path);
+  // Back from a POS's consent page, the connector's screen is waited for rather than the board shown.
+  const waiting = found === undefined && installed === null && path.startsWith('/settings/');
+  const screen = found ?? allowed[0]!;
   const [branchError, setBranchError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -174,7 +194,7 @@ export function Shell() {
         </p>
       )}
       <main id="main" tabIndex={-1}>
-        <Screen key={`${session.branch.id}:${mode}`} />
+        {!waiting && <Screen key={`${session.branch.id}:${mode}`} />}
       </main>
     </div>
   );

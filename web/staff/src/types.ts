@@ -24,6 +24,8 @@ export type User = Answer<'inviteUser'>;
 export type Display = Answer<'createDisplay'>;
 export type Announcement = Answer<'createAnnouncement'>;
 export type SquareConnection = Answer<'getSquareConnection'>;
+export type ShopifyConnection = Answer<'getShopifyConnection'>;
+export type InstalledConnector = Answer<'listConnectors'>['data'][number];
 export type Invitation = Answer<'createInvitation'>;
 export type Billing = Answer<'getBilling'>;
 

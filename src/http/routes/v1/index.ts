@@ -29,6 +29,8 @@ import { registerAccountRoutes } from './account.ts';
 import { registerBillingRoutes } from './billing.ts';
 import { registerVerificationEmailRoute } from './signup.ts';
 
+import { type ListedModule, registerConnectorList } from '../../../connectors/list-route.ts';
+
 declare module 'fastify' {
   interface FastifyRequest {
     idempotencyKey: string | null;
@@ -41,7 +43,7 @@ export type ApiScopeDeps = {
   /** API key ids seen since the last flush of last_used_at (jobs/maintenance.ts writes them). */
   lastUsedKeys: Set<string>;
   /** The installed modules: their operations join this scope (a connector's owner screen's). */
-  modules: readonly { readonly routes?: { api?(app: FastifyInstance, services: Services): void } }[];
+  modules: readonly (ListedModule & { readonly routes?: { api?(app: FastifyInstance, services: Services): void } })[];
   /** Answers unknown /v1 paths and wrong methods, after the scope's hooks. */
   notFound: (req: FastifyRequest, reply: FastifyReply) => FastifyReply;
 };
@@ -61,6 +63,7 @@ export function registerApiScope(v1: FastifyInstance, deps: ApiScopeDeps): void 
   });
   registerV1Routes(v1, services);
   for (const m of deps.modules) m.routes?.api?.(v1, services);
+  registerConnectorList(v1, services.config, deps.modules);
   registerInvitationRoutes(v1, services, deps.limiter);
   registerAccountRoutes(v1, services, deps.limiter);
   registerVerificationEmailRoute(v1, services, deps.limiter);

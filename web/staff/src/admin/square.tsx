@@ -16,7 +16,7 @@ import { FieldError, problemText } from '../ui/field-errors.tsx';
 import { t, type MessageKey } from '../i18n/i18n.ts';
 import { LoadError } from './form-and-table.tsx';
 import { SquareLocationForm } from './square-location-form.tsx';
-import { clearOAuthReturn, oauthReturn, type OAuthReturn } from './square-return.ts';
+import { clearOAuthReturn, oauthReturn, type OAuthReturn } from './connector-return.ts';
 
 const loadConnection = () => call('getSquareConnection');
 
@@ -25,8 +25,8 @@ export function SquareConnector() {
   // What PATCH and DELETE answered replaces what was loaded; no second read.
   const [answered, setAnswered] = useState<SquareConnection | null>(null);
   const c = answered ?? loaded.data;
-  const [returned] = useState<OAuthReturn | null>(oauthReturn);
-  useEffect(clearOAuthReturn, []);
+  const [returned] = useState<OAuthReturn | null>(() => oauthReturn('square'));
+  useEffect(() => clearOAuthReturn('square'), []);
   // A change of state replaces the part of the screen that had focus (the form, Disconnect):
   // focus goes to the screen's heading, so the keyboard and screen readers start from the top.
   const heading = useRef<HTMLHeadingElement>(null);
