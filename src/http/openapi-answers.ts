@@ -118,22 +118,53 @@ function standardProblems(op: Json, write: boolean, access: Access): ErrorCode[]
 const pascal = (words: string) => words.replace(/(?:^|[-\s])([a-z])/gi, (_, c: string) => c.toUpperCase());
 
 /**
+ * The word a code adds to the name of a shared answer that carries it; '' for the code its status
+ * mostly stands for (`bad-request` is a 400's), so the common answers have the shortest names.
+ */
+const CODE_WORDS: Record<ErrorCode, string> = {
+  'bad-request': '',
+  'invalid-json': 'Json',
+  'unsupported-media-type': '',
+  'validation-failed': 'Invalid',
+  unauthenticated: '',
+  'invalid-api-key': 'Key',
+  'plan-required': 'Plan',
+  forbidden: '',
+  'not-found': '',
+  'method-not-allowed': '',
+  'payload-too-large': '',
+  'request-timeout': '',
+  'expectation-failed': '',
+  'ticket-state-conflict': 'State',
+  'last-owner': 'LastOwner',
+  conflict: 'Conflict',
+  'idempotency-key-in-use': 'InUse',
+  'idempotency-key-reuse': 'Reuse',
+  'rate-limited': '',
+  internal: '',
+  'not-implemented': '',
+  unavailable: '',
+};
+
+/**
  * The problem answers operations share (components/responses): one per status, set of codes and
- * headers, named after its codes (`NotFound`, `ForbiddenOrPlanRequired`) and what sets its
- * headers apart (`OnWrite`: stored and replayed; `Public`: outside the rate limits). An operation
- * refers to them, and says in the reference's description what a code means for it when that is
- * more than the catalogue says; its codes are the shared answer's, so a client reads each
- * operation's problem codes from what it refers to.
+ * headers, named after its status and its codes' words (`E404`, `E403Plan`: `forbidden` or
+ * `plan-required`; `E409InUseState`), then what sets its headers apart (`Write`: stored and
+ * replayed; `Public`: outside the rate limits). The names are short because some 700 `$ref`s
+ * spell them (docs/decisions/0096-openapi-size.md); the description and examples list the codes.
+ * An operation refers to them, and says in the reference's description what a code means for it
+ * when that is more than the catalogue says; its codes are the shared answer's, so a client reads
+ * each operation's problem codes from what it refers to.
  */
 class SharedProblems {
   readonly responses: Record<string, Json> = {};
 
   ref(status: number, codes: Array<[ErrorCode, string]>, headers: { headers: Json; variant: string }): Json {
-    const name = codes.map(([code]) => pascal(code)).join('Or') + headers.variant;
+    const name = `E${status}${codes.map(([code]) => CODE_WORDS[code]).join('')}${headers.variant}`;
     // What each code means is said once, in its example (components/examples), not in every answer that can carry it.
-    const list = codes.map(([code]) => `\`${code}\``);
+    const list = codes.map(([code]) => `\`${code}\``).join(' or ');
     const answer = {
-      description: `${STATUS_CODES[status]}: a problem document whose \`code\` is ${list.length === 1 ? list[0] : `one of ${list.join(', ')}`}; its example says what it means.`,
+      description: `${STATUS_CODES[status]}: a problem whose \`code\` is ${list}`,
       headers: headers.headers,
       content: {
         [PROBLEM_CONTENT_TYPE]: {
@@ -180,7 +211,7 @@ const ref = (kind: 'headers' | 'parameters' | 'examples', name: string) => ({ $r
 
 /**
  * The headers of an answer with this status, and what sets them apart from the ordinary ones:
- * `Public` for an operation outside the rate limits, `OnWrite` for a write's stored answer.
+ * `Public` for an operation outside the rate limits, `Write` for a write's stored answer.
  */
 function answerHeaders(status: number, access: Access, write: boolean): { headers: Json; variant: string } {
   const headers: Json = { 'Request-Id': ref('headers', 'Request-Id') };
@@ -194,7 +225,7 @@ function answerHeaders(status: number, access: Access, write: boolean): { header
   // A write's answer is stored and replayed, except those checked before it runs and those that say "come back later".
   if (write && access !== 'public' && status < 500 && ![400, 401, 408, 413, 415, 429].includes(status)) {
     headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
-    variant += 'OnWrite';
+    variant += 'Write';
   }
   return { headers, variant };
 }

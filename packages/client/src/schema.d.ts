@@ -1612,10 +1612,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.created
-         * @description A ticket was created (`POST /v1/tickets`).
-         */
+        /** ticket.created */
         post: operations["receiveTicketCreated"];
         delete?: never;
         options?: never;
@@ -1632,10 +1629,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.ready
-         * @description A ticket was marked ready (`POST /v1/tickets/{id}/ready`). Its ring's result follows as `ticket.rung`.
-         */
+        /** ticket.ready */
         post: operations["receiveTicketReady"];
         delete?: never;
         options?: never;
@@ -1652,10 +1646,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.rung
-         * @description A ring's result is known: the ring of `ready`, a `manual` ring again, an automatic `reminder`, or the end of a snooze.
-         */
+        /** ticket.rung */
         post: operations["receiveTicketRung"];
         delete?: never;
         options?: never;
@@ -1672,10 +1663,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.collected
-         * @description The customer collected the order (`POST /v1/tickets/{id}/collect`).
-         */
+        /** ticket.collected */
         post: operations["receiveTicketCollected"];
         delete?: never;
         options?: never;
@@ -1692,10 +1680,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.cancelled
-         * @description A ticket was cancelled (`POST /v1/tickets/{id}/cancel`).
-         */
+        /** ticket.cancelled */
         post: operations["receiveTicketCancelled"];
         delete?: never;
         options?: never;
@@ -1712,10 +1697,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.expired
-         * @description An open ticket passed the branch's expiry.
-         */
+        /** ticket.expired */
         post: operations["receiveTicketExpired"];
         delete?: never;
         options?: never;
@@ -1732,10 +1714,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.reopened
-         * @description A cancelled or collected ticket was brought back (`POST /v1/tickets/{id}/reopen`), to `ready` if it had been made ready, else `created`.
-         */
+        /** ticket.reopened */
         post: operations["receiveTicketReopened"];
         delete?: never;
         options?: never;
@@ -1752,10 +1731,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.customer_viewed
-         * @description The customer opened the ticket's link for the first time.
-         */
+        /** ticket.customer_viewed */
         post: operations["receiveTicketCustomerViewed"];
         delete?: never;
         options?: never;
@@ -1772,10 +1748,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.customer_subscribed
-         * @description The customer turned on notifications.
-         */
+        /** ticket.customer_subscribed */
         post: operations["receiveTicketCustomerSubscribed"];
         delete?: never;
         options?: never;
@@ -1792,10 +1765,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.customer_acknowledged
-         * @description The customer tapped "On my way" after a ring, or texted it back (`1`, `OK`, …).
-         */
+        /** ticket.customer_acknowledged */
         post: operations["receiveTicketCustomerAcknowledged"];
         delete?: never;
         options?: never;
@@ -1812,10 +1782,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.customer_snoozed
-         * @description The customer asked for more time, on their page or by texting `5` back; they are rung again when it ends.
-         */
+        /** ticket.customer_snoozed */
         post: operations["receiveTicketCustomerSnoozed"];
         delete?: never;
         options?: never;
@@ -1832,10 +1799,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ping
-         * @description A test event sent by `POST /v1/webhook_endpoints/{id}/test` to that endpoint only.
-         */
+        /** ping */
         post: operations["receivePing"];
         delete?: never;
         options?: never;
@@ -2752,8 +2716,8 @@ export interface components {
         };
     };
     responses: {
-        /** @description Bad Request: a problem document whose `code` is `bad-request`; its example says what it means. */
-        BadRequest: {
+        /** @description Bad Request: a problem whose `code` is `bad-request` */
+        E400: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2764,8 +2728,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unauthorized: a problem document whose `code` is one of `unauthenticated`, `invalid-api-key`; its example says what it means. */
-        UnauthenticatedOrInvalidApiKey: {
+        /** @description Unauthorized: a problem whose `code` is `unauthenticated` or `invalid-api-key` */
+        E401Key: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
@@ -2775,8 +2739,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Forbidden: a problem document whose `code` is one of `forbidden`, `plan-required`; its example says what it means. */
-        ForbiddenOrPlanRequired: {
+        /** @description Forbidden: a problem whose `code` is `forbidden` or `plan-required` */
+        E403Plan: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2787,33 +2751,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Too Many Requests: a problem document whose `code` is `rate-limited`; its example says what it means. */
-        RateLimited: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                "Retry-After": components["headers"]["Retry-After"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Internal Server Error: a problem document whose `code` is `internal`; its example says what it means. */
-        Internal: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Service Unavailable: a problem document whose `code` is `unavailable`; its example says what it means. */
-        Unavailable: {
+        /** @description Too Many Requests: a problem whose `code` is `rate-limited` */
+        E429: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2825,8 +2764,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Bad Request: a problem document whose `code` is one of `bad-request`, `invalid-json`; its example says what it means. */
-        BadRequestOrInvalidJson: {
+        /** @description Internal Server Error: a problem whose `code` is `internal` */
+        E500: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2837,45 +2776,21 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Forbidden: a problem document whose `code` is one of `forbidden`, `plan-required`; its example says what it means. */
-        ForbiddenOrPlanRequiredOnWrite: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Request Timeout: a problem document whose `code` is `request-timeout`; its example says what it means. */
-        RequestTimeout: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Conflict: a problem document whose `code` is `idempotency-key-in-use`; its example says what it means. */
-        IdempotencyKeyInUseOnWrite: {
+        /** @description Service Unavailable: a problem whose `code` is `unavailable` */
+        E503: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                 "Retry-After": components["headers"]["Retry-After"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                 [name: string]: unknown;
             };
             content: {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Payload Too Large: a problem document whose `code` is `payload-too-large`; its example says what it means. */
-        PayloadTooLarge: {
+        /** @description Bad Request: a problem whose `code` is `bad-request` or `invalid-json` */
+        E400Json: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2886,20 +2801,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unsupported Media Type: a problem document whose `code` is `unsupported-media-type`; its example says what it means. */
-        UnsupportedMediaType: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Unprocessable Entity: a problem document whose `code` is one of `validation-failed`, `idempotency-key-reuse`; its example says what it means. */
-        ValidationFailedOrIdempotencyKeyReuseOnWrite: {
+        /** @description Forbidden: a problem whose `code` is `forbidden` or `plan-required` */
+        E403PlanWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2911,8 +2814,18 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `conflict`; its example says what it means. */
-        IdempotencyKeyInUseOrConflictOnWrite: {
+        /** @description Request Timeout: a problem whose `code` is `request-timeout` */
+        E408: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict: a problem whose `code` is `idempotency-key-in-use` */
+        E409InUseWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2925,8 +2838,32 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Not Found: a problem document whose `code` is `not-found`; its example says what it means. */
-        NotFoundOnWrite: {
+        /** @description Payload Too Large: a problem whose `code` is `payload-too-large` */
+        E413: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unsupported Media Type: a problem whose `code` is `unsupported-media-type` */
+        E415: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unprocessable Entity: a problem whose `code` is `validation-failed` or `idempotency-key-reuse` */
+        E422InvalidReuseWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2938,32 +2875,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unprocessable Entity: a problem document whose `code` is `validation-failed`; its example says what it means. */
-        ValidationFailed: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Not Found: a problem document whose `code` is `not-found`; its example says what it means. */
-        NotFound: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `ticket-state-conflict`; its example says what it means. */
-        IdempotencyKeyInUseOrTicketStateConflictOnWrite: {
+        /** @description Conflict: a problem whose `code` is `idempotency-key-in-use` or `conflict` */
+        E409InUseConflictWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2976,8 +2889,45 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `ticket-state-conflict`, `conflict`; its example says what it means. */
-        IdempotencyKeyInUseOrTicketStateConflictOrConflictOnWrite: {
+        /** @description Not Found: a problem whose `code` is `not-found` */
+        E404Write: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unprocessable Entity: a problem whose `code` is `validation-failed` */
+        E422Invalid: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Not Found: a problem whose `code` is `not-found` */
+        E404: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict: a problem whose `code` is `idempotency-key-in-use` or `ticket-state-conflict` */
+        E409InUseStateWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2990,46 +2940,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Forbidden: a problem document whose `code` is `forbidden`; its example says what it means. */
-        Forbidden: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Forbidden: a problem document whose `code` is `forbidden`; its example says what it means. */
-        ForbiddenOnWrite: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Unprocessable Entity: a problem document whose `code` is `idempotency-key-reuse`; its example says what it means. */
-        IdempotencyKeyReuseOnWrite: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `last-owner`; its example says what it means. */
-        IdempotencyKeyInUseOrLastOwnerOnWrite: {
+        /** @description Conflict: a problem whose `code` is `idempotency-key-in-use` or `ticket-state-conflict` or `conflict` */
+        E409InUseStateConflictWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -3042,8 +2954,46 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `conflict`, `last-owner`; its example says what it means. */
-        IdempotencyKeyInUseOrConflictOrLastOwnerOnWrite: {
+        /** @description Forbidden: a problem whose `code` is `forbidden` */
+        E403: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Forbidden: a problem whose `code` is `forbidden` */
+        E403Write: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Unprocessable Entity: a problem whose `code` is `idempotency-key-reuse` */
+        E422ReuseWrite: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict: a problem whose `code` is `idempotency-key-in-use` or `last-owner` */
+        E409InUseLastOwnerWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -3056,8 +3006,22 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Conflict: a problem document whose `code` is `conflict`; its example says what it means. */
-        Conflict: {
+        /** @description Conflict: a problem whose `code` is `idempotency-key-in-use` or `conflict` or `last-owner` */
+        E409InUseConflictLastOwnerWrite: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict: a problem whose `code` is `conflict` */
+        E409Conflict: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -3069,8 +3033,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Bad Request: a problem document whose `code` is one of `bad-request`, `invalid-json`; its example says what it means. */
-        BadRequestOrInvalidJsonPublic: {
+        /** @description Bad Request: a problem whose `code` is `bad-request` or `invalid-json` */
+        E400JsonPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
@@ -3079,8 +3043,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unauthorized: a problem document whose `code` is `unauthenticated`; its example says what it means. */
-        Unauthenticated: {
+        /** @description Unauthorized: a problem whose `code` is `unauthenticated` */
+        E401: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
@@ -3090,8 +3054,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Forbidden: a problem document whose `code` is `forbidden`; its example says what it means. */
-        ForbiddenPublic: {
+        /** @description Forbidden: a problem whose `code` is `forbidden` */
+        E403Public: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
@@ -3100,8 +3064,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Payload Too Large: a problem document whose `code` is `payload-too-large`; its example says what it means. */
-        PayloadTooLargePublic: {
+        /** @description Payload Too Large: a problem whose `code` is `payload-too-large` */
+        E413Public: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
@@ -3110,8 +3074,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unsupported Media Type: a problem document whose `code` is `unsupported-media-type`; its example says what it means. */
-        UnsupportedMediaTypePublic: {
+        /** @description Unsupported Media Type: a problem whose `code` is `unsupported-media-type` */
+        E415Public: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
@@ -3120,8 +3084,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unprocessable Entity: a problem document whose `code` is `validation-failed`; its example says what it means. */
-        ValidationFailedPublic: {
+        /** @description Unprocessable Entity: a problem whose `code` is `validation-failed` */
+        E422InvalidPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
@@ -3130,29 +3094,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Too Many Requests: a problem document whose `code` is `rate-limited`; its example says what it means. */
-        RateLimitedPublic: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                "Retry-After": components["headers"]["Retry-After"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Internal Server Error: a problem document whose `code` is `internal`; its example says what it means. */
-        InternalPublic: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Service Unavailable: a problem document whose `code` is `unavailable`; its example says what it means. */
-        UnavailablePublic: {
+        /** @description Too Many Requests: a problem whose `code` is `rate-limited` */
+        E429Public: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 "Retry-After": components["headers"]["Retry-After"];
@@ -3162,8 +3105,18 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Conflict: a problem document whose `code` is `conflict`; its example says what it means. */
-        ConflictPublic: {
+        /** @description Internal Server Error: a problem whose `code` is `internal` */
+        E500Public: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Service Unavailable: a problem whose `code` is `unavailable` */
+        E503Public: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 "Retry-After": components["headers"]["Retry-After"];
@@ -3173,8 +3126,19 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Bad Request: a problem document whose `code` is `bad-request`; its example says what it means. */
-        BadRequestPublic: {
+        /** @description Conflict: a problem whose `code` is `conflict` */
+        E409ConflictPublic: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Bad Request: a problem whose `code` is `bad-request` */
+        E400Public: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
@@ -3306,12 +3270,12 @@ export interface operations {
                     "application/json": components["schemas"]["Branch"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     updateBranch: {
@@ -3397,17 +3361,17 @@ export interface operations {
                     "application/json": components["schemas"]["Branch"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     listQueues: {
@@ -3438,12 +3402,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     createQueue: {
@@ -3481,17 +3445,17 @@ export interface operations {
                     "application/json": components["schemas"]["Queue"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteQueue: {
@@ -3529,15 +3493,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     updateQueue: {
@@ -3580,18 +3544,18 @@ export interface operations {
                     "application/json": components["schemas"]["Queue"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     listTickets: {
@@ -3649,13 +3613,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     createTicket: {
@@ -3712,17 +3676,17 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTicket: {
@@ -3752,14 +3716,14 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTicketQrSvg: {
@@ -3789,14 +3753,14 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getTicketQrPng: {
@@ -3826,14 +3790,14 @@ export interface operations {
                     "image/png": string;
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     markTicketReady: {
@@ -3872,18 +3836,18 @@ export interface operations {
                     "application/json": components["schemas"]["RingResult"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseStateWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     ringTicket: {
@@ -3922,18 +3886,18 @@ export interface operations {
                     "application/json": components["schemas"]["RingResult"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseStateWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     collectTicket: {
@@ -3972,18 +3936,18 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseStateWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     cancelTicket: {
@@ -4027,18 +3991,18 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseStateWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     reopenTicket: {
@@ -4077,18 +4041,18 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseStateConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     listEvents: {
@@ -4134,13 +4098,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getEvent: {
@@ -4170,14 +4134,14 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     listWebhookEndpoints: {
@@ -4208,12 +4172,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     createWebhookEndpoint: {
@@ -4263,17 +4227,17 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebhookEndpoint: {
@@ -4303,14 +4267,14 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteWebhookEndpoint: {
@@ -4351,15 +4315,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            409: components["responses"]["E409InUseWrite"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     updateWebhookEndpoint: {
@@ -4417,18 +4381,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     rotateWebhookEndpointSecret: {
@@ -4469,18 +4433,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebhookEndpointSecret: {
@@ -4518,14 +4482,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     testWebhookEndpoint: {
@@ -4564,18 +4528,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     listWebhookEndpointDeliveries: {
@@ -4626,14 +4590,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getWebhookDelivery: {
@@ -4663,14 +4627,14 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     retryWebhookDelivery: {
@@ -4709,18 +4673,18 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getSession: {
@@ -4744,12 +4708,12 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteSession: {
@@ -4782,14 +4746,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            409: components["responses"]["E409InUseWrite"];
+            422: components["responses"]["E422ReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     switchSessionBranch: {
@@ -4824,17 +4788,17 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     changePassword: {
@@ -4876,17 +4840,17 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     listApiKeys: {
@@ -4917,12 +4881,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     createApiKey: {
@@ -4962,17 +4926,17 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     revokeApiKey: {
@@ -5006,15 +4970,15 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            404: components["responses"]["E404Write"];
+            409: components["responses"]["E409InUseWrite"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     listUsers: {
@@ -5045,12 +5009,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     inviteUser: {
@@ -5090,17 +5054,17 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     removeUser: {
@@ -5134,15 +5098,15 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOrLastOwnerOnWrite"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            404: components["responses"]["E404Write"];
+            409: components["responses"]["E409InUseConflictLastOwnerWrite"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     updateUser: {
@@ -5188,18 +5152,18 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrLastOwnerOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseLastOwnerWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     streamLiveUpdates: {
@@ -5223,12 +5187,12 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     listDisplays: {
@@ -5259,12 +5223,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     createDisplay: {
@@ -5309,17 +5273,17 @@ export interface operations {
                     "application/json": components["schemas"]["Display"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteDisplay: {
@@ -5360,15 +5324,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            409: components["responses"]["E409InUseWrite"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     listAnnouncements: {
@@ -5399,12 +5363,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     createAnnouncement: {
@@ -5448,17 +5412,17 @@ export interface operations {
                     "application/json": components["schemas"]["Announcement"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteAnnouncement: {
@@ -5499,15 +5463,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            409: components["responses"]["E409InUseWrite"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     actAsCustomer: {
@@ -5556,18 +5520,18 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseStateWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     connectTestDisplay: {
@@ -5611,18 +5575,18 @@ export interface operations {
                     "application/json": components["schemas"]["Display"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     replyToTextAsCustomer: {
@@ -5676,18 +5640,18 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getInsights: {
@@ -5787,13 +5751,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getInsightsByDay: {
@@ -5876,13 +5840,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getInsightsByHour: {
@@ -5956,13 +5920,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getInsightsByWeekdayHour: {
@@ -6041,13 +6005,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     exportInsightsTickets: {
@@ -6087,13 +6051,13 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getBilling: {
@@ -6117,12 +6081,12 @@ export interface operations {
                     "application/json": components["schemas"]["Billing"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     createBillingCheckout: {
@@ -6165,17 +6129,17 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     createBillingPortal: {
@@ -6209,14 +6173,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            422: components["responses"]["E422ReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getSquareConnection: {
@@ -6240,12 +6204,12 @@ export interface operations {
                     "application/json": components["schemas"]["SquareConnection"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     disconnectSquare: {
@@ -6273,14 +6237,14 @@ export interface operations {
                     "application/json": components["schemas"]["SquareConnection"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            409: components["responses"]["E409InUseWrite"];
+            422: components["responses"]["E422ReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     updateSquareConnection: {
@@ -6317,17 +6281,17 @@ export interface operations {
                     "application/json": components["schemas"]["SquareConnection"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     authorizeSquare: {
@@ -6358,14 +6322,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            422: components["responses"]["E422ReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     listSquareLocations: {
@@ -6401,13 +6365,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            409: components["responses"]["E409Conflict"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getShopifyConnection: {
@@ -6431,12 +6395,12 @@ export interface operations {
                     "application/json": components["schemas"]["ShopifyConnection"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     disconnectShopify: {
@@ -6464,14 +6428,14 @@ export interface operations {
                     "application/json": components["schemas"]["ShopifyConnection"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            409: components["responses"]["E409InUseWrite"];
+            422: components["responses"]["E422ReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     updateShopifyConnection: {
@@ -6508,17 +6472,17 @@ export interface operations {
                     "application/json": components["schemas"]["ShopifyConnection"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     authorizeShopify: {
@@ -6559,17 +6523,17 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     listShopifyLocations: {
@@ -6603,13 +6567,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            409: components["responses"]["E409Conflict"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     listInvitations: {
@@ -6640,12 +6604,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     createInvitation: {
@@ -6687,17 +6651,17 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     resendInvitation: {
@@ -6731,15 +6695,15 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            404: components["responses"]["E404Write"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     revokeInvitation: {
@@ -6773,15 +6737,15 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            404: components["responses"]["E404Write"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     getAccount: {
@@ -6805,12 +6769,12 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     deleteAccount: {
@@ -6853,17 +6817,17 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     exportAccount: {
@@ -6892,12 +6856,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     restoreAccount: {
@@ -6925,14 +6889,14 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            422: components["responses"]["E422ReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     changeEmail: {
@@ -6974,17 +6938,17 @@ export interface operations {
                     "application/json": components["schemas"]["EmailChange"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     sendVerificationEmail: {
@@ -7030,17 +6994,17 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
+            503: components["responses"]["E503"];
         };
     };
     createSession: {
@@ -7076,16 +7040,16 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ForbiddenPublic"];
-            408: components["responses"]["RequestTimeout"];
-            413: components["responses"]["PayloadTooLargePublic"];
-            415: components["responses"]["UnsupportedMediaTypePublic"];
-            422: components["responses"]["ValidationFailedPublic"];
-            429: components["responses"]["RateLimitedPublic"];
-            500: components["responses"]["InternalPublic"];
-            503: components["responses"]["UnavailablePublic"];
+            400: components["responses"]["E400JsonPublic"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403Public"];
+            408: components["responses"]["E408"];
+            413: components["responses"]["E413Public"];
+            415: components["responses"]["E415Public"];
+            422: components["responses"]["E422InvalidPublic"];
+            429: components["responses"]["E429Public"];
+            500: components["responses"]["E500Public"];
+            503: components["responses"]["E503Public"];
         };
     };
     acceptInvitation: {
@@ -7129,15 +7093,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["ConflictPublic"];
-            413: components["responses"]["PayloadTooLargePublic"];
-            415: components["responses"]["UnsupportedMediaTypePublic"];
-            422: components["responses"]["ValidationFailedPublic"];
-            429: components["responses"]["RateLimitedPublic"];
-            500: components["responses"]["InternalPublic"];
-            503: components["responses"]["UnavailablePublic"];
+            400: components["responses"]["E400JsonPublic"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409ConflictPublic"];
+            413: components["responses"]["E413Public"];
+            415: components["responses"]["E415Public"];
+            422: components["responses"]["E422InvalidPublic"];
+            429: components["responses"]["E429Public"];
+            500: components["responses"]["E500Public"];
+            503: components["responses"]["E503Public"];
         };
     };
     confirmEmailChange: {
@@ -7169,15 +7133,15 @@ export interface operations {
                     "application/json": components["schemas"]["EmailChange"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["ConflictPublic"];
-            413: components["responses"]["PayloadTooLargePublic"];
-            415: components["responses"]["UnsupportedMediaTypePublic"];
-            422: components["responses"]["ValidationFailedPublic"];
-            429: components["responses"]["RateLimitedPublic"];
-            500: components["responses"]["InternalPublic"];
-            503: components["responses"]["UnavailablePublic"];
+            400: components["responses"]["E400JsonPublic"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409ConflictPublic"];
+            413: components["responses"]["E413Public"];
+            415: components["responses"]["E415Public"];
+            422: components["responses"]["E422InvalidPublic"];
+            429: components["responses"]["E429Public"];
+            500: components["responses"]["E500Public"];
+            503: components["responses"]["E503Public"];
         };
     };
     getSignupSettings: {
@@ -7226,10 +7190,10 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestPublic"];
-            429: components["responses"]["RateLimitedPublic"];
-            500: components["responses"]["InternalPublic"];
-            503: components["responses"]["UnavailablePublic"];
+            400: components["responses"]["E400Public"];
+            429: components["responses"]["E429Public"];
+            500: components["responses"]["E500Public"];
+            503: components["responses"]["E503Public"];
         };
     };
     signUp: {
@@ -7282,15 +7246,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
-            403: components["responses"]["ForbiddenPublic"];
-            408: components["responses"]["RequestTimeout"];
-            413: components["responses"]["PayloadTooLargePublic"];
-            415: components["responses"]["UnsupportedMediaTypePublic"];
-            422: components["responses"]["ValidationFailedPublic"];
-            429: components["responses"]["RateLimitedPublic"];
-            500: components["responses"]["InternalPublic"];
-            503: components["responses"]["UnavailablePublic"];
+            400: components["responses"]["E400JsonPublic"];
+            403: components["responses"]["E403Public"];
+            408: components["responses"]["E408"];
+            413: components["responses"]["E413Public"];
+            415: components["responses"]["E415Public"];
+            422: components["responses"]["E422InvalidPublic"];
+            429: components["responses"]["E429Public"];
+            500: components["responses"]["E500Public"];
+            503: components["responses"]["E503Public"];
         };
     };
     verifyEmail: {
@@ -7328,15 +7292,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
-            403: components["responses"]["ForbiddenPublic"];
-            408: components["responses"]["RequestTimeout"];
-            413: components["responses"]["PayloadTooLargePublic"];
-            415: components["responses"]["UnsupportedMediaTypePublic"];
-            422: components["responses"]["ValidationFailedPublic"];
-            429: components["responses"]["RateLimitedPublic"];
-            500: components["responses"]["InternalPublic"];
-            503: components["responses"]["UnavailablePublic"];
+            400: components["responses"]["E400JsonPublic"];
+            403: components["responses"]["E403Public"];
+            408: components["responses"]["E408"];
+            413: components["responses"]["E413Public"];
+            415: components["responses"]["E415Public"];
+            422: components["responses"]["E422InvalidPublic"];
+            429: components["responses"]["E429Public"];
+            500: components["responses"]["E500Public"];
+            503: components["responses"]["E503Public"];
         };
     };
     requestPasswordReset: {
@@ -7380,14 +7344,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
-            408: components["responses"]["RequestTimeout"];
-            413: components["responses"]["PayloadTooLargePublic"];
-            415: components["responses"]["UnsupportedMediaTypePublic"];
-            422: components["responses"]["ValidationFailedPublic"];
-            429: components["responses"]["RateLimitedPublic"];
-            500: components["responses"]["InternalPublic"];
-            503: components["responses"]["UnavailablePublic"];
+            400: components["responses"]["E400JsonPublic"];
+            408: components["responses"]["E408"];
+            413: components["responses"]["E413Public"];
+            415: components["responses"]["E415Public"];
+            422: components["responses"]["E422InvalidPublic"];
+            429: components["responses"]["E429Public"];
+            500: components["responses"]["E500Public"];
+            503: components["responses"]["E503Public"];
         };
     };
     resetPassword: {
@@ -7429,14 +7393,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
-            408: components["responses"]["RequestTimeout"];
-            413: components["responses"]["PayloadTooLargePublic"];
-            415: components["responses"]["UnsupportedMediaTypePublic"];
-            422: components["responses"]["ValidationFailedPublic"];
-            429: components["responses"]["RateLimitedPublic"];
-            500: components["responses"]["InternalPublic"];
-            503: components["responses"]["UnavailablePublic"];
+            400: components["responses"]["E400JsonPublic"];
+            408: components["responses"]["E408"];
+            413: components["responses"]["E413Public"];
+            415: components["responses"]["E415Public"];
+            422: components["responses"]["E422InvalidPublic"];
+            429: components["responses"]["E429Public"];
+            500: components["responses"]["E500Public"];
+            503: components["responses"]["E503Public"];
         };
     };
     receiveTicketCreated: {
