@@ -2137,6 +2137,15 @@ export interface components {
             branch: string;
             request: components["schemas"]["EventRequest"] | null;
         };
+        /** @description The ticket after a change of status, and the status it had before */
+        TicketChange: {
+            object: components["schemas"]["Ticket"];
+            /**
+             * @description The status before this change
+             * @enum {string}
+             */
+            previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
+        };
         /** @description A ticket was created (`POST /v1/tickets`). */
         TicketCreatedEvent: {
             /** @enum {string} */
@@ -2155,14 +2164,7 @@ export interface components {
         TicketReadyEvent: {
             /** @enum {string} */
             type: "ticket.ready";
-            data: {
-                object: components["schemas"]["Ticket"];
-                /**
-                 * @description The status before this change
-                 * @enum {string}
-                 */
-                previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
-            };
+            data: components["schemas"]["TicketChange"];
         } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2223,14 +2225,7 @@ export interface components {
         TicketCollectedEvent: {
             /** @enum {string} */
             type: "ticket.collected";
-            data: {
-                object: components["schemas"]["Ticket"];
-                /**
-                 * @description The status before this change
-                 * @enum {string}
-                 */
-                previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
-            };
+            data: components["schemas"]["TicketChange"];
         } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2242,14 +2237,7 @@ export interface components {
         TicketCancelledEvent: {
             /** @enum {string} */
             type: "ticket.cancelled";
-            data: {
-                object: components["schemas"]["Ticket"];
-                /**
-                 * @description The status before this change
-                 * @enum {string}
-                 */
-                previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
-            };
+            data: components["schemas"]["TicketChange"];
         } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2261,14 +2249,7 @@ export interface components {
         TicketExpiredEvent: {
             /** @enum {string} */
             type: "ticket.expired";
-            data: {
-                object: components["schemas"]["Ticket"];
-                /**
-                 * @description The status before this change
-                 * @enum {string}
-                 */
-                previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
-            };
+            data: components["schemas"]["TicketChange"];
         } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2280,14 +2261,7 @@ export interface components {
         TicketReopenedEvent: {
             /** @enum {string} */
             type: "ticket.reopened";
-            data: {
-                object: components["schemas"]["Ticket"];
-                /**
-                 * @description The status before this change
-                 * @enum {string}
-                 */
-                previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
-            };
+            data: components["schemas"]["TicketChange"];
         } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2448,6 +2422,34 @@ export interface components {
             acknowledgement_rate: number | null;
             /** @description "Need N more minutes" answers */
             snoozed: number;
+        };
+        /** @description Whose figures these are, over which days of the branch's calendar */
+        InsightsScope: {
+            /** @example br_01m81j194tb8kmycb0gheeaj9r */
+            branch: string;
+            livemode: boolean;
+            /**
+             * @description The branch's IANA time zone: days start at its local midnight, hours are its local hours
+             * @example Europe/Paris
+             */
+            timezone: string;
+            queue: string | null;
+            period: {
+                /**
+                 * Format: date
+                 * @description First day, in the branch's time zone
+                 * @example 2026-11-16
+                 */
+                from: string;
+                /**
+                 * Format: date
+                 * @description Last day, in the branch's time zone
+                 * @example 2026-11-22
+                 */
+                to: string;
+                /** @example 7 */
+                days: number;
+            };
         };
         /** @description A staff page's session */
         Session: {
@@ -5693,31 +5695,6 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         object: "insights";
-                        /** @example br_01m81j194tb8kmycb0gheeaj9r */
-                        branch: string;
-                        livemode: boolean;
-                        /**
-                         * @description The branch's IANA time zone: days start at its local midnight, hours are its local hours
-                         * @example Europe/Paris
-                         */
-                        timezone: string;
-                        queue: string | null;
-                        period: {
-                            /**
-                             * Format: date
-                             * @description First day, in the branch's time zone
-                             * @example 2026-11-16
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description Last day, in the branch's time zone
-                             * @example 2026-11-22
-                             */
-                            to: string;
-                            /** @example 7 */
-                            days: number;
-                        };
                         figures: components["schemas"]["InsightFigures"];
                         comparison: {
                             /** @enum {string} */
@@ -5748,7 +5725,7 @@ export interface operations {
                             } | null;
                             figures: components["schemas"]["InsightFigures"];
                         };
-                    };
+                    } & components["schemas"]["InsightsScope"];
                 };
             };
             400: components["responses"]["E400"];
@@ -5797,31 +5774,6 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         object: "insights.days";
-                        /** @example br_01m81j194tb8kmycb0gheeaj9r */
-                        branch: string;
-                        livemode: boolean;
-                        /**
-                         * @description The branch's IANA time zone: days start at its local midnight, hours are its local hours
-                         * @example Europe/Paris
-                         */
-                        timezone: string;
-                        queue: string | null;
-                        period: {
-                            /**
-                             * Format: date
-                             * @description First day, in the branch's time zone
-                             * @example 2026-11-16
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description Last day, in the branch's time zone
-                             * @example 2026-11-22
-                             */
-                            to: string;
-                            /** @example 7 */
-                            days: number;
-                        };
                         /** @description Every day of the period, oldest first, days without activity included */
                         data: {
                             /**
@@ -5837,7 +5789,7 @@ export interface operations {
                             weekday: number;
                             figures: components["schemas"]["InsightFigures"];
                         }[];
-                    };
+                    } & components["schemas"]["InsightsScope"];
                 };
             };
             400: components["responses"]["E400"];
@@ -5886,38 +5838,13 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         object: "insights.hours";
-                        /** @example br_01m81j194tb8kmycb0gheeaj9r */
-                        branch: string;
-                        livemode: boolean;
-                        /**
-                         * @description The branch's IANA time zone: days start at its local midnight, hours are its local hours
-                         * @example Europe/Paris
-                         */
-                        timezone: string;
-                        queue: string | null;
-                        period: {
-                            /**
-                             * Format: date
-                             * @description First day, in the branch's time zone
-                             * @example 2026-11-16
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description Last day, in the branch's time zone
-                             * @example 2026-11-22
-                             */
-                            to: string;
-                            /** @example 7 */
-                            days: number;
-                        };
                         /** @description 24 entries: each local hour of the day (0 is midnight to 1 am) over the whole period */
                         data: {
                             /** @example 12 */
                             hour: number;
                             figures: components["schemas"]["InsightFigures"];
                         }[];
-                    };
+                    } & components["schemas"]["InsightsScope"];
                 };
             };
             400: components["responses"]["E400"];
@@ -5966,31 +5893,6 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         object: "insights.weekday_hours";
-                        /** @example br_01m81j194tb8kmycb0gheeaj9r */
-                        branch: string;
-                        livemode: boolean;
-                        /**
-                         * @description The branch's IANA time zone: days start at its local midnight, hours are its local hours
-                         * @example Europe/Paris
-                         */
-                        timezone: string;
-                        queue: string | null;
-                        period: {
-                            /**
-                             * Format: date
-                             * @description First day, in the branch's time zone
-                             * @example 2026-11-16
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description Last day, in the branch's time zone
-                             * @example 2026-11-22
-                             */
-                            to: string;
-                            /** @example 7 */
-                            days: number;
-                        };
                         /** @description 168 entries, Monday 0 h to Sunday 23 h: the week as a heatmap, over the whole period */
                         data: {
                             /**
@@ -6002,7 +5904,7 @@ export interface operations {
                             hour: number;
                             figures: components["schemas"]["InsightFigures"];
                         }[];
-                    };
+                    } & components["schemas"]["InsightsScope"];
                 };
             };
             400: components["responses"]["E400"];

@@ -7,6 +7,7 @@ import type { Ticket } from './ticket.ts';
 import type { WebhookEndpoint } from './webhook-endpoint.ts';
 import type { EventRequest } from './event-request.ts';
 import type { EventEnvelope } from './event-envelope.ts';
+import type { TicketChange } from './ticket-change.ts';
 import type { TicketCreatedEvent } from './ticket-created-event.ts';
 import type { TicketReadyEvent } from './ticket-ready-event.ts';
 import type { TicketRungEvent } from './ticket-rung-event.ts';
@@ -28,6 +29,7 @@ export interface components {
         WebhookEndpoint: WebhookEndpoint;
         EventRequest: EventRequest;
         EventEnvelope: EventEnvelope;
+        TicketChange: TicketChange;
         TicketCreatedEvent: TicketCreatedEvent;
         TicketReadyEvent: TicketReadyEvent;
         TicketRungEvent: TicketRungEvent;
