@@ -2,7 +2,7 @@
 // queues. The same TypeBox values validate the query and make the reference.
 import { Type, type Static, type TProperties } from 'typebox';
 import { Nullable, StringEnum } from '../contract/schema-parts.ts';
-import { InsightsScopeSchema, PeriodSchema } from '../contract/insight-figures-schema.ts';
+import { type InsightsScopeSchema, PeriodSchema } from '../contract/insight-figures-schema.ts';
 import { QueueName } from '../contract/schemas.ts';
 import { RING_CHANNELS } from '../domain/insight-figures.ts';
 import { COMPARISONS, DEFAULT_PERIOD_DAYS } from '../actions/read-insights.ts';
