@@ -9,6 +9,7 @@ import type { ErrorCode } from '../domain/errors.ts';
 import { PROBLEM_CATALOGUE, PROBLEM_CODES, PROBLEM_CONTENT_TYPE } from '../contract/problem-catalogue.ts';
 import { OWN_PROBLEMS, type Access } from './operation.ts';
 import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID } from '../contract/schema-parts.ts';
+import { shareFieldSchemas, shareRequestBodies, shareSuccessAnswers } from './openapi-sharing.ts';
 
 /** The document is plain JSON, walked and completed here. */
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is untyped JSON walked by key; `unknown` would need a cast at every step and where @fastify/swagger takes it
@@ -343,12 +344,18 @@ export function finishDocument(doc: Json): Json {
   shareParameters(operations, parameters);
   const examples: Json = { ...doc.components?.examples };
   shareExamples(operations, examples);
+  const responses: Json = { ...shared.responses, ...doc.components?.responses };
+  shareSuccessAnswers(operations, responses);
+  const requestBodies: Json = {};
+  shareRequestBodies(operations, requestBodies);
   doc.components = {
     ...doc.components,
-    responses: { ...shared.responses, ...doc.components?.responses },
+    responses,
+    requestBodies,
     headers: HEADERS,
     parameters,
     examples: { ...problemExamples(PROBLEM_CODES.filter((c) => used.has(c))), ...examples },
   };
+  shareFieldSchemas(doc);
   return doc;
 }

@@ -1944,11 +1944,7 @@ export interface components {
         RingResult: {
             /** @description Whether a channel is known to have reached the customer */
             rang: boolean;
-            /**
-             * @description The strongest channel that reached the customer: `push` (the push service accepted it), else `wallet` (their phone fetched the updated Wallet pass after the ring), else `page` (their open page received it), else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted may have (it is never sent twice): treat it as `none`.
-             * @enum {string}
-             */
-            channel_used: "push" | "wallet" | "page" | "sms" | "none" | "unknown";
+            channel_used: components["schemas"]["ChannelUsed"];
             /** @description Whether a connected display board with voice on was told to announce */
             call_out_loud: boolean;
             ticket: components["schemas"]["Ticket"];
@@ -2194,11 +2190,7 @@ export interface components {
                     reason: "ready" | "manual" | "reminder" | "snooze_end";
                     /** @description Whether a channel is known to have reached the customer */
                     rang: boolean;
-                    /**
-                     * @description The strongest channel that reached the customer: `push` (the push service accepted it), else `wallet` (their phone fetched the updated Wallet pass after the ring), else `page` (their open page received it), else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted may have (it is never sent twice): treat it as `none`.
-                     * @enum {string}
-                     */
-                    channel_used: "push" | "wallet" | "page" | "sms" | "none" | "unknown";
+                    channel_used: components["schemas"]["ChannelUsed"];
                     /** @description Whether a connected display board with voice on was told to announce the number */
                     call_out_loud: boolean;
                     /** @description Every channel tried, with what happened */
@@ -2308,11 +2300,7 @@ export interface components {
             type: "ticket.customer_acknowledged";
             data: {
                 object: components["schemas"]["Ticket"];
-                /**
-                 * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
-                 * @enum {string}
-                 */
-                via: "page" | "sms";
+                via: components["schemas"]["Via"];
             };
         } & (components["schemas"]["EventEnvelope"] & {
             /**
@@ -2330,11 +2318,7 @@ export interface components {
                 /** @example 5 */
                 minutes: number;
                 snoozed_until: components["schemas"]["Timestamp"];
-                /**
-                 * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
-                 * @enum {string}
-                 */
-                via: "page" | "sms";
+                via: components["schemas"]["Via"];
             };
         } & (components["schemas"]["EventEnvelope"] & {
             /**
@@ -2376,18 +2360,18 @@ export interface components {
             preparation: {
                 /** @description How many tickets made ready: the time from created to ready the figures are made of */
                 count: number;
-                median_seconds: number | null;
-                p90_seconds: number | null;
-                longest_seconds: number | null;
-                mean_seconds: number | null;
+                median_seconds: components["schemas"]["MedianSeconds"];
+                p90_seconds: components["schemas"]["P90Seconds"];
+                longest_seconds: components["schemas"]["LongestSeconds"];
+                mean_seconds: components["schemas"]["MeanSeconds"];
             };
             pickup: {
                 /** @description How many tickets collected after being made ready: the time from ready to collected the figures are made of */
                 count: number;
-                median_seconds: number | null;
-                p90_seconds: number | null;
-                longest_seconds: number | null;
-                mean_seconds: number | null;
+                median_seconds: components["schemas"]["MedianSeconds"];
+                p90_seconds: components["schemas"]["P90Seconds"];
+                longest_seconds: components["schemas"]["LongestSeconds"];
+                mean_seconds: components["schemas"]["MeanSeconds"];
             };
             /** @description Rings completed: the ready's, and every ring again, reminder and end of a snooze */
             rings: number;
@@ -2435,18 +2419,8 @@ export interface components {
             timezone: string;
             queue: string | null;
             period: {
-                /**
-                 * Format: date
-                 * @description First day, in the branch's time zone
-                 * @example 2026-11-16
-                 */
-                from: string;
-                /**
-                 * Format: date
-                 * @description Last day, in the branch's time zone
-                 * @example 2026-11-22
-                 */
-                to: string;
+                from: components["schemas"]["From"];
+                to: components["schemas"]["To"];
                 /** @example 7 */
                 days: number;
             };
@@ -2523,11 +2497,7 @@ export interface components {
             id: string;
             /** @example sam@example.com */
             email: string;
-            /**
-             * @description owner: everything (keys, users, webhooks); manager: queues, displays, settings; staff: tickets
-             * @enum {string}
-             */
-            role: "owner" | "manager" | "staff";
+            role: components["schemas"]["Role"];
             created_at: components["schemas"]["Timestamp"];
             removed_at: components["schemas"]["Timestamp"] | null;
             password: string | null;
@@ -2716,6 +2686,96 @@ export interface components {
             mark_prepared: boolean;
             connected_at: components["schemas"]["Timestamp"] | null;
         };
+        /**
+         * @description The strongest channel that reached the customer: `push` (the push service accepted it), else `wallet` (their phone fetched the updated Wallet pass after the ring), else `page` (their open page received it), else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted may have (it is never sent twice): treat it as `none`.
+         * @enum {string}
+         */
+        ChannelUsed: "push" | "wallet" | "page" | "sms" | "none" | "unknown";
+        /**
+         * @description Event types to send: "*" (every event) or any of ticket.created, ticket.ready, ticket.rung, ticket.collected, ticket.cancelled, ticket.expired, ticket.reopened, ticket.customer_viewed, ticket.customer_subscribed, ticket.customer_acknowledged, ticket.customer_snoozed. Default ["*"].
+         * @example [
+         *       "*"
+         *     ]
+         * @example [
+         *       "ticket.ready",
+         *       "ticket.customer_acknowledged"
+         *     ]
+         */
+        EnabledEvents: string[];
+        /**
+         * @description Where events are POSTed. https in live mode; private, loopback and link-local targets are refused.
+         * @example https://pos.example.com/readybell/webhooks
+         */
+        Url: string;
+        MedianSeconds: number | null;
+        /**
+         * @description At least 10 characters, not one of the most common passwords, not the email or the shop name
+         * @example a long phrase of my own
+         */
+        Password: string;
+        /**
+         * @description The emailed link's token (after #/verify/ or #/reset/)
+         * @example Q2hvb3NlIGEgbG9uZyByYW5kb20gdG9rZW4gaGVyZQ
+         */
+        Token: string;
+        /**
+         * @description The token from the emailed link's fragment
+         * @example Xk2v9QmH4c7PzR1bXk2v9QmH4c7PzR1bXk2v9QmH4c7
+         */
+        Token2: string;
+        /**
+         * @description owner: everything (keys, users, webhooks); manager: queues, displays, settings; staff: tickets
+         * @enum {string}
+         */
+        Role: "owner" | "manager" | "staff";
+        /**
+         * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
+         * @enum {string}
+         */
+        Via: "page" | "sms";
+        P90Seconds: number | null;
+        /**
+         * @description The email's language; default: from Accept-Language, else English
+         * @enum {string}
+         */
+        Language: "en" | "fr" | "es" | "de";
+        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
+        HasMore: boolean;
+        /**
+         * @description One of en, fr, es, de, it, pt, nl, ar
+         * @example fr
+         */
+        Language2: string;
+        /**
+         * @description The mail's language (the staff page's); default en
+         * @enum {string}
+         */
+        Language3: "en" | "fr" | "es" | "de";
+        LongestSeconds: number | null;
+        MeanSeconds: number | null;
+        /**
+         * Format: date
+         * @description First day, in the branch's time zone
+         * @example 2026-11-16
+         */
+        From: string;
+        Waiting: string | null;
+        /**
+         * @description `log`: no mail server (SMTP_URL); the link is in the log
+         * @enum {string}
+         */
+        EmailDelivery: "smtp" | "log";
+        /**
+         * Format: date
+         * @description Last day, in the branch's time zone
+         * @example 2026-11-22
+         */
+        To: string;
+        /**
+         * @description 1–16 letters, digits or _
+         * @example A
+         */
+        DefaultQueue: string;
     };
     responses: {
         /** @description Bad Request: a problem whose `code` is `bad-request` */
@@ -3170,6 +3230,64 @@ export interface components {
             };
             content?: never;
         };
+        /** @description The delivery, queued */
+        WebhookDelivery202: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookDelivery"];
+            };
+        };
+        /** @description Stripe's page: send the browser there */
+        CreateBillingCheckout200: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /**
+                     * @description Stripe's page to send the browser to
+                     * @example https://checkout.stripe.com/c/pay/cs_test_a1
+                     */
+                    url: string;
+                };
+            };
+        };
+        /** @description The branch's Square connection */
+        SquareConnection200: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SquareConnection"];
+            };
+        };
+        /** @description The branch's Shopify connection */
+        ShopifyConnection200: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ShopifyConnection"];
+            };
+        };
     };
     parameters: {
         /** @description Makes a retry safe: a repeat with the same key, method, path and body within 24 hours gets the first answer again (`Idempotent-Replayed: true`) and does nothing a second time. 1–255 printable ASCII characters, bare or as a quoted string. Use one per operation, such as `order-1001-ready`, and the same one when you retry it. */
@@ -3232,7 +3350,14 @@ export interface components {
          */
         InvitationId: string;
     };
-    requestBodies: never;
+    requestBodies: {
+        /** @description No body is needed; an empty JSON object is accepted. */
+        Empty: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+    };
     headers: {
         /** @description This request's id; quote it to support. Problems carry it as `request_id`. It is the `X-Request-Id` you sent when that was 1 to 128 printable ASCII characters without spaces (echoed as `X-Request-Id` too), else a fresh one. */
         "Request-Id": string;
@@ -3300,11 +3425,7 @@ export interface operations {
                      * @example Europe/Paris
                      */
                     timezone?: string;
-                    /**
-                     * @description 1–16 letters, digits or _
-                     * @example A
-                     */
-                    default_queue?: string;
+                    default_queue?: components["schemas"]["DefaultQueue"];
                     /**
                      * @description Open tickets expire this long after creation; rounded once, here, to the nearest whole minute (1.0000001 is kept as 1, 0.3 as 18 minutes)
                      * @example 12
@@ -3324,22 +3445,14 @@ export interface operations {
                     escalation_ladder?: components["schemas"]["EscalationStep"][] | null;
                     voice?: {
                         enabled?: boolean;
-                        /**
-                         * @description One of en, fr, es, de, it, pt, nl, ar
-                         * @example fr
-                         */
-                        language?: string;
+                        language?: components["schemas"]["Language2"];
                     };
                     customer_page?: {
-                        /**
-                         * @description One of en, fr, es, de, it, pt, nl, ar
-                         * @example fr
-                         */
-                        language?: string;
+                        language?: components["schemas"]["Language2"];
                         messages?: {
-                            waiting?: string | null;
-                            ready?: string | null;
-                            closed?: string | null;
+                            waiting?: components["schemas"]["Waiting"];
+                            ready?: components["schemas"]["Waiting"];
+                            closed?: components["schemas"]["Waiting"];
                         };
                         /** @description The customer page asks for a phone number for SMS fallback (business plan: else 403 plan-required) */
                         phone_entry?: boolean;
@@ -3399,8 +3512,7 @@ export interface operations {
                         object: "list";
                         /** @description By name */
                         data: components["schemas"]["Queue"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
@@ -3425,11 +3537,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description 1–16 letters, digits or _
-                     * @example A
-                     */
-                    name: string;
+                    name: components["schemas"]["DefaultQueue"];
                 };
             };
         };
@@ -3522,11 +3630,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /**
-                     * @description 1–16 letters, digits or _
-                     * @example A
-                     */
-                    name?: string;
+                    name?: components["schemas"]["DefaultQueue"];
                     /** @description true: tickets created without a queue go here. A branch setting: a live key (or live mode) only */
                     is_default?: boolean;
                 };
@@ -3610,8 +3714,7 @@ export interface operations {
                         object: "list";
                         /** @description Newest first */
                         data: components["schemas"]["Ticket"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
@@ -3637,11 +3740,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /**
-                     * @description 1–16 letters, digits or _
-                     * @example A
-                     */
-                    queue?: string;
+                    queue?: components["schemas"]["DefaultQueue"];
                     /**
                      * @description Your own order number; searchable
                      * @example 1001
@@ -3818,12 +3917,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description No body is needed; an empty JSON object is accepted. */
-        requestBody?: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
+        requestBody?: components["requestBodies"]["Empty"];
         responses: {
             /** @description What the ring reached, and the ticket, now `ready` */
             200: {
@@ -3868,12 +3962,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description No body is needed; an empty JSON object is accepted. */
-        requestBody?: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
+        requestBody?: components["requestBodies"]["Empty"];
         responses: {
             /** @description What the ring reached, and the ticket */
             200: {
@@ -3918,12 +4007,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description No body is needed; an empty JSON object is accepted. */
-        requestBody?: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
+        requestBody?: components["requestBodies"]["Empty"];
         responses: {
             /** @description The ticket, now `collected` */
             200: {
@@ -4023,12 +4107,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description No body is needed; an empty JSON object is accepted. */
-        requestBody?: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
+        requestBody?: components["requestBodies"]["Empty"];
         responses: {
             /** @description The ticket, open again */
             200: {
@@ -4095,8 +4174,7 @@ export interface operations {
                         object: "list";
                         /** @description Newest first */
                         data: components["schemas"]["Event"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
@@ -4169,8 +4247,7 @@ export interface operations {
                         object: "list";
                         /** @description Newest first */
                         data: components["schemas"]["WebhookEndpoint"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
@@ -4195,22 +4272,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description Where events are POSTed. https in live mode; private, loopback and link-local targets are refused.
-                     * @example https://pos.example.com/readybell/webhooks
-                     */
-                    url: string;
-                    /**
-                     * @description Event types to send: "*" (every event) or any of ticket.created, ticket.ready, ticket.rung, ticket.collected, ticket.cancelled, ticket.expired, ticket.reopened, ticket.customer_viewed, ticket.customer_subscribed, ticket.customer_acknowledged, ticket.customer_snoozed. Default ["*"].
-                     * @example [
-                     *       "*"
-                     *     ]
-                     * @example [
-                     *       "ticket.ready",
-                     *       "ticket.customer_acknowledged"
-                     *     ]
-                     */
-                    enabled_events?: string[];
+                    url: components["schemas"]["Url"];
+                    enabled_events?: components["schemas"]["EnabledEvents"];
                     description?: string | null;
                 };
             };
@@ -4347,22 +4410,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /**
-                     * @description Where events are POSTed. https in live mode; private, loopback and link-local targets are refused.
-                     * @example https://pos.example.com/readybell/webhooks
-                     */
-                    url?: string;
-                    /**
-                     * @description Event types to send: "*" (every event) or any of ticket.created, ticket.ready, ticket.rung, ticket.collected, ticket.cancelled, ticket.expired, ticket.reopened, ticket.customer_viewed, ticket.customer_subscribed, ticket.customer_acknowledged, ticket.customer_snoozed. Default ["*"].
-                     * @example [
-                     *       "*"
-                     *     ]
-                     * @example [
-                     *       "ticket.ready",
-                     *       "ticket.customer_acknowledged"
-                     *     ]
-                     */
-                    enabled_events?: string[];
+                    url?: components["schemas"]["Url"];
+                    enabled_events?: components["schemas"]["EnabledEvents"];
                     description?: string | null;
                     /** @description true stops deliveries (pending ones fail); false re-enables the endpoint */
                     disabled?: boolean;
@@ -4510,26 +4559,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description No body is needed; an empty JSON object is accepted. */
-        requestBody?: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
+        requestBody?: components["requestBodies"]["Empty"];
         responses: {
-            /** @description The delivery, queued */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookDelivery"];
-                };
-            };
+            202: components["responses"]["WebhookDelivery202"];
             400: components["responses"]["E400Json"];
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403PlanWrite"];
@@ -4587,8 +4619,7 @@ export interface operations {
                         object: "list";
                         /** @description Newest first */
                         data: components["schemas"]["WebhookDelivery"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
@@ -4655,26 +4686,9 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description No body is needed; an empty JSON object is accepted. */
-        requestBody?: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
+        requestBody?: components["requestBodies"]["Empty"];
         responses: {
-            /** @description The delivery, queued */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookDelivery"];
-                };
-            };
+            202: components["responses"]["WebhookDelivery202"];
             400: components["responses"]["E400Json"];
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403PlanWrite"];
@@ -4878,8 +4892,7 @@ export interface operations {
                         object: "list";
                         /** @description Newest first */
                         data: components["schemas"]["ApiKey"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
@@ -5006,8 +5019,7 @@ export interface operations {
                         object: "list";
                         /** @description Oldest first */
                         data: components["schemas"]["User"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
@@ -5034,11 +5046,7 @@ export interface operations {
                 "application/json": {
                     /** @example sam@example.com */
                     email: string;
-                    /**
-                     * @description owner: everything (keys, users, webhooks); manager: queues, displays, settings; staff: tickets
-                     * @enum {string}
-                     */
-                    role: "owner" | "manager" | "staff";
+                    role: components["schemas"]["Role"];
                 };
             };
         };
@@ -5130,11 +5138,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /**
-                     * @description owner: everything (keys, users, webhooks); manager: queues, displays, settings; staff: tickets
-                     * @enum {string}
-                     */
-                    role?: "owner" | "manager" | "staff";
+                    role?: components["schemas"]["Role"];
                     /** @description true: a new one-time password, in the answer */
                     reset_password?: boolean;
                 };
@@ -5220,8 +5224,7 @@ export interface operations {
                         object: "list";
                         /** @description Oldest first */
                         data: components["schemas"]["Display"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
@@ -5360,8 +5363,7 @@ export interface operations {
                         object: "list";
                         /** @description Newest first */
                         data: components["schemas"]["Announcement"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
@@ -5699,18 +5701,8 @@ export interface operations {
                         comparison: {
                             /** @enum {string} */
                             kind: "previous_period" | "week_before";
-                            /**
-                             * Format: date
-                             * @description First day, in the branch's time zone
-                             * @example 2026-11-16
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description Last day, in the branch's time zone
-                             * @example 2026-11-22
-                             */
-                            to: string;
+                            from: components["schemas"]["From"];
+                            to: components["schemas"]["To"];
                             /** @example 7 */
                             days: number;
                             through: {
@@ -6012,25 +6004,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Stripe's page: send the browser there */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Stripe's page to send the browser to
-                         * @example https://checkout.stripe.com/c/pay/cs_test_a1
-                         */
-                        url: string;
-                    };
-                };
-            };
+            200: components["responses"]["CreateBillingCheckout200"];
             400: components["responses"]["E400Json"];
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403Write"];
@@ -6056,25 +6030,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Stripe's page: send the browser there */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Stripe's page to send the browser to
-                         * @example https://checkout.stripe.com/c/pay/cs_test_a1
-                         */
-                        url: string;
-                    };
-                };
-            };
+            200: components["responses"]["CreateBillingCheckout200"];
             400: components["responses"]["E400"];
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403Write"];
@@ -6126,19 +6082,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The branch's Square connection */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SquareConnection"];
-                };
-            };
+            200: components["responses"]["SquareConnection200"];
             400: components["responses"]["E400"];
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403Write"];
@@ -6170,19 +6114,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The branch's Square connection */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SquareConnection"];
-                };
-            };
+            200: components["responses"]["SquareConnection200"];
             400: components["responses"]["E400Json"];
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403Write"];
@@ -6317,19 +6249,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The branch's Shopify connection */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ShopifyConnection"];
-                };
-            };
+            200: components["responses"]["ShopifyConnection200"];
             400: components["responses"]["E400"];
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403Write"];
@@ -6361,19 +6281,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The branch's Shopify connection */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ShopifyConnection"];
-                };
-            };
+            200: components["responses"]["ShopifyConnection200"];
             400: components["responses"]["E400Json"];
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403Write"];
@@ -6501,8 +6409,7 @@ export interface operations {
                         object: "list";
                         /** @description Newest first */
                         data: components["schemas"]["Invitation"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
@@ -6531,11 +6438,7 @@ export interface operations {
                     email: string;
                     /** @enum {string} */
                     role: "owner" | "manager" | "staff";
-                    /**
-                     * @description The mail's language (the staff page's); default en
-                     * @enum {string}
-                     */
-                    language?: "en" | "fr" | "es" | "de";
+                    language?: components["schemas"]["Language3"];
                 };
             };
         };
@@ -6697,11 +6600,7 @@ export interface operations {
                      * @example Café Lumière
                      */
                     name: string;
-                    /**
-                     * @description The mail's language (the staff page's); default en
-                     * @enum {string}
-                     */
-                    language?: "en" | "fr" | "es" | "de";
+                    language?: components["schemas"]["Language3"];
                 };
             };
         };
@@ -6818,11 +6717,7 @@ export interface operations {
                     email: string;
                     /** @example correct horse battery staple */
                     password: string;
-                    /**
-                     * @description The mail's language (the staff page's); default en
-                     * @enum {string}
-                     */
-                    language?: "en" | "fr" | "es" | "de";
+                    language?: components["schemas"]["Language3"];
                 };
             };
         };
@@ -6866,11 +6761,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /**
-                     * @description The email's language; default: from Accept-Language, else English
-                     * @enum {string}
-                     */
-                    language?: "en" | "fr" | "es" | "de";
+                    language?: components["schemas"]["Language"];
                 };
             };
         };
@@ -6888,11 +6779,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         object: "verification_email";
-                        /**
-                         * @description `log`: no mail server (SMTP_URL); the link is in the log
-                         * @enum {string}
-                         */
-                        email_delivery: "smtp" | "log";
+                        email_delivery: components["schemas"]["EmailDelivery"];
                     };
                 };
             };
@@ -6964,11 +6851,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description The token from the emailed link's fragment
-                     * @example Xk2v9QmH4c7PzR1bXk2v9QmH4c7PzR1bXk2v9QmH4c7
-                     */
-                    token: string;
+                    token: components["schemas"]["Token2"];
                     /** @example a passphrase of my own */
                     password: string;
                 };
@@ -7016,11 +6899,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description The token from the emailed link's fragment
-                     * @example Xk2v9QmH4c7PzR1bXk2v9QmH4c7PzR1bXk2v9QmH4c7
-                     */
-                    token: string;
+                    token: components["schemas"]["Token2"];
                 };
             };
         };
@@ -7082,11 +6961,7 @@ export interface operations {
                          * @example 14
                          */
                         trial_days: number;
-                        /**
-                         * @description `log`: no mail server (SMTP_URL); the link is in the log
-                         * @enum {string}
-                         */
-                        email_delivery: "smtp" | "log";
+                        email_delivery: components["schemas"]["EmailDelivery"];
                         /** @example 10 */
                         min_password_length: number;
                     };
@@ -7110,20 +6985,12 @@ export interface operations {
                 "application/json": {
                     /** @example owner@example.com */
                     email: string;
-                    /**
-                     * @description At least 10 characters, not one of the most common passwords, not the email or the shop name
-                     * @example a long phrase of my own
-                     */
-                    password: string;
+                    password: components["schemas"]["Password"];
                     /** @example Café Lumière */
                     shop_name: string;
                     /** @example Europe/Paris */
                     timezone: string;
-                    /**
-                     * @description The email's language; default: from Accept-Language, else English
-                     * @enum {string}
-                     */
-                    language?: "en" | "fr" | "es" | "de";
+                    language?: components["schemas"]["Language"];
                 };
             };
         };
@@ -7140,11 +7007,7 @@ export interface operations {
                         object: "signup";
                         /** @example owner@example.com */
                         email: string;
-                        /**
-                         * @description `log`: no mail server (SMTP_URL); the link is in the log
-                         * @enum {string}
-                         */
-                        email_delivery: "smtp" | "log";
+                        email_delivery: components["schemas"]["EmailDelivery"];
                     };
                 };
             };
@@ -7169,11 +7032,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description The emailed link's token (after #/verify/ or #/reset/)
-                     * @example Q2hvb3NlIGEgbG9uZyByYW5kb20gdG9rZW4gaGVyZQ
-                     */
-                    token: string;
+                    token: components["schemas"]["Token"];
                 };
             };
         };
@@ -7217,11 +7076,7 @@ export interface operations {
                 "application/json": {
                     /** @example owner@example.com */
                     email: string;
-                    /**
-                     * @description The email's language; default: from Accept-Language, else English
-                     * @enum {string}
-                     */
-                    language?: "en" | "fr" | "es" | "de";
+                    language?: components["schemas"]["Language"];
                 };
             };
         };
@@ -7238,11 +7093,7 @@ export interface operations {
                         object: "password_reset_request";
                         /** @example owner@example.com */
                         email: string;
-                        /**
-                         * @description `log`: no mail server (SMTP_URL); the link is in the log
-                         * @enum {string}
-                         */
-                        email_delivery: "smtp" | "log";
+                        email_delivery: components["schemas"]["EmailDelivery"];
                     };
                 };
             };
@@ -7266,16 +7117,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description The emailed link's token (after #/verify/ or #/reset/)
-                     * @example Q2hvb3NlIGEgbG9uZyByYW5kb20gdG9rZW4gaGVyZQ
-                     */
-                    token: string;
-                    /**
-                     * @description At least 10 characters, not one of the most common passwords, not the email or the shop name
-                     * @example a long phrase of my own
-                     */
-                    password: string;
+                    token: components["schemas"]["Token"];
+                    password: components["schemas"]["Password"];
                 };
             };
         };

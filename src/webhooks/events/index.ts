@@ -21,6 +21,8 @@ import type { TicketCustomerAcknowledgedEvent } from './ticket-customer-acknowle
 import type { TicketCustomerSnoozedEvent } from './ticket-customer-snoozed-event.ts';
 import type { PingEvent } from './ping-event.ts';
 import type { Event } from './event.ts';
+import type { ChannelUsed } from './channel-used.ts';
+import type { Via } from './via.ts';
 
 export interface components {
     schemas: {
@@ -43,5 +45,7 @@ export interface components {
         TicketCustomerSnoozedEvent: TicketCustomerSnoozedEvent;
         PingEvent: PingEvent;
         Event: Event;
+        ChannelUsed: ChannelUsed;
+        Via: Via;
     };
 }
