@@ -17,6 +17,15 @@ export type Json = Record<string, any>;
 
 const WRITES = new Set(['post', 'patch', 'delete']);
 
+/**
+ * `internal` (500) and `unavailable` (503) are one answer, under the range key `5XX`: every
+ * operation can give both, and a client does the same with either (retry with the same
+ * Idempotency-Key). One `$ref` instead of two on each of 86 operations saves 4 KB of the
+ * document's 250 KB budget (docs/decisions/0096-openapi-size.md); each code's example keeps its
+ * own status.
+ */
+const SERVER_ERRORS = '5XX';
+
 const header = (description: string, schema: Json) => ({ description, schema });
 
 export const HEADERS = {
@@ -160,12 +169,16 @@ const CODE_WORDS: Record<ErrorCode, string> = {
 class SharedProblems {
   readonly responses: Record<string, Json> = {};
 
-  ref(status: number, codes: Array<[ErrorCode, string]>, headers: { headers: Json; variant: string }): Json {
+  ref(status: string, codes: Array<[ErrorCode, string]>, headers: { headers: Json; variant: string }): Json {
     const name = `E${status}${codes.map(([code]) => CODE_WORDS[code]).join('')}${headers.variant}`;
     // What each code means is said once, in its example (components/examples), not in every answer that can carry it.
     const list = codes.map(([code]) => `\`${code}\``).join(' or ');
+    const server = codes.map(([code]) => `\`${code}\` (${PROBLEM_CATALOGUE[code].status} ${STATUS_CODES[PROBLEM_CATALOGUE[code].status]})`);
     const answer = {
-      description: `${STATUS_CODES[status]}: a problem whose \`code\` is ${list}`,
+      description:
+        status === SERVER_ERRORS
+          ? `Server error: a problem whose \`code\` is ${server.join(' or ')}`
+          : `${STATUS_CODES[status]}: a problem whose \`code\` is ${list}`,
       headers: headers.headers,
       content: {
         [PROBLEM_CONTENT_TYPE]: {
@@ -190,7 +203,7 @@ function problemExamples(codes: Iterable<ErrorCode>): Json {
       return [
         code,
         {
-          summary: title,
+          // No `summary`: it would be the value's `title` again; a renderer names the example by its code.
           description: PROBLEM_CATALOGUE[code].help,
           value: {
             type: `/problems/${code}`,
@@ -254,13 +267,17 @@ function finishOperation(method: string, op: Json, shared: SharedProblems): Erro
 
   const codes = new Map<ErrorCode, string>(standardProblems(op, write, access).map((c) => [c, '']));
   for (const [code, text] of Object.entries(own)) codes.set(code as ErrorCode, text ?? '');
-  const byStatus = new Map<number, Array<[ErrorCode, string]>>();
+  const byStatus = new Map<string, Array<[ErrorCode, string]>>();
   for (const [code, text] of codes) {
     const status = PROBLEM_CATALOGUE[code].status;
-    byStatus.set(status, [...(byStatus.get(status) ?? []), [code, text]]);
+    const key = status >= 500 ? SERVER_ERRORS : String(status);
+    byStatus.set(key, [...(byStatus.get(key) ?? []), [code, text]]);
   }
-  for (const status of [...byStatus.keys()].sort())
-    op.responses[status] = shared.ref(status, byStatus.get(status)!, answerHeaders(status, access, write));
+  for (const key of [...byStatus.keys()].sort()) {
+    // The server errors' headers are 503's, the one of them that carries Retry-After.
+    const headers = answerHeaders(key === SERVER_ERRORS ? 503 : Number(key), access, write);
+    op.responses[key] = shared.ref(key, byStatus.get(key)!, headers);
+  }
   // What a code means for this operation, when it says more than the catalogue: in its description,
   // as the shared answers hold the catalogue's words.
   const meanings = [...codes].filter(([, text]) => text !== '');
@@ -310,6 +327,7 @@ function shareParameters(operations: Json[], shared: Json): void {
  */
 function shareExamples(operations: Json[], shared: Json): void {
   const names = new Map(Object.entries(shared).map(([name, example]) => [JSON.stringify(example.value), name]));
+  const events = Object.values(shared).map((example) => JSON.stringify(example.value));
   for (const op of operations) {
     for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {
       if (!/^2/.test(status)) continue;
@@ -317,6 +335,12 @@ function shareExamples(operations: Json[], shared: Json): void {
         if (media.example === undefined) continue;
         const text = JSON.stringify(media.example);
         let name = names.get(text);
+        // An answer that an event example already shows whole (the ticket `ticket.collected` carries
+        // is what collect answers) is not stated again: issue 36's 250 KB budget.
+        if (name === undefined && events.some((event) => event.includes(text))) {
+          delete media.example;
+          continue;
+        }
         if (name === undefined) {
           name = pascal(op.operationId);
           shared[name] = { summary: answer.description, value: media.example };

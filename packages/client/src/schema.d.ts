@@ -2826,20 +2826,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Internal Server Error: a problem whose `code` is `internal` */
-        E500: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Service Unavailable: a problem whose `code` is `unavailable` */
-        E503: {
+        /** @description Server error: a problem whose `code` is `internal` (500 Internal Server Error) or `unavailable` (503 Service Unavailable) */
+        E5XX: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -3167,18 +3155,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Internal Server Error: a problem whose `code` is `internal` */
-        E500Public: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Service Unavailable: a problem whose `code` is `unavailable` */
-        E503Public: {
+        /** @description Server error: a problem whose `code` is `internal` (500 Internal Server Error) or `unavailable` (503 Service Unavailable) */
+        E5XXPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 "Retry-After": components["headers"]["Retry-After"];
@@ -3401,8 +3379,7 @@ export interface operations {
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403Plan"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     updateBranch: {
@@ -3485,8 +3462,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listQueues: {
@@ -3520,8 +3496,7 @@ export interface operations {
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403Plan"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createQueue: {
@@ -3564,8 +3539,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     deleteQueue: {
@@ -3610,8 +3584,7 @@ export interface operations {
             409: components["responses"]["E409InUseConflictWrite"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     updateQueue: {
@@ -3660,8 +3633,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listTickets: {
@@ -3723,8 +3695,7 @@ export interface operations {
             403: components["responses"]["E403Plan"];
             422: components["responses"]["E422Invalid"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createTicket: {
@@ -3786,8 +3757,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getTicket: {
@@ -3823,8 +3793,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422Invalid"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getTicketQrSvg: {
@@ -3860,8 +3829,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422Invalid"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getTicketQrPng: {
@@ -3897,8 +3865,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422Invalid"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     markTicketReady: {
@@ -3942,8 +3909,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     ringTicket: {
@@ -3987,8 +3953,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     collectTicket: {
@@ -4032,8 +3997,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     cancelTicket: {
@@ -4087,8 +4051,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     reopenTicket: {
@@ -4132,8 +4095,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listEvents: {
@@ -4183,8 +4145,7 @@ export interface operations {
             403: components["responses"]["E403Plan"];
             422: components["responses"]["E422Invalid"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getEvent: {
@@ -4220,8 +4181,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422Invalid"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listWebhookEndpoints: {
@@ -4255,8 +4215,7 @@ export interface operations {
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403Plan"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createWebhookEndpoint: {
@@ -4301,8 +4260,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getWebhookEndpoint: {
@@ -4338,8 +4296,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422Invalid"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     deleteWebhookEndpoint: {
@@ -4387,8 +4344,7 @@ export interface operations {
             409: components["responses"]["E409InUseWrite"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     updateWebhookEndpoint: {
@@ -4442,8 +4398,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     rotateWebhookEndpointSecret: {
@@ -4494,8 +4449,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getWebhookEndpointSecret: {
@@ -4539,8 +4493,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422Invalid"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     testWebhookEndpoint: {
@@ -4572,8 +4525,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listWebhookEndpointDeliveries: {
@@ -4629,8 +4581,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422Invalid"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getWebhookDelivery: {
@@ -4666,8 +4617,7 @@ export interface operations {
             404: components["responses"]["E404"];
             422: components["responses"]["E422Invalid"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     retryWebhookDelivery: {
@@ -4699,8 +4649,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getSession: {
@@ -4728,8 +4677,7 @@ export interface operations {
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     deleteSession: {
@@ -4768,8 +4716,7 @@ export interface operations {
             409: components["responses"]["E409InUseWrite"];
             422: components["responses"]["E422ReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     switchSessionBranch: {
@@ -4813,8 +4760,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     changePassword: {
@@ -4865,8 +4811,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listApiKeys: {
@@ -4900,8 +4845,7 @@ export interface operations {
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createApiKey: {
@@ -4950,8 +4894,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     revokeApiKey: {
@@ -4992,8 +4935,7 @@ export interface operations {
             409: components["responses"]["E409InUseWrite"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listUsers: {
@@ -5027,8 +4969,7 @@ export interface operations {
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     inviteUser: {
@@ -5073,8 +5014,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     removeUser: {
@@ -5115,8 +5055,7 @@ export interface operations {
             409: components["responses"]["E409InUseConflictLastOwnerWrite"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     updateUser: {
@@ -5168,8 +5107,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     streamLiveUpdates: {
@@ -5197,8 +5135,7 @@ export interface operations {
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403Plan"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listDisplays: {
@@ -5232,8 +5169,7 @@ export interface operations {
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403Plan"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createDisplay: {
@@ -5287,8 +5223,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     deleteDisplay: {
@@ -5336,8 +5271,7 @@ export interface operations {
             409: components["responses"]["E409InUseWrite"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listAnnouncements: {
@@ -5371,8 +5305,7 @@ export interface operations {
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403Plan"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createAnnouncement: {
@@ -5425,8 +5358,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     deleteAnnouncement: {
@@ -5474,8 +5406,7 @@ export interface operations {
             409: components["responses"]["E409InUseWrite"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     actAsCustomer: {
@@ -5534,8 +5465,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     connectTestDisplay: {
@@ -5589,8 +5519,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     replyToTextAsCustomer: {
@@ -5654,8 +5583,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getInsights: {
@@ -5725,8 +5653,7 @@ export interface operations {
             403: components["responses"]["E403Plan"];
             422: components["responses"]["E422Invalid"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getInsightsByDay: {
@@ -5789,8 +5716,7 @@ export interface operations {
             403: components["responses"]["E403Plan"];
             422: components["responses"]["E422Invalid"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getInsightsByHour: {
@@ -5844,8 +5770,7 @@ export interface operations {
             403: components["responses"]["E403Plan"];
             422: components["responses"]["E422Invalid"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getInsightsByWeekdayHour: {
@@ -5904,8 +5829,7 @@ export interface operations {
             403: components["responses"]["E403Plan"];
             422: components["responses"]["E422Invalid"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     exportInsightsTickets: {
@@ -5950,8 +5874,7 @@ export interface operations {
             403: components["responses"]["E403Plan"];
             422: components["responses"]["E422Invalid"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getBilling: {
@@ -5979,8 +5902,7 @@ export interface operations {
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createBillingCheckout: {
@@ -6014,8 +5936,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createBillingPortal: {
@@ -6037,8 +5958,7 @@ export interface operations {
             409: components["responses"]["E409InUseConflictWrite"];
             422: components["responses"]["E422ReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getSquareConnection: {
@@ -6066,8 +5986,7 @@ export interface operations {
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     disconnectSquare: {
@@ -6089,8 +6008,7 @@ export interface operations {
             409: components["responses"]["E409InUseWrite"];
             422: components["responses"]["E422ReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     updateSquareConnection: {
@@ -6124,8 +6042,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     authorizeSquare: {
@@ -6162,8 +6079,7 @@ export interface operations {
             409: components["responses"]["E409InUseConflictWrite"];
             422: components["responses"]["E422ReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listSquareLocations: {
@@ -6204,8 +6120,7 @@ export interface operations {
             403: components["responses"]["E403"];
             409: components["responses"]["E409Conflict"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getShopifyConnection: {
@@ -6233,8 +6148,7 @@ export interface operations {
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     disconnectShopify: {
@@ -6256,8 +6170,7 @@ export interface operations {
             409: components["responses"]["E409InUseWrite"];
             422: components["responses"]["E422ReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     updateShopifyConnection: {
@@ -6291,8 +6204,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     authorizeShopify: {
@@ -6342,8 +6254,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listShopifyLocations: {
@@ -6382,8 +6293,7 @@ export interface operations {
             403: components["responses"]["E403"];
             409: components["responses"]["E409Conflict"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listInvitations: {
@@ -6417,8 +6327,7 @@ export interface operations {
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createInvitation: {
@@ -6465,8 +6374,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     resendInvitation: {
@@ -6507,8 +6415,7 @@ export interface operations {
             409: components["responses"]["E409InUseConflictWrite"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     revokeInvitation: {
@@ -6549,8 +6456,7 @@ export interface operations {
             409: components["responses"]["E409InUseConflictWrite"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getAccount: {
@@ -6578,8 +6484,7 @@ export interface operations {
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     deleteAccount: {
@@ -6627,8 +6532,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     exportAccount: {
@@ -6661,8 +6565,7 @@ export interface operations {
             401: components["responses"]["E401Key"];
             403: components["responses"]["E403"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     restoreAccount: {
@@ -6696,8 +6599,7 @@ export interface operations {
             409: components["responses"]["E409InUseConflictWrite"];
             422: components["responses"]["E422ReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     changeEmail: {
@@ -6744,8 +6646,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     sendVerificationEmail: {
@@ -6792,8 +6693,7 @@ export interface operations {
             415: components["responses"]["E415"];
             422: components["responses"]["E422InvalidReuseWrite"];
             429: components["responses"]["E429"];
-            500: components["responses"]["E500"];
-            503: components["responses"]["E503"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createSession: {
@@ -6837,8 +6737,7 @@ export interface operations {
             415: components["responses"]["E415Public"];
             422: components["responses"]["E422InvalidPublic"];
             429: components["responses"]["E429Public"];
-            500: components["responses"]["E500Public"];
-            503: components["responses"]["E503Public"];
+            "5XX": components["responses"]["E5XXPublic"];
         };
     };
     acceptInvitation: {
@@ -6885,8 +6784,7 @@ export interface operations {
             415: components["responses"]["E415Public"];
             422: components["responses"]["E422InvalidPublic"];
             429: components["responses"]["E429Public"];
-            500: components["responses"]["E500Public"];
-            503: components["responses"]["E503Public"];
+            "5XX": components["responses"]["E5XXPublic"];
         };
     };
     confirmEmailChange: {
@@ -6921,8 +6819,7 @@ export interface operations {
             415: components["responses"]["E415Public"];
             422: components["responses"]["E422InvalidPublic"];
             429: components["responses"]["E429Public"];
-            500: components["responses"]["E500Public"];
-            503: components["responses"]["E503Public"];
+            "5XX": components["responses"]["E5XXPublic"];
         };
     };
     getSignupSettings: {
@@ -6969,8 +6866,7 @@ export interface operations {
             };
             400: components["responses"]["E400Public"];
             429: components["responses"]["E429Public"];
-            500: components["responses"]["E500Public"];
-            503: components["responses"]["E503Public"];
+            "5XX": components["responses"]["E5XXPublic"];
         };
     };
     signUp: {
@@ -7018,8 +6914,7 @@ export interface operations {
             415: components["responses"]["E415Public"];
             422: components["responses"]["E422InvalidPublic"];
             429: components["responses"]["E429Public"];
-            500: components["responses"]["E500Public"];
-            503: components["responses"]["E503Public"];
+            "5XX": components["responses"]["E5XXPublic"];
         };
     };
     verifyEmail: {
@@ -7060,8 +6955,7 @@ export interface operations {
             415: components["responses"]["E415Public"];
             422: components["responses"]["E422InvalidPublic"];
             429: components["responses"]["E429Public"];
-            500: components["responses"]["E500Public"];
-            503: components["responses"]["E503Public"];
+            "5XX": components["responses"]["E5XXPublic"];
         };
     };
     requestPasswordReset: {
@@ -7103,8 +6997,7 @@ export interface operations {
             415: components["responses"]["E415Public"];
             422: components["responses"]["E422InvalidPublic"];
             429: components["responses"]["E429Public"];
-            500: components["responses"]["E500Public"];
-            503: components["responses"]["E503Public"];
+            "5XX": components["responses"]["E5XXPublic"];
         };
     };
     resetPassword: {
@@ -7144,8 +7037,7 @@ export interface operations {
             415: components["responses"]["E415Public"];
             422: components["responses"]["E422InvalidPublic"];
             429: components["responses"]["E429Public"];
-            500: components["responses"]["E500Public"];
-            503: components["responses"]["E503Public"];
+            "5XX": components["responses"]["E5XXPublic"];
         };
     };
     receiveTicketCreated: {
