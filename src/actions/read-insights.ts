@@ -8,10 +8,8 @@ import { requireRole } from './roles.ts';
 import { getBranch } from '../store/tenancy.ts';
 import { openTicketTimes, rollupSums, type Grouping, type RollupRow } from '../store/insights-reads.ts';
 import { addDays, daysBetween, localHour, startOfDay, weekday, type LocalHour } from '../domain/local-time.ts';
-import { addInto, emptySums, figuresOf, type Figures, type Sums } from '../domain/insight-figures.ts';
+import { addInto, emptySums, figuresOf, MAX_PERIOD_DAYS, type Figures, type Sums } from '../domain/insight-figures.ts';
 
-/** The longest period one read adds up: a year (and its comparison, as long). */
-export const MAX_PERIOD_DAYS = 366;
 /** The default period: the last seven days, today included. */
 export const DEFAULT_PERIOD_DAYS = 7;
 export const COMPARISONS = ['previous_period', 'week_before'] as const;

@@ -1,8 +1,8 @@
 // The figures every insights answer is made of, a component of the API's document (schemas.ts
 // lists it among the shared schemas); the answers around it are in insights-schemas.ts.
 import { Type } from 'typebox';
-import { Nullable } from './schema-parts.ts';
-import { RING_CHANNELS } from '../domain/insight-figures.ts';
+import { Id, Nullable } from './schema-parts.ts';
+import { MAX_PERIOD_DAYS, RING_CHANNELS } from '../domain/insight-figures.ts';
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 const Share = (description: string) => Nullable(Type.Number({ minimum: 0, description, examples: [0.62] }));
@@ -62,4 +62,32 @@ export const InsightFiguresSchema = Type.Object(
       'What happened in some hours of a branch (all its queues, or the one asked for). Counts are of changes in those hours: ' +
       'a ticket created at 11:58 and collected at 12:03 counts as created at 11 and collected at 12.',
   },
+);
+
+const LocalDate = (description: string, example: string) => Type.String({ format: 'date', description, examples: [example] });
+
+/** A period of the branch's calendar: what the insights answers cover, and their comparison too. */
+export const PeriodSchema = Type.Object({
+  from: LocalDate("First day, in the branch's time zone", '2026-11-16'),
+  to: LocalDate("Last day, in the branch's time zone", '2026-11-22'),
+  days: Type.Integer({ minimum: 1, maximum: MAX_PERIOD_DAYS, examples: [7] }),
+});
+
+/**
+ * What every insights answer says first: whose figures, over which days. A named component each
+ * answer builds on (`allOf`), as the events build on their envelope, instead of four copies
+ * (issue 36 item 14).
+ */
+export const InsightsScopeSchema = Type.Object(
+  {
+    branch: Id('branch'),
+    livemode: Type.Boolean(),
+    timezone: Type.String({
+      description: "The branch's IANA time zone: days start at its local midnight, hours are its local hours",
+      examples: ['Europe/Paris'],
+    }),
+    queue: Nullable(Type.String({ description: 'The queue asked for; null: all queues', examples: ['A'] })),
+    period: PeriodSchema,
+  },
+  { $id: 'InsightsScope', description: "Whose figures these are, over which days of the branch's calendar" },
 );

@@ -7,7 +7,14 @@ import { SMS_STATUSES } from '../core/ticket.ts';
 import { TICKET_STATUSES } from '../domain/ticket-state.ts';
 import { SUPPORTED_LANGUAGES } from '../domain/branch-settings.ts';
 import { PROBLEM_CODES } from './problem-catalogue.ts';
-import { ChannelUsedSchema, EventEnvelopeSchema, EventRequestSchema, EventSchema, TYPED_EVENT_SCHEMAS } from './event-schemas.ts';
+import {
+  ChannelUsedSchema,
+  EventEnvelopeSchema,
+  EventRequestSchema,
+  EventSchema,
+  TicketChangeSchema,
+  TYPED_EVENT_SCHEMAS,
+} from './event-schemas.ts';
 import { DeliverySchema, EndpointSchema } from './webhook-schemas.ts';
 import { BillingSchema } from './billing-schemas.ts';
 import { LADDER_CHANNELS, LADDER_SMS, MAX_LADDER_SECONDS, MIN_STEP_GAP_SECONDS } from '../domain/escalation-ladder.ts';
@@ -23,7 +30,7 @@ import {
   Timestamp,
   TimestampSchema,
 } from './schema-parts.ts';
-import { InsightFiguresSchema } from './insight-figures-schema.ts';
+import { InsightFiguresSchema, InsightsScopeSchema } from './insight-figures-schema.ts';
 import { SessionSchema } from './session-schema.ts';
 import { AccountSchema, EmailChangeSchema, InvitationSchema } from './account-schemas.ts';
 import { AnnouncementSchema, ApiKeySchema, DisplaySchema, UserSchema } from './staff-schemas.ts';
@@ -239,9 +246,11 @@ export const SHARED_SCHEMAS = [
   DeliverySchema,
   EventRequestSchema,
   EventEnvelopeSchema,
+  TicketChangeSchema,
   ...TYPED_EVENT_SCHEMAS,
   EventSchema,
   InsightFiguresSchema,
+  InsightsScopeSchema,
   SessionSchema,
   UserSchema,
   ApiKeySchema,

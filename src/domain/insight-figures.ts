@@ -168,3 +168,6 @@ export function figuresOf(s: Sums, open: number): Figures {
     snoozed: s.snoozed!,
   };
 }
+
+/** The longest period one insights read adds up: a year (and its comparison, as long). */
+export const MAX_PERIOD_DAYS = 366;

@@ -1,31 +1,29 @@
 // The shapes of GET /v1/insights… (decision 0025), with whole examples: a week of a café with two
 // queues. The same TypeBox values validate the query and make the reference.
-import { Type } from 'typebox';
-import { Id, Nullable, StringEnum } from '../contract/schema-parts.ts';
+import { Type, type Static, type TProperties } from 'typebox';
+import { Nullable, StringEnum } from '../contract/schema-parts.ts';
+import { type InsightsScopeSchema, PeriodSchema } from '../contract/insight-figures-schema.ts';
 import { QueueName } from '../contract/schemas.ts';
 import { RING_CHANNELS } from '../domain/insight-figures.ts';
-import { COMPARISONS, DEFAULT_PERIOD_DAYS, MAX_PERIOD_DAYS } from '../actions/read-insights.ts';
+import { COMPARISONS, DEFAULT_PERIOD_DAYS } from '../actions/read-insights.ts';
 import { CSV_COLUMNS } from '../actions/export-tickets.ts';
 
 const LocalDate = (description: string, example: string) => Type.String({ format: 'date', description, examples: [example] });
 
 const Figures = Type.Ref('InsightFigures');
 
-const PeriodSchema = Type.Object({
-  from: LocalDate("First day, in the branch's time zone", '2026-11-16'),
-  to: LocalDate("Last day, in the branch's time zone", '2026-11-22'),
-  days: Type.Integer({ minimum: 1, maximum: MAX_PERIOD_DAYS, examples: [7] }),
-});
-
-const Scope = {
-  branch: Id('branch'),
-  livemode: Type.Boolean(),
-  timezone: Type.String({
-    description: "The branch's IANA time zone: days start at its local midnight, hours are its local hours",
-    examples: ['Europe/Paris'],
-  }),
-  queue: Nullable(Type.String({ description: 'The queue asked for; null: all queues', examples: ['A'] })),
-  period: PeriodSchema,
+/**
+ * An insights answer: the scope every one has (the named `InsightsScope`, by `allOf`), then its
+ * own fields. Typed as both together for whoever reads the schema's Static type.
+ */
+const withScope = <P extends TProperties>(properties: P) => {
+  const own = Type.Object(properties);
+  return Type.Unsafe<Static<typeof InsightsScopeSchema> & Static<typeof own>>({
+    type: 'object',
+    allOf: [Type.Ref('InsightsScope')],
+    required: own.required,
+    properties: own.properties,
+  });
 };
 
 export const PeriodQuery = {
@@ -52,9 +50,8 @@ export const SummaryQuery = Type.Object(
 
 export const SeriesQuery = Type.Object(PeriodQuery, { additionalProperties: false });
 
-export const InsightsSummarySchema = Type.Object({
+export const InsightsSummarySchema = withScope({
   object: Type.Literal('insights'),
-  ...Scope,
   figures: Figures,
   comparison: Type.Object({
     kind: StringEnum(COMPARISONS),
@@ -75,9 +72,8 @@ export const InsightsSummarySchema = Type.Object({
   }),
 });
 
-export const InsightsByDaySchema = Type.Object({
+export const InsightsByDaySchema = withScope({
   object: Type.Literal('insights.days'),
-  ...Scope,
   data: Type.Array(
     Type.Object({
       date: LocalDate('A day of the period', '2026-11-16'),
@@ -88,17 +84,15 @@ export const InsightsByDaySchema = Type.Object({
   ),
 });
 
-export const InsightsByHourSchema = Type.Object({
+export const InsightsByHourSchema = withScope({
   object: Type.Literal('insights.hours'),
-  ...Scope,
   data: Type.Array(Type.Object({ hour: Type.Integer({ minimum: 0, maximum: 23, examples: [12] }), figures: Figures }), {
     description: '24 entries: each local hour of the day (0 is midnight to 1 am) over the whole period',
   }),
 });
 
-export const InsightsByWeekdayHourSchema = Type.Object({
+export const InsightsByWeekdayHourSchema = withScope({
   object: Type.Literal('insights.weekday_hours'),
-  ...Scope,
   data: Type.Array(
     Type.Object({
       weekday: Type.Integer({ minimum: 1, maximum: 7, description: '1 Monday … 7 Sunday', examples: [5] }),

@@ -9,12 +9,22 @@ import type { ErrorCode } from '../domain/errors.ts';
 import { PROBLEM_CATALOGUE, PROBLEM_CODES, PROBLEM_CONTENT_TYPE } from '../contract/problem-catalogue.ts';
 import { OWN_PROBLEMS, type Access } from './operation.ts';
 import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID } from '../contract/schema-parts.ts';
+import { shareFieldSchemas, shareRequestBodies, shareSuccessAnswers } from './openapi-sharing.ts';
 
 /** The document is plain JSON, walked and completed here. */
 // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is untyped JSON walked by key; `unknown` would need a cast at every step and where @fastify/swagger takes it
 export type Json = Record<string, any>;
 
 const WRITES = new Set(['post', 'patch', 'delete']);
+
+/**
+ * `internal` (500) and `unavailable` (503) are one answer, under the range key `5XX`: every
+ * operation can give both, and a client does the same with either (retry with the same
+ * Idempotency-Key). One `$ref` instead of two on each of 86 operations saves 4 KB of the
+ * document's 250 KB budget (docs/decisions/0096-openapi-size.md); each code's example keeps its
+ * own status.
+ */
+const SERVER_ERRORS = '5XX';
 
 const header = (description: string, schema: Json) => ({ description, schema });
 
@@ -118,22 +128,57 @@ function standardProblems(op: Json, write: boolean, access: Access): ErrorCode[]
 const pascal = (words: string) => words.replace(/(?:^|[-\s])([a-z])/gi, (_, c: string) => c.toUpperCase());
 
 /**
+ * The word a code adds to the name of a shared answer that carries it; '' for the code its status
+ * mostly stands for (`bad-request` is a 400's), so the common answers have the shortest names.
+ */
+const CODE_WORDS: Record<ErrorCode, string> = {
+  'bad-request': '',
+  'invalid-json': 'Json',
+  'unsupported-media-type': '',
+  'validation-failed': 'Invalid',
+  unauthenticated: '',
+  'invalid-api-key': 'Key',
+  'plan-required': 'Plan',
+  forbidden: '',
+  'not-found': '',
+  'method-not-allowed': '',
+  'payload-too-large': '',
+  'request-timeout': '',
+  'expectation-failed': '',
+  'ticket-state-conflict': 'State',
+  'last-owner': 'LastOwner',
+  conflict: 'Conflict',
+  'idempotency-key-in-use': 'InUse',
+  'idempotency-key-reuse': 'Reuse',
+  'rate-limited': '',
+  internal: '',
+  'not-implemented': '',
+  unavailable: '',
+};
+
+/**
  * The problem answers operations share (components/responses): one per status, set of codes and
- * headers, named after its codes (`NotFound`, `ForbiddenOrPlanRequired`) and what sets its
- * headers apart (`OnWrite`: stored and replayed; `Public`: outside the rate limits). An operation
- * refers to them, and says in the reference's description what a code means for it when that is
- * more than the catalogue says; its codes are the shared answer's, so a client reads each
- * operation's problem codes from what it refers to.
+ * headers, named after its status and its codes' words (`E404`, `E403Plan`: `forbidden` or
+ * `plan-required`; `E409InUseState`), then what sets its headers apart (`Write`: stored and
+ * replayed; `Public`: outside the rate limits). The names are short because some 700 `$ref`s
+ * spell them (docs/decisions/0096-openapi-size.md); the description and examples list the codes.
+ * An operation refers to them, and says in the reference's description what a code means for it
+ * when that is more than the catalogue says; its codes are the shared answer's, so a client reads
+ * each operation's problem codes from what it refers to.
  */
 class SharedProblems {
   readonly responses: Record<string, Json> = {};
 
-  ref(status: number, codes: Array<[ErrorCode, string]>, headers: { headers: Json; variant: string }): Json {
-    const name = codes.map(([code]) => pascal(code)).join('Or') + headers.variant;
+  ref(status: string, codes: Array<[ErrorCode, string]>, headers: { headers: Json; variant: string }): Json {
+    const name = `E${status}${codes.map(([code]) => CODE_WORDS[code]).join('')}${headers.variant}`;
     // What each code means is said once, in its example (components/examples), not in every answer that can carry it.
-    const list = codes.map(([code]) => `\`${code}\``);
+    const list = codes.map(([code]) => `\`${code}\``).join(' or ');
+    const server = codes.map(([code]) => `\`${code}\` (${PROBLEM_CATALOGUE[code].status} ${STATUS_CODES[PROBLEM_CATALOGUE[code].status]})`);
     const answer = {
-      description: `${STATUS_CODES[status]}: a problem document whose \`code\` is ${list.length === 1 ? list[0] : `one of ${list.join(', ')}`}; its example says what it means.`,
+      description:
+        status === SERVER_ERRORS
+          ? `Server error: a problem whose \`code\` is ${server.join(' or ')}`
+          : `${STATUS_CODES[status]}: a problem whose \`code\` is ${list}`,
       headers: headers.headers,
       content: {
         [PROBLEM_CONTENT_TYPE]: {
@@ -158,7 +203,7 @@ function problemExamples(codes: Iterable<ErrorCode>): Json {
       return [
         code,
         {
-          summary: title,
+          // No `summary`: it would be the value's `title` again; a renderer names the example by its code.
           description: PROBLEM_CATALOGUE[code].help,
           value: {
             type: `/problems/${code}`,
@@ -180,7 +225,7 @@ const ref = (kind: 'headers' | 'parameters' | 'examples', name: string) => ({ $r
 
 /**
  * The headers of an answer with this status, and what sets them apart from the ordinary ones:
- * `Public` for an operation outside the rate limits, `OnWrite` for a write's stored answer.
+ * `Public` for an operation outside the rate limits, `Write` for a write's stored answer.
  */
 function answerHeaders(status: number, access: Access, write: boolean): { headers: Json; variant: string } {
   const headers: Json = { 'Request-Id': ref('headers', 'Request-Id') };
@@ -194,7 +239,7 @@ function answerHeaders(status: number, access: Access, write: boolean): { header
   // A write's answer is stored and replayed, except those checked before it runs and those that say "come back later".
   if (write && access !== 'public' && status < 500 && ![400, 401, 408, 413, 415, 429].includes(status)) {
     headers['Idempotent-Replayed'] = ref('headers', 'Idempotent-Replayed');
-    variant += 'OnWrite';
+    variant += 'Write';
   }
   return { headers, variant };
 }
@@ -222,13 +267,17 @@ function finishOperation(method: string, op: Json, shared: SharedProblems): Erro
 
   const codes = new Map<ErrorCode, string>(standardProblems(op, write, access).map((c) => [c, '']));
   for (const [code, text] of Object.entries(own)) codes.set(code as ErrorCode, text ?? '');
-  const byStatus = new Map<number, Array<[ErrorCode, string]>>();
+  const byStatus = new Map<string, Array<[ErrorCode, string]>>();
   for (const [code, text] of codes) {
     const status = PROBLEM_CATALOGUE[code].status;
-    byStatus.set(status, [...(byStatus.get(status) ?? []), [code, text]]);
+    const key = status >= 500 ? SERVER_ERRORS : String(status);
+    byStatus.set(key, [...(byStatus.get(key) ?? []), [code, text]]);
   }
-  for (const status of [...byStatus.keys()].sort())
-    op.responses[status] = shared.ref(status, byStatus.get(status)!, answerHeaders(status, access, write));
+  for (const key of [...byStatus.keys()].sort()) {
+    // The server errors' headers are 503's, the one of them that carries Retry-After.
+    const headers = answerHeaders(key === SERVER_ERRORS ? 503 : Number(key), access, write);
+    op.responses[key] = shared.ref(key, byStatus.get(key)!, headers);
+  }
   // What a code means for this operation, when it says more than the catalogue: in its description,
   // as the shared answers hold the catalogue's words.
   const meanings = [...codes].filter(([, text]) => text !== '');
@@ -278,6 +327,7 @@ function shareParameters(operations: Json[], shared: Json): void {
  */
 function shareExamples(operations: Json[], shared: Json): void {
   const names = new Map(Object.entries(shared).map(([name, example]) => [JSON.stringify(example.value), name]));
+  const events = Object.values(shared).map((example) => JSON.stringify(example.value));
   for (const op of operations) {
     for (const [status, answer] of Object.entries(op.responses as Record<string, Json>)) {
       if (!/^2/.test(status)) continue;
@@ -285,6 +335,12 @@ function shareExamples(operations: Json[], shared: Json): void {
         if (media.example === undefined) continue;
         const text = JSON.stringify(media.example);
         let name = names.get(text);
+        // An answer that an event example already shows whole (the ticket `ticket.collected` carries
+        // is what collect answers) is not stated again: issue 36's 250 KB budget.
+        if (name === undefined && events.some((event) => event.includes(text))) {
+          delete media.example;
+          continue;
+        }
         if (name === undefined) {
           name = pascal(op.operationId);
           shared[name] = { summary: answer.description, value: media.example };
@@ -312,12 +368,18 @@ export function finishDocument(doc: Json): Json {
   shareParameters(operations, parameters);
   const examples: Json = { ...doc.components?.examples };
   shareExamples(operations, examples);
+  const responses: Json = { ...shared.responses, ...doc.components?.responses };
+  shareSuccessAnswers(operations, responses);
+  const requestBodies: Json = {};
+  shareRequestBodies(operations, requestBodies);
   doc.components = {
     ...doc.components,
-    responses: { ...shared.responses, ...doc.components?.responses },
+    responses,
+    requestBodies,
     headers: HEADERS,
     parameters,
     examples: { ...problemExamples(PROBLEM_CODES.filter((c) => used.has(c))), ...examples },
   };
+  shareFieldSchemas(doc);
   return doc;
 }

@@ -1,6 +1,6 @@
 // The document's `webhooks` section (OpenAPI 3.1): what readybell POSTs to an endpoint, one entry
 // per event type, each with its typed envelope (event-schemas.ts) and the request's headers.
-import { eventDescription, eventSchemaName } from '../contract/event-schemas.ts';
+import { eventSchemaName } from '../contract/event-schemas.ts';
 import { EVENT_TYPES, type EventType } from '../contract/event-types.ts';
 import { SIGNATURE_HEADER } from '../webhooks/signature.ts';
 import { EXAMPLE_IDS } from '../contract/schema-parts.ts';
@@ -59,8 +59,8 @@ export function webhooksSection(): Json {
       {
         post: {
           operationId: operationId(type),
+          // What the event means is its schema's description, which the body names: not said twice.
           summary: type,
-          description: eventDescription(type),
           tags: ['Webhook events'],
           security: [],
           parameters: Object.keys(DELIVERY_HEADERS).map((name) => ({ $ref: `#/components/parameters/${name}` })),

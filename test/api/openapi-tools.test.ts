@@ -63,7 +63,7 @@ test('openapi-typescript generates typed operations and webhooks from it, usable
   // each object answered by several operations once, in components["schemas"] (issue 36).
   const lines = types.split('\n').length;
   assert.ok(lines <= 8_000, `openapi-typescript made ${lines} lines`);
-  assert.match(block('operations'), /409: components\["responses"\]\["IdempotencyKeyInUseOrTicketStateConflictOnWrite"\];/);
+  assert.match(block('operations'), /409: components\["responses"\]\["E409InUseStateWrite"\];/);
 
   // What a client would write type-checks; what the API would refuse does not.
   const usage = `

@@ -22,6 +22,16 @@ after(() => t.close());
 
 type Operation = { responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>; security?: unknown[] };
 
+/**
+ * What a `$ref` to a component refers to (anything else as it is): the document states once what
+ * several places share (issue 36 item 14), and these tests read it where it is used.
+ */
+function deref(doc: any, value: any): any {
+  if (typeof value?.$ref !== 'string' || !value.$ref.startsWith('#/components/')) return value;
+  const [kind, name] = value.$ref.slice('#/components/'.length).split('/');
+  return doc.components[kind][name];
+}
+
 const toOpenApiPath = (path: string): string => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 test('GET /v1/openapi.json is an OpenAPI 3.1 document, public, with bearer auth declared', async () => {
@@ -55,7 +65,7 @@ test('every /v1 route is in the document with a response schema for its success 
     const success = Object.entries(op.responses ?? {}).filter(([status]) => /^2\d\d$/.test(status));
     if (success.length === 0) missing.push(`${label}: no 2xx response`);
     for (const [status, response] of success) {
-      const schemas = Object.values(response.content ?? {}).map((c) => c.schema);
+      const schemas = Object.values(deref(doc, response).content ?? {}).map((c) => (c as { schema?: unknown }).schema);
       if (
         schemas.length === 0 ||
         schemas.some((s) => s === undefined || (typeof s === 'object' && s !== null && Object.keys(s).length === 0))
@@ -260,7 +270,7 @@ test('every answer has its own description and schema; every problem is applicat
         wrong.push(`${label} ${status}: no description`);
       const content = Object.entries((answer.content ?? {}) as Record<string, Json>);
       if (content.length === 0 || content.some(([, media]) => media.schema === undefined)) wrong.push(`${label} ${status}: no schema`);
-      if (Number(status) >= 400) {
+      if (/^[45]/.test(status)) {
         if (
           content.length !== 1 ||
           content[0]![0] !== 'application/problem+json' ||
@@ -270,7 +280,8 @@ test('every answer has its own description and schema; every problem is applicat
         }
       }
     }
-    for (const status of ['400', '401', '403', '429', '500'])
+    // 500 and 503 are one `5XX` answer (decision 0096).
+    for (const status of ['400', '401', '403', '429', '5XX'])
       if (op.responses[status] === undefined && op.security?.length !== 0) wrong.push(`${label}: ${status} not documented`);
   }
   assert.deepEqual(wrong, []);
@@ -350,10 +361,11 @@ test('an optional body is optional: POST /v1/tickets without one answers 201', a
   const wrong: string[] = [];
   for (const { label, op } of operations(doc)) {
     if (op.requestBody === undefined) continue;
-    const schema = op.requestBody.content['application/json'].schema;
+    const body = deref(doc, op.requestBody);
+    const schema = body.content['application/json'].schema;
     const required = Array.isArray(schema.required) && schema.required.length > 0;
-    if (op.requestBody.required !== required)
-      wrong.push(`${label}: requestBody.required is ${op.requestBody.required}, its schema requires ${schema.required ?? 'nothing'}`);
+    if (body.required !== required)
+      wrong.push(`${label}: requestBody.required is ${body.required}, its schema requires ${schema.required ?? 'nothing'}`);
   }
   assert.deepEqual(wrong, []);
   assert.equal(doc.paths['/v1/tickets'].post.requestBody.required, false);
@@ -363,14 +375,14 @@ test('an optional body is optional: POST /v1/tickets without one answers 201', a
 });
 
 test('enums: ticket status, channel_used (with unknown), ring reason, event type', async () => {
-  const {
-    components: { schemas },
-  } = await document();
+  const doc = await document();
+  const { schemas } = doc.components;
   assert.deepEqual(schemas.Ticket.properties.status.enum, [...TICKET_STATUSES]);
-  assert.deepEqual(schemas.RingResult.properties.channel_used.enum, ['push', 'wallet', 'page', 'sms', 'none', 'unknown']);
+  const channelUsed = deref(doc, schemas.RingResult.properties.channel_used);
+  assert.deepEqual(channelUsed.enum, ['push', 'wallet', 'page', 'sms', 'none', 'unknown']);
   const ring = schemas.TicketRungEvent.properties.data.properties.ring;
   assert.deepEqual(ring.properties.reason.enum, ['ready', 'manual', 'reminder', 'snooze_end']);
-  assert.deepEqual(ring.properties.channel_used.enum, schemas.RingResult.properties.channel_used.enum);
+  assert.deepEqual(deref(doc, ring.properties.channel_used).enum, channelUsed.enum);
   const types = (schemas.Event.oneOf as Json[]).map((branch) => schemas[branch.$ref.split('/').pop()].properties.type.enum[0]);
   assert.deepEqual(types, [...TICKET_EVENT_TYPES, 'ping']);
   assert.equal(schemas.Event.discriminator.propertyName, 'type');
@@ -404,7 +416,7 @@ test('examples are realistic and valid: nothing a renderer would fill with rando
     }
   };
   for (const { label, op } of operations(doc)) {
-    const body = op.requestBody?.content['application/json']?.schema;
+    const body = deref(doc, op.requestBody)?.content['application/json']?.schema;
     if (body !== undefined) check(`${label} body`, body);
     for (const [status, answer] of answersOf(doc, op)) {
       const media = answer.content?.['application/json'];
@@ -468,7 +480,12 @@ test('a webhooks section has every event type with its typed envelope and data',
     const event = doc.components.schemas[ref.split('/').pop()!];
     assert.deepEqual(event.properties.type.enum, [type], type);
     assert.ok(event.required.includes('data'), `${type}: data is required`);
-    assert.ok(Object.keys(event.properties.data.properties).length >= 1, `${type}: data is typed`);
+    // The data of a change of status is the named TicketChange, which five event types carry.
+    const data =
+      event.properties.data.$ref === undefined
+        ? event.properties.data
+        : doc.components.schemas[event.properties.data.$ref.split('/').pop()];
+    assert.ok(Object.keys(data.properties).length >= 1, `${type}: data is typed`);
     assert.ok(
       (item.post.parameters as Json[])
         .map((p) => (p.$ref === undefined ? p : doc.components.parameters[p.$ref.replace('#/components/parameters/', '')]))
@@ -501,19 +518,13 @@ test('GET /v1/events serves each event byte for byte as webhooks deliver it, typ
 const problemCodes = (doc: Json, op: Json): Record<string, string[]> =>
   Object.fromEntries(
     answersOf(doc, op)
-      .filter(([status]) => Number(status) >= 400)
+      .filter(([status]) => /^[45]/.test(status))
       .map(([status, answer]) => [status, Object.keys(answer.content['application/problem+json'].examples)]),
   );
 
-// The budget issue 36 set (item 14), kept as it was set. It runs and says the size on every run,
-// but does not stop the suite until the document is back under it: this round's sign-up, password
-// reset, invitations, account, billing and Shopify operations took it from 245 KB to about 277 KB
-// after the sharing that could be done safely (Timestamp, parameters, examples and the event
-// envelope as components). What is left is said in the round's closing note; the `todo` goes when
-// the document fits.
-test('the document is at most 250 KB', {
-  todo: 'issue 36 item 14: over the 250 KB budget after this round; the closing note says by how much and why',
-}, async () => {
+// The budget issue 36 set (item 14), kept as it was set: this round's operations took the document
+// from 245 KB to about 277 KB; decision 0096 says what was shared to bring it back under.
+test('the document is at most 250 KB', async () => {
   const res = await t.request('GET', '/v1/openapi.json', { key: null });
   const bytes = Buffer.byteLength(res.text);
   assert.ok(bytes <= 250_000, `the document is ${bytes} bytes`);
@@ -550,10 +561,11 @@ test('every operation still lists its problem codes by status, and says what a c
   const wrong: string[] = [];
   for (const { label, method, path, op } of operations(doc)) {
     const codes = problemCodes(doc, op);
-    for (const [status, answer] of answersOf(doc, op).filter(([s]) => Number(s) >= 400)) {
+    for (const [status, answer] of answersOf(doc, op).filter(([s]) => /^[45]/.test(s))) {
       for (const code of codes[status]!) {
-        if (PROBLEM_CATALOGUE[code as keyof typeof PROBLEM_CATALOGUE]?.status !== Number(status))
-          wrong.push(`${label} ${status}: ${code} is not a ${status}`);
+        // A range (`5XX`, decision 0096) holds codes of any status in it.
+        const given = String(PROBLEM_CATALOGUE[code as keyof typeof PROBLEM_CATALOGUE]?.status);
+        if (/^\dXX$/.test(status) ? given[0] !== status[0] : given !== status) wrong.push(`${label} ${status}: ${code} is not a ${status}`);
         if (!answer.description.includes(`\`${code}\``)) wrong.push(`${label} ${status}: ${code} not in the description`);
         if (doc.components.examples[code] === undefined) wrong.push(`${label} ${status}: no example of ${code}`);
       }
@@ -584,8 +596,7 @@ test('every operation still lists its problem codes by status, and says what a c
     415: ['unsupported-media-type'],
     422: ['validation-failed', 'idempotency-key-reuse'],
     429: ['rate-limited'],
-    500: ['internal'],
-    503: ['unavailable'],
+    '5XX': ['internal', 'unavailable'],
   });
   assert.match(ready.description, /409 `ticket-state-conflict`: Only a `created` ticket can be marked ready/);
   assert.match(doc.paths['/v1/queues'].post.description, /409 `conflict`: A queue of that name exists\./);

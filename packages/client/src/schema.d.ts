@@ -1632,10 +1632,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.created
-         * @description A ticket was created (`POST /v1/tickets`).
-         */
+        /** ticket.created */
         post: operations["receiveTicketCreated"];
         delete?: never;
         options?: never;
@@ -1652,10 +1649,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.ready
-         * @description A ticket was marked ready (`POST /v1/tickets/{id}/ready`). Its ring's result follows as `ticket.rung`.
-         */
+        /** ticket.ready */
         post: operations["receiveTicketReady"];
         delete?: never;
         options?: never;
@@ -1672,10 +1666,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.rung
-         * @description A ring's result is known: the ring of `ready`, a `manual` ring again, an automatic `reminder`, or the end of a snooze.
-         */
+        /** ticket.rung */
         post: operations["receiveTicketRung"];
         delete?: never;
         options?: never;
@@ -1692,10 +1683,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.collected
-         * @description The customer collected the order (`POST /v1/tickets/{id}/collect`).
-         */
+        /** ticket.collected */
         post: operations["receiveTicketCollected"];
         delete?: never;
         options?: never;
@@ -1712,10 +1700,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.cancelled
-         * @description A ticket was cancelled (`POST /v1/tickets/{id}/cancel`).
-         */
+        /** ticket.cancelled */
         post: operations["receiveTicketCancelled"];
         delete?: never;
         options?: never;
@@ -1732,10 +1717,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.expired
-         * @description An open ticket passed the branch's expiry.
-         */
+        /** ticket.expired */
         post: operations["receiveTicketExpired"];
         delete?: never;
         options?: never;
@@ -1752,10 +1734,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.reopened
-         * @description A cancelled or collected ticket was brought back (`POST /v1/tickets/{id}/reopen`), to `ready` if it had been made ready, else `created`.
-         */
+        /** ticket.reopened */
         post: operations["receiveTicketReopened"];
         delete?: never;
         options?: never;
@@ -1772,10 +1751,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.customer_viewed
-         * @description The customer opened the ticket's link for the first time.
-         */
+        /** ticket.customer_viewed */
         post: operations["receiveTicketCustomerViewed"];
         delete?: never;
         options?: never;
@@ -1792,10 +1768,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.customer_subscribed
-         * @description The customer turned on notifications.
-         */
+        /** ticket.customer_subscribed */
         post: operations["receiveTicketCustomerSubscribed"];
         delete?: never;
         options?: never;
@@ -1812,10 +1785,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.customer_acknowledged
-         * @description The customer tapped "On my way" after a ring, or texted it back (`1`, `OK`, …).
-         */
+        /** ticket.customer_acknowledged */
         post: operations["receiveTicketCustomerAcknowledged"];
         delete?: never;
         options?: never;
@@ -1832,10 +1802,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ticket.customer_snoozed
-         * @description The customer asked for more time, on their page or by texting `5` back; they are rung again when it ends.
-         */
+        /** ticket.customer_snoozed */
         post: operations["receiveTicketCustomerSnoozed"];
         delete?: never;
         options?: never;
@@ -1852,10 +1819,7 @@ export interface webhooks {
         };
         get?: never;
         put?: never;
-        /**
-         * ping
-         * @description A test event sent by `POST /v1/webhook_endpoints/{id}/test` to that endpoint only.
-         */
+        /** ping */
         post: operations["receivePing"];
         delete?: never;
         options?: never;
@@ -2000,11 +1964,7 @@ export interface components {
         RingResult: {
             /** @description Whether a channel is known to have reached the customer */
             rang: boolean;
-            /**
-             * @description The strongest channel that reached the customer: `push` (the push service accepted it), else `wallet` (their phone fetched the updated Wallet pass after the ring), else `page` (their open page received it), else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted may have (it is never sent twice): treat it as `none`.
-             * @enum {string}
-             */
-            channel_used: "push" | "wallet" | "page" | "sms" | "none" | "unknown";
+            channel_used: components["schemas"]["ChannelUsed"];
             /** @description Whether a connected display board with voice on was told to announce */
             call_out_loud: boolean;
             ticket: components["schemas"]["Ticket"];
@@ -2193,6 +2153,15 @@ export interface components {
             branch: string;
             request: components["schemas"]["EventRequest"] | null;
         };
+        /** @description The ticket after a change of status, and the status it had before */
+        TicketChange: {
+            object: components["schemas"]["Ticket"];
+            /**
+             * @description The status before this change
+             * @enum {string}
+             */
+            previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
+        };
         /** @description A ticket was created (`POST /v1/tickets`). */
         TicketCreatedEvent: {
             /** @enum {string} */
@@ -2211,14 +2180,7 @@ export interface components {
         TicketReadyEvent: {
             /** @enum {string} */
             type: "ticket.ready";
-            data: {
-                object: components["schemas"]["Ticket"];
-                /**
-                 * @description The status before this change
-                 * @enum {string}
-                 */
-                previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
-            };
+            data: components["schemas"]["TicketChange"];
         } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2248,11 +2210,7 @@ export interface components {
                     reason: "ready" | "manual" | "reminder" | "snooze_end";
                     /** @description Whether a channel is known to have reached the customer */
                     rang: boolean;
-                    /**
-                     * @description The strongest channel that reached the customer: `push` (the push service accepted it), else `wallet` (their phone fetched the updated Wallet pass after the ring), else `page` (their open page received it), else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted may have (it is never sent twice): treat it as `none`.
-                     * @enum {string}
-                     */
-                    channel_used: "push" | "wallet" | "page" | "sms" | "none" | "unknown";
+                    channel_used: components["schemas"]["ChannelUsed"];
                     /** @description Whether a connected display board with voice on was told to announce the number */
                     call_out_loud: boolean;
                     /** @description Every channel tried, with what happened */
@@ -2279,14 +2237,7 @@ export interface components {
         TicketCollectedEvent: {
             /** @enum {string} */
             type: "ticket.collected";
-            data: {
-                object: components["schemas"]["Ticket"];
-                /**
-                 * @description The status before this change
-                 * @enum {string}
-                 */
-                previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
-            };
+            data: components["schemas"]["TicketChange"];
         } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2298,14 +2249,7 @@ export interface components {
         TicketCancelledEvent: {
             /** @enum {string} */
             type: "ticket.cancelled";
-            data: {
-                object: components["schemas"]["Ticket"];
-                /**
-                 * @description The status before this change
-                 * @enum {string}
-                 */
-                previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
-            };
+            data: components["schemas"]["TicketChange"];
         } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2317,14 +2261,7 @@ export interface components {
         TicketExpiredEvent: {
             /** @enum {string} */
             type: "ticket.expired";
-            data: {
-                object: components["schemas"]["Ticket"];
-                /**
-                 * @description The status before this change
-                 * @enum {string}
-                 */
-                previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
-            };
+            data: components["schemas"]["TicketChange"];
         } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2336,14 +2273,7 @@ export interface components {
         TicketReopenedEvent: {
             /** @enum {string} */
             type: "ticket.reopened";
-            data: {
-                object: components["schemas"]["Ticket"];
-                /**
-                 * @description The status before this change
-                 * @enum {string}
-                 */
-                previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
-            };
+            data: components["schemas"]["TicketChange"];
         } & (components["schemas"]["EventEnvelope"] & {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -2390,11 +2320,7 @@ export interface components {
             type: "ticket.customer_acknowledged";
             data: {
                 object: components["schemas"]["Ticket"];
-                /**
-                 * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
-                 * @enum {string}
-                 */
-                via: "page" | "sms";
+                via: components["schemas"]["Via"];
             };
         } & (components["schemas"]["EventEnvelope"] & {
             /**
@@ -2412,11 +2338,7 @@ export interface components {
                 /** @example 5 */
                 minutes: number;
                 snoozed_until: components["schemas"]["Timestamp"];
-                /**
-                 * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
-                 * @enum {string}
-                 */
-                via: "page" | "sms";
+                via: components["schemas"]["Via"];
             };
         } & (components["schemas"]["EventEnvelope"] & {
             /**
@@ -2458,18 +2380,18 @@ export interface components {
             preparation: {
                 /** @description How many tickets made ready: the time from created to ready the figures are made of */
                 count: number;
-                median_seconds: number | null;
-                p90_seconds: number | null;
-                longest_seconds: number | null;
-                mean_seconds: number | null;
+                median_seconds: components["schemas"]["MedianSeconds"];
+                p90_seconds: components["schemas"]["P90Seconds"];
+                longest_seconds: components["schemas"]["LongestSeconds"];
+                mean_seconds: components["schemas"]["MeanSeconds"];
             };
             pickup: {
                 /** @description How many tickets collected after being made ready: the time from ready to collected the figures are made of */
                 count: number;
-                median_seconds: number | null;
-                p90_seconds: number | null;
-                longest_seconds: number | null;
-                mean_seconds: number | null;
+                median_seconds: components["schemas"]["MedianSeconds"];
+                p90_seconds: components["schemas"]["P90Seconds"];
+                longest_seconds: components["schemas"]["LongestSeconds"];
+                mean_seconds: components["schemas"]["MeanSeconds"];
             };
             /** @description Rings completed: the ready's, and every ring again, reminder and end of a snooze */
             rings: number;
@@ -2504,6 +2426,24 @@ export interface components {
             acknowledgement_rate: number | null;
             /** @description "Need N more minutes" answers */
             snoozed: number;
+        };
+        /** @description Whose figures these are, over which days of the branch's calendar */
+        InsightsScope: {
+            /** @example br_01m81j194tb8kmycb0gheeaj9r */
+            branch: string;
+            livemode: boolean;
+            /**
+             * @description The branch's IANA time zone: days start at its local midnight, hours are its local hours
+             * @example Europe/Paris
+             */
+            timezone: string;
+            queue: string | null;
+            period: {
+                from: components["schemas"]["From"];
+                to: components["schemas"]["To"];
+                /** @example 7 */
+                days: number;
+            };
         };
         /** @description A staff page's session */
         Session: {
@@ -2577,11 +2517,7 @@ export interface components {
             id: string;
             /** @example sam@example.com */
             email: string;
-            /**
-             * @description owner: everything (keys, users, webhooks); manager: queues, displays, settings; staff: tickets
-             * @enum {string}
-             */
-            role: "owner" | "manager" | "staff";
+            role: components["schemas"]["Role"];
             created_at: components["schemas"]["Timestamp"];
             removed_at: components["schemas"]["Timestamp"] | null;
             password: string | null;
@@ -2770,10 +2706,100 @@ export interface components {
             mark_prepared: boolean;
             connected_at: components["schemas"]["Timestamp"] | null;
         };
+        /**
+         * @description The strongest channel that reached the customer: `push` (the push service accepted it), else `wallet` (their phone fetched the updated Wallet pass after the ring), else `page` (their open page received it), else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted may have (it is never sent twice): treat it as `none`.
+         * @enum {string}
+         */
+        ChannelUsed: "push" | "wallet" | "page" | "sms" | "none" | "unknown";
+        /**
+         * @description Event types to send: "*" (every event) or any of ticket.created, ticket.ready, ticket.rung, ticket.collected, ticket.cancelled, ticket.expired, ticket.reopened, ticket.customer_viewed, ticket.customer_subscribed, ticket.customer_acknowledged, ticket.customer_snoozed. Default ["*"].
+         * @example [
+         *       "*"
+         *     ]
+         * @example [
+         *       "ticket.ready",
+         *       "ticket.customer_acknowledged"
+         *     ]
+         */
+        EnabledEvents: string[];
+        /**
+         * @description Where events are POSTed. https in live mode; private, loopback and link-local targets are refused.
+         * @example https://pos.example.com/readybell/webhooks
+         */
+        Url: string;
+        MedianSeconds: number | null;
+        /**
+         * @description At least 10 characters, not one of the most common passwords, not the email or the shop name
+         * @example a long phrase of my own
+         */
+        Password: string;
+        /**
+         * @description The emailed link's token (after #/verify/ or #/reset/)
+         * @example Q2hvb3NlIGEgbG9uZyByYW5kb20gdG9rZW4gaGVyZQ
+         */
+        Token: string;
+        /**
+         * @description The token from the emailed link's fragment
+         * @example Xk2v9QmH4c7PzR1bXk2v9QmH4c7PzR1bXk2v9QmH4c7
+         */
+        Token2: string;
+        /**
+         * @description owner: everything (keys, users, webhooks); manager: queues, displays, settings; staff: tickets
+         * @enum {string}
+         */
+        Role: "owner" | "manager" | "staff";
+        /**
+         * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
+         * @enum {string}
+         */
+        Via: "page" | "sms";
+        P90Seconds: number | null;
+        /**
+         * @description The email's language; default: from Accept-Language, else English
+         * @enum {string}
+         */
+        Language: "en" | "fr" | "es" | "de";
+        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
+        HasMore: boolean;
+        /**
+         * @description One of en, fr, es, de, it, pt, nl, ar
+         * @example fr
+         */
+        Language2: string;
+        /**
+         * @description The mail's language (the staff page's); default en
+         * @enum {string}
+         */
+        Language3: "en" | "fr" | "es" | "de";
+        LongestSeconds: number | null;
+        MeanSeconds: number | null;
+        /**
+         * Format: date
+         * @description First day, in the branch's time zone
+         * @example 2026-11-16
+         */
+        From: string;
+        Waiting: string | null;
+        /**
+         * @description `log`: no mail server (SMTP_URL); the link is in the log
+         * @enum {string}
+         */
+        EmailDelivery: "smtp" | "log";
+        /**
+         * Format: date
+         * @description Last day, in the branch's time zone
+         * @example 2026-11-22
+         */
+        To: string;
+        /**
+         * @description 1–16 letters, digits or _
+         * @example A
+         */
+        DefaultQueue: string;
     };
     responses: {
-        /** @description Bad Request: a problem document whose `code` is `bad-request`; its example says what it means. */
-        BadRequest: {
+        /** @description Bad Request: a problem whose `code` is `bad-request` */
+        E400: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2784,8 +2810,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unauthorized: a problem document whose `code` is one of `unauthenticated`, `invalid-api-key`; its example says what it means. */
-        UnauthenticatedOrInvalidApiKey: {
+        /** @description Unauthorized: a problem whose `code` is `unauthenticated` or `invalid-api-key` */
+        E401Key: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
@@ -2795,8 +2821,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Forbidden: a problem document whose `code` is one of `forbidden`, `plan-required`; its example says what it means. */
-        ForbiddenOrPlanRequired: {
+        /** @description Forbidden: a problem whose `code` is `forbidden` or `plan-required` */
+        E403Plan: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2807,33 +2833,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Too Many Requests: a problem document whose `code` is `rate-limited`; its example says what it means. */
-        RateLimited: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                "Retry-After": components["headers"]["Retry-After"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Internal Server Error: a problem document whose `code` is `internal`; its example says what it means. */
-        Internal: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Service Unavailable: a problem document whose `code` is `unavailable`; its example says what it means. */
-        Unavailable: {
+        /** @description Too Many Requests: a problem whose `code` is `rate-limited` */
+        E429: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2845,8 +2846,21 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Bad Request: a problem document whose `code` is one of `bad-request`, `invalid-json`; its example says what it means. */
-        BadRequestOrInvalidJson: {
+        /** @description Server error: a problem whose `code` is `internal` (500 Internal Server Error) or `unavailable` (503 Service Unavailable) */
+        E5XX: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Bad Request: a problem whose `code` is `bad-request` or `invalid-json` */
+        E400Json: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2857,8 +2871,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Forbidden: a problem document whose `code` is one of `forbidden`, `plan-required`; its example says what it means. */
-        ForbiddenOrPlanRequiredOnWrite: {
+        /** @description Forbidden: a problem whose `code` is `forbidden` or `plan-required` */
+        E403PlanWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2870,8 +2884,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Request Timeout: a problem document whose `code` is `request-timeout`; its example says what it means. */
-        RequestTimeout: {
+        /** @description Request Timeout: a problem whose `code` is `request-timeout` */
+        E408: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
@@ -2880,8 +2894,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Conflict: a problem document whose `code` is `idempotency-key-in-use`; its example says what it means. */
-        IdempotencyKeyInUseOnWrite: {
+        /** @description Conflict: a problem whose `code` is `idempotency-key-in-use` */
+        E409InUseWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2894,8 +2908,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Payload Too Large: a problem document whose `code` is `payload-too-large`; its example says what it means. */
-        PayloadTooLarge: {
+        /** @description Payload Too Large: a problem whose `code` is `payload-too-large` */
+        E413: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2906,8 +2920,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unsupported Media Type: a problem document whose `code` is `unsupported-media-type`; its example says what it means. */
-        UnsupportedMediaType: {
+        /** @description Unsupported Media Type: a problem whose `code` is `unsupported-media-type` */
+        E415: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2918,8 +2932,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unprocessable Entity: a problem document whose `code` is one of `validation-failed`, `idempotency-key-reuse`; its example says what it means. */
-        ValidationFailedOrIdempotencyKeyReuseOnWrite: {
+        /** @description Unprocessable Entity: a problem whose `code` is `validation-failed` or `idempotency-key-reuse` */
+        E422InvalidReuseWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2931,8 +2945,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `conflict`; its example says what it means. */
-        IdempotencyKeyInUseOrConflictOnWrite: {
+        /** @description Conflict: a problem whose `code` is `idempotency-key-in-use` or `conflict` */
+        E409InUseConflictWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2945,8 +2959,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Not Found: a problem document whose `code` is `not-found`; its example says what it means. */
-        NotFoundOnWrite: {
+        /** @description Not Found: a problem whose `code` is `not-found` */
+        E404Write: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2958,8 +2972,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unprocessable Entity: a problem document whose `code` is `validation-failed`; its example says what it means. */
-        ValidationFailed: {
+        /** @description Unprocessable Entity: a problem whose `code` is `validation-failed` */
+        E422Invalid: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2970,8 +2984,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Not Found: a problem document whose `code` is `not-found`; its example says what it means. */
-        NotFound: {
+        /** @description Not Found: a problem whose `code` is `not-found` */
+        E404: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2982,8 +2996,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `ticket-state-conflict`; its example says what it means. */
-        IdempotencyKeyInUseOrTicketStateConflictOnWrite: {
+        /** @description Conflict: a problem whose `code` is `idempotency-key-in-use` or `ticket-state-conflict` */
+        E409InUseStateWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -2996,8 +3010,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `ticket-state-conflict`, `conflict`; its example says what it means. */
-        IdempotencyKeyInUseOrTicketStateConflictOrConflictOnWrite: {
+        /** @description Conflict: a problem whose `code` is `idempotency-key-in-use` or `ticket-state-conflict` or `conflict` */
+        E409InUseStateConflictWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -3010,8 +3024,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Forbidden: a problem document whose `code` is `forbidden`; its example says what it means. */
-        Forbidden: {
+        /** @description Forbidden: a problem whose `code` is `forbidden` */
+        E403: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -3022,21 +3036,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Forbidden: a problem document whose `code` is `forbidden`; its example says what it means. */
-        ForbiddenOnWrite: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Unprocessable Entity: a problem document whose `code` is `idempotency-key-reuse`; its example says what it means. */
-        IdempotencyKeyReuseOnWrite: {
+        /** @description Forbidden: a problem whose `code` is `forbidden` */
+        E403Write: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -3048,8 +3049,21 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `last-owner`; its example says what it means. */
-        IdempotencyKeyInUseOrLastOwnerOnWrite: {
+        /** @description Unprocessable Entity: a problem whose `code` is `idempotency-key-reuse` */
+        E422ReuseWrite: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Conflict: a problem whose `code` is `idempotency-key-in-use` or `last-owner` */
+        E409InUseLastOwnerWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -3062,8 +3076,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Conflict: a problem document whose `code` is one of `idempotency-key-in-use`, `conflict`, `last-owner`; its example says what it means. */
-        IdempotencyKeyInUseOrConflictOrLastOwnerOnWrite: {
+        /** @description Conflict: a problem whose `code` is `idempotency-key-in-use` or `conflict` or `last-owner` */
+        E409InUseConflictLastOwnerWrite: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -3076,8 +3090,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Conflict: a problem document whose `code` is `conflict`; its example says what it means. */
-        Conflict: {
+        /** @description Conflict: a problem whose `code` is `conflict` */
+        E409Conflict: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -3089,8 +3103,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Bad Request: a problem document whose `code` is one of `bad-request`, `invalid-json`; its example says what it means. */
-        BadRequestOrInvalidJsonPublic: {
+        /** @description Bad Request: a problem whose `code` is `bad-request` or `invalid-json` */
+        E400JsonPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
@@ -3099,8 +3113,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unauthorized: a problem document whose `code` is `unauthenticated`; its example says what it means. */
-        Unauthenticated: {
+        /** @description Unauthorized: a problem whose `code` is `unauthenticated` */
+        E401: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
@@ -3110,8 +3124,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Forbidden: a problem document whose `code` is `forbidden`; its example says what it means. */
-        ForbiddenPublic: {
+        /** @description Forbidden: a problem whose `code` is `forbidden` */
+        E403Public: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
@@ -3120,8 +3134,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Payload Too Large: a problem document whose `code` is `payload-too-large`; its example says what it means. */
-        PayloadTooLargePublic: {
+        /** @description Payload Too Large: a problem whose `code` is `payload-too-large` */
+        E413Public: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
@@ -3130,8 +3144,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unsupported Media Type: a problem document whose `code` is `unsupported-media-type`; its example says what it means. */
-        UnsupportedMediaTypePublic: {
+        /** @description Unsupported Media Type: a problem whose `code` is `unsupported-media-type` */
+        E415Public: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
@@ -3140,8 +3154,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Unprocessable Entity: a problem document whose `code` is `validation-failed`; its example says what it means. */
-        ValidationFailedPublic: {
+        /** @description Unprocessable Entity: a problem whose `code` is `validation-failed` */
+        E422InvalidPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
@@ -3150,29 +3164,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Too Many Requests: a problem document whose `code` is `rate-limited`; its example says what it means. */
-        RateLimitedPublic: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                "Retry-After": components["headers"]["Retry-After"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Internal Server Error: a problem document whose `code` is `internal`; its example says what it means. */
-        InternalPublic: {
-            headers: {
-                "Request-Id": components["headers"]["Request-Id"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["Problem"];
-            };
-        };
-        /** @description Service Unavailable: a problem document whose `code` is `unavailable`; its example says what it means. */
-        UnavailablePublic: {
+        /** @description Too Many Requests: a problem whose `code` is `rate-limited` */
+        E429Public: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 "Retry-After": components["headers"]["Retry-After"];
@@ -3182,8 +3175,8 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Conflict: a problem document whose `code` is `conflict`; its example says what it means. */
-        ConflictPublic: {
+        /** @description Server error: a problem whose `code` is `internal` (500 Internal Server Error) or `unavailable` (503 Service Unavailable) */
+        E5XXPublic: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 "Retry-After": components["headers"]["Retry-After"];
@@ -3193,8 +3186,19 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description Bad Request: a problem document whose `code` is `bad-request`; its example says what it means. */
-        BadRequestPublic: {
+        /** @description Conflict: a problem whose `code` is `conflict` */
+        E409ConflictPublic: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Bad Request: a problem whose `code` is `bad-request` */
+        E400Public: {
             headers: {
                 "Request-Id": components["headers"]["Request-Id"];
                 [name: string]: unknown;
@@ -3223,6 +3227,64 @@ export interface components {
                 [name: string]: unknown;
             };
             content?: never;
+        };
+        /** @description The delivery, queued */
+        WebhookDelivery202: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["WebhookDelivery"];
+            };
+        };
+        /** @description Stripe's page: send the browser there */
+        CreateBillingCheckout200: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": {
+                    /**
+                     * @description Stripe's page to send the browser to
+                     * @example https://checkout.stripe.com/c/pay/cs_test_a1
+                     */
+                    url: string;
+                };
+            };
+        };
+        /** @description The branch's Square connection */
+        SquareConnection200: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["SquareConnection"];
+            };
+        };
+        /** @description The branch's Shopify connection */
+        ShopifyConnection200: {
+            headers: {
+                "Request-Id": components["headers"]["Request-Id"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ShopifyConnection"];
+            };
         };
     };
     parameters: {
@@ -3286,7 +3348,14 @@ export interface components {
          */
         InvitationId: string;
     };
-    requestBodies: never;
+    requestBodies: {
+        /** @description No body is needed; an empty JSON object is accepted. */
+        Empty: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+    };
     headers: {
         /** @description This request's id; quote it to support. Problems carry it as `request_id`. It is the `X-Request-Id` you sent when that was 1 to 128 printable ASCII characters without spaces (echoed as `X-Request-Id` too), else a fresh one. */
         "Request-Id": string;
@@ -3326,12 +3395,11 @@ export interface operations {
                     "application/json": components["schemas"]["Branch"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     updateBranch: {
@@ -3354,11 +3422,7 @@ export interface operations {
                      * @example Europe/Paris
                      */
                     timezone?: string;
-                    /**
-                     * @description 1–16 letters, digits or _
-                     * @example A
-                     */
-                    default_queue?: string;
+                    default_queue?: components["schemas"]["DefaultQueue"];
                     /**
                      * @description Open tickets expire this long after creation; rounded once, here, to the nearest whole minute (1.0000001 is kept as 1, 0.3 as 18 minutes)
                      * @example 12
@@ -3378,22 +3442,14 @@ export interface operations {
                     escalation_ladder?: components["schemas"]["EscalationStep"][] | null;
                     voice?: {
                         enabled?: boolean;
-                        /**
-                         * @description One of en, fr, es, de, it, pt, nl, ar
-                         * @example fr
-                         */
-                        language?: string;
+                        language?: components["schemas"]["Language2"];
                     };
                     customer_page?: {
-                        /**
-                         * @description One of en, fr, es, de, it, pt, nl, ar
-                         * @example fr
-                         */
-                        language?: string;
+                        language?: components["schemas"]["Language2"];
                         messages?: {
-                            waiting?: string | null;
-                            ready?: string | null;
-                            closed?: string | null;
+                            waiting?: components["schemas"]["Waiting"];
+                            ready?: components["schemas"]["Waiting"];
+                            closed?: components["schemas"]["Waiting"];
                         };
                         /** @description The customer page asks for a phone number for SMS fallback (business plan: else 403 plan-required) */
                         phone_entry?: boolean;
@@ -3417,17 +3473,16 @@ export interface operations {
                     "application/json": components["schemas"]["Branch"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listQueues: {
@@ -3453,17 +3508,15 @@ export interface operations {
                         object: "list";
                         /** @description By name */
                         data: components["schemas"]["Queue"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createQueue: {
@@ -3479,11 +3532,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description 1–16 letters, digits or _
-                     * @example A
-                     */
-                    name: string;
+                    name: components["schemas"]["DefaultQueue"];
                 };
             };
         };
@@ -3501,17 +3550,16 @@ export interface operations {
                     "application/json": components["schemas"]["Queue"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     deleteQueue: {
@@ -3549,15 +3597,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     updateQueue: {
@@ -3576,11 +3623,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /**
-                     * @description 1–16 letters, digits or _
-                     * @example A
-                     */
-                    name?: string;
+                    name?: components["schemas"]["DefaultQueue"];
                     /** @description true: tickets created without a queue go here. A branch setting: a live key (or live mode) only */
                     is_default?: boolean;
                 };
@@ -3600,18 +3643,17 @@ export interface operations {
                     "application/json": components["schemas"]["Queue"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listTickets: {
@@ -3664,18 +3706,16 @@ export interface operations {
                         object: "list";
                         /** @description Newest first */
                         data: components["schemas"]["Ticket"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createTicket: {
@@ -3691,11 +3731,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /**
-                     * @description 1–16 letters, digits or _
-                     * @example A
-                     */
-                    queue?: string;
+                    queue?: components["schemas"]["DefaultQueue"];
                     /**
                      * @description Your own order number; searchable
                      * @example 1001
@@ -3732,17 +3768,16 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getTicket: {
@@ -3772,14 +3807,13 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getTicketQrSvg: {
@@ -3809,14 +3843,13 @@ export interface operations {
                     "image/svg+xml": string;
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getTicketQrPng: {
@@ -3846,14 +3879,13 @@ export interface operations {
                     "image/png": string;
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     markTicketReady: {
@@ -3872,12 +3904,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description No body is needed; an empty JSON object is accepted. */
-        requestBody?: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
+        requestBody?: components["requestBodies"]["Empty"];
         responses: {
             /** @description What the ring reached, and the ticket, now `ready` */
             200: {
@@ -3892,18 +3919,17 @@ export interface operations {
                     "application/json": components["schemas"]["RingResult"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseStateWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     ringTicket: {
@@ -3922,12 +3948,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description No body is needed; an empty JSON object is accepted. */
-        requestBody?: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
+        requestBody?: components["requestBodies"]["Empty"];
         responses: {
             /** @description What the ring reached, and the ticket */
             200: {
@@ -3942,18 +3963,17 @@ export interface operations {
                     "application/json": components["schemas"]["RingResult"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseStateWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     collectTicket: {
@@ -3972,12 +3992,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description No body is needed; an empty JSON object is accepted. */
-        requestBody?: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
+        requestBody?: components["requestBodies"]["Empty"];
         responses: {
             /** @description The ticket, now `collected` */
             200: {
@@ -3992,18 +4007,17 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseStateWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     cancelTicket: {
@@ -4047,18 +4061,17 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseStateWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     reopenTicket: {
@@ -4077,12 +4090,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description No body is needed; an empty JSON object is accepted. */
-        requestBody?: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
+        requestBody?: components["requestBodies"]["Empty"];
         responses: {
             /** @description The ticket, open again */
             200: {
@@ -4097,18 +4105,17 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseStateConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listEvents: {
@@ -4149,18 +4156,16 @@ export interface operations {
                         object: "list";
                         /** @description Newest first */
                         data: components["schemas"]["Event"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getEvent: {
@@ -4190,14 +4195,13 @@ export interface operations {
                     "application/json": components["schemas"]["Event"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listWebhookEndpoints: {
@@ -4223,17 +4227,15 @@ export interface operations {
                         object: "list";
                         /** @description Newest first */
                         data: components["schemas"]["WebhookEndpoint"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createWebhookEndpoint: {
@@ -4249,22 +4251,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description Where events are POSTed. https in live mode; private, loopback and link-local targets are refused.
-                     * @example https://pos.example.com/readybell/webhooks
-                     */
-                    url: string;
-                    /**
-                     * @description Event types to send: "*" (every event) or any of ticket.created, ticket.ready, ticket.rung, ticket.collected, ticket.cancelled, ticket.expired, ticket.reopened, ticket.customer_viewed, ticket.customer_subscribed, ticket.customer_acknowledged, ticket.customer_snoozed. Default ["*"].
-                     * @example [
-                     *       "*"
-                     *     ]
-                     * @example [
-                     *       "ticket.ready",
-                     *       "ticket.customer_acknowledged"
-                     *     ]
-                     */
-                    enabled_events?: string[];
+                    url: components["schemas"]["Url"];
+                    enabled_events?: components["schemas"]["EnabledEvents"];
                     description?: string | null;
                 };
             };
@@ -4283,17 +4271,16 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getWebhookEndpoint: {
@@ -4323,14 +4310,13 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     deleteWebhookEndpoint: {
@@ -4371,15 +4357,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            409: components["responses"]["E409InUseWrite"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     updateWebhookEndpoint: {
@@ -4401,22 +4386,8 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /**
-                     * @description Where events are POSTed. https in live mode; private, loopback and link-local targets are refused.
-                     * @example https://pos.example.com/readybell/webhooks
-                     */
-                    url?: string;
-                    /**
-                     * @description Event types to send: "*" (every event) or any of ticket.created, ticket.ready, ticket.rung, ticket.collected, ticket.cancelled, ticket.expired, ticket.reopened, ticket.customer_viewed, ticket.customer_subscribed, ticket.customer_acknowledged, ticket.customer_snoozed. Default ["*"].
-                     * @example [
-                     *       "*"
-                     *     ]
-                     * @example [
-                     *       "ticket.ready",
-                     *       "ticket.customer_acknowledged"
-                     *     ]
-                     */
-                    enabled_events?: string[];
+                    url?: components["schemas"]["Url"];
+                    enabled_events?: components["schemas"]["EnabledEvents"];
                     description?: string | null;
                     /** @description true stops deliveries (pending ones fail); false re-enables the endpoint */
                     disabled?: boolean;
@@ -4437,18 +4408,17 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     rotateWebhookEndpointSecret: {
@@ -4489,18 +4459,17 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getWebhookEndpointSecret: {
@@ -4538,14 +4507,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     testWebhookEndpoint: {
@@ -4564,38 +4532,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description No body is needed; an empty JSON object is accepted. */
-        requestBody?: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
+        requestBody?: components["requestBodies"]["Empty"];
         responses: {
-            /** @description The delivery, queued */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookDelivery"];
-                };
-            };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            202: components["responses"]["WebhookDelivery202"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listWebhookEndpointDeliveries: {
@@ -4641,19 +4591,17 @@ export interface operations {
                         object: "list";
                         /** @description Newest first */
                         data: components["schemas"]["WebhookDelivery"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getWebhookDelivery: {
@@ -4683,14 +4631,13 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            404: components["responses"]["NotFound"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            404: components["responses"]["E404"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     retryWebhookDelivery: {
@@ -4709,38 +4656,20 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description No body is needed; an empty JSON object is accepted. */
-        requestBody?: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
+        requestBody?: components["requestBodies"]["Empty"];
         responses: {
-            /** @description The delivery, queued */
-            202: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["WebhookDelivery"];
-                };
-            };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            202: components["responses"]["WebhookDelivery202"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getSession: {
@@ -4764,12 +4693,11 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     deleteSession: {
@@ -4802,14 +4730,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            409: components["responses"]["E409InUseWrite"];
+            422: components["responses"]["E422ReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     switchSessionBranch: {
@@ -4844,17 +4771,16 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     changePassword: {
@@ -4896,17 +4822,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listApiKeys: {
@@ -4932,17 +4857,15 @@ export interface operations {
                         object: "list";
                         /** @description Newest first */
                         data: components["schemas"]["ApiKey"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createApiKey: {
@@ -4982,17 +4905,16 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     revokeApiKey: {
@@ -5026,15 +4948,14 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKey"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            404: components["responses"]["E404Write"];
+            409: components["responses"]["E409InUseWrite"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listUsers: {
@@ -5060,17 +4981,15 @@ export interface operations {
                         object: "list";
                         /** @description Oldest first */
                         data: components["schemas"]["User"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     inviteUser: {
@@ -5088,11 +5007,7 @@ export interface operations {
                 "application/json": {
                     /** @example sam@example.com */
                     email: string;
-                    /**
-                     * @description owner: everything (keys, users, webhooks); manager: queues, displays, settings; staff: tickets
-                     * @enum {string}
-                     */
-                    role: "owner" | "manager" | "staff";
+                    role: components["schemas"]["Role"];
                 };
             };
         };
@@ -5110,17 +5025,16 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     removeUser: {
@@ -5154,15 +5068,14 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOrLastOwnerOnWrite"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            404: components["responses"]["E404Write"];
+            409: components["responses"]["E409InUseConflictLastOwnerWrite"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     updateUser: {
@@ -5184,11 +5097,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /**
-                     * @description owner: everything (keys, users, webhooks); manager: queues, displays, settings; staff: tickets
-                     * @enum {string}
-                     */
-                    role?: "owner" | "manager" | "staff";
+                    role?: components["schemas"]["Role"];
                     /** @description true: a new one-time password, in the answer */
                     reset_password?: boolean;
                 };
@@ -5208,18 +5117,17 @@ export interface operations {
                     "application/json": components["schemas"]["User"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrLastOwnerOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseLastOwnerWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     streamLiveUpdates: {
@@ -5243,12 +5151,11 @@ export interface operations {
                     "text/event-stream": string;
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listDisplays: {
@@ -5274,17 +5181,15 @@ export interface operations {
                         object: "list";
                         /** @description Oldest first */
                         data: components["schemas"]["Display"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createDisplay: {
@@ -5329,17 +5234,16 @@ export interface operations {
                     "application/json": components["schemas"]["Display"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     deleteDisplay: {
@@ -5380,15 +5284,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            409: components["responses"]["E409InUseWrite"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listAnnouncements: {
@@ -5414,17 +5317,15 @@ export interface operations {
                         object: "list";
                         /** @description Newest first */
                         data: components["schemas"]["Announcement"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createAnnouncement: {
@@ -5468,17 +5369,16 @@ export interface operations {
                     "application/json": components["schemas"]["Announcement"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     deleteAnnouncement: {
@@ -5519,15 +5419,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            409: components["responses"]["E409InUseWrite"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     actAsCustomer: {
@@ -5576,18 +5475,17 @@ export interface operations {
                     "application/json": components["schemas"]["Ticket"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrTicketStateConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseStateWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     connectTestDisplay: {
@@ -5631,18 +5529,17 @@ export interface operations {
                     "application/json": components["schemas"]["Display"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     replyToTextAsCustomer: {
@@ -5696,18 +5593,17 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequiredOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403PlanWrite"];
+            404: components["responses"]["E404Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getInsights: {
@@ -5749,47 +5645,12 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         object: "insights";
-                        /** @example br_01m81j194tb8kmycb0gheeaj9r */
-                        branch: string;
-                        livemode: boolean;
-                        /**
-                         * @description The branch's IANA time zone: days start at its local midnight, hours are its local hours
-                         * @example Europe/Paris
-                         */
-                        timezone: string;
-                        queue: string | null;
-                        period: {
-                            /**
-                             * Format: date
-                             * @description First day, in the branch's time zone
-                             * @example 2026-11-16
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description Last day, in the branch's time zone
-                             * @example 2026-11-22
-                             */
-                            to: string;
-                            /** @example 7 */
-                            days: number;
-                        };
                         figures: components["schemas"]["InsightFigures"];
                         comparison: {
                             /** @enum {string} */
                             kind: "previous_period" | "week_before";
-                            /**
-                             * Format: date
-                             * @description First day, in the branch's time zone
-                             * @example 2026-11-16
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description Last day, in the branch's time zone
-                             * @example 2026-11-22
-                             */
-                            to: string;
+                            from: components["schemas"]["From"];
+                            to: components["schemas"]["To"];
                             /** @example 7 */
                             days: number;
                             through: {
@@ -5804,16 +5665,15 @@ export interface operations {
                             } | null;
                             figures: components["schemas"]["InsightFigures"];
                         };
-                    };
+                    } & components["schemas"]["InsightsScope"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getInsightsByDay: {
@@ -5853,31 +5713,6 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         object: "insights.days";
-                        /** @example br_01m81j194tb8kmycb0gheeaj9r */
-                        branch: string;
-                        livemode: boolean;
-                        /**
-                         * @description The branch's IANA time zone: days start at its local midnight, hours are its local hours
-                         * @example Europe/Paris
-                         */
-                        timezone: string;
-                        queue: string | null;
-                        period: {
-                            /**
-                             * Format: date
-                             * @description First day, in the branch's time zone
-                             * @example 2026-11-16
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description Last day, in the branch's time zone
-                             * @example 2026-11-22
-                             */
-                            to: string;
-                            /** @example 7 */
-                            days: number;
-                        };
                         /** @description Every day of the period, oldest first, days without activity included */
                         data: {
                             /**
@@ -5893,16 +5728,15 @@ export interface operations {
                             weekday: number;
                             figures: components["schemas"]["InsightFigures"];
                         }[];
-                    };
+                    } & components["schemas"]["InsightsScope"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getInsightsByHour: {
@@ -5942,47 +5776,21 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         object: "insights.hours";
-                        /** @example br_01m81j194tb8kmycb0gheeaj9r */
-                        branch: string;
-                        livemode: boolean;
-                        /**
-                         * @description The branch's IANA time zone: days start at its local midnight, hours are its local hours
-                         * @example Europe/Paris
-                         */
-                        timezone: string;
-                        queue: string | null;
-                        period: {
-                            /**
-                             * Format: date
-                             * @description First day, in the branch's time zone
-                             * @example 2026-11-16
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description Last day, in the branch's time zone
-                             * @example 2026-11-22
-                             */
-                            to: string;
-                            /** @example 7 */
-                            days: number;
-                        };
                         /** @description 24 entries: each local hour of the day (0 is midnight to 1 am) over the whole period */
                         data: {
                             /** @example 12 */
                             hour: number;
                             figures: components["schemas"]["InsightFigures"];
                         }[];
-                    };
+                    } & components["schemas"]["InsightsScope"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getInsightsByWeekdayHour: {
@@ -6022,31 +5830,6 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         object: "insights.weekday_hours";
-                        /** @example br_01m81j194tb8kmycb0gheeaj9r */
-                        branch: string;
-                        livemode: boolean;
-                        /**
-                         * @description The branch's IANA time zone: days start at its local midnight, hours are its local hours
-                         * @example Europe/Paris
-                         */
-                        timezone: string;
-                        queue: string | null;
-                        period: {
-                            /**
-                             * Format: date
-                             * @description First day, in the branch's time zone
-                             * @example 2026-11-16
-                             */
-                            from: string;
-                            /**
-                             * Format: date
-                             * @description Last day, in the branch's time zone
-                             * @example 2026-11-22
-                             */
-                            to: string;
-                            /** @example 7 */
-                            days: number;
-                        };
                         /** @description 168 entries, Monday 0 h to Sunday 23 h: the week as a heatmap, over the whole period */
                         data: {
                             /**
@@ -6058,16 +5841,15 @@ export interface operations {
                             hour: number;
                             figures: components["schemas"]["InsightFigures"];
                         }[];
-                    };
+                    } & components["schemas"]["InsightsScope"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     exportInsightsTickets: {
@@ -6107,13 +5889,12 @@ export interface operations {
                     "text/csv": string;
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOrPlanRequired"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Plan"];
+            422: components["responses"]["E422Invalid"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getBilling: {
@@ -6137,12 +5918,11 @@ export interface operations {
                     "application/json": components["schemas"]["Billing"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createBillingCheckout: {
@@ -6166,36 +5946,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Stripe's page: send the browser there */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Stripe's page to send the browser to
-                         * @example https://checkout.stripe.com/c/pay/cs_test_a1
-                         */
-                        url: string;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            200: components["responses"]["CreateBillingCheckout200"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createBillingPortal: {
@@ -6210,33 +5971,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Stripe's page: send the browser there */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * @description Stripe's page to send the browser to
-                         * @example https://checkout.stripe.com/c/pay/cs_test_a1
-                         */
-                        url: string;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            200: components["responses"]["CreateBillingCheckout200"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            422: components["responses"]["E422ReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getSquareConnection: {
@@ -6260,12 +6002,11 @@ export interface operations {
                     "application/json": components["schemas"]["SquareConnection"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     disconnectSquare: {
@@ -6280,27 +6021,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The branch's Square connection */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SquareConnection"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            200: components["responses"]["SquareConnection200"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            409: components["responses"]["E409InUseWrite"];
+            422: components["responses"]["E422ReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     updateSquareConnection: {
@@ -6324,30 +6052,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The branch's Square connection */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["SquareConnection"];
-                };
-            };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            200: components["responses"]["SquareConnection200"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     authorizeSquare: {
@@ -6378,14 +6093,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            422: components["responses"]["E422ReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listSquareLocations: {
@@ -6421,13 +6135,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            409: components["responses"]["E409Conflict"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getShopifyConnection: {
@@ -6451,12 +6164,11 @@ export interface operations {
                     "application/json": components["schemas"]["ShopifyConnection"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     disconnectShopify: {
@@ -6471,27 +6183,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The branch's Shopify connection */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ShopifyConnection"];
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOnWrite"];
-            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            200: components["responses"]["ShopifyConnection200"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            409: components["responses"]["E409InUseWrite"];
+            422: components["responses"]["E422ReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     updateShopifyConnection: {
@@ -6515,30 +6214,17 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The branch's Shopify connection */
-            200: {
-                headers: {
-                    "Request-Id": components["headers"]["Request-Id"];
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ShopifyConnection"];
-                };
-            };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            200: components["responses"]["ShopifyConnection200"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     authorizeShopify: {
@@ -6579,17 +6265,16 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listShopifyLocations: {
@@ -6623,13 +6308,12 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            409: components["responses"]["E409Conflict"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listConnectors: {
@@ -6699,17 +6383,15 @@ export interface operations {
                         object: "list";
                         /** @description Newest first */
                         data: components["schemas"]["Invitation"][];
-                        /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
-                        has_more: boolean;
+                        has_more: components["schemas"]["HasMore"];
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createInvitation: {
@@ -6729,11 +6411,7 @@ export interface operations {
                     email: string;
                     /** @enum {string} */
                     role: "owner" | "manager" | "staff";
-                    /**
-                     * @description The mail's language (the staff page's); default en
-                     * @enum {string}
-                     */
-                    language?: "en" | "fr" | "es" | "de";
+                    language?: components["schemas"]["Language3"];
                 };
             };
         };
@@ -6751,17 +6429,16 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     resendInvitation: {
@@ -6795,15 +6472,14 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            404: components["responses"]["E404Write"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     revokeInvitation: {
@@ -6837,15 +6513,14 @@ export interface operations {
                     "application/json": components["schemas"]["Invitation"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            404: components["responses"]["NotFoundOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            404: components["responses"]["E404Write"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     getAccount: {
@@ -6869,12 +6544,11 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     deleteAccount: {
@@ -6895,11 +6569,7 @@ export interface operations {
                      * @example Café Lumière
                      */
                     name: string;
-                    /**
-                     * @description The mail's language (the staff page's); default en
-                     * @enum {string}
-                     */
-                    language?: "en" | "fr" | "es" | "de";
+                    language?: components["schemas"]["Language3"];
                 };
             };
         };
@@ -6917,17 +6587,16 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     exportAccount: {
@@ -6956,12 +6625,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     restoreAccount: {
@@ -6989,14 +6657,13 @@ export interface operations {
                     "application/json": components["schemas"]["Account"];
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            422: components["responses"]["IdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            422: components["responses"]["E422ReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     changeEmail: {
@@ -7016,11 +6683,7 @@ export interface operations {
                     email: string;
                     /** @example correct horse battery staple */
                     password: string;
-                    /**
-                     * @description The mail's language (the staff page's); default en
-                     * @enum {string}
-                     */
-                    language?: "en" | "fr" | "es" | "de";
+                    language?: components["schemas"]["Language3"];
                 };
             };
         };
@@ -7038,17 +6701,16 @@ export interface operations {
                     "application/json": components["schemas"]["EmailChange"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     sendVerificationEmail: {
@@ -7064,11 +6726,7 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
-                    /**
-                     * @description The email's language; default: from Accept-Language, else English
-                     * @enum {string}
-                     */
-                    language?: "en" | "fr" | "es" | "de";
+                    language?: components["schemas"]["Language"];
                 };
             };
         };
@@ -7086,25 +6744,20 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         object: "verification_email";
-                        /**
-                         * @description `log`: no mail server (SMTP_URL); the link is in the log
-                         * @enum {string}
-                         */
-                        email_delivery: "smtp" | "log";
+                        email_delivery: components["schemas"]["EmailDelivery"];
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJson"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["ForbiddenOnWrite"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["IdempotencyKeyInUseOrConflictOnWrite"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["ValidationFailedOrIdempotencyKeyReuseOnWrite"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400Json"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403Write"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409InUseConflictWrite"];
+            413: components["responses"]["E413"];
+            415: components["responses"]["E415"];
+            422: components["responses"]["E422InvalidReuseWrite"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     createSession: {
@@ -7140,16 +6793,15 @@ export interface operations {
                     "application/json": components["schemas"]["Session"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["ForbiddenPublic"];
-            408: components["responses"]["RequestTimeout"];
-            413: components["responses"]["PayloadTooLargePublic"];
-            415: components["responses"]["UnsupportedMediaTypePublic"];
-            422: components["responses"]["ValidationFailedPublic"];
-            429: components["responses"]["RateLimitedPublic"];
-            500: components["responses"]["InternalPublic"];
-            503: components["responses"]["UnavailablePublic"];
+            400: components["responses"]["E400JsonPublic"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403Public"];
+            408: components["responses"]["E408"];
+            413: components["responses"]["E413Public"];
+            415: components["responses"]["E415Public"];
+            422: components["responses"]["E422InvalidPublic"];
+            429: components["responses"]["E429Public"];
+            "5XX": components["responses"]["E5XXPublic"];
         };
     };
     acceptInvitation: {
@@ -7162,11 +6814,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description The token from the emailed link's fragment
-                     * @example Xk2v9QmH4c7PzR1bXk2v9QmH4c7PzR1bXk2v9QmH4c7
-                     */
-                    token: string;
+                    token: components["schemas"]["Token2"];
                     /** @example a passphrase of my own */
                     password: string;
                 };
@@ -7193,15 +6841,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["ConflictPublic"];
-            413: components["responses"]["PayloadTooLargePublic"];
-            415: components["responses"]["UnsupportedMediaTypePublic"];
-            422: components["responses"]["ValidationFailedPublic"];
-            429: components["responses"]["RateLimitedPublic"];
-            500: components["responses"]["InternalPublic"];
-            503: components["responses"]["UnavailablePublic"];
+            400: components["responses"]["E400JsonPublic"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409ConflictPublic"];
+            413: components["responses"]["E413Public"];
+            415: components["responses"]["E415Public"];
+            422: components["responses"]["E422InvalidPublic"];
+            429: components["responses"]["E429Public"];
+            "5XX": components["responses"]["E5XXPublic"];
         };
     };
     confirmEmailChange: {
@@ -7214,11 +6861,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description The token from the emailed link's fragment
-                     * @example Xk2v9QmH4c7PzR1bXk2v9QmH4c7PzR1bXk2v9QmH4c7
-                     */
-                    token: string;
+                    token: components["schemas"]["Token2"];
                 };
             };
         };
@@ -7233,15 +6876,14 @@ export interface operations {
                     "application/json": components["schemas"]["EmailChange"];
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
-            408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["ConflictPublic"];
-            413: components["responses"]["PayloadTooLargePublic"];
-            415: components["responses"]["UnsupportedMediaTypePublic"];
-            422: components["responses"]["ValidationFailedPublic"];
-            429: components["responses"]["RateLimitedPublic"];
-            500: components["responses"]["InternalPublic"];
-            503: components["responses"]["UnavailablePublic"];
+            400: components["responses"]["E400JsonPublic"];
+            408: components["responses"]["E408"];
+            409: components["responses"]["E409ConflictPublic"];
+            413: components["responses"]["E413Public"];
+            415: components["responses"]["E415Public"];
+            422: components["responses"]["E422InvalidPublic"];
+            429: components["responses"]["E429Public"];
+            "5XX": components["responses"]["E5XXPublic"];
         };
     };
     getSignupSettings: {
@@ -7280,20 +6922,15 @@ export interface operations {
                          * @example 14
                          */
                         trial_days: number;
-                        /**
-                         * @description `log`: no mail server (SMTP_URL); the link is in the log
-                         * @enum {string}
-                         */
-                        email_delivery: "smtp" | "log";
+                        email_delivery: components["schemas"]["EmailDelivery"];
                         /** @example 10 */
                         min_password_length: number;
                     };
                 };
             };
-            400: components["responses"]["BadRequestPublic"];
-            429: components["responses"]["RateLimitedPublic"];
-            500: components["responses"]["InternalPublic"];
-            503: components["responses"]["UnavailablePublic"];
+            400: components["responses"]["E400Public"];
+            429: components["responses"]["E429Public"];
+            "5XX": components["responses"]["E5XXPublic"];
         };
     };
     signUp: {
@@ -7308,20 +6945,12 @@ export interface operations {
                 "application/json": {
                     /** @example owner@example.com */
                     email: string;
-                    /**
-                     * @description At least 10 characters, not one of the most common passwords, not the email or the shop name
-                     * @example a long phrase of my own
-                     */
-                    password: string;
+                    password: components["schemas"]["Password"];
                     /** @example Café Lumière */
                     shop_name: string;
                     /** @example Europe/Paris */
                     timezone: string;
-                    /**
-                     * @description The email's language; default: from Accept-Language, else English
-                     * @enum {string}
-                     */
-                    language?: "en" | "fr" | "es" | "de";
+                    language?: components["schemas"]["Language"];
                 };
             };
         };
@@ -7338,23 +6967,18 @@ export interface operations {
                         object: "signup";
                         /** @example owner@example.com */
                         email: string;
-                        /**
-                         * @description `log`: no mail server (SMTP_URL); the link is in the log
-                         * @enum {string}
-                         */
-                        email_delivery: "smtp" | "log";
+                        email_delivery: components["schemas"]["EmailDelivery"];
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
-            403: components["responses"]["ForbiddenPublic"];
-            408: components["responses"]["RequestTimeout"];
-            413: components["responses"]["PayloadTooLargePublic"];
-            415: components["responses"]["UnsupportedMediaTypePublic"];
-            422: components["responses"]["ValidationFailedPublic"];
-            429: components["responses"]["RateLimitedPublic"];
-            500: components["responses"]["InternalPublic"];
-            503: components["responses"]["UnavailablePublic"];
+            400: components["responses"]["E400JsonPublic"];
+            403: components["responses"]["E403Public"];
+            408: components["responses"]["E408"];
+            413: components["responses"]["E413Public"];
+            415: components["responses"]["E415Public"];
+            422: components["responses"]["E422InvalidPublic"];
+            429: components["responses"]["E429Public"];
+            "5XX": components["responses"]["E5XXPublic"];
         };
     };
     verifyEmail: {
@@ -7367,11 +6991,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description The emailed link's token (after #/verify/ or #/reset/)
-                     * @example Q2hvb3NlIGEgbG9uZyByYW5kb20gdG9rZW4gaGVyZQ
-                     */
-                    token: string;
+                    token: components["schemas"]["Token"];
                 };
             };
         };
@@ -7392,15 +7012,14 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
-            403: components["responses"]["ForbiddenPublic"];
-            408: components["responses"]["RequestTimeout"];
-            413: components["responses"]["PayloadTooLargePublic"];
-            415: components["responses"]["UnsupportedMediaTypePublic"];
-            422: components["responses"]["ValidationFailedPublic"];
-            429: components["responses"]["RateLimitedPublic"];
-            500: components["responses"]["InternalPublic"];
-            503: components["responses"]["UnavailablePublic"];
+            400: components["responses"]["E400JsonPublic"];
+            403: components["responses"]["E403Public"];
+            408: components["responses"]["E408"];
+            413: components["responses"]["E413Public"];
+            415: components["responses"]["E415Public"];
+            422: components["responses"]["E422InvalidPublic"];
+            429: components["responses"]["E429Public"];
+            "5XX": components["responses"]["E5XXPublic"];
         };
     };
     requestPasswordReset: {
@@ -7415,11 +7034,7 @@ export interface operations {
                 "application/json": {
                     /** @example owner@example.com */
                     email: string;
-                    /**
-                     * @description The email's language; default: from Accept-Language, else English
-                     * @enum {string}
-                     */
-                    language?: "en" | "fr" | "es" | "de";
+                    language?: components["schemas"]["Language"];
                 };
             };
         };
@@ -7436,22 +7051,17 @@ export interface operations {
                         object: "password_reset_request";
                         /** @example owner@example.com */
                         email: string;
-                        /**
-                         * @description `log`: no mail server (SMTP_URL); the link is in the log
-                         * @enum {string}
-                         */
-                        email_delivery: "smtp" | "log";
+                        email_delivery: components["schemas"]["EmailDelivery"];
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
-            408: components["responses"]["RequestTimeout"];
-            413: components["responses"]["PayloadTooLargePublic"];
-            415: components["responses"]["UnsupportedMediaTypePublic"];
-            422: components["responses"]["ValidationFailedPublic"];
-            429: components["responses"]["RateLimitedPublic"];
-            500: components["responses"]["InternalPublic"];
-            503: components["responses"]["UnavailablePublic"];
+            400: components["responses"]["E400JsonPublic"];
+            408: components["responses"]["E408"];
+            413: components["responses"]["E413Public"];
+            415: components["responses"]["E415Public"];
+            422: components["responses"]["E422InvalidPublic"];
+            429: components["responses"]["E429Public"];
+            "5XX": components["responses"]["E5XXPublic"];
         };
     };
     resetPassword: {
@@ -7464,16 +7074,8 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description The emailed link's token (after #/verify/ or #/reset/)
-                     * @example Q2hvb3NlIGEgbG9uZyByYW5kb20gdG9rZW4gaGVyZQ
-                     */
-                    token: string;
-                    /**
-                     * @description At least 10 characters, not one of the most common passwords, not the email or the shop name
-                     * @example a long phrase of my own
-                     */
-                    password: string;
+                    token: components["schemas"]["Token"];
+                    password: components["schemas"]["Password"];
                 };
             };
         };
@@ -7493,14 +7095,13 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequestOrInvalidJsonPublic"];
-            408: components["responses"]["RequestTimeout"];
-            413: components["responses"]["PayloadTooLargePublic"];
-            415: components["responses"]["UnsupportedMediaTypePublic"];
-            422: components["responses"]["ValidationFailedPublic"];
-            429: components["responses"]["RateLimitedPublic"];
-            500: components["responses"]["InternalPublic"];
-            503: components["responses"]["UnavailablePublic"];
+            400: components["responses"]["E400JsonPublic"];
+            408: components["responses"]["E408"];
+            413: components["responses"]["E413Public"];
+            415: components["responses"]["E415Public"];
+            422: components["responses"]["E422InvalidPublic"];
+            429: components["responses"]["E429Public"];
+            "5XX": components["responses"]["E5XXPublic"];
         };
     };
     receiveTicketCreated: {

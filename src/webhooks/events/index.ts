@@ -7,6 +7,7 @@ import type { Ticket } from './ticket.ts';
 import type { WebhookEndpoint } from './webhook-endpoint.ts';
 import type { EventRequest } from './event-request.ts';
 import type { EventEnvelope } from './event-envelope.ts';
+import type { TicketChange } from './ticket-change.ts';
 import type { TicketCreatedEvent } from './ticket-created-event.ts';
 import type { TicketReadyEvent } from './ticket-ready-event.ts';
 import type { TicketRungEvent } from './ticket-rung-event.ts';
@@ -20,6 +21,8 @@ import type { TicketCustomerAcknowledgedEvent } from './ticket-customer-acknowle
 import type { TicketCustomerSnoozedEvent } from './ticket-customer-snoozed-event.ts';
 import type { PingEvent } from './ping-event.ts';
 import type { Event } from './event.ts';
+import type { ChannelUsed } from './channel-used.ts';
+import type { Via } from './via.ts';
 
 export interface components {
     schemas: {
@@ -28,6 +31,7 @@ export interface components {
         WebhookEndpoint: WebhookEndpoint;
         EventRequest: EventRequest;
         EventEnvelope: EventEnvelope;
+        TicketChange: TicketChange;
         TicketCreatedEvent: TicketCreatedEvent;
         TicketReadyEvent: TicketReadyEvent;
         TicketRungEvent: TicketRungEvent;
@@ -41,5 +45,7 @@ export interface components {
         TicketCustomerSnoozedEvent: TicketCustomerSnoozedEvent;
         PingEvent: PingEvent;
         Event: Event;
+        ChannelUsed: ChannelUsed;
+        Via: Via;
     };
 }

@@ -3,6 +3,7 @@
 // a file), so the self-contained verifier (verify.ts, shipped as @readybell/webhooks) types each
 // event's `data`. Types only. Do not edit: change the event schemas and run `node scripts/build-client.ts`.
 import type { Ticket } from './ticket.ts';
+import type { Via } from './via.ts';
 import type { EventEnvelope } from './event-envelope.ts';
 
 /** @description The customer tapped "On my way" after a ring, or texted it back (`1`, `OK`, …). */
@@ -11,11 +12,7 @@ export type TicketCustomerAcknowledgedEvent = {
     type: "ticket.customer_acknowledged";
     data: {
         object: Ticket;
-        /**
-         * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
-         * @enum {string}
-         */
-        via: "page" | "sms";
+        via: Via;
     };
 } & (EventEnvelope & {
     /**

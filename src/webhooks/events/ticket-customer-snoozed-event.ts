@@ -4,6 +4,7 @@
 // event's `data`. Types only. Do not edit: change the event schemas and run `node scripts/build-client.ts`.
 import type { Ticket } from './ticket.ts';
 import type { Timestamp } from './timestamp.ts';
+import type { Via } from './via.ts';
 import type { EventEnvelope } from './event-envelope.ts';
 
 /** @description The customer asked for more time, on their page or by texting `5` back; they are rung again when it ends. */
@@ -15,11 +16,7 @@ export type TicketCustomerSnoozedEvent = {
         /** @example 5 */
         minutes: number;
         snoozed_until: Timestamp;
-        /**
-         * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
-         * @enum {string}
-         */
-        via: "page" | "sms";
+        via: Via;
     };
 } & (EventEnvelope & {
     /**

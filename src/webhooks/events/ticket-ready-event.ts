@@ -2,21 +2,14 @@
 // packages/client/src/schema.d.ts (what the event union `Event` reaches, nothing else, one schema
 // a file), so the self-contained verifier (verify.ts, shipped as @readybell/webhooks) types each
 // event's `data`. Types only. Do not edit: change the event schemas and run `node scripts/build-client.ts`.
-import type { Ticket } from './ticket.ts';
+import type { TicketChange } from './ticket-change.ts';
 import type { EventEnvelope } from './event-envelope.ts';
 
 /** @description A ticket was marked ready (`POST /v1/tickets/{id}/ready`). Its ring's result follows as `ticket.rung`. */
 export type TicketReadyEvent = {
     /** @enum {string} */
     type: "ticket.ready";
-    data: {
-        object: Ticket;
-        /**
-         * @description The status before this change
-         * @enum {string}
-         */
-        previous_status: "created" | "ready" | "collected" | "cancelled" | "expired";
-    };
+    data: TicketChange;
 } & (EventEnvelope & {
     /**
      * @description discriminator enum property added by openapi-typescript

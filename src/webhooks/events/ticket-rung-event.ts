@@ -3,6 +3,7 @@
 // a file), so the self-contained verifier (verify.ts, shipped as @readybell/webhooks) types each
 // event's `data`. Types only. Do not edit: change the event schemas and run `node scripts/build-client.ts`.
 import type { Ticket } from './ticket.ts';
+import type { ChannelUsed } from './channel-used.ts';
 import type { EventEnvelope } from './event-envelope.ts';
 
 /** @description A ring's result is known: the ring of `ready`, a `manual` ring again, an automatic `reminder`, or the end of a snooze. */
@@ -27,11 +28,7 @@ export type TicketRungEvent = {
             reason: "ready" | "manual" | "reminder" | "snooze_end";
             /** @description Whether a channel is known to have reached the customer */
             rang: boolean;
-            /**
-             * @description The strongest channel that reached the customer: `push` (the push service accepted it), else `wallet` (their phone fetched the updated Wallet pass after the ring), else `page` (their open page received it), else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted may have (it is never sent twice): treat it as `none`.
-             * @enum {string}
-             */
-            channel_used: "push" | "wallet" | "page" | "sms" | "none" | "unknown";
+            channel_used: ChannelUsed;
             /** @description Whether a connected display board with voice on was told to announce the number */
             call_out_loud: boolean;
             /** @description Every channel tried, with what happened */
