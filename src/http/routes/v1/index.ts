@@ -29,7 +29,7 @@ import { registerAccountRoutes } from './account.ts';
 import { registerBillingRoutes } from './billing.ts';
 import { registerVerificationEmailRoute } from './signup.ts';
 
-import { type ListedModule, registerConnectorList } from '../../../connectors/list-route.ts';
+import { type ListedModule, registerConnectorList } from './connectors.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -4,11 +4,11 @@
 // connector appears there without the page keeping a list of them.
 import { Type } from 'typebox';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../core/config.ts';
-import { Nullable } from '../contract/schema-parts.ts';
-import { AppError } from '../domain/errors.ts';
-import { operation, typed } from '../http/operation.ts';
-import { sessionOf } from '../http/plugins/session.ts';
+import type { Config } from '../../../core/config.ts';
+import { Nullable } from '../../../contract/schema-parts.ts';
+import { AppError } from '../../../domain/errors.ts';
+import { operation, typed } from '../../operation.ts';
+import { sessionOf } from '../../plugins/session.ts';
 
 /** What the list needs of an installed module. */
 export type ListedModule = {
