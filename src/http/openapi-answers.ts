@@ -7,13 +7,12 @@
 import { STATUS_CODES } from 'node:http';
 import type { ErrorCode } from '../domain/errors.ts';
 import { PROBLEM_CATALOGUE, PROBLEM_CODES, PROBLEM_CONTENT_TYPE } from '../contract/problem-catalogue.ts';
-import { OWN_PROBLEMS, type Access } from './operation.ts';
+import { OWN_PROBLEMS, SECURITY, type Access } from './operation.ts';
 import { EXAMPLE_IDS, EXAMPLE_REQUEST_ID } from '../contract/schema-parts.ts';
 import { shareFieldSchemas, shareRequestBodies, shareSuccessAnswers } from './openapi-sharing.ts';
 
-/** The document is plain JSON, walked and completed here. */
-// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document is untyped JSON walked by key; `unknown` would need a cast at every step and where @fastify/swagger takes it
-export type Json = Record<string, any>;
+import type { Json } from './openapi-sharing.ts';
+export type { Json };
 
 const WRITES = new Set(['post', 'patch', 'delete']);
 
@@ -381,5 +380,17 @@ export function finishDocument(doc: Json): Json {
     examples: { ...problemExamples(PROBLEM_CODES.filter((c) => used.has(c))), ...examples },
   };
   shareFieldSchemas(doc);
+  shareSecurity(doc, operations);
   return doc;
+}
+
+/**
+ * The API key is the document's default security, named once at the top (OpenAPI 3.1 §4.8.1): an
+ * operation that takes the key alone inherits it; one that takes the staff session, or nothing
+ * (`security: []`), still says so. Some 80 operations repeated `[{"apiKey":[]}]` (issue 36 item 14).
+ */
+function shareSecurity(doc: Json, operations: Json[]): void {
+  const byKey = JSON.stringify(SECURITY.api);
+  doc.security = SECURITY.api;
+  for (const op of operations) if (JSON.stringify(op.security) === byKey) delete op.security;
 }

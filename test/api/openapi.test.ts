@@ -142,7 +142,13 @@ type Json = Record<string, any>;
 const document = async (): Promise<Json> => (await t.request('GET', '/v1/openapi.json', { key: null })).body;
 const operations = (doc: Json): Array<{ label: string; method: string; path: string; op: Json }> =>
   Object.entries(doc.paths as Record<string, Record<string, Json>>).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, op]) => ({ label: `${method.toUpperCase()} ${path}`, method, path, op })),
+    // An operation without its own `security` takes the document's (the API key, named once at the top).
+    Object.entries(item).map(([method, op]) => ({
+      label: `${method.toUpperCase()} ${path}`,
+      method,
+      path,
+      op: { ...op, security: op.security ?? doc.security },
+    })),
   );
 const WRITE = new Set(['post', 'patch', 'delete']);
 
@@ -462,6 +468,8 @@ test('bearer and session security schemes; a staff session writes with its CSRF 
   const ops = Object.fromEntries(operations(doc).map(({ label, op }) => [label, op.security]));
   // What an API key can call names the key alone: a generator gives its configured key to every
   // scheme an operation names, and would send it as the session cookie and the CSRF token too.
+  assert.deepEqual(doc.security, [{ apiKey: [] }], 'the API key is the default, named once');
+  assert.equal(doc.paths['/v1/tickets'].post.security, undefined, 'an operation taking the key alone inherits it');
   assert.deepEqual(ops['POST /v1/tickets'], [{ apiKey: [] }]);
   assert.deepEqual(ops['GET /v1/tickets'], [{ apiKey: [] }]);
   assert.deepEqual(ops['POST /v1/api_keys'], [{ staffSession: [], csrfToken: [] }]);

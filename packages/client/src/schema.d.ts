@@ -6352,12 +6352,11 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["UnauthenticatedOrInvalidApiKey"];
-            403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["Unavailable"];
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401Key"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            "5XX": components["responses"]["E5XX"];
         };
     };
     listInvitations: {
