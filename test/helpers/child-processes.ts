@@ -27,7 +27,8 @@ export function nodeEnv(): Record<string, string> {
 // How this machine reaches the registry: a proxy, and the certificate authority of one that
 // re-signs TLS (this one does: without NODE_EXTRA_CA_CERTS every fetch fails with
 // SELF_SIGNED_CERT_IN_CHAIN, and npm retries in silence until the test's budget runs out).
-const NETWORK = /^(NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy|npm_config_(registry|cafile|ca|proxy|https_proxy|noproxy|strict_ssl))$/;
+const NETWORK =
+  /^(NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|(HTTPS?|NO|ALL)_PROXY|(https?|no|all)_proxy|npm_config_(registry|cafile|ca|proxy|https_proxy|noproxy|strict_ssl))$/;
 
 /** What a child that downloads (npm, a package manager of another language) needs of this process's environment to reach the network. */
 export function networkEnv(): Record<string, string> {
