@@ -54,8 +54,13 @@ export const updateBranchSettings: Action<UpdateBranchInput, { branch: Branch; p
         'A ladder step that texts the customer needs the business plan, which includes SMS; use "sms": "never".',
       );
     }
-    if (texting >= 0 && !(settings.sms_enabled ?? branch.settings.sms_enabled)) {
-      throw invalid(`/escalation_ladder/${texting}/sms`, 'SMS is off for this branch (sms_enabled): turn it on, or use "never".');
+    // The step's paid setting covers every paid channel: one of them must be on.
+    const paidOn = (settings.sms_enabled ?? branch.settings.sms_enabled) || (settings.whatsapp_enabled ?? branch.settings.whatsapp_enabled);
+    if (texting >= 0 && !paidOn) {
+      throw invalid(
+        `/escalation_ladder/${texting}/sms`,
+        'No paid channel is on for this branch (sms_enabled, whatsapp_enabled): turn one on, or use "never".',
+      );
     }
   }
   let patch = settings.expiry_hours === undefined ? settings : { ...settings, expiry_hours: roundExpiryHours(settings.expiry_hours) };

@@ -85,6 +85,7 @@ export function presentBranch(b: Branch, plan: BranchObject['plan']): BranchObje
       phone_country: page.phone_country,
     },
     sms_enabled: b.settings.sms_enabled,
+    whatsapp_enabled: b.settings.whatsapp_enabled,
     created_at: iso(b.createdAt)!,
     updated_at: iso(b.updatedAt)!,
   };

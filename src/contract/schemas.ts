@@ -204,6 +204,7 @@ export const BranchSchema = Type.Object(
       ),
     }),
     sms_enabled: Type.Boolean(),
+    whatsapp_enabled: Type.Boolean({ description: 'Ready messages through WhatsApp (business plan); off by default', examples: [false] }),
     created_at: Timestamp,
     updated_at: Timestamp,
   },

@@ -18,6 +18,8 @@ export type BranchSettings = {
     phone_country: string | null;
   };
   sms_enabled: boolean;
+  /** WhatsApp, the other paid channel (decision 0091): off until the branch turns it on. */
+  whatsapp_enabled: boolean;
 };
 
 /** The free channels a ladder step may use to reach the customer's phone (the catalogue's, decision 0074). */

@@ -55,7 +55,7 @@ export type ChannelDeclaration = {
 };
 
 /** A colour of the staff page's charts (web/staff/src/insights/charts.tsx). */
-export type ChartColour = 'blue' | 'orange' | 'green' | 'purple' | 'red' | 'grey';
+export type ChartColour = 'blue' | 'orange' | 'green' | 'purple' | 'teal' | 'red' | 'grey';
 
 /**
  * Every channel. A ring tries the free ones together in stage 1 and lists them in this order in its
@@ -114,6 +114,20 @@ export const CHANNEL_CATALOGUE = {
     answers: true,
     config: ['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM', 'SMS_PROVIDER_URL'],
     branchSwitch: 'sms_enabled',
+  },
+  // Twilio's WhatsApp sender (decision 0091): the SMS provider's account and API, its own sender
+  // and approved ready template; off until a branch turns it on.
+  whatsapp: {
+    kind: 'paid',
+    reaches: 'customer',
+    strength: 5,
+    confirmed: 'in-line',
+    ladder: { editor: 'paid' },
+    insights: { chart: 'when-used', colour: 'teal' },
+    subscribes: false,
+    answers: true,
+    config: ['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_PROVIDER_URL', 'WHATSAPP_FROM', 'WHATSAPP_READY_TEMPLATE'],
+    branchSwitch: 'whatsapp_enabled',
   },
   display: {
     kind: 'free',

@@ -10,6 +10,7 @@ export const DEFAULT_SETTINGS: BranchSettings = {
   voice: { enabled: true, language: 'en' },
   customer_page: { language: 'en', messages: { waiting: null, ready: null, closed: null }, phone_entry: false, phone_country: null },
   sms_enabled: true,
+  whatsapp_enabled: false,
 };
 
 /** The languages of the customer page, the board and what a customer is sent (PRODUCT.md §10). */

@@ -366,7 +366,7 @@ test('enums: ticket status, channel_used (with unknown), ring reason, event type
     components: { schemas },
   } = await document();
   assert.deepEqual(schemas.Ticket.properties.status.enum, [...TICKET_STATUSES]);
-  assert.deepEqual(schemas.RingResult.properties.channel_used.enum, ['push', 'wallet', 'page', 'sms', 'none', 'unknown']);
+  assert.deepEqual(schemas.RingResult.properties.channel_used.enum, ['push', 'wallet', 'page', 'sms', 'whatsapp', 'none', 'unknown']);
   const ring = schemas.TicketRungEvent.properties.data.properties.ring;
   assert.deepEqual(ring.properties.reason.enum, ['ready', 'manual', 'reminder', 'snooze_end']);
   assert.deepEqual(ring.properties.channel_used.enum, schemas.RingResult.properties.channel_used.enum);

@@ -15,6 +15,7 @@ const base: RingFacts = {
   phone: false,
   plan: 'pro',
   smsEnabled: true,
+  whatsappEnabled: false,
   livemode: true,
 };
 const attempt = (channel: ChannelName, delivered: boolean): ChannelAttempt => ({ channel, delivered });
@@ -61,7 +62,17 @@ test('every combination of facts follows the rules', () => {
             for (const plan of PLANS) {
               for (const smsEnabled of [true, false])
                 for (const livemode of [true, false]) {
-                  const f: RingFacts = { configured, ticketReady, pageOpen, pushSubscriptions, phone, plan, smsEnabled, livemode };
+                  const f: RingFacts = {
+                    configured,
+                    ticketReady,
+                    pageOpen,
+                    pushSubscriptions,
+                    phone,
+                    plan,
+                    smsEnabled,
+                    whatsappEnabled: false,
+                    livemode,
+                  };
                   const p = planRing(f);
                   n++;
                   // Fan-out: exactly the configured free channels that can reach someone, in a fixed order.

@@ -1984,7 +1984,7 @@ export interface components {
              * @description The strongest channel that reached the customer: `push` (the push service accepted it), else `wallet` (their phone fetched the updated Wallet pass after the ring), else `page` (their open page received it), else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted may have (it is never sent twice): treat it as `none`.
              * @enum {string}
              */
-            channel_used: "push" | "wallet" | "page" | "sms" | "none" | "unknown";
+            channel_used: "push" | "wallet" | "page" | "sms" | "whatsapp" | "none" | "unknown";
             /** @description Whether a connected display board with voice on was told to announce */
             call_out_loud: boolean;
             ticket: components["schemas"]["Ticket"];
@@ -2071,6 +2071,11 @@ export interface components {
                 phone_country: string | null;
             };
             sms_enabled: boolean;
+            /**
+             * @description Ready messages through WhatsApp (business plan); off by default
+             * @example false
+             */
+            whatsapp_enabled: boolean;
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -2232,13 +2237,13 @@ export interface components {
                      * @description The strongest channel that reached the customer: `push` (the push service accepted it), else `wallet` (their phone fetched the updated Wallet pass after the ring), else `page` (their open page received it), else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted may have (it is never sent twice): treat it as `none`.
                      * @enum {string}
                      */
-                    channel_used: "push" | "wallet" | "page" | "sms" | "none" | "unknown";
+                    channel_used: "push" | "wallet" | "page" | "sms" | "whatsapp" | "none" | "unknown";
                     /** @description Whether a connected display board with voice on was told to announce the number */
                     call_out_loud: boolean;
                     /** @description Every channel tried, with what happened */
                     channels: {
                         /** @enum {string} */
-                        channel: "push" | "wallet" | "page" | "sms" | "display";
+                        channel: "push" | "wallet" | "page" | "sms" | "whatsapp" | "display";
                         delivered: boolean | null;
                         /**
                          * @example accepted
@@ -2374,7 +2379,7 @@ export interface components {
                  * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
                  * @enum {string}
                  */
-                via: "page" | "sms";
+                via: "page" | "sms" | "whatsapp";
             };
         } & (components["schemas"]["EventEnvelope"] & {
             /**
@@ -2396,7 +2401,7 @@ export interface components {
                  * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
                  * @enum {string}
                  */
-                via: "page" | "sms";
+                via: "page" | "sms" | "whatsapp";
             };
         } & (components["schemas"]["EventEnvelope"] & {
             /**
@@ -2463,6 +2468,8 @@ export interface components {
                 page: number;
                 /** @description Rings whose strongest channel to reach the customer was sms */
                 sms: number;
+                /** @description Rings whose strongest channel to reach the customer was whatsapp */
+                whatsapp: number;
                 /** @description Rings that reached nobody */
                 none: number;
                 /** @description Rings by SMS whose outcome is not known */
@@ -2473,6 +2480,7 @@ export interface components {
                 wallet: number | null;
                 page: number | null;
                 sms: number | null;
+                whatsapp: number | null;
                 none: number | null;
                 unknown: number | null;
             };
@@ -3380,6 +3388,8 @@ export interface operations {
                         phone_country?: string | null;
                     };
                     sms_enabled?: boolean;
+                    /** @description Ready messages through WhatsApp (business plan); off by default */
+                    whatsapp_enabled?: boolean;
                 };
             };
         };

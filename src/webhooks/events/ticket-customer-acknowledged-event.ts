@@ -15,7 +15,7 @@ export type TicketCustomerAcknowledgedEvent = {
          * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
          * @enum {string}
          */
-        via: "page" | "sms";
+        via: "page" | "sms" | "whatsapp";
     };
 } & (EventEnvelope & {
     /**

@@ -19,7 +19,7 @@ export type TicketCustomerSnoozedEvent = {
          * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
          * @enum {string}
          */
-        via: "page" | "sms";
+        via: "page" | "sms" | "whatsapp";
     };
 } & (EventEnvelope & {
     /**

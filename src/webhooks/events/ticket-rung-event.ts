@@ -31,13 +31,13 @@ export type TicketRungEvent = {
              * @description The strongest channel that reached the customer: `push` (the push service accepted it), else `wallet` (their phone fetched the updated Wallet pass after the ring), else `page` (their open page received it), else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted may have (it is never sent twice): treat it as `none`.
              * @enum {string}
              */
-            channel_used: "push" | "wallet" | "page" | "sms" | "none" | "unknown";
+            channel_used: "push" | "wallet" | "page" | "sms" | "whatsapp" | "none" | "unknown";
             /** @description Whether a connected display board with voice on was told to announce the number */
             call_out_loud: boolean;
             /** @description Every channel tried, with what happened */
             channels: {
                 /** @enum {string} */
-                channel: "push" | "wallet" | "page" | "sms" | "display";
+                channel: "push" | "wallet" | "page" | "sms" | "whatsapp" | "display";
                 delivered: boolean | null;
                 /**
                  * @example accepted

@@ -82,6 +82,7 @@ export const UpdateBranchBody = Type.Object(
       ),
     ),
     sms_enabled: Type.Optional(Type.Boolean()),
+    whatsapp_enabled: Type.Optional(Type.Boolean({ description: 'Ready messages through WhatsApp (business plan); off by default' })),
   },
   { additionalProperties: false },
 );
