@@ -15,6 +15,7 @@ import { TimeZonePicker } from '../ui/timezone-picker.tsx';
 import { t, type MessageKey } from '../i18n/i18n.ts';
 import { CUSTOMER_LANGUAGES } from '../ui/customer-languages.ts';
 import { EscalationLadder, MAX_STEPS, type LadderStep } from './escalation-ladder.tsx';
+import { channelDeclaration, PAID_CHANNELS } from '../../../../src/core/channel-catalogue.ts';
 
 const loadAll = () => Promise.all([call('getBranch'), call('listQueues')]);
 
@@ -32,6 +33,7 @@ type Flat = {
   msg_ready: string;
   msg_closed: string;
   sms_enabled: boolean;
+  whatsapp_enabled: boolean;
   phone_entry: boolean;
   phone_country: string;
   ladder: LadderStep[] | null;
@@ -51,6 +53,7 @@ const flatten = (b: Branch): Flat => ({
   msg_ready: b.customer_page.messages.ready ?? '',
   msg_closed: b.customer_page.messages.closed ?? '',
   sms_enabled: b.sms_enabled,
+  whatsapp_enabled: b.whatsapp_enabled,
   phone_entry: b.customer_page.phone_entry,
   phone_country: b.customer_page.phone_country ?? '',
   ladder: b.escalation_ladder,
@@ -77,6 +80,7 @@ function patchOf(e: Partial<Flat>): Body<'updateBranch'> {
       reminder_count: e.reminder_count,
       escalation_ladder: e.ladder,
       sms_enabled: e.sms_enabled,
+      whatsapp_enabled: e.whatsapp_enabled,
       voice: edited({ enabled: e.voice_enabled, language: e.voice_language }),
       customer_page: edited({
         language: e.page_language,
@@ -119,6 +123,7 @@ const FIELDS: Array<keyof Flat> = [
   'msg_ready',
   'msg_closed',
   'sms_enabled',
+  'whatsapp_enabled',
   'phone_entry',
   'phone_country',
   'ladder',
@@ -277,6 +282,7 @@ export function BranchSettings() {
           <EscalationLadder
             ladder={f.ladder}
             smsPlan={smsPlan}
+            paidOn={PAID_CHANNELS.filter((c) => (f as Record<string, unknown>)[channelDeclaration(c).branchSwitch!] === true)}
             reminders={{ delay: f.reminder_delay_seconds, count: f.reminder_count }}
             onChange={(ladder) => update({ ladder })}
             invalid={form.errors.fields.ladder !== undefined}
@@ -332,6 +338,16 @@ export function BranchSettings() {
             {t('settings.sms')}
           </label>
           {err('sms_enabled', 's-sms')}
+          <label class="check">
+            <input
+              type="checkbox"
+              checked={f.whatsapp_enabled}
+              onChange={check('whatsapp_enabled')}
+              {...form.bind('whatsapp_enabled', 's-whatsapp')}
+            />{' '}
+            {t('settings.whatsapp')}
+          </label>
+          {err('whatsapp_enabled', 's-whatsapp')}
           {/* Only the business plan has SMS; a branch that lost it may still turn this off. */}
           <label class="check">
             <input
