@@ -1,6 +1,7 @@
 // Branch settings with their defaults. Stored as one JSON column so that adding a setting needs
 // no migration; every read goes through withDefaults, so old rows gain new defaults.
 import type { BranchSettings } from '../core/branch-settings.ts';
+import { channelDeclaration, PAID_CHANNELS, type PaidChannel } from '../core/channel-catalogue.ts';
 
 export const DEFAULT_SETTINGS: BranchSettings = {
   expiry_hours: 12,
@@ -59,3 +60,11 @@ export function withDefaults(stored: BranchSettingsPatch | undefined): BranchSet
 export function applyPatch(current: BranchSettings, patch: BranchSettingsPatch): BranchSettings {
   return merge(current, patch);
 }
+
+/** The paid channels the branch turned on, each by its catalogue's `branchSwitch`, in the catalogue's order. */
+export function paidChannelsOn(settings: BranchSettings): PaidChannel[] {
+  return PAID_CHANNELS.filter((c) => (settings as Record<string, unknown>)[channelDeclaration(c).branchSwitch!] === true);
+}
+
+/** Whether any paid channel is on for the branch: what a customer's phone number is kept and asked for. */
+export const anyPaidChannelOn = (settings: BranchSettings): boolean => paidChannelsOn(settings).length > 0;

@@ -172,6 +172,37 @@ test('test mode simulates WhatsApp: reported as reached, the provider is never c
   assert.equal((await attemptOf(biz.testKey, ticket.id)).detail, 'simulated (test mode)');
 });
 
+test('the customer page asks for a phone number with SMS off and WhatsApp on, and the ready goes to it by WhatsApp', async () => {
+  const shop = await whatsappTenant('Phone shop');
+  const asks = async (customerPage: Record<string, unknown>, more: Record<string, unknown> = {}) => {
+    const res = await t.request('PATCH', '/v1/branch', { key: shop.liveKey, body: { customer_page: customerPage, ...more } });
+    assert.equal(res.status, 200, res.text);
+    t.app.live.data.branchChanged(shop.branchId); // the page reads settings through a short cache
+  };
+  await asks({ phone_entry: true });
+  const created = await t.request('POST', '/v1/tickets', { key: shop.liveKey, body: {} });
+  assert.equal(created.status, 201, created.text);
+  const base = new URL(created.body.url).pathname;
+  const html = await (await fetch(t.url + base)).text();
+  assert.match(html, new RegExp(`<form method="post" action="${base}/phone" id="phone-form">`), 'the "text me" form is there');
+  const phone = newPhone();
+  const given = await fetch(`${t.url}${base}/phone`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ phone }),
+  });
+  assert.equal(given.status, 200, await given.text());
+  const ready = await t.request('POST', `/v1/tickets/${created.body.id}/ready`, { key: shop.liveKey });
+  assert.equal(ready.body.channel_used, 'whatsapp', ready.text);
+  assert.equal(lastMessage().to, `whatsapp:${phone}`);
+
+  // With no paid channel on, the page stops asking: a number would never be used.
+  await asks({}, { whatsapp_enabled: false });
+  const other = await t.request('POST', '/v1/tickets', { key: shop.liveKey, body: {} });
+  const otherBase = new URL(other.body.url).pathname;
+  assert.ok(!(await (await fetch(t.url + otherBase)).text()).includes('id="phone-form"'), 'no form');
+});
+
 test('the ladder: a step may use the paid channels when only WhatsApp is on; the insights count it', async () => {
   const ladder = [{ after_seconds: 60, channels: ['push'], sms: 'fallback', call_out: false }];
   const res = await t.request('PATCH', '/v1/branch', { key: biz.liveKey, body: { escalation_ladder: ladder } });
