@@ -1,7 +1,7 @@
 // Branch settings with their defaults. Stored as one JSON column so that adding a setting needs
 // no migration; every read goes through withDefaults, so old rows gain new defaults.
 import type { BranchSettings } from '../core/branch-settings.ts';
-import { channelDeclaration, PAID_CHANNELS, type PaidChannel } from '../core/channel-catalogue.ts';
+import { PAID_SWITCH_DEFAULTS, PAID_SWITCHES, type PaidChannel } from '../core/channel-catalogue.ts';
 
 export const DEFAULT_SETTINGS: BranchSettings = {
   expiry_hours: 12,
@@ -10,8 +10,7 @@ export const DEFAULT_SETTINGS: BranchSettings = {
   escalation_ladder: null,
   voice: { enabled: true, language: 'en' },
   customer_page: { language: 'en', messages: { waiting: null, ready: null, closed: null }, phone_entry: false, phone_country: null },
-  sms_enabled: true,
-  whatsapp_enabled: false,
+  ...PAID_SWITCH_DEFAULTS,
 };
 
 /** The languages of the customer page, the board and what a customer is sent (PRODUCT.md §10). */
@@ -63,7 +62,7 @@ export function applyPatch(current: BranchSettings, patch: BranchSettingsPatch):
 
 /** The paid channels the branch turned on, each by its catalogue's `branchSwitch`, in the catalogue's order. */
 export function paidChannelsOn(settings: BranchSettings): PaidChannel[] {
-  return PAID_CHANNELS.filter((c) => (settings as Record<string, unknown>)[channelDeclaration(c).branchSwitch!] === true);
+  return PAID_SWITCHES.filter((s) => settings[s.setting]).map((s) => s.channel);
 }
 
 /** Whether any paid channel is on for the branch: what a customer's phone number is kept and asked for. */

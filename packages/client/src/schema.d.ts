@@ -2070,6 +2070,10 @@ export interface components {
                 phone_entry: boolean;
                 phone_country: string | null;
             };
+            /**
+             * @description Ready messages by SMS when no free channel reached the customer (business plan); on by default
+             * @example true
+             */
             sms_enabled: boolean;
             /**
              * @description Ready messages through WhatsApp (business plan); off by default
@@ -3387,8 +3391,15 @@ export interface operations {
                         phone_entry?: boolean;
                         phone_country?: string | null;
                     };
+                    /**
+                     * @description Ready messages by SMS when no free channel reached the customer (business plan); on by default
+                     * @example true
+                     */
                     sms_enabled?: boolean;
-                    /** @description Ready messages through WhatsApp (business plan); off by default */
+                    /**
+                     * @description Ready messages through WhatsApp (business plan); off by default
+                     * @example false
+                     */
                     whatsapp_enabled?: boolean;
                 };
             };
