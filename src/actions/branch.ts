@@ -3,10 +3,17 @@ import { readerOf, type Action, type Read } from '../core/ctx.ts';
 import type { Plan } from '../core/tenancy.ts';
 import { invalid, AppError } from '../domain/errors.ts';
 import { isValidTimeZone } from '../domain/local-time.ts';
-import { applyPatch, roundExpiryHours, SUPPORTED_LANGUAGES, type BranchSettingsPatch } from '../domain/branch-settings.ts';
+import {
+  anyPaidChannelOn,
+  applyPatch,
+  roundExpiryHours,
+  SUPPORTED_LANGUAGES,
+  type BranchSettingsPatch,
+} from '../domain/branch-settings.ts';
 import { isPhoneCountry } from '../domain/customer-phone.ts';
 import { firstTextingStep, ladderFault } from '../domain/escalation-ladder.ts';
 import { planHasPaidChannels } from '../domain/ring-policy.ts';
+import { PAID_SWITCH_NAMES } from '../core/channel-catalogue.ts';
 import { getAccount, getBranch, getBranchForUpdate, getQueue, updateBranch, type Branch } from '../store/tenancy.ts';
 import { requireLiveMode, requireRole } from './roles.ts';
 import { forgetTimeZone } from '../store/insights-rollups.ts';
@@ -54,8 +61,12 @@ export const updateBranchSettings: Action<UpdateBranchInput, { branch: Branch; p
         'A ladder step that texts the customer needs the business plan, which includes SMS; use "sms": "never".',
       );
     }
-    if (texting >= 0 && !(settings.sms_enabled ?? branch.settings.sms_enabled)) {
-      throw invalid(`/escalation_ladder/${texting}/sms`, 'SMS is off for this branch (sms_enabled): turn it on, or use "never".');
+    // The step's paid setting covers every paid channel: one of them must be on.
+    if (texting >= 0 && !anyPaidChannelOn(applyPatch(branch.settings, settings))) {
+      throw invalid(
+        `/escalation_ladder/${texting}/sms`,
+        `No paid channel is on for this branch (${PAID_SWITCH_NAMES.join(', ')}): turn one on, or use "never".`,
+      );
     }
   }
   let patch = settings.expiry_hours === undefined ? settings : { ...settings, expiry_hours: roundExpiryHours(settings.expiry_hours) };

@@ -6,6 +6,7 @@
 import type { Action, Ctx } from '../core/ctx.ts';
 import type { Ticket } from '../core/ticket.ts';
 import type { RingBranch } from '../core/ring.ts';
+import type { AnswerChannel } from '../core/channel-catalogue.ts';
 import { AppError } from '../domain/errors.ts';
 import { SMS_SNOOZE_MINUTES, type SmsVerb } from '../domain/sms-reply.ts';
 import { firstInbound, optIn, optOut } from '../store/sms-opt-outs.ts';
@@ -24,6 +25,8 @@ export type SmsReplyInput = {
   target: SmsReplyTarget | null;
   /** The provider's id of the inbound message: a second delivery of it does nothing. */
   messageSid?: string;
+  /** The paid channel it came through (an event's `via`): SMS unless said otherwise (WhatsApp, decision 0091). */
+  via?: AnswerChannel;
   now: number;
 };
 
@@ -76,7 +79,12 @@ export const answerSmsReply: Action<SmsReplyInput, SmsReplyResult> = async ({ ct
   try {
     const { ticket } = await recordCustomerAction({
       ctx,
-      input: { ticketId: target.ticket.id, action: verb, via: 'sms', ...(verb === 'snooze' ? { minutes: SMS_SNOOZE_MINUTES } : {}) },
+      input: {
+        ticketId: target.ticket.id,
+        action: verb,
+        via: input.via ?? 'sms',
+        ...(verb === 'snooze' ? { minutes: SMS_SNOOZE_MINUTES } : {}),
+      },
     });
     return result(
       verb === 'acknowledge' ? texts.acknowledged(shop, number) : texts.snoozed(shop, number, SMS_SNOOZE_MINUTES),

@@ -20,7 +20,7 @@ import { countPushSubscriptions } from '../store/push-subscriptions.ts';
 import { readRingBranch } from '../store/rings.ts';
 import { decidesFallback, planRing, smsNeeded, summarizeRing, type PaidSwitches, type RingFacts } from '../domain/ring-policy.ts';
 import type { BranchSettings } from '../core/branch-settings.ts';
-import { channelDeclaration, PAID_CHANNELS } from '../core/channel-catalogue.ts';
+import { PAID_SWITCHES } from '../core/channel-catalogue.ts';
 import type { Attributes } from '@opentelemetry/api';
 import { inSpan } from '../telemetry/tracing.ts';
 
@@ -36,9 +36,7 @@ const known = (first: FirstAttempt): Known => ({
 
 /** The branch's paid channels on or off, each by its catalogue's `branchSwitch`. */
 function switchesOf(settings: BranchSettings): PaidSwitches {
-  return Object.fromEntries(
-    PAID_CHANNELS.map((c) => [`${c}Enabled`, (settings as Record<string, unknown>)[channelDeclaration(c).branchSwitch!] === true]),
-  ) as PaidSwitches;
+  return Object.fromEntries(PAID_SWITCHES.map((s) => [`${s.channel}Enabled`, settings[s.setting] === true])) as PaidSwitches;
 }
 
 const CUT: unique symbol = Symbol('cut by the deadline');

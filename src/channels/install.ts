@@ -1,4 +1,4 @@
-// Builds ringing for the composition root: the ring-policy ringer with the push and SMS channels
+// Builds ringing for the composition root: the ring-policy ringer with the push, SMS and WhatsApp channels
 // and the live ones it is given (page, display), and the shared VAPID keys the customer push
 // routes hand out (their routes, and the SMS provider's webhooks, are in src/http/route-table.ts).
 // It needs only the base services, so the ringer exists before the Services that hold it.
@@ -10,6 +10,8 @@ import { SmsChannel } from './sms/sms-channel.ts';
 import { TwilioSmsProvider } from './sms/twilio.ts';
 import type { SmsProvider } from './sms/provider.ts';
 import type { Channel } from './ringer.ts';
+import { WhatsAppChannel } from './whatsapp/whatsapp-channel.ts';
+import { twilioWhatsAppSender } from './whatsapp/sender.ts';
 import { VapidKeyStore } from './vapid.ts';
 import { getBranch } from '../store/tenancy.ts';
 import { DEFAULT_SETTINGS } from '../domain/branch-settings.ts';
@@ -61,6 +63,10 @@ export function installRingChannels(
     new SmsChannel(
       { db, bus: services.bus, clock, log, publicUrl: config.publicUrl, sendTimeoutMs: config.ring.sendTimeoutMs, metrics },
       provider,
+    ),
+    new WhatsAppChannel(
+      { db, bus: services.bus, clock, log, publicUrl: config.publicUrl, sendTimeoutMs: config.ring.sendTimeoutMs, metrics },
+      config.whatsapp === null ? null : twilioWhatsAppSender(config.whatsapp, config.ring.sendTimeoutMs),
     ),
     ...(walletIssuers.length > 0 ? [wallet] : []),
     ...(opts.channels ?? []),

@@ -6,6 +6,7 @@
 import type { Ticket } from '../core/ticket.ts';
 import type { Branch } from '../store/tenancy.ts';
 import type { BranchObject, TicketObject } from './schemas.ts';
+import { pickPaidSwitches } from '../core/channel-catalogue.ts';
 import { isLanguage, type Language } from '../i18n/language.ts';
 
 export const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
@@ -84,7 +85,7 @@ export function presentBranch(b: Branch, plan: BranchObject['plan']): BranchObje
       phone_entry: page.phone_entry,
       phone_country: page.phone_country,
     },
-    sms_enabled: b.settings.sms_enabled,
+    ...pickPaidSwitches(b.settings),
     created_at: iso(b.createdAt)!,
     updated_at: iso(b.updatedAt)!,
   };

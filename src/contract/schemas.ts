@@ -1,7 +1,7 @@
 // TypeBox schemas shared by request validation and the OpenAPI document: one source for both.
 // Each one here has an $id and becomes a named component of the document. In src/contract/, with
 // the presenters that build these objects, below the verbs and the routes that use both.
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TBoolean, type TSchema } from 'typebox';
 import { QUEUE_NAME_PATTERN } from '../domain/validation.ts';
 import { SMS_STATUSES } from '../core/ticket.ts';
 import { TICKET_STATUSES } from '../domain/ticket-state.ts';
@@ -18,7 +18,7 @@ import {
 import { DeliverySchema, EndpointSchema } from './webhook-schemas.ts';
 import { BillingSchema } from './billing-schemas.ts';
 import { LADDER_CHANNELS, LADDER_SMS, MAX_LADDER_SECONDS, MIN_STEP_GAP_SECONDS } from '../domain/escalation-ladder.ts';
-import { SUBSCRIBE_CHANNELS } from '../core/channel-catalogue.ts';
+import { PAID_SWITCHES, SUBSCRIBE_CHANNELS, type PaidSwitchName } from '../core/channel-catalogue.ts';
 import {
   EXAMPLE_IDS,
   EXAMPLE_REQUEST_ID,
@@ -210,12 +210,22 @@ export const BranchSchema = Type.Object(
         }),
       ),
     }),
-    sms_enabled: Type.Boolean(),
+    ...paidSwitchFields((b) => b),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
   { $id: 'Branch', description: 'A shop: the settings its tickets, pages and boards follow' },
 );
+
+/**
+ * The paid channels' branch switches (`sms_enabled`, …; the catalogue's `branchSwitch`) as fields
+ * of the Branch (`wrap`: as is) and of its PATCH (`wrap`: optional).
+ */
+export function paidSwitchFields<T extends TSchema>(wrap: (field: TBoolean) => T): { [S in PaidSwitchName]: T } {
+  return Object.fromEntries(
+    PAID_SWITCHES.map((s) => [s.setting, wrap(Type.Boolean({ description: s.description, examples: [s.default] }))]),
+  ) as { [S in PaidSwitchName]: T };
+}
 
 export const QueueSchema = Type.Object(
   {

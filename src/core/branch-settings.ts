@@ -1,6 +1,6 @@
 // A branch's settings as every layer reads them (ring reminders, customer page, board voice, SMS).
 // Stored as one JSON column; src/domain/branch-settings.ts holds their defaults, merging and checks.
-import type { LadderChannel } from './channel-catalogue.ts';
+import type { LadderChannel, PaidSwitchSettings } from './channel-catalogue.ts';
 
 export type BranchSettings = {
   expiry_hours: number;
@@ -17,8 +17,7 @@ export type BranchSettings = {
     /** ISO 3166-1 alpha-2: numbers typed without + are read in this country; null: + required. */
     phone_country: string | null;
   };
-  sms_enabled: boolean;
-};
+} & PaidSwitchSettings; // each paid channel's switch (`sms_enabled`, …): the catalogue's `branchSwitch`
 
 /** The free channels a ladder step may use to reach the customer's phone (the catalogue's, decision 0074). */
 export type { LadderChannel } from './channel-catalogue.ts';

@@ -50,12 +50,17 @@ export type ChannelDeclaration = {
   answers: boolean;
   /** The configuration it needs (names in the README's table); [] when it needs none. */
   config: readonly string[];
-  /** Paid channels: the branch setting that turns it on (a boolean of BranchSettings). */
-  branchSwitch?: string;
+  /**
+   * Paid channels: the branch setting that turns it on, a boolean of BranchSettings and of the
+   * API's Branch (GET and PATCH /v1/branch, the staff settings' checkbox labelled
+   * `settings.<name>`), with its default and the API's description of it. Every layer derives
+   * the switch from here: a new paid channel's switch needs no edit elsewhere.
+   */
+  branchSwitch?: { setting: string; default: boolean; description: string };
 };
 
 /** A colour of the staff page's charts (web/staff/src/insights/charts.tsx). */
-export type ChartColour = 'blue' | 'orange' | 'green' | 'purple' | 'red' | 'grey';
+export type ChartColour = 'blue' | 'orange' | 'green' | 'purple' | 'teal' | 'red' | 'grey';
 
 /**
  * Every channel. A ring tries the free ones together in stage 1 and lists them in this order in its
@@ -113,7 +118,30 @@ export const CHANNEL_CATALOGUE = {
     subscribes: true,
     answers: true,
     config: ['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_FROM', 'SMS_PROVIDER_URL'],
-    branchSwitch: 'sms_enabled',
+    branchSwitch: {
+      setting: 'sms_enabled',
+      default: true,
+      description: 'Ready messages by SMS when no free channel reached the customer (business plan); on by default',
+    },
+  },
+  // Twilio's WhatsApp sender (decision 0091): the SMS provider's account and API, its own sender
+  // and approved ready template; off until a branch turns it on.
+  whatsapp: {
+    kind: 'paid',
+    reaches: 'customer',
+    strength: 5,
+    confirmed: 'in-line',
+    ladder: { editor: 'paid' },
+    insights: { chart: 'when-used', colour: 'teal' },
+    subscribes: false,
+    answers: true,
+    config: ['SMS_ACCOUNT_SID', 'SMS_AUTH_TOKEN', 'SMS_PROVIDER_URL', 'WHATSAPP_FROM', 'WHATSAPP_READY_TEMPLATE'],
+    // Off by default, unlike SMS: a service that configures WhatsApp changes nothing until a branch asks.
+    branchSwitch: {
+      setting: 'whatsapp_enabled',
+      default: false,
+      description: 'Ready messages through WhatsApp (business plan); off by default',
+    },
   },
   display: {
     kind: 'free',
@@ -146,6 +174,10 @@ export type AnswerChannel = Where<'answers', true>;
 export type LadderChannel = Where<'ladder', { editor: 'step' }>;
 /** What a ring's result says when no channel is known to have reached the customer. */
 export type RingOutcomeName = 'none' | 'unknown';
+/** The branch setting that turns a paid channel on (`sms_enabled`, …). */
+export type PaidSwitchName = { [N in PaidChannel]: Catalogue[N] extends { branchSwitch: { setting: infer S } } ? S : never }[PaidChannel];
+/** The paid channels' switches, as BranchSettings and the API's Branch hold them. */
+export type PaidSwitchSettings = { [S in PaidSwitchName]: boolean };
 /** A ring's `channel_used`. `unknown`: nothing is known to have reached the customer, and a send that may have did not record its outcome. */
 export type ChannelUsed = CustomerChannel | RingOutcomeName;
 
@@ -161,6 +193,22 @@ export const FREE_CUSTOMER_CHANNELS = FREE_CHANNELS.filter((n) => declared(n).re
 export const LADDER_CHANNELS = names.filter((n) => declared(n).ladder.editor === 'step') as readonly LadderChannel[];
 export const SUBSCRIBE_CHANNELS = names.filter((n) => declared(n).subscribes) as readonly SubscribeChannel[];
 export const ANSWER_CHANNELS = names.filter((n) => declared(n).answers) as readonly AnswerChannel[];
+/** A paid channel's branch switch: its setting's name, default and description. */
+export type PaidSwitch = { channel: PaidChannel; setting: PaidSwitchName; default: boolean; description: string };
+/** Every paid channel's branch switch, in the catalogue's order. */
+export const PAID_SWITCHES: readonly PaidSwitch[] = PAID_CHANNELS.map((channel) => {
+  const s = declared(channel).branchSwitch!;
+  return { channel, setting: s.setting as PaidSwitchName, default: s.default, description: s.description };
+});
+/** The switches' settings, in the catalogue's order. */
+export const PAID_SWITCH_NAMES: readonly PaidSwitchName[] = PAID_SWITCHES.map((s) => s.setting);
+/** The switches as a new branch has them. */
+export const PAID_SWITCH_DEFAULTS = Object.fromEntries(PAID_SWITCHES.map((s) => [s.setting, s.default])) as PaidSwitchSettings;
+/** The paid channel switch `setting` of `o` (a branch's settings, the API's Branch, a draft of edits), each by its name. */
+export function pickPaidSwitches<O extends Partial<PaidSwitchSettings>>(o: O): { [S in PaidSwitchName]: O[S] } {
+  return Object.fromEntries(PAID_SWITCH_NAMES.map((s) => [s, o[s]])) as { [S in PaidSwitchName]: O[S] };
+}
+
 /** The channels a ring's result may name, strongest first. */
 export const STRENGTH = names
   .filter((n) => declared(n).strength !== null)

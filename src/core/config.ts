@@ -37,6 +37,8 @@ export type Config = {
   sseHeartbeatMs: number;
   push: PushConfig;
   sms: SmsConfig | null;
+  /** WHATSAPP_FROM, WHATSAPP_READY_TEMPLATE with the SMS provider's account (decision 0091); null: no WhatsApp. */
+  whatsapp: WhatsAppConfig | null;
   /** GOOGLE_WALLET_*: the Google Wallet issuer and its service account; null: no "Add to Google Wallet". */
   googleWallet: GoogleWalletConfig | null;
   /** The operator's Square application (SQUARE_*); null: the Square connector is not offered. */
@@ -110,6 +112,9 @@ export type MailConfig = { smtpUrl: string | null; from: string | null };
 export type SignupConfig = { mode: 'open' | 'first-owner' | 'off'; defaulted: boolean; trialDays: number };
 
 export type SmsConfig = { providerUrl: string; accountSid: string; authToken: string; from: string };
+
+/** The SMS provider's account, `from` as `whatsapp:+E164`, and the Content SID of the approved ready template. */
+export type WhatsAppConfig = SmsConfig & { readyTemplate: string };
 
 /**
  * A Google Wallet issuer (docs/google-wallet.md): its id, the service account that signs save links

@@ -1,6 +1,7 @@
 // Branch settings with their defaults. Stored as one JSON column so that adding a setting needs
 // no migration; every read goes through withDefaults, so old rows gain new defaults.
 import type { BranchSettings } from '../core/branch-settings.ts';
+import { PAID_SWITCH_DEFAULTS, PAID_SWITCHES, type PaidChannel } from '../core/channel-catalogue.ts';
 
 export const DEFAULT_SETTINGS: BranchSettings = {
   expiry_hours: 12,
@@ -9,7 +10,7 @@ export const DEFAULT_SETTINGS: BranchSettings = {
   escalation_ladder: null,
   voice: { enabled: true, language: 'en' },
   customer_page: { language: 'en', messages: { waiting: null, ready: null, closed: null }, phone_entry: false, phone_country: null },
-  sms_enabled: true,
+  ...PAID_SWITCH_DEFAULTS,
 };
 
 /** The languages of the customer page, the board and what a customer is sent (PRODUCT.md §10). */
@@ -58,3 +59,11 @@ export function withDefaults(stored: BranchSettingsPatch | undefined): BranchSet
 export function applyPatch(current: BranchSettings, patch: BranchSettingsPatch): BranchSettings {
   return merge(current, patch);
 }
+
+/** The paid channels the branch turned on, each by its catalogue's `branchSwitch`, in the catalogue's order. */
+export function paidChannelsOn(settings: BranchSettings): PaidChannel[] {
+  return PAID_SWITCHES.filter((s) => settings[s.setting]).map((s) => s.channel);
+}
+
+/** Whether any paid channel is on for the branch: what a customer's phone number is kept and asked for. */
+export const anyPaidChannelOn = (settings: BranchSettings): boolean => paidChannelsOn(settings).length > 0;

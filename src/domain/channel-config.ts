@@ -3,7 +3,7 @@
 // stops the process with a message instead of failing the first ring.
 import { createECDH } from 'node:crypto';
 
-import type { PushConfig, SmsConfig } from '../core/config.ts';
+import type { PushConfig, SmsConfig, WhatsAppConfig } from '../core/config.ts';
 
 export const TWILIO_API_BASE = 'https://api.twilio.com';
 
@@ -28,7 +28,11 @@ export function vapidKeyProblem(publicKey: string, privateKey: string): string |
 
 type Get = (name: string) => string | undefined;
 
-export function loadChannelConfig(get: Get, problems: string[], publicUrl: string): { push: PushConfig; sms: SmsConfig | null } {
+export function loadChannelConfig(
+  get: Get,
+  problems: string[],
+  publicUrl: string,
+): { push: PushConfig; sms: SmsConfig | null; whatsapp: WhatsAppConfig | null } {
   const publicKey = get('VAPID_PUBLIC_KEY');
   const privateKey = get('VAPID_PRIVATE_KEY');
   let vapid: PushConfig['vapid'] = null;
@@ -66,18 +70,63 @@ export function loadChannelConfig(get: Get, problems: string[], publicUrl: strin
   const providerUrl = (get('SMS_PROVIDER_URL') ?? TWILIO_API_BASE).replace(/\/+$/, '');
   let sms: SmsConfig | null = null;
   const given = [sid, token, from].filter((v) => v !== undefined).length;
+  const urlProblem = providerUrlProblem(providerUrl);
   if (given !== 0 && given !== 3) {
     problems.push('SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM must be set together (or none: live SMS is then off)');
   } else if (given === 3) {
-    try {
-      const u = new URL(providerUrl);
-      // The auth token travels in every request: plain http only to a provider on this machine.
-      const loopback = u.hostname === '127.0.0.1' || u.hostname === 'localhost' || u.hostname === '[::1]';
-      if (u.protocol !== 'https:' && !(u.protocol === 'http:' && loopback)) throw new Error('scheme');
-      sms = { providerUrl, accountSid: sid!, authToken: token!, from: from! };
-    } catch {
-      problems.push(`SMS_PROVIDER_URL must be an https URL (http only on loopback) (got "${providerUrl}")`);
-    }
+    if (urlProblem !== null) problems.push(urlProblem);
+    else sms = { providerUrl, accountSid: sid!, authToken: token!, from: from! };
   }
-  return { push, sms };
+  return { push, sms, whatsapp: loadWhatsAppConfig(get, problems, providerUrl, urlProblem, sms === null && given === 3) };
+}
+
+function providerUrlProblem(providerUrl: string): string | null {
+  try {
+    const u = new URL(providerUrl);
+    // The auth token travels in every request: plain http only to a provider on this machine.
+    const loopback = u.hostname === '127.0.0.1' || u.hostname === 'localhost' || u.hostname === '[::1]';
+    if (u.protocol !== 'https:' && !(u.protocol === 'http:' && loopback)) throw new Error('scheme');
+    return null;
+  } catch {
+    return `SMS_PROVIDER_URL must be an https URL (http only on loopback) (got "${providerUrl}")`;
+  }
+}
+
+/** Twilio's Content SID of an approved template: HX and 32 hex digits. */
+const CONTENT_SID = /^HX[0-9a-fA-F]{32}$/;
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+/**
+ * WhatsApp goes through the SMS provider's account (SMS_ACCOUNT_SID, SMS_AUTH_TOKEN,
+ * SMS_PROVIDER_URL), from its own sender, and opens a conversation only with an approved template
+ * (decision 0091). Set WHATSAPP_FROM and everything else it needs must be there too.
+ */
+function loadWhatsAppConfig(
+  get: Get,
+  problems: string[],
+  providerUrl: string,
+  urlProblem: string | null,
+  urlReported: boolean,
+): WhatsAppConfig | null {
+  const from = get('WHATSAPP_FROM');
+  const template = get('WHATSAPP_READY_TEMPLATE');
+  if (from === undefined) {
+    if (template !== undefined)
+      problems.push('WHATSAPP_READY_TEMPLATE is set without WHATSAPP_FROM: set both (or neither: WhatsApp is then off)');
+    return null;
+  }
+  const sid = get('SMS_ACCOUNT_SID');
+  const token = get('SMS_AUTH_TOKEN');
+  const number = from.replace(/^whatsapp:/, '');
+  const before = problems.length;
+  if (sid === undefined || token === undefined)
+    problems.push("WHATSAPP_FROM needs SMS_ACCOUNT_SID and SMS_AUTH_TOKEN: WhatsApp is sent through the SMS provider's account");
+  if (template === undefined)
+    problems.push("WHATSAPP_FROM needs WHATSAPP_READY_TEMPLATE: the provider's Content SID (HX…) of the approved ready template");
+  else if (!CONTENT_SID.test(template))
+    problems.push(`WHATSAPP_READY_TEMPLATE must be a Content SID (HX and 32 hex digits) (got "${template}")`);
+  if (!E164.test(number)) problems.push(`WHATSAPP_FROM must be a number in E.164 form, optionally after whatsapp: (got "${from}")`);
+  if (urlProblem !== null && !urlReported) problems.push(urlProblem);
+  if (problems.length !== before || urlProblem !== null) return null;
+  return { providerUrl, accountSid: sid!, authToken: token!, from: `whatsapp:${number}`, readyTemplate: template! };
 }

@@ -11,6 +11,7 @@ import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode, type 
 import type { Plan } from '../core/tenancy.ts';
 import type { BranchSettings } from '../core/branch-settings.ts';
 import { planHasPaidChannels } from './ring-policy.ts';
+import { anyPaidChannelOn } from './branch-settings.ts';
 import { isE164 } from './validation.ts';
 
 export const PHONE_PROBLEMS = ['invalid', 'needs-country-code', 'not-mobile'] as const;
@@ -68,14 +69,14 @@ export function maskPhone(e164: string): string {
 export type PhoneEntryFacts = { settings: BranchSettings; plan: Plan; livemode: boolean; smsProviderConfigured: boolean };
 
 /**
- * Whether the ticket page offers (and accepts) a phone number: the branch asked for it, has SMS
- * on, its plan includes SMS, and a text can be sent (test mode simulates it; live mode needs a
+ * Whether the ticket page offers (and accepts) a phone number: the branch asked for it, has a
+ * paid channel on (SMS, WhatsApp: any of the catalogue's), its plan includes them, and a text can be sent (test mode simulates it; live mode needs a
  * provider). Anything less would collect a number that is never used.
  */
 export function phoneEntryOffered(f: PhoneEntryFacts): boolean {
   return (
     f.settings.customer_page.phone_entry &&
-    f.settings.sms_enabled &&
+    anyPaidChannelOn(f.settings) &&
     planHasPaidChannels(f.plan) &&
     (!f.livemode || f.smsProviderConfigured)
   );

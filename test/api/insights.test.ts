@@ -264,8 +264,8 @@ test('rings by channel, boards calling out, "On my way" once per ticket, snoozes
   assert.equal(f.ready, 3);
   assert.equal(f.rings, 5);
   assert.equal(f.rings_per_ticket, 1.67);
-  assert.deepEqual(f.reached, { push: 2, wallet: 0, page: 1, sms: 0, none: 2, unknown: 0 });
-  assert.deepEqual(f.reached_share, { push: 0.4, wallet: 0, page: 0.2, sms: 0, none: 0.4, unknown: 0 });
+  assert.deepEqual(f.reached, { push: 2, wallet: 0, page: 1, sms: 0, whatsapp: 0, none: 2, unknown: 0 });
+  assert.deepEqual(f.reached_share, { push: 0.4, wallet: 0, page: 0.2, sms: 0, whatsapp: 0, none: 0.4, unknown: 0 });
   assert.deepEqual([f.called_out, f.called_out_share], [5, 1]);
   assert.deepEqual([f.acknowledged, f.acknowledgement_rate, f.snoozed], [1, 0.3333, 1]);
   assert.deepEqual([f.collected, f.pickup.count, f.pickup.longest_seconds], [1, 1, 4 * 60]);

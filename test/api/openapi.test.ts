@@ -385,7 +385,7 @@ test('enums: ticket status, channel_used (with unknown), ring reason, event type
   const { schemas } = doc.components;
   assert.deepEqual(schemas.Ticket.properties.status.enum, [...TICKET_STATUSES]);
   const channelUsed = deref(doc, schemas.RingResult.properties.channel_used);
-  assert.deepEqual(channelUsed.enum, ['push', 'wallet', 'page', 'sms', 'none', 'unknown']);
+  assert.deepEqual(channelUsed.enum, ['push', 'wallet', 'page', 'sms', 'whatsapp', 'none', 'unknown']);
   const ring = schemas.TicketRungEvent.properties.data.properties.ring;
   assert.deepEqual(ring.properties.reason.enum, ['ready', 'manual', 'reminder', 'snooze_end']);
   assert.deepEqual(deref(doc, ring.properties.channel_used).enum, channelUsed.enum);

@@ -82,7 +82,7 @@ test('0016 keeps every ring counted by channel, and the figures read the same', 
       );
       const [period] = await rollupSums(db, 'br_1', 'live', { from: '2026-11-02', to: '2026-11-02' }, 'period');
       const f = figuresOf(addInto(emptySums(), period!), 0);
-      assert.deepEqual(f.reached, { push: 6, wallet: 2, page: 4, sms: 2, none: 2, unknown: 2 });
+      assert.deepEqual(f.reached, { push: 6, wallet: 2, page: 4, sms: 2, whatsapp: 0, none: 2, unknown: 2 });
       assert.deepEqual([f.rings, f.called_out, f.ready], [18, 8, 18]);
       const byHour = await rollupSums(db, 'br_1', 'live', { from: '2026-11-02', to: '2026-11-02' }, 'hour');
       assert.deepEqual(

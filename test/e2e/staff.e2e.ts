@@ -190,6 +190,34 @@ test('an owner creates an API key (shown once), it works, and revoking it stops 
   await ctx.close();
 });
 
+test("the ladder editor shows WhatsApp as a step's paid channel once the branch turns it on (decision 0091)", async () => {
+  const ladder = [{ after_seconds: 60, channels: ['push'], sms: 'never', call_out: true }];
+  assert.equal((await api('PATCH', '/v1/branch', { escalation_ladder: ladder })).status, 200);
+  const { ctx, page, errors } = await openStaffPage(browser, t, owner);
+  try {
+    await page.goto(`${t.url}/staff#/admin/settings`);
+    await page.waitForSelector('#s-lsms-0');
+    const paidLabel = () => page.locator('label[for="s-lsms-0"]').textContent();
+    assert.equal(await paidLabel(), 'SMS', 'off by default: the step names SMS only');
+    await page.check('label:has-text("WhatsApp (business plan") input');
+    assert.equal(await paidLabel(), 'SMS / WhatsApp');
+    await page.uncheck('label:has-text("SMS fallback") input');
+    assert.equal(await paidLabel(), 'WhatsApp');
+    await page.click('button:has-text("Save settings")');
+    await page.waitForSelector('text=Settings saved.');
+    const branch = (await api('GET', '/v1/branch')).body;
+    assert.deepEqual([branch.whatsapp_enabled, branch.sms_enabled], [true, false]);
+    await page.reload();
+    await page.waitForSelector('#s-lsms-0');
+    assert.equal(await paidLabel(), 'WhatsApp', 'kept after a reload');
+    await shot(page, 'admin-ladder-whatsapp');
+    assert.deepEqual(errors, []);
+  } finally {
+    await ctx.close();
+    await api('PATCH', '/v1/branch', { escalation_ladder: null, sms_enabled: true, whatsapp_enabled: false });
+  }
+});
+
 test('the other admin screens work and are kept as screenshots', async () => {
   const { ctx, page, errors } = await openStaffPage(browser, t, owner);
   await page.goto(`${t.url}/staff#/admin/webhooks`);

@@ -4,11 +4,23 @@
 // it also calls readybell back: a customer's text (the inbound-message webhook) and a message's
 // delivery receipts (its StatusCallback), signed with X-Twilio-Signature by the `twilio`
 // package's own helper, so readybell's check is held against Twilio's implementation.
+// WhatsApp goes through the same API (`whatsapp:` addresses, an approved template's ContentSid and
+// ContentVariables instead of a Body): the fake records those, and posts WhatsApp's inbound
+// messages and receipts as Twilio does, from and to `whatsapp:` addresses.
 import type { Server } from 'node:http';
 import { bodyServer } from './body-server.ts';
 import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
 
-export type SentSms = { to: string; from: string; body: string; sid: string; statusCallback: string | null };
+export type SentSms = {
+  to: string;
+  from: string;
+  body: string;
+  sid: string;
+  statusCallback: string | null;
+  /** A template's Content SID and its variables (parsed), when the message is one. */
+  contentSid?: string;
+  contentVariables?: Record<string, string>;
+};
 export type Callback = { status: number; type: string | null; text: string };
 export type SmsReply = number | 'hang';
 
@@ -16,6 +28,8 @@ export class FakeSmsProvider {
   static readonly SID = 'ACtest0000000000000000000000000000';
   static readonly TOKEN = 'fake-auth-token';
   static readonly FROM = '+15005550006';
+  static readonly WHATSAPP_FROM = 'whatsapp:+14155238886';
+  static readonly WHATSAPP_TEMPLATE = `HX${'b'.repeat(32)}`;
   url = '';
   readonly messages: SentSms[] = [];
   /** Requests of any kind, accepted or not. */
@@ -45,7 +59,15 @@ export class FakeSmsProvider {
         body: form.get('Body') ?? '',
         sid: `SM${String(this.requests).padStart(32, '0')}`,
         statusCallback: form.get('StatusCallback'),
+        ...(form.has('ContentSid')
+          ? { contentSid: form.get('ContentSid')!, contentVariables: JSON.parse(form.get('ContentVariables') ?? '{}') }
+          : {}),
       };
+      // Like Twilio: a message is a Body or a template, and WhatsApp is only from a WhatsApp sender.
+      if (form.has('Body') === form.has('ContentSid'))
+        return json(400, { code: 21619, message: 'A text message body or media urls must be specified' });
+      if (msg.to.startsWith('whatsapp:') !== msg.from.startsWith('whatsapp:'))
+        return json(400, { code: 63007, message: 'Twilio could not find a Channel with the specified From address' });
       const accept = () => {
         this.messages.push(msg);
         json(201, { sid: msg.sid, status: 'queued', to: msg.to, from: msg.from, body: msg.body });
@@ -68,6 +90,44 @@ export class FakeSmsProvider {
       SMS_AUTH_TOKEN: FakeSmsProvider.TOKEN,
       SMS_FROM: FakeSmsProvider.FROM,
     };
+  }
+
+  /** The environment that adds WhatsApp through this fake (SMS_* from env()). */
+  whatsappEnv(): Record<string, string> {
+    return { WHATSAPP_FROM: FakeSmsProvider.WHATSAPP_FROM, WHATSAPP_READY_TEMPLATE: FakeSmsProvider.WHATSAPP_TEMPLATE };
+  }
+
+  /** A customer's WhatsApp message from `from` (+E.164), as Twilio's inbound webhook posts it. */
+  whatsappInbound(
+    serverUrl: string,
+    publicUrl: string,
+    from: string,
+    body: string,
+    opts: { signature?: string | null; messageSid?: string } = {},
+  ): Promise<Callback> {
+    const sid = opts.messageSid ?? `SM${String(++this.inboundSeq).padStart(32, 'e')}`;
+    return this.callBack(
+      serverUrl,
+      `${publicUrl}/sms/inbound`,
+      {
+        SmsMessageSid: sid,
+        NumMedia: '0',
+        ProfileName: 'Sam',
+        MessageType: 'text',
+        SmsSid: sid,
+        WaId: from.slice(1),
+        SmsStatus: 'received',
+        Body: body,
+        To: FakeSmsProvider.WHATSAPP_FROM,
+        NumSegments: '1',
+        ReferralNumMedia: '0',
+        MessageSid: sid,
+        AccountSid: FakeSmsProvider.SID,
+        From: `whatsapp:${from}`,
+        ApiVersion: '2010-04-01',
+      },
+      opts,
+    );
   }
 
   /** Resolves once `n` requests have arrived in all (answered or still held). */
@@ -150,6 +210,9 @@ export class FakeSmsProvider {
         To: message.to,
         From: message.from,
         ApiVersion: '2010-04-01',
+        ...(message.to.startsWith('whatsapp:')
+          ? { ChannelPrefix: 'whatsapp', ChannelToAddress: message.to.slice('whatsapp:'.length) }
+          : {}),
         ...(opts.errorCode === undefined ? {} : { ErrorCode: opts.errorCode }),
       },
       opts,

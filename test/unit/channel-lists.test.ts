@@ -21,8 +21,8 @@ const ALLOWED: Record<string, string> = {
   'src/contract/schemas.ts: [push, page]': "EXAMPLE_LADDER: the documentation's example of a ladder, not a list of channels",
   'src/contract/example-objects.ts: [push, page, display]': "the documentation's example ring: what one ring tried",
   'src/http/insights-schemas.ts: [push, page, sms]': "the documentation's example figures (the other channels come from the catalogue)",
-  'src/domain/channel-config.ts: [push, sms]':
-    'the push and SMS parts of the configuration, parsed together by loadConfig (the catalogue lists each channel’s names)',
+  'src/domain/channel-config.ts: [push, sms, whatsapp]':
+    'the push, SMS and WhatsApp parts of the configuration, parsed together by loadConfig (the catalogue lists each channel’s names)',
   'web/staff/src/insights/period-charts.tsx: [push, page]': "the reach chart's reading sentence, whose translations name push and page",
 };
 

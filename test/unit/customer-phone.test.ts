@@ -61,7 +61,7 @@ test('country codes: two upper-case letters of a country with a numbering plan',
   for (const bad of ['gb', 'XX', 'G1', 'GBR', '', 'UK']) assert.ok(!isPhoneCountry(bad), bad);
 });
 
-test('asked for only where a branch wants it, has SMS on, its plan includes SMS, and a text can be sent', () => {
+test('asked for only where a branch wants it, has a paid channel (SMS, WhatsApp) on, its plan includes SMS, and a text can be sent', () => {
   const on = withDefaults({ customer_page: { phone_entry: true } as never });
   const facts = (over: Partial<PhoneEntryFacts>): PhoneEntryFacts => ({
     settings: on,
@@ -74,6 +74,7 @@ test('asked for only where a branch wants it, has SMS on, its plan includes SMS,
   assert.equal(withDefaults({}).customer_page.phone_entry, false, 'off by default');
   assert.equal(phoneEntryOffered(facts({ settings: withDefaults({}) })), false);
   assert.equal(phoneEntryOffered(facts({ settings: { ...on, sms_enabled: false } })), false);
+  assert.equal(phoneEntryOffered(facts({ settings: { ...on, sms_enabled: false, whatsapp_enabled: true } })), true, 'WhatsApp is on');
   assert.equal(phoneEntryOffered(facts({ plan: 'pro' })), false);
   assert.equal(phoneEntryOffered(facts({ plan: 'free' })), false);
   assert.equal(phoneEntryOffered(facts({ smsProviderConfigured: false })), false, 'live mode without a provider would never send');

@@ -75,7 +75,7 @@ test('figures: counts add up, rates are over the tickets made ready and the ring
     1,
   );
   assert.deepEqual([f.created, f.ready, f.collected, f.cancelled, f.expired, f.open], [3, 2, 2, 1, 0, 1]);
-  assert.deepEqual(f.reached, { push: 1, wallet: 0, page: 0, sms: 1, none: 1, unknown: 1 });
+  assert.deepEqual(f.reached, { push: 1, wallet: 0, page: 0, sms: 1, whatsapp: 0, none: 1, unknown: 1 });
   assert.deepEqual([f.rings, f.rings_per_ticket, f.called_out, f.called_out_share], [4, 2, 2, 0.5]);
   assert.deepEqual([f.acknowledged, f.acknowledgement_rate, f.snoozed], [1, 0.5, 1]);
   // The median (5 min, the first of two) is the middle of its bucket, 5–6 min; the p90 is the longest.

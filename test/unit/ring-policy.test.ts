@@ -15,6 +15,7 @@ const base: RingFacts = {
   phone: false,
   plan: 'pro',
   smsEnabled: true,
+  whatsappEnabled: false,
   livemode: true,
 };
 const attempt = (channel: ChannelName, delivered: boolean): ChannelAttempt => ({ channel, delivered });
@@ -61,7 +62,17 @@ test('every combination of facts follows the rules', () => {
             for (const plan of PLANS) {
               for (const smsEnabled of [true, false])
                 for (const livemode of [true, false]) {
-                  const f: RingFacts = { configured, ticketReady, pageOpen, pushSubscriptions, phone, plan, smsEnabled, livemode };
+                  const f: RingFacts = {
+                    configured,
+                    ticketReady,
+                    pageOpen,
+                    pushSubscriptions,
+                    phone,
+                    plan,
+                    smsEnabled,
+                    whatsappEnabled: false,
+                    livemode,
+                  };
                   const p = planRing(f);
                   n++;
                   // Fan-out: exactly the configured free channels that can reach someone, in a fixed order.
@@ -171,4 +182,20 @@ test('a wallet pass the phone fetched is a free channel: weaker than push, stron
   assert.equal(summarizeRing([attempt('wallet', true), attempt('sms', true)]).channel_used, 'wallet');
   assert.deepEqual(summarizeRing([attempt('wallet', false)]), { rang: false, channel_used: 'none', call_out_loud: false });
   assert.ok(EVERY_CHANNEL.free.includes('wallet'));
+});
+
+test('WhatsApp is a paid channel beside SMS: each by its branch switch, both on the business plan only (decision 0091)', () => {
+  const paid = { ...base, configured: new Set<ChannelName>([...ALL, 'whatsapp']), phone: true, plan: 'business' as const };
+  const channels = (f: RingFacts) => {
+    const p = planRing(f).sms;
+    return p.send ? p.channels : p.reason;
+  };
+  assert.deepEqual(channels({ ...paid, smsEnabled: true, whatsappEnabled: false }), ['sms'], 'off by default');
+  assert.deepEqual(channels({ ...paid, smsEnabled: true, whatsappEnabled: true }), ['sms', 'whatsapp']);
+  assert.deepEqual(channels({ ...paid, smsEnabled: false, whatsappEnabled: true }), ['whatsapp']);
+  assert.equal(channels({ ...paid, plan: 'pro', smsEnabled: false, whatsappEnabled: true }), 'plan');
+  assert.equal(channels({ ...paid, phone: false, smsEnabled: false, whatsappEnabled: true }), 'no-phone');
+  // A ring that reached the customer by SMS and WhatsApp is named after SMS, the stronger.
+  assert.equal(summarizeRing([attempt('whatsapp', true), attempt('sms', true)]).channel_used, 'sms');
+  assert.equal(summarizeRing([attempt('sms', false), attempt('whatsapp', true)]).channel_used, 'whatsapp');
 });

@@ -164,7 +164,7 @@ export interface paths {
         };
         /**
          * Get the QR code (PNG)
-         * @description The customer's link as a QR code, for a POS that cannot draw one: print it on the receipt. It never changes for a ticket, so it is cached for a day.
+         * @description The QR code of `getTicketQrSvg`, as a PNG image.
          */
         get: operations["getTicketQrPng"];
         put?: never;
@@ -2050,7 +2050,8 @@ export interface components {
                 phone_entry: boolean;
                 phone_country: string | null;
             };
-            sms_enabled: boolean;
+            sms_enabled: components["schemas"]["SmsEnabled"];
+            whatsapp_enabled: components["schemas"]["WhatsappEnabled"];
             created_at: components["schemas"]["Timestamp"];
             updated_at: components["schemas"]["Timestamp"];
         };
@@ -2216,7 +2217,7 @@ export interface components {
                     /** @description Every channel tried, with what happened */
                     channels: {
                         /** @enum {string} */
-                        channel: "push" | "wallet" | "page" | "sms" | "display";
+                        channel: "push" | "wallet" | "page" | "sms" | "whatsapp" | "display";
                         delivered: boolean | null;
                         /**
                          * @example accepted
@@ -2405,6 +2406,8 @@ export interface components {
                 page: number;
                 /** @description Rings whose strongest channel to reach the customer was sms */
                 sms: number;
+                /** @description Rings whose strongest channel to reach the customer was whatsapp */
+                whatsapp: number;
                 /** @description Rings that reached nobody */
                 none: number;
                 /** @description Rings by SMS whose outcome is not known */
@@ -2415,6 +2418,7 @@ export interface components {
                 wallet: number | null;
                 page: number | null;
                 sms: number | null;
+                whatsapp: number | null;
                 none: number | null;
                 unknown: number | null;
             };
@@ -2710,7 +2714,7 @@ export interface components {
          * @description The strongest channel that reached the customer: `push` (the push service accepted it), else `wallet` (their phone fetched the updated Wallet pass after the ring), else `page` (their open page received it), else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted may have (it is never sent twice): treat it as `none`.
          * @enum {string}
          */
-        ChannelUsed: "push" | "wallet" | "page" | "sms" | "none" | "unknown";
+        ChannelUsed: "push" | "wallet" | "page" | "sms" | "whatsapp" | "none" | "unknown";
         /**
          * @description Event types to send: "*" (every event) or any of ticket.created, ticket.ready, ticket.rung, ticket.collected, ticket.cancelled, ticket.expired, ticket.reopened, ticket.customer_viewed, ticket.customer_subscribed, ticket.customer_acknowledged, ticket.customer_snoozed. Default ["*"].
          * @example [
@@ -2739,6 +2743,11 @@ export interface components {
          */
         Token: string;
         /**
+         * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
+         * @enum {string}
+         */
+        Via: "page" | "sms" | "whatsapp";
+        /**
          * @description The token from the emailed link's fragment
          * @example Xk2v9QmH4c7PzR1bXk2v9QmH4c7PzR1bXk2v9QmH4c7
          */
@@ -2749,10 +2758,10 @@ export interface components {
          */
         Role: "owner" | "manager" | "staff";
         /**
-         * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
-         * @enum {string}
+         * @description Ready messages by SMS when no free channel reached the customer (business plan); on by default
+         * @example true
          */
-        Via: "page" | "sms";
+        SmsEnabled: boolean;
         P90Seconds: number | null;
         /**
          * @description The email's language; default: from Accept-Language, else English
@@ -2761,6 +2770,11 @@ export interface components {
         Language: "en" | "fr" | "es" | "de";
         /** @description Whether there are more after the last one; pass its id as `starting_after` to get them */
         HasMore: boolean;
+        /**
+         * @description Ready messages through WhatsApp (business plan); off by default
+         * @example false
+         */
+        WhatsappEnabled: boolean;
         /**
          * @description One of en, fr, es, de, it, pt, nl, ar
          * @example fr
@@ -3455,7 +3469,8 @@ export interface operations {
                         phone_entry?: boolean;
                         phone_country?: string | null;
                     };
-                    sms_enabled?: boolean;
+                    sms_enabled?: components["schemas"]["SmsEnabled"];
+                    whatsapp_enabled?: components["schemas"]["WhatsappEnabled"];
                 };
             };
         };

@@ -1,8 +1,12 @@
 // Twilio-compatible adapter: POST {base}/2010-04-01/Accounts/{sid}/Messages.json, form-encoded
 // To/From/Body (and StatusCallback, where the provider reports delivery), HTTP basic auth with the
-// account SID and auth token; 201 Created = accepted.
+// account SID and auth token; 201 Created = accepted. The same API sends WhatsApp (decision 0091):
+// `whatsapp:` addresses, and an approved template (ContentSid, ContentVariables) instead of a Body.
 import type { SmsConfig } from '../../core/config.ts';
 import type { SmsMessage, SmsProvider, SmsSendResult } from './provider.ts';
+
+/** A message with, instead of its body, an approved template and its variables ({"1": …}). */
+export type TwilioMessage = SmsMessage & { template?: { sid: string; variables: Record<string, string> } };
 
 export class TwilioSmsProvider implements SmsProvider {
   private readonly config: SmsConfig;
@@ -13,7 +17,7 @@ export class TwilioSmsProvider implements SmsProvider {
     this.timeoutMs = timeoutMs;
   }
 
-  async send(message: SmsMessage): Promise<SmsSendResult> {
+  async send(message: TwilioMessage): Promise<SmsSendResult> {
     const { providerUrl, accountSid, authToken, from } = this.config;
     const url = `${providerUrl}/2010-04-01/Accounts/${encodeURIComponent(accountSid)}/Messages.json`;
     const res = await fetch(url, {
@@ -26,7 +30,9 @@ export class TwilioSmsProvider implements SmsProvider {
       body: new URLSearchParams({
         To: message.to,
         From: from,
-        Body: message.body,
+        ...(message.template === undefined
+          ? { Body: message.body }
+          : { ContentSid: message.template.sid, ContentVariables: JSON.stringify(message.template.variables) }),
         ...(message.statusCallback === undefined ? {} : { StatusCallback: message.statusCallback }),
       }).toString(),
       redirect: 'manual',

@@ -13,6 +13,7 @@ import type { Ticket } from '../../core/ticket.ts';
 import { defineJobKind, type JobHandler, type TaskResult } from '../../core/job-registry.ts';
 import { AppError } from '../../domain/errors.ts';
 import { parseCustomerPhone } from '../../domain/customer-phone.ts';
+import { anyPaidChannelOn } from '../../domain/branch-settings.ts';
 import { planHasPaidChannels } from '../../domain/ring-policy.ts';
 import { ctxForBranch } from '../../actions/system-ctx.ts';
 import { createTicket } from '../../actions/create-ticket.ts';
@@ -95,9 +96,9 @@ export async function ticketOf(ctx: Ctx, orderId: string): Promise<Ticket | unde
 
 async function createFromOrder(ctx: Ctx, row: ShopifyConnectionRow, order: ShopifyOrder): Promise<Ticket> {
   const branch = await getBranch(ctx.services.db, ctx.branchId);
-  // The phone is kept only where the branch may text it (PRODUCT.md §1: kept only while it can be used).
-  const smsAllowed = branch?.settings.sms_enabled === true && planHasPaidChannels(ctx.plan);
-  const phone = smsAllowed && order.phone !== null ? parseCustomerPhone(order.phone, branch!.settings.customer_page.phone_country) : null;
+  // The phone is kept only where the branch may send it a paid message (SMS, WhatsApp; PRODUCT.md §1: kept only while it can be used).
+  const paidOn = branch !== undefined && anyPaidChannelOn(branch.settings) && planHasPaidChannels(ctx.plan);
+  const phone = paidOn && order.phone !== null ? parseCustomerPhone(order.phone, branch!.settings.customer_page.phone_country) : null;
   const queue =
     row.queue !== null && (await listQueues(ctx.services.db, ctx.branchId)).some((q) => q.name === row.queue) ? row.queue : null;
   const input = {

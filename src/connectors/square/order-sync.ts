@@ -12,6 +12,7 @@ import type { Ticket } from '../../core/ticket.ts';
 import { defineJobKind, type JobHandler, type TaskResult } from '../../core/job-registry.ts';
 import { AppError } from '../../domain/errors.ts';
 import { parseCustomerPhone } from '../../domain/customer-phone.ts';
+import { anyPaidChannelOn } from '../../domain/branch-settings.ts';
 import { planHasPaidChannels } from '../../domain/ring-policy.ts';
 import { ctxForBranch } from '../../actions/system-ctx.ts';
 import { createTicket } from '../../actions/create-ticket.ts';
@@ -102,9 +103,9 @@ async function ticketOf(ctx: Ctx, orderId: string): Promise<Ticket | undefined> 
 
 async function createFromOrder(ctx: Ctx, row: SquareConnectionRow, order: SquareOrder, pickup: SquareFulfillment): Promise<Ticket> {
   const branch = await getBranch(ctx.services.db, ctx.branchId);
-  // The recipient's phone is kept only where the branch may text it (PRODUCT.md §1: kept only while it can be used).
-  const smsAllowed = branch?.settings.sms_enabled === true && planHasPaidChannels(ctx.plan);
-  const phone = smsAllowed && pickup.phone !== null ? parseCustomerPhone(pickup.phone, branch!.settings.customer_page.phone_country) : null;
+  // The recipient's phone is kept only where the branch may send it a paid message (SMS, WhatsApp; PRODUCT.md §1: kept only while it can be used).
+  const paidOn = branch !== undefined && anyPaidChannelOn(branch.settings) && planHasPaidChannels(ctx.plan);
+  const phone = paidOn && pickup.phone !== null ? parseCustomerPhone(pickup.phone, branch!.settings.customer_page.phone_country) : null;
   // A queue removed since the owner chose it: the branch's default rather than no ticket at all.
   const queue =
     row.queue !== null && (await listQueues(ctx.services.db, ctx.branchId)).some((q) => q.name === row.queue) ? row.queue : null;

@@ -2,6 +2,8 @@
 // - POST /sms/inbound: a customer's text back ("1", "5", STOP, HELP …), answered with TwiML;
 // - POST /sms/status/<ring id>: a text's delivery receipts; readybell gives this URL with every
 //   send (StatusCallback), so the ring's id comes back signed and names the text.
+// WhatsApp comes through the same provider account and the same two webhooks (decision 0091): its
+// addresses are `whatsapp:+…`, which is how a message or a receipt of it is told from a text's.
 // Both are form-encoded and signed like Twilio's (X-Twilio-Signature over the public URL and the
 // parameters, keyed with SMS_AUTH_TOKEN). Anything not signed so is a 403 problem and changes
 // nothing. Numbers and message texts are never logged.
@@ -21,6 +23,8 @@ import { readSmsReply } from '../../domain/sms-reply.ts';
 import { smsStatusFromProvider } from '../../domain/sms-status.ts';
 import { formParams, validTwilioSignature, type FormParams } from '../../domain/twilio-signature.ts';
 import { hidden, typed } from '../operation.ts';
+import { answerWhatsAppReply } from '../../channels/whatsapp/reply.ts';
+import { whatsappNumber, whatsappRecordId } from '../../channels/whatsapp/records.ts';
 import type { RateLimiter } from '../../realtime/limiter.ts';
 import { smsReplyBudget } from './sms-reply-budget.ts';
 
@@ -42,11 +46,12 @@ export function registerSmsWebhooks(app: FastifyInstance, services: Services, li
 
   /** The request's parameters, once its signature holds; otherwise a 403 problem. */
   const signed = (req: FastifyRequest): { sms: SmsConfig; params: FormParams } => {
-    const sms = config.sms;
+    // WhatsApp uses the SMS provider's account: either one's token verifies the provider.
+    const sms = config.sms ?? config.whatsapp;
     if (sms === null)
       throw new AppError(
         'forbidden',
-        'This service has no SMS provider configured (SMS_ACCOUNT_SID, SMS_AUTH_TOKEN, SMS_FROM), so no webhook of one can be verified.',
+        'This service has no SMS provider configured (SMS_ACCOUNT_SID, SMS_AUTH_TOKEN, SMS_FROM or WHATSAPP_FROM), so no webhook of one can be verified.',
       );
     const params = formParams(typeof req.body === 'string' ? req.body : '');
     const header = req.headers['x-twilio-signature'];
@@ -74,7 +79,11 @@ export function registerSmsWebhooks(app: FastifyInstance, services: Services, li
 
     scope.post(SMS_INBOUND_PATH, hide, async (req, reply) => {
       const { sms, params } = signed(req);
-      const phone = first(params, 'From') ?? '';
+      const from = first(params, 'From') ?? '';
+      const whatsapp = whatsappNumber(from);
+      // A WhatsApp message to a service that has no WhatsApp sender is nobody's to answer.
+      if (whatsapp !== null && config.whatsapp === null) return twiml(reply, null);
+      const phone = whatsapp ?? from;
       // A short code or an alphanumeric sender cannot be a customer texted by a ring.
       if (!E164.test(phone)) return twiml(reply, null);
       const now = clock.now();
@@ -83,14 +92,15 @@ export function registerSmsWebhooks(app: FastifyInstance, services: Services, li
       const target = await smsReplyTarget(services, phone, String(req.id));
       const messageSid = first(params, 'MessageSid') ?? first(params, 'SmsSid');
       const result = await write(target?.ctx ?? noBranchCtx(services, 'live', 'sms-reply'), {
-        verb: answerSmsReply,
+        verb: whatsapp === null ? answerSmsReply : answerWhatsAppReply,
         input: { verb, digest, target, now, ...(messageSid === undefined ? {} : { messageSid }) },
       });
       // A second delivery of one message was neither acted on nor answered: nothing to count.
-      const send = !result.duplicate && (await budget.allow('live', digest, result.answer, now, sms.from));
+      const send =
+        !result.duplicate && (await budget.allow('live', digest, result.answer, now, whatsapp === null ? sms.from : config.whatsapp!.from));
       req.log.info(
         { understood_as: result.understoodAs, ticket: result.ticket?.id ?? null, duplicate: result.duplicate, answered: send },
-        'SMS reply',
+        whatsapp === null ? 'SMS reply' : 'WhatsApp reply',
       );
       return twiml(reply, send ? result.reply : null);
     });
@@ -104,8 +114,10 @@ export function registerSmsWebhooks(app: FastifyInstance, services: Services, li
       const ring = await ringOfText(services, ringId);
       if (ring === undefined) return reply.code(204).send();
       const errorCode = first(params, 'ErrorCode');
+      // A WhatsApp message's receipt names its record, which sits beside the ring's text's.
+      const whatsapp = whatsappNumber(first(params, 'To')) !== null || first(params, 'ChannelPrefix') === 'whatsapp';
       await recordSms(services, {
-        ringId,
+        ringId: whatsapp ? whatsappRecordId(ringId) : ringId,
         ticketId: ring.ticketId,
         branchId: ring.branchId,
         mode: ring.mode,
@@ -115,7 +127,7 @@ export function registerSmsWebhooks(app: FastifyInstance, services: Services, li
         providerSid: first(params, 'MessageSid') ?? null,
         at: clock.now(),
       });
-      req.log.info({ ring: ringId, sms_status: status }, 'SMS status');
+      req.log.info({ ring: ringId, sms_status: status, whatsapp }, 'SMS status');
       return reply.code(204).send();
     });
   });

@@ -7,4 +7,4 @@
  * @description The strongest channel that reached the customer: `push` (the push service accepted it), else `wallet` (their phone fetched the updated Wallet pass after the ring), else `page` (their open page received it), else `sms` (the provider accepted it), else `none`. `unknown`: none is known to have, and an SMS whose sending a server crash interrupted may have (it is never sent twice): treat it as `none`.
  * @enum {string}
  */
-export type ChannelUsed = "push" | "wallet" | "page" | "sms" | "none" | "unknown";
+export type ChannelUsed = "push" | "wallet" | "page" | "sms" | "whatsapp" | "none" | "unknown";

@@ -34,7 +34,7 @@ export type TicketRungEvent = {
             /** @description Every channel tried, with what happened */
             channels: {
                 /** @enum {string} */
-                channel: "push" | "wallet" | "page" | "sms" | "display";
+                channel: "push" | "wallet" | "page" | "sms" | "whatsapp" | "display";
                 delivered: boolean | null;
                 /**
                  * @example accepted

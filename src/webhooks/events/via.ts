@@ -7,4 +7,4 @@
  * @description How the customer answered: `page` (a button on their ticket page) or `sms` (a text back to a ring's SMS)
  * @enum {string}
  */
-export type Via = "page" | "sms";
+export type Via = "page" | "sms" | "whatsapp";

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { Services } from '../../../core/ctx.ts';
 import { presentBranch } from '../../../contract/present.ts';
 import { readBranch, updateBranchSettings } from '../../../actions/branch.ts';
-import { EXAMPLE_LADDER, LadderStepSchema, QueueName } from '../../../contract/schemas.ts';
+import { EXAMPLE_LADDER, LadderStepSchema, QueueName, paidSwitchFields } from '../../../contract/schemas.ts';
 import { Ref } from '../../../contract/schema-parts.ts';
 import { MAX_LADDER_STEPS } from '../../../domain/escalation-ladder.ts';
 import { operation, typed } from '../../operation.ts';
@@ -81,7 +81,7 @@ export const UpdateBranchBody = Type.Object(
         { additionalProperties: false },
       ),
     ),
-    sms_enabled: Type.Optional(Type.Boolean()),
+    ...paidSwitchFields((b) => Type.Optional(b)),
   },
   { additionalProperties: false },
 );

@@ -3,6 +3,7 @@
 // are shown under the field they point at; the time zone is picked from a searchable list. In test
 // mode the settings are shown read-only, with the reason: they shape live tickets too, so only live
 // mode (or the live key) changes them (PRODUCT.md §1, decision 0052).
+import { Fragment } from 'preact';
 import { useState } from 'preact/hooks';
 import { call, type Body } from '../api.ts';
 import type { Branch } from '../types.ts';
@@ -15,6 +16,7 @@ import { TimeZonePicker } from '../ui/timezone-picker.tsx';
 import { t, type MessageKey } from '../i18n/i18n.ts';
 import { CUSTOMER_LANGUAGES } from '../ui/customer-languages.ts';
 import { EscalationLadder, MAX_STEPS, type LadderStep } from './escalation-ladder.tsx';
+import { PAID_SWITCHES, PAID_SWITCH_NAMES, pickPaidSwitches, type PaidSwitchSettings } from '../../../../src/core/channel-catalogue.ts';
 
 const loadAll = () => Promise.all([call('getBranch'), call('listQueues')]);
 
@@ -31,11 +33,10 @@ type Flat = {
   msg_waiting: string;
   msg_ready: string;
   msg_closed: string;
-  sms_enabled: boolean;
   phone_entry: boolean;
   phone_country: string;
   ladder: LadderStep[] | null;
-};
+} & PaidSwitchSettings; // each paid channel's switch (`sms_enabled`, …), from the catalogue
 
 const flatten = (b: Branch): Flat => ({
   name: b.name,
@@ -50,7 +51,7 @@ const flatten = (b: Branch): Flat => ({
   msg_waiting: b.customer_page.messages.waiting ?? '',
   msg_ready: b.customer_page.messages.ready ?? '',
   msg_closed: b.customer_page.messages.closed ?? '',
-  sms_enabled: b.sms_enabled,
+  ...pickPaidSwitches(b),
   phone_entry: b.customer_page.phone_entry,
   phone_country: b.customer_page.phone_country ?? '',
   ladder: b.escalation_ladder,
@@ -76,7 +77,7 @@ function patchOf(e: Partial<Flat>): Body<'updateBranch'> {
       reminder_delay_seconds: e.reminder_delay_seconds,
       reminder_count: e.reminder_count,
       escalation_ladder: e.ladder,
-      sms_enabled: e.sms_enabled,
+      ...pickPaidSwitches(e),
       voice: edited({ enabled: e.voice_enabled, language: e.voice_language }),
       customer_page: edited({
         language: e.page_language,
@@ -118,7 +119,7 @@ const FIELDS: Array<keyof Flat> = [
   'msg_waiting',
   'msg_ready',
   'msg_closed',
-  'sms_enabled',
+  ...PAID_SWITCH_NAMES,
   'phone_entry',
   'phone_country',
   'ladder',
@@ -277,6 +278,7 @@ export function BranchSettings() {
           <EscalationLadder
             ladder={f.ladder}
             smsPlan={smsPlan}
+            paidOn={PAID_SWITCHES.filter((s) => f[s.setting]).map((s) => s.channel)}
             reminders={{ delay: f.reminder_delay_seconds, count: f.reminder_count }}
             onChange={(ladder) => update({ ladder })}
             invalid={form.errors.fields.ladder !== undefined}
@@ -327,11 +329,16 @@ export function BranchSettings() {
             {...form.bind('msg_closed', 's-mc')}
           />
           {err('msg_closed', 's-mc')}
-          <label class="check">
-            <input type="checkbox" checked={f.sms_enabled} onChange={check('sms_enabled')} {...form.bind('sms_enabled', 's-sms')} />{' '}
-            {t('settings.sms')}
-          </label>
-          {err('sms_enabled', 's-sms')}
+          {/* One switch per paid channel, from the catalogue: labelled `settings.<channel>`. */}
+          {PAID_SWITCHES.map((s) => (
+            <Fragment key={s.setting}>
+              <label class="check">
+                <input type="checkbox" checked={f[s.setting]} onChange={check(s.setting)} {...form.bind(s.setting, `s-${s.channel}`)} />{' '}
+                {t(`settings.${s.channel}` as MessageKey)}
+              </label>
+              {err(s.setting, `s-${s.channel}`)}
+            </Fragment>
+          ))}
           {/* Only the business plan has SMS; a branch that lost it may still turn this off. */}
           <label class="check">
             <input

@@ -4,7 +4,7 @@
 import { Fragment } from 'preact';
 import type { EscalationStep } from '../types.ts';
 import { t, type MessageKey } from '../i18n/i18n.ts';
-import { channelDeclaration, LADDER_CHANNELS, type LadderChannel } from '../../../../src/core/channel-catalogue.ts';
+import { channelDeclaration, LADDER_CHANNELS, type LadderChannel, type PaidChannel } from '../../../../src/core/channel-catalogue.ts';
 
 export type LadderStep = EscalationStep;
 
@@ -29,12 +29,16 @@ export function ladderFromReminders(delay: number, count: number, smsPlan: boole
 type Props = {
   ladder: LadderStep[] | null;
   smsPlan: boolean;
+  /** The paid channels the branch has on (SMS, WhatsApp): the step's paid setting names them. */
+  paidOn: readonly PaidChannel[];
   reminders: { delay: number; count: number };
   onChange: (ladder: LadderStep[] | null) => void;
   invalid: boolean;
 };
 
-export function EscalationLadder({ ladder, smsPlan, reminders, onChange, invalid }: Props) {
+export function EscalationLadder({ ladder, smsPlan, paidOn, reminders, onChange, invalid }: Props) {
+  // One setting covers every paid channel (decision 0091); its label names those that are on.
+  const paidLabel = paidOn.length === 0 ? t('ladder.sms') : paidOn.map((c) => t(`ladder.${c}` as MessageKey)).join(' / ');
   const set = (i: number, change: Partial<LadderStep>) => onChange(ladder!.map((s, j) => (j === i ? { ...s, ...change } : s)));
   const toggle = (i: number, channel: LadderChannel, on: boolean) => {
     const channels = ladder![i]!.channels.filter((c: LadderStep['channels'][number]) => c !== channel);
@@ -102,7 +106,7 @@ export function EscalationLadder({ ladder, smsPlan, reminders, onChange, invalid
                   />{' '}
                   {t('ladder.callOut')}
                 </label>
-                <label for={`s-lsms-${i}`}>{t('ladder.sms')}</label>
+                <label for={`s-lsms-${i}`}>{paidLabel}</label>
                 <select
                   id={`s-lsms-${i}`}
                   value={s.sms}

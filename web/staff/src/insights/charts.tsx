@@ -50,6 +50,7 @@ export const COLOURS = {
   red: '#b3261e',
   grey: '#5f6675',
   purple: '#6d28d9',
+  teal: '#0f766e',
 } as const;
 
 export function ChartCanvas({ config, label, height = 260 }: { config: ChartConfiguration; label: string; height?: number }) {
