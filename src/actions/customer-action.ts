@@ -54,7 +54,7 @@ async function customerPhone(ctx: TxCtx, raw: string | undefined): Promise<strin
       settings: branch.settings,
       plan: ctx.plan,
       livemode: ctx.mode === 'live',
-      smsProviderConfigured: ctx.services.config.sms !== null,
+      configured: (channel) => ctx.services.config[channel] !== null,
     });
   if (!offered) throw new AppError('forbidden', 'This shop does not take phone numbers on its customer page.');
   const parsed = parseCustomerPhone(raw ?? '', branch!.settings.customer_page.phone_country);

@@ -11,7 +11,8 @@ import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode, type 
 import type { Plan } from '../core/tenancy.ts';
 import type { BranchSettings } from '../core/branch-settings.ts';
 import { planHasPaidChannels } from './ring-policy.ts';
-import { anyPaidChannelOn } from './branch-settings.ts';
+import { paidChannelsOn } from './branch-settings.ts';
+import type { PaidChannel } from '../core/channel-catalogue.ts';
 import { isE164 } from './validation.ts';
 
 export const PHONE_PROBLEMS = ['invalid', 'needs-country-code', 'not-mobile'] as const;
@@ -66,18 +67,24 @@ export function maskPhone(e164: string): string {
   return (code + rest.join('')).replaceAll(' ', '\u00a0');
 }
 
-export type PhoneEntryFacts = { settings: BranchSettings; plan: Plan; livemode: boolean; smsProviderConfigured: boolean };
+export type PhoneEntryFacts = {
+  settings: BranchSettings;
+  plan: Plan;
+  livemode: boolean;
+  /** Whether the operator configured a paid channel's provider (Config keeps each under the channel's name). */
+  configured: (channel: PaidChannel) => boolean;
+};
 
 /**
- * Whether the ticket page offers (and accepts) a phone number: the branch asked for it, has a
- * paid channel on (SMS, WhatsApp: any of the catalogue's), its plan includes them, and a text can be sent (test mode simulates it; live mode needs a
- * provider). Anything less would collect a number that is never used.
+ * Whether the ticket page offers (and accepts) a phone number: the branch asked for it, its plan
+ * includes paid channels, and one of the paid channels it turned on (SMS, WhatsApp: any of the
+ * catalogue's) can send (test mode simulates; live mode needs that channel's provider). Anything
+ * less would collect a number that is never used.
  */
 export function phoneEntryOffered(f: PhoneEntryFacts): boolean {
   return (
     f.settings.customer_page.phone_entry &&
-    anyPaidChannelOn(f.settings) &&
     planHasPaidChannels(f.plan) &&
-    (!f.livemode || f.smsProviderConfigured)
+    paidChannelsOn(f.settings).some((channel) => !f.livemode || f.configured(channel))
   );
 }

@@ -45,7 +45,7 @@ export async function loadPageView(deps: CustomerLiveDeps, ticket: Ticket, branc
             settings: branch.settings,
             plan,
             livemode: ticket.mode === 'live',
-            smsProviderConfigured: deps.services.config.sms !== null,
+            configured: (channel) => deps.services.config[channel] !== null,
           }),
         )
       : false,

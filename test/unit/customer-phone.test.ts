@@ -67,7 +67,7 @@ test('asked for only where a branch wants it, has a paid channel (SMS, WhatsApp)
     settings: on,
     plan: 'business',
     livemode: true,
-    smsProviderConfigured: true,
+    configured: () => true,
     ...over,
   });
   assert.equal(phoneEntryOffered(facts({})), true);
@@ -77,6 +77,13 @@ test('asked for only where a branch wants it, has a paid channel (SMS, WhatsApp)
   assert.equal(phoneEntryOffered(facts({ settings: { ...on, sms_enabled: false, whatsapp_enabled: true } })), true, 'WhatsApp is on');
   assert.equal(phoneEntryOffered(facts({ plan: 'pro' })), false);
   assert.equal(phoneEntryOffered(facts({ plan: 'free' })), false);
-  assert.equal(phoneEntryOffered(facts({ smsProviderConfigured: false })), false, 'live mode without a provider would never send');
-  assert.equal(phoneEntryOffered(facts({ livemode: false, smsProviderConfigured: false })), true, 'test mode simulates the text');
+  assert.equal(phoneEntryOffered(facts({ configured: () => false })), false, 'live mode without a provider would never send');
+  const whatsappOnly = { ...on, sms_enabled: false, whatsapp_enabled: true };
+  assert.equal(
+    phoneEntryOffered(facts({ settings: whatsappOnly, configured: (c) => c === 'whatsapp' })),
+    true,
+    "WhatsApp's sender without SMS's",
+  );
+  assert.equal(phoneEntryOffered(facts({ settings: whatsappOnly, configured: (c) => c === 'sms' })), false, 'SMS configured but off');
+  assert.equal(phoneEntryOffered(facts({ livemode: false, configured: () => false })), true, 'test mode simulates the text');
 });
