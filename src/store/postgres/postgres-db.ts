@@ -7,10 +7,9 @@
 // are made with SET LOCAL inside the transaction they are for, locks are transaction locks, and
 // named statements are used only where they are found to survive (decision 0057).
 import pg from 'pg';
-import type { Writable } from 'node:stream';
-import { createHash } from 'node:crypto';
 import { probeStatementNames } from './pooler-probe.ts';
 import { runAfterCommitHooks } from '../db.ts';
+import { named, PgTx, type Statements, unnamed } from './pg-tx.ts';
 import type { Db, Dialect, Row, StoreHistory, Tx } from '../../core/db.ts';
 import { ServerWatch } from './server-watch.ts';
 import type { CreateOutcome, CreateRequest } from '../../core/ticket-create.ts';
@@ -24,142 +23,12 @@ pg.types.setTypeParser(1700, (v) => Number(v)); // numeric (aggregates)
 
 const MIGRATION_LOCK = 0x7265_6479; // "redy"
 
-// Named statements are prepared once per connection and reused, saving a parse per query.
-const names = new Map<string, string>();
-function statementName(sql: string): string {
-  let n = names.get(sql);
-  if (n === undefined) {
-    n = 'rb_' + createHash('sha1').update(sql).digest('hex').slice(0, 20);
-    names.set(sql, n);
-  }
-  return n;
-}
-
-/** How a statement is sent: by name (parsed once per session) or unnamed (parsed every time). */
-type Statements = (sql: string, params?: readonly unknown[]) => pg.QueryConfig;
-
-const named: Statements = (sql, params = []) => ({ name: statementName(sql), text: sql, values: params as unknown[] });
-const unnamed: Statements = (sql, params = []) => ({ text: sql, values: params as unknown[] });
-
 /**
  * What makes the unflushed connections' statement skip the WAL flush and sequential scans (see
  * queryUnflushed): local to its transaction, so the server session it ran on, which a pooler
  * hands to other clients next, keeps its own settings.
  */
 const UNFLUSHED_SETTINGS = "SELECT set_config('synchronous_commit', 'off', true), set_config('enable_seqscan', 'off', true)";
-
-export class PgTx implements Tx {
-  readonly dialect: Dialect = 'postgres';
-  readonly forUpdate = 'FOR UPDATE';
-  readonly hooks: Array<() => void> = [];
-  private readonly client: pg.PoolClient;
-  private readonly statement: Statements;
-  private seq = 0;
-  /** Statements sent without waiting (BEGIN, `later`), and the first of them that failed. */
-  private inFlight: Array<Promise<void>> = [];
-  private failure: Error | null = null;
-  /** The connection's socket, corked while statements sent without waiting are held for the next write. */
-  private readonly socket: Writable | null;
-  private held = false;
-
-  constructor(client: pg.PoolClient, statement: Statements) {
-    this.client = client;
-    this.statement = statement;
-    const stream = (client as unknown as { connection?: { stream?: Writable } }).connection?.stream;
-    this.socket = stream !== undefined && typeof stream.cork === 'function' ? stream : null;
-  }
-  async query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]> {
-    return (await this.waited(sql, params)).rows as T[];
-  }
-  async run(sql: string, params?: readonly unknown[]): Promise<number> {
-    return (await this.waited(sql, params)).rowCount ?? 0;
-  }
-  /** A statement the caller waits for: it leaves now, with whatever `later` held. */
-  private waited(sql: string, params?: readonly unknown[]): Promise<pg.QueryResult> {
-    const sent = this.client.query(this.statement(sql, params));
-    this.flush();
-    return sent;
-  }
-  later(sql: string, params?: readonly unknown[]): Promise<void> {
-    this.hold();
-    this.send(this.client.query(this.statement(sql, params)));
-    return Promise.resolve();
-  }
-  /**
-   * BEGIN travels with the transaction's first statement (the client is pipelined). It cannot
-   * fail on a healthy connection (BEGIN inside a transaction is a warning, not an error), and on a
-   * broken one nothing sent after it runs either.
-   */
-  begin(): void {
-    this.hold();
-    this.send(this.client.query('BEGIN'));
-  }
-  /**
-   * Statements sent without waiting stay in the socket's buffer until the next statement that is
-   * waited for (or the COMMIT), and all of them leave in one write: `pg` writes each statement on
-   * its own, and a socket write that wakes the backend was 35 % of a ready's CPU on the node
-   * (decision 0054). The end of the event loop's turn sends them anyway, so a transaction that
-   * awaits something else first (Redis, a timer) never holds them longer than that.
-   */
-  private hold(): void {
-    if (this.held || this.socket === null) return;
-    this.held = true;
-    this.socket.cork();
-    setImmediate(() => this.flush());
-  }
-  flush(): void {
-    if (!this.held) return;
-    this.held = false;
-    this.socket?.uncork();
-  }
-  private send(sent: Promise<unknown>): void {
-    this.inFlight.push(
-      sent.then(
-        () => {},
-        (err: Error) => {
-          this.failure ??= err;
-        },
-      ),
-    );
-  }
-  /**
-   * Waits for everything sent without waiting, and answers what really went wrong: a statement
-   * sent by `later` that failed makes every later one fail with "current transaction is
-   * aborted", which says nothing. `err` is what the caller saw, if anything.
-   */
-  async settle(err: unknown = null): Promise<unknown> {
-    this.flush();
-    while (this.inFlight.length > 0) await Promise.all(this.inFlight.splice(0));
-    const cause = this.failure ?? err;
-    this.failure = null;
-    return cause;
-  }
-  async savepoint<T>(fn: () => Promise<T>): Promise<T> {
-    const before = await this.settle();
-    if (before !== null) throw before;
-    const name = `sp${++this.seq}`;
-    // settle() has sent everything held: nothing is corked here.
-    await this.client.query(`SAVEPOINT ${name}`);
-    const mark = this.hooks.length;
-    try {
-      // Not released: RELEASE would cost a round trip (inside the caller's transaction, after its
-      // writes, so often while it holds row locks) and the savepoint ends with the transaction
-      // anyway. Names are unique per transaction, so a later ROLLBACK TO still finds its own.
-      const result = await fn();
-      const failed = await this.settle();
-      if (failed !== null) throw failed;
-      return result;
-    } catch (err) {
-      const cause = await this.settle(err);
-      await this.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
-      this.hooks.length = mark;
-      throw cause;
-    }
-  }
-  afterCommit(fn: () => void): void {
-    this.hooks.push(fn);
-  }
-}
 
 /**
  * Every client of the pool gets an error listener for its whole life. A client whose connection

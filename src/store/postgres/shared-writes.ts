@@ -24,7 +24,7 @@ import { runAfterCommitHooks } from '../db.ts';
 /** Most writes in one batch: enough to share a COMMIT widely, few enough to hold row locks briefly. */
 const MAX_BATCH = 64;
 
-/** The PostgreSQL transaction the batch runs in (PgTx, postgres-db.ts). */
+/** The PostgreSQL transaction the batch runs in (PgTx, pg-tx.ts). */
 export interface BatchTx extends Tx {
   /** Waits for what was sent without waiting; answers the first failure among it, or `err`. */
   settle(err?: unknown): Promise<unknown>;
