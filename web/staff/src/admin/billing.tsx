@@ -3,7 +3,7 @@
 // it: before a subscription, the plans and periods the operator sells, each a button to Stripe
 // Checkout; with one, its status, trial days left, next invoice or end, and "Manage billing" (the
 // customer portal: card, plan, period, cancel). Back from Checkout, the screen says how it went.
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import type { Billing } from '../types.ts';
 import { useLoad } from '../ui/load.ts';
@@ -37,7 +37,9 @@ const STATUS: Record<string, MessageKey> = {
 export function BillingScreen() {
   const loaded = useLoad(loadBilling);
   const [returned] = useState<Returned>(checkoutReturn);
-  useEffect(() => {
+  // Before the notice is painted, not after: the address is bare by the time anyone sees the return
+  // said (useEffect waits for a frame, and a reload in between would say it twice).
+  useLayoutEffect(() => {
     if (returned !== null) history.replaceState(history.state, '', `${location.pathname}#/settings/billing`);
   }, []);
   const b = loaded.data;
