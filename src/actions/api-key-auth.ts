@@ -4,6 +4,7 @@
 // machine (the CLI beside an embedded store) must clear that cache.
 import type { Services } from '../core/ctx.ts';
 import type { Plan } from '../core/tenancy.ts';
+import { channels } from '../core/bus.ts';
 import { apiKeyUsable, findApiKeyWithPlan, type ApiKeyRecord } from '../store/credentials.ts';
 import { onCredentialsChanged, watchOtherProcesses } from '../store/credential-changes.ts';
 
@@ -30,4 +31,22 @@ export type CredentialWatch = {
  */
 export function watchCredentials(services: Services, on: { here: () => void; elsewhere: () => void }): CredentialWatch {
   return { check: watchOtherProcesses(services.db, on.elsewhere), stop: onCredentialsChanged(on.here) };
+}
+
+export type CredentialNews = {
+  /** Resolves once every committed change's news has been taken by the bus; null when none is in flight. */
+  inFlight: () => Promise<unknown> | null;
+  stop: () => void;
+};
+
+/** Publishes each credential change committed in this process on the bus, for the other nodes' caches. */
+export function announceCredentialChanges(services: Services): CredentialNews {
+  const sending = new Set<Promise<void>>();
+  const stop = onCredentialsChanged(() => {
+    const sent: Promise<void> = services.bus.publish(channels.auth, { type: 'credentials.changed' }).then(() => {
+      sending.delete(sent);
+    });
+    sending.add(sent);
+  });
+  return { inFlight: () => (sending.size === 0 ? null : Promise.all(sending)), stop };
 }

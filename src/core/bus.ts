@@ -6,7 +6,12 @@ export type BusMessage = { type: string; [key: string]: unknown };
 export type BusHandler = (message: BusMessage) => void;
 
 export interface Bus {
-  publish(channel: string, message: BusMessage): void;
+  /**
+   * Resolves once every node can have the message: delivered to this node's subscribers, or taken
+   * by Redis, which has then handed it to every subscribed node. Never rejects; most publishers do
+   * not wait (a lost live update is healed by resync), a credential change does (credential-news.ts).
+   */
+  publish(channel: string, message: BusMessage): Promise<void>;
   subscribe(channel: string, handler: BusHandler): () => void;
   close(): Promise<void>;
 }

@@ -15,6 +15,7 @@ import { registerInputGuard } from './plugins/input-guard.ts';
 import { registerRequestFraming } from './plugins/request-framing.ts';
 import { registerLingeringClose } from './plugins/lingering-close.ts';
 import { registerDraining } from './plugins/draining.ts';
+import { registerCredentialNews } from './plugins/credential-news.ts';
 import { registerLoadShedding } from './plugins/load-shedding.ts';
 import { registerCompression } from './plugins/compression.ts';
 import { type AppModule, mountedRoutes, mountRouteTable } from './route-table.ts';
@@ -148,6 +149,7 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
   registerLingeringClose(app);
   registerInputGuard(app);
   registerDraining(app);
+  registerCredentialNews(app, services);
   const shedding = await registerLoadShedding(app, config.shedding);
   await registerCompression(app); // before any route: it attaches itself to each route as it is added
 

@@ -6,7 +6,12 @@ import type { Bus, BusHandler, BusMessage } from '../core/bus.ts';
 export class MemoryBus implements Bus {
   private readonly handlers = new Map<string, Set<BusHandler>>();
 
-  publish(channel: string, message: BusMessage): void {
+  publish(channel: string, message: BusMessage): Promise<void> {
+    this.deliver(channel, message);
+    return Promise.resolve();
+  }
+
+  private deliver(channel: string, message: BusMessage): void {
     const set = this.handlers.get(channel);
     if (set === undefined) return;
     for (const h of [...set]) {

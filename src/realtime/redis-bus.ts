@@ -36,16 +36,17 @@ export class RedisBus implements Bus {
     });
   }
 
-  publish(channel: string, message: BusMessage): void {
-    if (this.breaker !== null && !this.breaker.up) {
-      this.local.publish(channel, message);
-      return;
-    }
-    // Fire and forget: the store already holds the truth; a lost live update is healed by resync.
-    this.pub.publish(this.prefix + channel, JSON.stringify(message)).catch(() => {
-      this.breaker?.failed();
-      this.local.publish(channel, message);
-    });
+  publish(channel: string, message: BusMessage): Promise<void> {
+    if (this.breaker !== null && !this.breaker.up) return this.local.publish(channel, message);
+    // Redis answers once it has handed the message to every subscribed node; the command times out
+    // after REDIS_COMMAND_TIMEOUT_MS, so nobody waits on a Redis that does not answer.
+    return this.pub.publish(this.prefix + channel, JSON.stringify(message)).then(
+      () => {},
+      () => {
+        this.breaker?.failed();
+        return this.local.publish(channel, message);
+      },
+    );
   }
 
   subscribe(channel: string, handler: BusHandler): () => void {

@@ -36,16 +36,10 @@ export function registerAuth(app: FastifyInstance, services: Services, lastUsed:
   app.decorateRequest('auth', null);
   const cache = new KeyCache<KeyAuth>(services.config.apiKeyCacheMs);
   // A change committed here clears this node's cache before the request that made it is
-  // answered, and the bus tells the other nodes; their own messages clear this one.
+  // answered; the bus tells the other nodes (credential-news.ts), and theirs clear this one.
   const offBus = services.bus.subscribe(channels.auth, () => cache.clear());
   // The CLI changes the embedded store from another process, without a bus to tell us.
-  const credentials = watchCredentials(services, {
-    here: () => {
-      cache.clear();
-      services.bus.publish(channels.auth, { type: 'credentials.changed' });
-    },
-    elsewhere: () => cache.clear(),
-  });
+  const credentials = watchCredentials(services, { here: () => cache.clear(), elsewhere: () => cache.clear() });
   app.addHook('onClose', async () => {
     offBus();
     credentials.stop();
