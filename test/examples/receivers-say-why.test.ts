@@ -78,7 +78,9 @@ for (const language of LANGUAGES) {
     const port = await freePort();
     const cmd = example.receiver(port, scratch);
     if (stays) {
-      const child = owned(spawn(cmd.command, cmd.args, { cwd: cmd.cwd, env: { PATH: process.env.PATH ?? '', ...cmd.env }, stdio: 'ignore' }));
+      const child = owned(
+        spawn(cmd.command, cmd.args, { cwd: cmd.cwd, env: { PATH: process.env.PATH ?? '', ...cmd.env }, stdio: 'ignore' }),
+      );
       try {
         await eventually(() => listening(port), `the ${language.name} receiver listens`, 60_000);
         const res = await fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', body: '{}' });
