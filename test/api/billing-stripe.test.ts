@@ -329,3 +329,28 @@ test('event ids are forgotten a month on by the retention sweep', async () => {
   await t.app.maintenance.sweep();
   assert.equal(await kept(), 0);
 });
+
+test('deleting the account cancels its subscription at Stripe; Stripe down, the job tries again until it has', async () => {
+  const { tenant, owner } = await freeShop();
+  const { sessionId, sub } = await subscribe(owner);
+  await deliver(stripe.checkoutCompleted(sessionId, sub));
+  assert.equal((await liveCall(tenant)).status, 200);
+  const account = (await owner('GET', '/v1/account')).body;
+  stripe.down = true;
+  try {
+    const deleted = await owner('DELETE', '/v1/account', { body: { name: account.name } });
+    assert.equal(deleted.status, 200, deleted.text);
+    await runJobs();
+    assert.equal(sub.status, 'active', 'Stripe could not be asked');
+  } finally {
+    stripe.down = false;
+  }
+  clock.advance(3600_000);
+  await runJobs();
+  assert.equal(sub.status, 'canceled');
+  const job = await t.app.services.db.query<{ done_at: number | null }>(
+    "SELECT done_at FROM jobs WHERE kind = 'account.deletion_requested' AND account_id = $1",
+    [tenant.accountId],
+  );
+  assert.notEqual(job[0]?.done_at ?? null, null);
+});
