@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { useSession } from '../session.tsx';
 import { useFormErrors } from '../ui/field-errors.tsx';
-import { Field, FormSubmit } from './form-and-table.tsx';
+import { FormSubmit, TextField } from './form-and-table.tsx';
 import { t } from '../i18n/i18n.ts';
 import { EmailChange } from './email-change.tsx';
 import { Leave } from './leave.tsx';
@@ -45,29 +45,30 @@ export function Account() {
       </p>
       <form class="settings" onSubmit={submit} aria-labelledby="pw-title">
         <h2 id="pw-title">{t('account.change')}</h2>
-        <Field id="pw-current" label={t('account.current')} error={form.errors.fields.current_password} layout="settings">
-          <input
-            id="pw-current"
-            type="password"
-            autocomplete="current-password"
-            required
-            value={current}
-            onInput={(e) => setCurrent(e.currentTarget.value)}
-            {...form.bind('current_password', 'pw-current')}
-          />
-        </Field>
-        <Field id="pw-new" label={t('account.new')} note={t('account.newNote')} error={form.errors.fields.new_password} layout="settings">
-          <input
-            id="pw-new"
-            type="password"
-            autocomplete="new-password"
-            required
-            minLength={10}
-            value={next}
-            onInput={(e) => setNext(e.currentTarget.value)}
-            {...form.bind('new_password', 'pw-new')}
-          />
-        </Field>
+        <TextField
+          form={form}
+          name="current_password"
+          id="pw-current"
+          label={t('account.current')}
+          layout="settings"
+          type="password"
+          autocomplete="current-password"
+          value={current}
+          onValue={setCurrent}
+        />
+        <TextField
+          form={form}
+          name="new_password"
+          id="pw-new"
+          label={t('account.new')}
+          note={t('account.newNote')}
+          layout="settings"
+          type="password"
+          autocomplete="new-password"
+          minLength={10}
+          value={next}
+          onValue={setNext}
+        />
         <p class="hint">{t('account.signsOut')}</p>
         <FormSubmit id="pw-form" label={t('account.submit')} error={form.errors.form} disabled={busy} layout="settings" />
       </form>

@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { useFormErrors } from '../ui/field-errors.tsx';
-import { Field, FormSubmit } from './form-and-table.tsx';
+import { FormSubmit, TextField } from './form-and-table.tsx';
 import { language, t } from '../i18n/i18n.ts';
 
 const FIELDS = ['email', 'password'] as const;
@@ -35,29 +35,29 @@ export function EmailChange() {
   return (
     <form class="settings" onSubmit={submit} aria-labelledby="email-title">
       <h2 id="email-title">{t('email.heading')}</h2>
-      <Field id="email-new" label={t('email.new')} error={form.errors.fields.email} layout="settings">
-        <input
-          id="email-new"
-          type="email"
-          autocomplete="email"
-          required
-          maxLength={254}
-          value={email}
-          onInput={(e) => setEmail(e.currentTarget.value)}
-          {...form.bind('email', 'email-new')}
-        />
-      </Field>
-      <Field id="email-password" label={t('email.password')} error={form.errors.fields.password} layout="settings">
-        <input
-          id="email-password"
-          type="password"
-          autocomplete="current-password"
-          required
-          value={password}
-          onInput={(e) => setPassword(e.currentTarget.value)}
-          {...form.bind('password', 'email-password')}
-        />
-      </Field>
+      <TextField
+        form={form}
+        name="email"
+        id="email-new"
+        label={t('email.new')}
+        layout="settings"
+        type="email"
+        autocomplete="email"
+        maxLength={254}
+        value={email}
+        onValue={setEmail}
+      />
+      <TextField
+        form={form}
+        name="password"
+        id="email-password"
+        label={t('email.password')}
+        layout="settings"
+        type="password"
+        autocomplete="current-password"
+        value={password}
+        onValue={setPassword}
+      />
       {sent !== null && (
         <p class="notice notice-success" role="status">
           {t('email.sent', { email: sent })}

@@ -5,7 +5,7 @@
 // accessible structure the same on every screen.
 import type { ComponentChildren } from 'preact';
 import { t } from '../i18n/i18n.ts';
-import { FieldError } from '../ui/field-errors.tsx';
+import { FieldError, type useFormErrors } from '../ui/field-errors.tsx';
 
 /**
  * Where a form's pieces sit: `inline` (a row of fields, each label wrapping its control, the
@@ -142,5 +142,51 @@ export function ListTable(p: {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** What a TextField needs of its form (useFormErrors): the field's message and the props that tie it to the input. */
+type BoundForm = Pick<ReturnType<typeof useFormErrors>, 'errors' | 'bind'>;
+
+/**
+ * A required one-line field bound to its form: the label, the input, the field's error under it.
+ * Sign-up, reset, forgot, the account's password and email change wrote this out each time.
+ */
+export function TextField(p: {
+  form: BoundForm;
+  /** The body field its errors point at (`/email`). */
+  name: string;
+  id: string;
+  label: string;
+  note?: string;
+  layout?: FormLayout;
+  type: 'email' | 'password' | 'text';
+  autocomplete: string;
+  minLength?: number;
+  maxLength?: number;
+  value: string;
+  onValue: (value: string) => void;
+}) {
+  const input = {
+    id: p.id,
+    autocomplete: p.autocomplete,
+    required: true,
+    minLength: p.minLength,
+    maxLength: p.maxLength,
+    value: p.value,
+    onInput: (e: { currentTarget: HTMLInputElement }) => p.onValue(e.currentTarget.value),
+    ...p.form.bind(p.name, p.id),
+  };
+  return (
+    <Field id={p.id} label={p.label} note={p.note} error={p.form.errors.fields[p.name]} layout={p.layout}>
+      {/* Preact types each input type apart: one literal each. */}
+      {p.type === 'password' ? (
+        <input type="password" {...input} />
+      ) : p.type === 'email' ? (
+        <input type="email" {...input} />
+      ) : (
+        <input type="text" {...input} />
+      )}
+    </Field>
   );
 }

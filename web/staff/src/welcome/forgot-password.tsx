@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { useFormErrors } from '../ui/field-errors.tsx';
-import { Field, FormSubmit } from '../admin/form-and-table.tsx';
+import { FormSubmit, TextField } from '../admin/form-and-table.tsx';
 import { currentLanguage, t } from '../i18n/i18n.ts';
 import { SentNote } from './sent-note.tsx';
 
@@ -41,17 +41,16 @@ export function ForgotPassword() {
         <form class="card" onSubmit={submit} aria-labelledby="forgot-title">
           <h1 id="forgot-title">{t('forgot.title')}</h1>
           <p>{t('forgot.lead')}</p>
-          <Field id="fp-email" label={t('signIn.email')} error={form.errors.fields.email}>
-            <input
-              id="fp-email"
-              type="email"
-              autocomplete="username"
-              required
-              value={email}
-              onInput={(e) => setEmail(e.currentTarget.value)}
-              {...form.bind('email', 'fp-email')}
-            />
-          </Field>
+          <TextField
+            form={form}
+            name="email"
+            id="fp-email"
+            label={t('signIn.email')}
+            type="email"
+            autocomplete="username"
+            value={email}
+            onValue={setEmail}
+          />
           <FormSubmit id="fp-form" label={t('forgot.submit')} error={form.errors.form} disabled={busy} />
           <p class="door-links">
             <a href="#/">{t('door.backToSignIn')}</a>

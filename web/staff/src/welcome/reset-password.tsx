@@ -2,7 +2,7 @@
 import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { useFormErrors } from '../ui/field-errors.tsx';
-import { Field, FormSubmit } from '../admin/form-and-table.tsx';
+import { FormSubmit, TextField } from '../admin/form-and-table.tsx';
 import { t } from '../i18n/i18n.ts';
 
 const FIELDS = ['password', 'token'] as const;
@@ -43,18 +43,18 @@ export function ResetPassword({ token }: { token: string }) {
     <main class="sign-in">
       <form class="card" onSubmit={submit} aria-labelledby="reset-title" noValidate>
         <h1 id="reset-title">{t('reset.title')}</h1>
-        <Field id="rp-password" label={t('reset.new')} note={t('signUp.passwordNote')} error={form.errors.fields.password}>
-          <input
-            id="rp-password"
-            type="password"
-            autocomplete="new-password"
-            required
-            minLength={10}
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-            {...form.bind('password', 'rp-password')}
-          />
-        </Field>
+        <TextField
+          form={form}
+          name="password"
+          id="rp-password"
+          label={t('reset.new')}
+          note={t('signUp.passwordNote')}
+          type="password"
+          autocomplete="new-password"
+          minLength={10}
+          value={password}
+          onValue={setPassword}
+        />
         <p class="hint">{t('reset.signsOut')}</p>
         {form.errors.fields.token !== undefined && (
           <p class="field-error" role="alert">

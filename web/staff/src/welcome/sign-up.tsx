@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { call } from '../api.ts';
 import { useFormErrors } from '../ui/field-errors.tsx';
 import { TimeZonePicker } from '../ui/timezone-picker.tsx';
-import { Field, FormSubmit } from '../admin/form-and-table.tsx';
+import { FormSubmit, TextField } from '../admin/form-and-table.tsx';
 import { currentLanguage, t } from '../i18n/i18n.ts';
 import type { SignupSettings } from './front-door.tsx';
 import { SentNote } from './sent-note.tsx';
@@ -75,41 +75,39 @@ export function SignUp({ settings }: { settings: SignupSettings | null }) {
           <span class="brand">readybell</span> {t('signUp.title')}
         </h1>
         {plan !== null && <p class="hint">{plan}</p>}
-        <Field id="su-email" label={t('signIn.email')} error={form.errors.fields.email}>
-          <input
-            id="su-email"
-            type="email"
-            autocomplete="email"
-            required
-            value={email}
-            onInput={(e) => setEmail(e.currentTarget.value)}
-            {...form.bind('email', 'su-email')}
-          />
-        </Field>
-        <Field id="su-password" label={t('signIn.password')} note={t('signUp.passwordNote')} error={form.errors.fields.password}>
-          <input
-            id="su-password"
-            type="password"
-            autocomplete="new-password"
-            required
-            minLength={10}
-            value={password}
-            onInput={(e) => setPassword(e.currentTarget.value)}
-            {...form.bind('password', 'su-password')}
-          />
-        </Field>
-        <Field id="su-shop" label={t('signUp.shop')} error={form.errors.fields.shop_name}>
-          <input
-            id="su-shop"
-            type="text"
-            autocomplete="organization"
-            required
-            maxLength={100}
-            value={shop}
-            onInput={(e) => setShop(e.currentTarget.value)}
-            {...form.bind('shop_name', 'su-shop')}
-          />
-        </Field>
+        <TextField
+          form={form}
+          name="email"
+          id="su-email"
+          label={t('signIn.email')}
+          type="email"
+          autocomplete="email"
+          value={email}
+          onValue={setEmail}
+        />
+        <TextField
+          form={form}
+          name="password"
+          id="su-password"
+          label={t('signIn.password')}
+          note={t('signUp.passwordNote')}
+          type="password"
+          autocomplete="new-password"
+          minLength={10}
+          value={password}
+          onValue={setPassword}
+        />
+        <TextField
+          form={form}
+          name="shop_name"
+          id="su-shop"
+          label={t('signUp.shop')}
+          type="text"
+          autocomplete="organization"
+          maxLength={100}
+          value={shop}
+          onValue={setShop}
+        />
         <label for="su-zone">{t('signUp.timezone')}</label>
         <TimeZonePicker
           id="su-zone"
