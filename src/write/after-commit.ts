@@ -14,7 +14,7 @@
 import type { Ctx } from '../core/ctx.ts';
 import type { Db, Tx } from '../core/db.ts';
 import type { Continuation } from '../actions/continuation.ts';
-import { runAfterCommitHooks } from '../store/db.ts';
+import { keepingHooks, runAfterCommitHooks } from '../store/db.ts';
 import { releaseIdempotencyLock, storeIdempotentResponse, writeWithKey, type KeyRecord } from '../store/idempotency.ts';
 
 /** Runs a continuation to its answer: the work, then its transaction. */
@@ -59,27 +59,6 @@ async function storeSecondPhase<R>(ctx: Ctx, kept: KeptAnswer<R>, then: Continua
 }
 
 type Hooks = Array<() => void>;
-
-/** `tx`, with what is to run after its commit kept in `hooks` rather than given to the store. */
-function keepingHooks(tx: Tx, hooks: Hooks): Tx {
-  return {
-    dialect: tx.dialect,
-    forUpdate: tx.forUpdate,
-    query: (sql, params) => tx.query(sql, params),
-    run: (sql, params) => tx.run(sql, params),
-    later: (sql, params) => tx.later(sql, params),
-    async savepoint(fn) {
-      const mark = hooks.length;
-      try {
-        return await tx.savepoint(fn);
-      } catch (err) {
-        hooks.length = mark;
-        throw err;
-      }
-    },
-    afterCommit: (fn) => void hooks.push(fn),
-  };
-}
 
 /** writeWithKey (src/store/idempotency.ts), then the work's after-commit hooks once it has committed. */
 export async function writeWithKeyThenHooks<T>(

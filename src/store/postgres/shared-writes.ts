@@ -19,7 +19,7 @@
 //   of the batch fails with it (a 500, not stored under a key), never tried again blindly.
 import type pg from 'pg';
 import type { Tx } from '../../core/db.ts';
-import { runAfterCommitHooks } from '../db.ts';
+import { keepingHooks, runAfterCommitHooks } from '../db.ts';
 
 /** Most writes in one batch: enough to share a COMMIT widely, few enough to hold row locks briefly. */
 const MAX_BATCH = 64;
@@ -92,7 +92,7 @@ export class SharedWrites {
       const hooks: Array<() => void> = [];
       await tx.later(`SAVEPOINT ${name}`);
       try {
-        done.push({ item, value: await item.fn(itemTx(tx, hooks)), hooks });
+        done.push({ item, value: await item.fn(keepingHooks(tx, hooks)), hooks });
       } catch (err) {
         const cause = await tx.settle(err);
         // Its own savepoint exists unless an earlier write's statement aborted the transaction
@@ -146,25 +146,4 @@ async function commit(client: pg.PoolClient, tx: BatchTx): Promise<string | Erro
   const outcome = await sent;
   if (outcome instanceof Error) return typeof (outcome as { code?: unknown }).code === 'string' ? 'ROLLBACK' : outcome;
   return failed === null ? outcome : 'ROLLBACK';
-}
-
-/** One write's view of the batch's transaction: its after-commit work kept apart, dropped with its savepoint. */
-function itemTx(tx: BatchTx, hooks: Array<() => void>): Tx {
-  return {
-    dialect: tx.dialect,
-    forUpdate: tx.forUpdate,
-    query: (sql, params) => tx.query(sql, params),
-    run: (sql, params) => tx.run(sql, params),
-    later: (sql, params) => tx.later(sql, params),
-    async savepoint(fn) {
-      const mark = hooks.length;
-      try {
-        return await tx.savepoint(fn);
-      } catch (err) {
-        hooks.length = mark;
-        throw err;
-      }
-    },
-    afterCommit: (fn) => void hooks.push(fn),
-  };
 }
