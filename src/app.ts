@@ -42,6 +42,8 @@ import { registerSchedules, startSchedules } from './runner/schedules.ts';
 import type { AppModule } from './http/route-table.ts';
 import { appleWalletModule } from './http/routes/wallet-apple.ts';
 import { googleWalletModule } from './http/routes/google-wallet.ts';
+import { pushModule } from './http/routes/push-module.ts';
+import { paidMessagesModule } from './http/routes/paid-messages-module.ts';
 import { CONNECTORS } from './connectors/installed.ts';
 import { connectorModule } from './connectors/module.ts';
 import { registerBillingJobs } from './billing/install.ts';
@@ -118,7 +120,13 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     http: outbound,
   });
   // The features' modules: each declares its routes, jobs, schedules, hooks and health (decision 0076).
-  const modules: AppModule[] = [appleWalletModule, googleWalletModule(ringing.googleWallet), ...CONNECTORS.map(connectorModule)];
+  const modules: AppModule[] = [
+    pushModule,
+    paidMessagesModule,
+    appleWalletModule,
+    googleWalletModule(ringing.googleWallet),
+    ...CONNECTORS.map(connectorModule),
+  ];
   // What runs only where the operator set a feature up: its schedules and its ticket hooks.
   const configured = modules.filter((m) => m.configured(config));
   const schedules = configured.flatMap((m) => m.schedules ?? []);

@@ -18,8 +18,7 @@ import { registerBoardPage } from './routes/board-page.ts';
 import { registerCustomerPage, type LivePagesDeps } from './routes/customer-page.ts';
 import { registerHealthRoutes } from './routes/health.ts';
 import { registerPublicPages } from './routes/pages.ts';
-import { PUSH_SCRIPT_PATH, registerPushRoutes } from './routes/push.ts';
-import { registerSmsWebhooks, SMS_INBOUND_PATH, SMS_STATUS_PATH } from './routes/sms-webhooks.ts';
+import { PUSH_SCRIPT_PATH } from './routes/push.ts';
 import { registerStaffApp } from './routes/staff-app.ts';
 import { registerStripeWebhook } from './routes/stripe-webhook.ts';
 import { STRIPE_WEBHOOK_PATH } from '../domain/stripe-config.ts';
@@ -40,8 +39,6 @@ export type Scope =
   | 'staff-page'
   | 'customer-page'
   | 'board'
-  | 'push'
-  | 'sms-provider'
   | 'stripe'
   | 'assets'
   | (string & {});
@@ -155,18 +152,6 @@ export const ROUTE_TABLE: readonly RouteGroup[] = [
       endStreamsOnClose(app, d.live);
       registerBoardPage(app, d.pages);
     },
-  },
-  {
-    scope: 'push',
-    paths: `${PUSH_SCRIPT_PATH}, /push-sw.js, /push/vapid.json, POST /t/{token}/push`,
-    auth: "anyone for the scripts and the public key; the ticket link's token for a subscription",
-    mount: (app, d) => registerPushRoutes(app, { services: d.services, limiter: d.limiter, vapid: d.vapid }),
-  },
-  {
-    scope: 'sms-provider',
-    paths: `POST ${SMS_INBOUND_PATH}, POST ${SMS_STATUS_PATH}/{ring}`,
-    auth: 'the SMS provider: X-Twilio-Signature over the public URL and the form, keyed with SMS_AUTH_TOKEN (decision 0026); anything else is 403',
-    mount: (app, d) => app.register(async (scope) => registerSmsWebhooks(scope, d.services, d.limiter)),
   },
   {
     scope: 'stripe',

@@ -1,6 +1,8 @@
 // The Shopify connector (decision 0090): local pickup orders of one store location become tickets,
-// as one value of the connector port (decision 0076). Nothing outside this folder names Shopify but
-// the list of installed connectors, its configuration (SHOPIFY_*) and its table's migration.
+// as one value of the connector port (decision 0076). Outside this folder, src names Shopify in the
+// list of installed connectors, its configuration (SHOPIFY_*), its table's migration and the tables
+// an account's erasure empties; the staff page in its screen and the screen's entries in api.ts
+// and connector-screens.ts.
 import type { Connector } from '../port.ts';
 import { registerShopifyRoutes } from './api-routes.ts';
 import { SHOPIFY_PREPARED_JOB, shopifyPreparedJob, shopifyReadyHook } from './mark-prepared.ts';
