@@ -28,7 +28,7 @@ import { buildServer } from './http/server.ts';
 import { JobRunner, DEFAULT_RUNNER_OPTIONS } from './runner/runner.ts';
 import { JobRegistry } from './core/job-registry.ts';
 import { registerRingJobs } from './ring/jobs.ts';
-import { registerWalletJobs } from './channels/wallet/close-job.ts';
+import { walletModule } from './channels/wallet/close-job.ts';
 import { Maintenance } from './jobs/maintenance.ts';
 import { registerAccountJobs } from './jobs/account-deletion.ts';
 import { installWebhooks } from './webhooks/install.ts';
@@ -123,6 +123,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   const modules: AppModule[] = [
     pushModule,
     paidMessagesModule,
+    walletModule(ringing.walletIssuers),
     appleWalletModule,
     googleWalletModule(ringing.googleWallet),
     ...CONNECTORS.map(connectorModule),
@@ -130,9 +131,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   // What runs only where the operator set a feature up: its schedules and its ticket hooks.
   const configured = modules.filter((m) => m.configured(config));
   const schedules = configured.flatMap((m) => m.schedules ?? []);
-  const tasks = registerBillingJobs(
-    registerAccountJobs(registerWalletJobs(registerRingJobs(new JobRegistry()), ringing.walletIssuers), cancelSubscriptionFor),
-  );
+  const tasks = registerBillingJobs(registerAccountJobs(registerRingJobs(new JobRegistry()), cancelSubscriptionFor));
   for (const m of modules) m.jobs?.(tasks);
   registerSchedules(tasks, schedules);
   installWebhooks(config, tasks, outbound);

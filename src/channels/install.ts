@@ -22,7 +22,7 @@ import type { WalletIssuer } from './wallet/issuer.ts';
 import { createGoogleWalletIssuer, type GoogleWalletIssuer } from './wallet/google/google-issuer.ts';
 
 /**
- * `walletIssuers`: the configured wallets (their close job is registered with them); `googleWallet`:
+ * `walletIssuers`: the configured wallets (the wallet module's close job asks them: walletModule); `googleWallet`:
  * Google's, whose save link the customer page's route hands out; `close` ends APNs' session.
  */
 export type RingChannels = {

@@ -1,5 +1,6 @@
 // The handler of a close's wallet job (actions/wallet-close.ts): every issuer updates the ticket's
 // passes to say how it closed; Apple's then erases the device registrations, in the job's second run.
+import type { FeatureModule } from '../../core/module.ts';
 import type { JobRegistry } from '../../core/job-registry.ts';
 import { WALLET_CLOSE_JOB } from '../../actions/wallet-close.ts';
 import { getTicket } from '../../store/tickets.ts';
@@ -35,4 +36,18 @@ export function registerWalletJobs(registry: JobRegistry, issuers: readonly Wall
     }
     if (failed.length > 0) throw failed[0];
   });
+}
+
+/**
+ * The wallet channel as the app installs it (decision 0076): the close job, for the configured
+ * issuers. Each issuer's routes and health are its own module's (Apple's, Google's).
+ */
+export function walletModule(issuers: readonly WalletIssuer[]): FeatureModule<never> {
+  return {
+    name: 'wallet',
+    kind: 'channel',
+    config: [],
+    configured: () => issuers.length > 0,
+    jobs: (registry) => void registerWalletJobs(registry, issuers),
+  };
 }

@@ -215,7 +215,7 @@ export function registerAppleWalletRoutes(fastify: FastifyInstance, deps: Wallet
 
 /**
  * Apple Wallet as the app installs it (decision 0076): its routes' group, declared here rather than
- * named in the route table. Its close job is the wallet channel's, registered with the channels.
+ * named in the route table. Its close job is the wallet channel's (walletModule, channels/wallet/close-job.ts).
  */
 export const appleWalletModule: AppModule = {
   name: 'apple-wallet',
