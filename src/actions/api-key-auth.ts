@@ -26,11 +26,11 @@ export type CredentialWatch = {
 };
 
 /**
- * Calls `here` after a credential change committed in this process, and `elsewhere` when another
- * process on this machine changed credentials since the last check (and at the first).
+ * Calls `onChange` after a credential change committed in this process, and when another process
+ * on this machine changed credentials since the last check (and at the first).
  */
-export function watchCredentials(services: Services, on: { here: () => void; elsewhere: () => void }): CredentialWatch {
-  return { check: watchOtherProcesses(services.db, on.elsewhere), stop: onCredentialsChanged(on.here) };
+export function watchCredentials(services: Services, onChange: () => void): CredentialWatch {
+  return { check: watchOtherProcesses(services.db, onChange), stop: onCredentialsChanged(onChange) };
 }
 
 export type CredentialNews = {

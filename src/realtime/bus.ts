@@ -3,12 +3,15 @@
 // the same messages between nodes.
 import type { Bus, BusHandler, BusMessage } from '../core/bus.ts';
 
+/** What a local publish answers: delivered by the time it returns (one promise for every publish). */
+const DELIVERED: Promise<void> = Promise.resolve();
+
 export class MemoryBus implements Bus {
   private readonly handlers = new Map<string, Set<BusHandler>>();
 
   publish(channel: string, message: BusMessage): Promise<void> {
     this.deliver(channel, message);
-    return Promise.resolve();
+    return DELIVERED;
   }
 
   private deliver(channel: string, message: BusMessage): void {

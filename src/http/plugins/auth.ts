@@ -39,7 +39,7 @@ export function registerAuth(app: FastifyInstance, services: Services, lastUsed:
   // answered; the bus tells the other nodes (credential-news.ts), and theirs clear this one.
   const offBus = services.bus.subscribe(channels.auth, () => cache.clear());
   // The CLI changes the embedded store from another process, without a bus to tell us.
-  const credentials = watchCredentials(services, { here: () => cache.clear(), elsewhere: () => cache.clear() });
+  const credentials = watchCredentials(services, () => cache.clear());
   app.addHook('onClose', async () => {
     offBus();
     credentials.stop();
