@@ -1,8 +1,6 @@
 // Builds the Fastify app: request ids, the JSON parser, validation, problems and the hooks every
 // request passes; then mounts the route table (route-table.ts), the one place routes are added.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { Ajv } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import type { Services } from '../core/ctx.ts';
 import { AppError } from '../domain/errors.ts';
 import type { VapidKeyStore } from '../channels/vapid.ts';
@@ -20,6 +18,7 @@ import { registerLoadShedding } from './plugins/load-shedding.ts';
 import { registerCompression } from './plugins/compression.ts';
 import { type AppModule, mountedRoutes, mountRouteTable } from './route-table.ts';
 import { SHARED_SCHEMAS } from '../contract/schemas.ts';
+import { schemaCompilers } from './schema-compilers.ts';
 import type { RateLimiter } from '../realtime/limiter.ts';
 import { registerRequestMetrics } from './metrics-server.ts';
 import { newRequestId, REQUEST_ID_HEADER, requestIdFor } from './request-id.ts';
@@ -46,20 +45,6 @@ export type AppDeps = {
   readiness?: Record<string, () => Promise<void>>;
   metrics?: Metrics;
 };
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-
-function compilers(schemas: readonly object[]) {
-  // Bodies are validated strictly (no coercion: "12" is not a number; unknown fields are errors,
-  // not silently dropped); query strings and path parameters are coerced from text.
-  const body = addFormats(new Ajv({ allErrors: true, removeAdditional: false, coerceTypes: false, useDefaults: true, strict: false }));
-  const params = addFormats(new Ajv({ allErrors: true, removeAdditional: false, coerceTypes: 'array', useDefaults: true, strict: false }));
-  for (const s of schemas) {
-    body.addSchema(s);
-    params.addSchema(s);
-  }
-  return { body, params };
-}
 
 /** A request line (RFC 9112 §3): a method token, a target and the HTTP version. */
 const REQUEST_LINE = /^[!#$%&'*+.^_`|~\w-]+ \S+ HTTP\/1\.[01]\r?\n/;
@@ -155,17 +140,9 @@ export async function buildServer(deps: AppDeps): Promise<FastifyInstance> {
 
   // The contract's shared objects, then the installed modules' (a connector's connection object).
   const schemas = [...SHARED_SCHEMAS, ...(deps.modules ?? []).flatMap((m) => m.schemas ?? [])];
-  const ajv = compilers(schemas);
-  app.setValidatorCompiler(({ schema, httpPart }) => {
-    if (httpPart !== 'body') return ajv.params.compile(schema);
-    // A request without a body is validated as {}: operations like ready need none, and a create
-    // with every field optional should not demand an empty object.
-    const validate = ajv.body.compile(schema);
-    return (data: unknown) => {
-      const ok = validate(data ?? {});
-      return ok ? { value: data } : { error: Object.assign(new Error('validation'), { validation: validate.errors }) };
-    };
-  });
+  const compilers = schemaCompilers(schemas);
+  app.setValidatorCompiler(compilers.validator);
+  app.setSerializerCompiler(compilers.serializer);
   for (const s of schemas) app.addSchema(s);
 
   app.removeAllContentTypeParsers();

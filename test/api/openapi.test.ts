@@ -11,6 +11,7 @@ import addFormatsModule from 'ajv-formats';
 import { PROBLEM_CATALOGUE } from '../../src/contract/problem-catalogue.ts';
 import { TICKET_STATUSES } from '../../src/domain/ticket-state.ts';
 import { TICKET_EVENT_TYPES } from '../../src/contract/event-types.ts';
+import { compileAll } from '../../src/http/schema-compilers.ts';
 
 const addFormats = addFormatsModule as unknown as <T>(ajv: T) => T;
 
@@ -251,6 +252,12 @@ const OPERATION_IDS: Record<string, string> = {
   'DELETE /v1/account': 'deleteAccount',
   'POST /v1/account/restore': 'restoreAccount',
 };
+
+// Routes compile their validators and serializers at first use (decision 0033's note on test
+// time); a schema that would not compile must still fail here, not at a customer's first request.
+test("every route's request and response schemas compile", () => {
+  assert.doesNotThrow(compileAll);
+});
 
 test('every operation has its stable operationId, a summary, a description and a described tag', async () => {
   const doc = await document();
