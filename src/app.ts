@@ -97,7 +97,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   await db.migrate();
   const metrics = createMetrics();
   db.onGroupCommit = (writes) => metrics.groupCommitBatch.observe({ store: db.dialect }, writes);
-  const shared = createSharedState(config, log, () => metrics.rateLimitFailures.inc());
+  const shared = await createSharedState(config, log, () => metrics.rateLimitFailures.inc());
   // Redis is waited for briefly, not required: a node that cannot reach it starts degraded (decision 0053).
   if (shared.breaker !== null) {
     const up = await shared.breaker.whenUp(REDIS_START_WAIT_MS);

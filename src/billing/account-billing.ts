@@ -71,7 +71,7 @@ export type PreparedCheckout = { customerId: string; url: string };
  */
 export async function prepareCheckout(ctx: Ctx, input: CheckoutInput): Promise<PreparedCheckout> {
   requireBillingOwner(ctx);
-  const { stripe, config } = stripeOf(ctx.services);
+  const { stripe, config } = await stripeOf(ctx.services);
   const price = config.prices.find((p) => p.plan === input.plan && p.period === input.period);
   if (price === undefined)
     throw new AppError('validation-failed', `The ${input.plan} plan is not sold ${input.period} here.`, {
@@ -145,7 +145,7 @@ export const recordCheckout: Action<PreparedCheckout, { url: string }> = async (
 /** A customer portal session: card, plan, period and cancellation are changed at Stripe. */
 export async function openBillingPortal(ctx: Ctx): Promise<{ url: string }> {
   requireBillingOwner(ctx);
-  const { stripe } = stripeOf(ctx.services);
+  const { stripe } = await stripeOf(ctx.services);
   const b = await getBilling(ctx.services.db, ctx.accountId);
   if (b === undefined)
     throw new AppError('conflict', 'The account has no subscription yet: choose a plan first (POST /v1/billing/checkout).');
@@ -167,7 +167,7 @@ export async function cancelSubscriptionFor(services: Services, accountId: strin
   if (config === null) return;
   const b = await getBilling(services.db, accountId);
   if (b === undefined) return;
-  const { stripe } = stripeOf(services);
+  const { stripe } = await stripeOf(services);
   try {
     const subs = await stripe.subscriptions.list({ customer: b.customerId, status: 'all', limit: 20 });
     for (const s of subs.data) {

@@ -69,7 +69,7 @@ export async function syncCustomer(
   customerId: string,
   event: { id: string; type: string } | null,
 ): Promise<SyncOutcome> {
-  const list = await stripeFor(config).subscriptions.list({ customer: customerId, status: 'all', limit: 20 });
+  const list = await (await stripeFor(config)).subscriptions.list({ customer: customerId, status: 'all', limit: 20 });
   const sub = pickSubscription(list.data);
   const now = services.clock.now();
   return writeThenHooks(services.db, async (tx) => {

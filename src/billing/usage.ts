@@ -3,11 +3,10 @@
 // `identifier` is the ring's id, so Stripe counts it once however often the job runs: a node killed
 // after Stripe accepted it and before the job was marked done runs it again, and Stripe ignores
 // the repeat.
-import Stripe from 'stripe';
 import type { Services } from '../core/ctx.ts';
 import type { TaskResult } from '../core/job-registry.ts';
 import { getBilling, type SmsUsagePayload } from '../store/billing.ts';
-import { stripeFor } from './stripe-client.ts';
+import { isStripeError, stripeFor } from './stripe-client.ts';
 
 /** The meter event's identifier for one SMS: unique per ring, stable across the job's attempts. */
 export const smsMeterIdentifier = (ringId: string): string => `sms_${ringId}`;
@@ -27,7 +26,7 @@ export async function smsUsageJob(services: Services, p: SmsUsagePayload): Promi
     return;
   }
   try {
-    await stripeFor(config).billing.meterEvents.create({
+    await (await stripeFor(config)).billing.meterEvents.create({
       event_name: config.meterEvent,
       identifier: smsMeterIdentifier(p.ring_id),
       timestamp: Math.floor(p.sent_at / 1000),
@@ -36,13 +35,7 @@ export async function smsUsageJob(services: Services, p: SmsUsagePayload): Promi
   } catch (err) {
     // A refusal of the event itself (a customer deleted at Stripe, no such meter) will not change
     // on a retry; anything else (Stripe unreachable, 429, 5xx) goes back to the runner's backoff.
-    if (
-      err instanceof Stripe.errors.StripeError &&
-      err.statusCode !== undefined &&
-      err.statusCode >= 400 &&
-      err.statusCode < 500 &&
-      err.statusCode !== 429
-    ) {
+    if (isStripeError(err) && err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500 && err.statusCode !== 429) {
       services.log.warn({ account: p.account_id, status: err.statusCode, code: err.code }, 'Stripe refused an SMS meter event');
       return;
     }

@@ -3,10 +3,10 @@
 // at once (syncCustomer: read back, recorded by event id, applied) so the plan has changed on every
 // node before Stripe hears 200. Stripe retries what is not answered 2xx: an event that could not be
 // acted on (Stripe unreachable from here) is answered 503, and acted on when it comes again.
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Services } from '../core/ctx.ts';
 import { AppError } from '../domain/errors.ts';
-import { stripeFor } from './stripe-client.ts';
+import { isSignatureError, isStripeError, stripeFor } from './stripe-client.ts';
 import { syncCustomer, type SyncOutcome } from './sync.ts';
 
 /** The events that change an account; deployment.md lists them for the endpoint's subscription. */
@@ -39,11 +39,12 @@ export async function receiveStripeWebhook(
   if (config === null) throw new AppError('forbidden', 'This readybell does not bill through Stripe, so no Stripe event can be verified.');
   if (signature === undefined || signature === '')
     throw new AppError('forbidden', 'The event is not signed: Stripe sends a Stripe-Signature header with every webhook.');
+  const stripe = await stripeFor(config);
   let event: Stripe.Event;
   try {
-    event = stripeFor(config).webhooks.constructEvent(rawBody, signature, config.webhookSecret);
+    event = stripe.webhooks.constructEvent(rawBody, signature, config.webhookSecret);
   } catch (err) {
-    if (err instanceof Stripe.errors.StripeSignatureVerificationError)
+    if (isSignatureError(err))
       throw new AppError(
         'forbidden',
         'The Stripe-Signature header does not match the body and the signing secret (STRIPE_WEBHOOK_SECRET).',
@@ -56,7 +57,7 @@ export async function receiveStripeWebhook(
   try {
     return { outcome: await syncCustomer(services, config, customer, { id: event.id, type: event.type }), type: event.type };
   } catch (err) {
-    if (err instanceof Stripe.errors.StripeError) {
+    if (isStripeError(err)) {
       services.log.warn({ type: event.type, status: err.statusCode }, 'Stripe did not answer while an event was acted on');
       throw new AppError('unavailable', 'Stripe could not be asked about this event; send it again.', { retry_after: 60 });
     }

@@ -2,7 +2,7 @@
 // Timeouts are kept well inside the runner's 30 s job lease, so that a hung server fails the
 // attempt (and it is retried) rather than outliving the lease, when another node would claim the
 // job and send it a second time.
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { MailConfig } from '../core/config.ts';
 import type { MailJobPayload } from './mail-job.ts';
 
@@ -20,17 +20,23 @@ export class SendFailure extends Error {
 
 export function smtpTransport(config: MailConfig): MailTransport | null {
   if (config.smtpUrl === null || config.from === null) return null;
-  const transport = nodemailer.createTransport({
-    url: config.smtpUrl,
-    connectionTimeout: 8_000,
-    greetingTimeout: 8_000,
-    socketTimeout: 10_000,
-  });
+  const smtpUrl = config.smtpUrl;
+  // nodemailer is loaded with the first mail (0.1 s of CPU to import): a node that sends none,
+  // or a process that never runs the mail job, does not pay for it at start.
+  let transport: Transporter | null = null;
+  const open = async (): Promise<Transporter> =>
+    (transport ??= (await import('nodemailer')).default.createTransport({
+      url: smtpUrl,
+      connectionTimeout: 8_000,
+      greetingTimeout: 8_000,
+      socketTimeout: 10_000,
+    }));
   const from = config.from;
   return {
     async send(mail) {
+      const smtp = await open();
       try {
-        await transport.sendMail({
+        await smtp.sendMail({
           from,
           to: mail.to,
           subject: mail.subject,
@@ -48,7 +54,7 @@ export function smtpTransport(config: MailConfig): MailTransport | null {
       }
     },
     close() {
-      transport.close();
+      transport?.close();
     },
   };
 }

@@ -3,7 +3,6 @@
 // service accounts). A token lives an hour; it is reused until a minute before it ends, and
 // callers asking while one is being fetched share that fetch.
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import { SignJWT } from 'jose';
 import type { Clock } from '../../../core/clock.ts';
 import type { GoogleWalletConfig } from '../../../core/config.ts';
 
@@ -26,6 +25,8 @@ export function accessTokens(config: GoogleWalletConfig, key: KeyObject, clock: 
   async function fetchToken(): Promise<string> {
     const { clientEmail, tokenUri } = config.serviceAccount;
     const now = Math.floor(clock.now() / 1000);
+    // jose is loaded when Google Wallet is first used, not at every start.
+    const { SignJWT } = await import('jose');
     const assertion = await new SignJWT({ scope: WALLET_SCOPE })
       .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
       .setIssuer(clientEmail)

@@ -4,7 +4,6 @@
 // REST API when the link is made (google-issuer.ts); carrying it whole here lets the save work even
 // when that insert failed, and Google keeps an object that exists already as it is.
 import type { KeyObject } from 'node:crypto';
-import { SignJWT } from 'jose';
 
 export const SAVE_URL_BASE = 'https://pay.google.com/gp/v/save/';
 
@@ -19,6 +18,8 @@ export type SaveLinkInput = {
 };
 
 export async function saveLink(input: SaveLinkInput): Promise<string> {
+  // jose is loaded when Google Wallet is first used, not at every start.
+  const { SignJWT } = await import('jose');
   const jwt = await new SignJWT({
     typ: 'savetowallet',
     origins: [input.origin],
