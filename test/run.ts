@@ -12,12 +12,14 @@
 //   // One engine: <why nothing it checks goes through the store, the bus or the limiter differently>
 // Unit tests (test/unit/) touch no store and run once. So a new test file runs on both engines
 // until someone writes down why it need not.
+import { randomBytes } from 'node:crypto';
 import { globSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import summary from './reporters/summary.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -58,6 +60,11 @@ if (!browser && engine === 'postgres' && named.length === 0 && files.length < al
   console.log(`(${all.length - files.length} files run once, on the embedded store: unit tests, and files marked "One engine")`);
 }
 
+// On PostgreSQL, every app's store is copied from one migrated template (test/helpers/store.ts),
+// named here for this run, made by the first file that needs it and dropped when the run ends.
+const template = engine === 'postgres' && !process.env.TEST_PG_TEMPLATE ? `rb_tpl_${randomBytes(6).toString('hex')}` : null;
+if (template !== null) process.env.TEST_PG_TEMPLATE = template;
+
 // Through run() rather than `node --test`, so that this process writes the spec report, then the
 // summary. A file's process that its tests left running is stopped by test/helpers/exit-watchdog.ts,
 // not by forceExit, which was seen to cut a file's last results (decision 0033).
@@ -84,3 +91,9 @@ const closing = (async () => {
 })();
 for await (const chunk of stream.compose(spec)) process.stdout.write(chunk);
 process.stdout.write(await closing);
+if (template !== null) {
+  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
+  await admin.end();
+}

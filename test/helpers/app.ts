@@ -39,7 +39,8 @@ export async function startTestApp(
     databaseUrl?: (url: string) => string;
   } & Substitutes = {},
 ): Promise<TestApp> {
-  const store = await createTestStore();
+  // Migrated already where it can be: createApp migrates it anyway.
+  const store = await createTestStore({ migrated: true });
   if (opts.databaseUrl !== undefined && store.env.DATABASE_URL !== undefined)
     store.env.DATABASE_URL = opts.databaseUrl(store.env.DATABASE_URL);
   // Load shedding off unless a test asks for it: a test file runs several apps in one process, so
