@@ -13,7 +13,8 @@
 // Unit tests (test/unit/) touch no store and run once. So a new test file runs on both engines
 // until someone writes down why it need not.
 import { randomBytes } from 'node:crypto';
-import { globSync, readFileSync } from 'node:fs';
+import { globSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { run } from 'node:test';
@@ -64,6 +65,12 @@ if (!browser && engine === 'postgres' && named.length === 0 && files.length < al
 // named here for this run, made by the first file that needs it and dropped when the run ends.
 const template = engine === 'postgres' && !process.env.TEST_PG_TEMPLATE ? `rb_tpl_${randomBytes(6).toString('hex')}` : null;
 if (template !== null) process.env.TEST_PG_TEMPLATE = template;
+// On the embedded store, the same: a migrated DATA_DIR that each app's directory starts as a copy of.
+const sqliteTemplate =
+  engine === 'embedded' && !browser && !process.env.TEST_SQLITE_TEMPLATE
+    ? path.join(tmpdir(), `readybell-tpl-${randomBytes(6).toString('hex')}`)
+    : null;
+if (sqliteTemplate !== null) process.env.TEST_SQLITE_TEMPLATE = sqliteTemplate;
 
 // Through run() rather than `node --test`, so that this process writes the spec report, then the
 // summary. A file's process that its tests left running is stopped by test/helpers/exit-watchdog.ts,
@@ -91,6 +98,7 @@ const closing = (async () => {
 })();
 for await (const chunk of stream.compose(spec)) process.stdout.write(chunk);
 process.stdout.write(await closing);
+if (sqliteTemplate !== null) rmSync(sqliteTemplate, { recursive: true, force: true });
 if (template !== null) {
   const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   await admin.connect();

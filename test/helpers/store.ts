@@ -1,7 +1,7 @@
 // Which store a test run uses: the embedded one by default, PostgreSQL when TEST_DATABASE_URL is
 // set. Each test app gets its own throw-away database (PostgreSQL) or directory (SQLite), so tests
 // never depend on leftovers and can run in parallel.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -48,13 +48,40 @@ async function ensureTemplate(admin: pg.Client, template: string): Promise<void>
 }
 
 /**
- * A throw-away store. `migrated`: the caller will migrate it anyway (an app does at start), so on
- * PostgreSQL it may come already migrated, copied from the suite's template; otherwise, and on
- * the embedded store, it is empty.
+ * The embedded suite's migrated template, a DATA_DIR holding only the migrated store file (test/run.ts
+ * names it and removes it at the end): copied, it spares each app its migration (0.1–0.25 s).
+ * Built aside and renamed into place, so a process never copies a half-made one; when two build
+ * it at once, the first rename wins and the other's copy is dropped.
+ */
+const SQLITE_TEMPLATE = process.env.TEST_SQLITE_TEMPLATE ?? null;
+
+async function ensureSqliteTemplate(template: string): Promise<void> {
+  if (existsSync(template)) return;
+  const building = mkdtempSync(`${template}.building-`);
+  const db = openDb(loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: building }));
+  try {
+    await db.migrate();
+  } finally {
+    await db.close();
+  }
+  try {
+    renameSync(building, template);
+  } catch {
+    rmSync(building, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A throw-away store. `migrated`: the caller will migrate it anyway (an app does at start), so it
+ * may come already migrated, copied from the run's template; otherwise it is empty.
  */
 export async function createTestStore(opts: { migrated?: boolean } = {}): Promise<TestStore> {
   if (TEST_DATABASE_URL === null) {
     const dir = mkdtempSync(path.join(tmpdir(), 'readybell-test-'));
+    if (opts.migrated === true && SQLITE_TEMPLATE !== null) {
+      await ensureSqliteTemplate(SQLITE_TEMPLATE);
+      cpSync(SQLITE_TEMPLATE, dir, { recursive: true });
+    }
     return { env: { DATA_DIR: dir, ...redisEnv() }, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   }
   const name = `rb_test_${randomBytes(6).toString('hex')}`;
