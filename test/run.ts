@@ -63,8 +63,8 @@ if (!browser && engine === 'postgres' && named.length === 0 && files.length < al
 
 // On PostgreSQL, every app's store is copied from one migrated template (test/helpers/store.ts),
 // named here for this run, made by the first file that needs it and dropped when the run ends.
-const template = engine === 'postgres' && !process.env.TEST_PG_TEMPLATE ? `rb_tpl_${randomBytes(6).toString('hex')}` : null;
-if (template !== null) process.env.TEST_PG_TEMPLATE = template;
+const pgTemplate = engine === 'postgres' && !process.env.TEST_PG_TEMPLATE ? `rb_tpl_${randomBytes(6).toString('hex')}` : null;
+if (pgTemplate !== null) process.env.TEST_PG_TEMPLATE = pgTemplate;
 // On the embedded store, the same: a migrated DATA_DIR that each app's directory starts as a copy of.
 const sqliteTemplate =
   engine === 'embedded' && !browser && !process.env.TEST_SQLITE_TEMPLATE
@@ -99,9 +99,9 @@ const closing = (async () => {
 for await (const chunk of stream.compose(spec)) process.stdout.write(chunk);
 process.stdout.write(await closing);
 if (sqliteTemplate !== null) rmSync(sqliteTemplate, { recursive: true, force: true });
-if (template !== null) {
+if (pgTemplate !== null) {
   const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
+  await admin.query(`DROP DATABASE IF EXISTS ${pgTemplate} WITH (FORCE)`);
   await admin.end();
 }

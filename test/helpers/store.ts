@@ -21,25 +21,35 @@ export type TestStore = { env: Record<string, string>; drop(): Promise<void> };
  * store that will be migrated anyway (an app's) is copied from it instead of migrated again, which
  * took 240 ms of PostgreSQL's time per app. The first process that needs it creates it.
  */
-const TEMPLATE = process.env.TEST_PG_TEMPLATE ?? null;
+const PG_TEMPLATE = process.env.TEST_PG_TEMPLATE ?? null;
 // Any constant: the processes of one suite take turns creating the template.
 const TEMPLATE_LOCK = 7_261_853;
 
-async function ensureTemplate(admin: pg.Client, template: string): Promise<void> {
+/** The address of database `name` on the test server. */
+function databaseUrl(name: string): string {
+  const url = new URL(TEST_DATABASE_URL as string);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** Applies every migration to the store `env` names, as an app's start would, and closes it. */
+async function migrateStore(env: Record<string, string>): Promise<void> {
+  const db = openDb(loadConfig({ LOG_LEVEL: 'silent', ...env }));
+  try {
+    await db.migrate();
+  } finally {
+    await db.close();
+  }
+}
+
+async function ensurePgTemplate(admin: pg.Client, template: string): Promise<void> {
   await admin.query('SELECT pg_advisory_lock($1)', [TEMPLATE_LOCK]);
   try {
     if ((await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template])).rowCount === 1) return;
     const building = `${template}_building`;
     await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
     await admin.query(`CREATE DATABASE ${building}`);
-    const url = new URL(TEST_DATABASE_URL as string);
-    url.pathname = `/${building}`;
-    const db = openDb(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: url.toString() }));
-    try {
-      await db.migrate();
-    } finally {
-      await db.close();
-    }
+    await migrateStore({ DATABASE_URL: databaseUrl(building) });
     // Renamed only once whole: a process stopped half-way leaves no template that looks finished.
     await admin.query(`ALTER DATABASE ${building} RENAME TO ${template}`);
   } finally {
@@ -58,12 +68,7 @@ const SQLITE_TEMPLATE = process.env.TEST_SQLITE_TEMPLATE ?? null;
 async function ensureSqliteTemplate(template: string): Promise<void> {
   if (existsSync(template)) return;
   const building = mkdtempSync(`${template}.building-`);
-  const db = openDb(loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: building }));
-  try {
-    await db.migrate();
-  } finally {
-    await db.close();
-  }
+  await migrateStore({ DATA_DIR: building });
   try {
     renameSync(building, template);
   } catch {
@@ -88,19 +93,17 @@ export async function createTestStore(opts: { migrated?: boolean } = {}): Promis
   const admin = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await admin.connect();
   try {
-    if (opts.migrated === true && TEMPLATE !== null) {
-      await ensureTemplate(admin, TEMPLATE);
-      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`);
+    if (opts.migrated === true && PG_TEMPLATE !== null) {
+      await ensurePgTemplate(admin, PG_TEMPLATE);
+      await admin.query(`CREATE DATABASE ${name} TEMPLATE ${PG_TEMPLATE}`);
     } else {
       await admin.query(`CREATE DATABASE ${name}`);
     }
   } finally {
     await admin.end();
   }
-  const url = new URL(TEST_DATABASE_URL);
-  url.pathname = `/${name}`;
   return {
-    env: { DATABASE_URL: url.toString(), ...redisEnv() },
+    env: { DATABASE_URL: databaseUrl(name), ...redisEnv() },
     drop: async () => {
       const c = new pg.Client({ connectionString: TEST_DATABASE_URL });
       await c.connect();
